@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.js'), displayName: 'findings-service', rootDir: __dirname };

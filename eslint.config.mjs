@@ -1,0 +1,44 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default [
+  { ignores: ['**/dist', '**/node_modules', '**/tmp', '**/coverage', 'docs/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:findings', onlyDependOnLibsWithTags: ['scope:findings', 'scope:shared'] },
+            { sourceTag: 'scope:certificate', onlyDependOnLibsWithTags: ['scope:certificate', 'scope:shared'] },
+            { sourceTag: 'scope:plugin-runner', onlyDependOnLibsWithTags: ['scope:plugin-runner', 'scope:shared'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'off',
+      eqeqeq: ['error', 'always'],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tools/**/*.ts'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  prettier,
+];

@@ -1,0 +1,5 @@
+// Root Jest configuration: one run over every project (unit and e2e), one summary line.
+module.exports = {
+  projects: ['<rootDir>/apps/*/jest.config.js', '<rootDir>/libs/*/jest.config.js'],
+  reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
+};

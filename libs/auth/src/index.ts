@@ -1,0 +1,4 @@
+export * from './password-hash';
+export * from './secret-token';
+export * from './client-address';
+export * from './rate-limiter';

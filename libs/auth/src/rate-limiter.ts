@@ -1,0 +1,70 @@
+import type Redis from 'ioredis';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends. */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  hit(key: string, limit: number, windowSeconds: number): Promise<RateDecision>;
+}
+
+// INCR and set the expiry on the first hit of a window, atomically.
+const HIT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+return {n, ttl}
+`;
+
+/** Fixed-window counters in Redis: every replica shares one limit. */
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'rl:',
+  ) {}
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    const window = Math.floor(Date.now() / 1000 / windowSeconds);
+    const [count, ttl] = (await this.redis.eval(
+      HIT_SCRIPT,
+      1,
+      `${this.prefix}${key}:${window}`,
+      String(windowSeconds * 1000),
+    )) as [number, number];
+    return decide(count, limit, Math.max(1, Math.ceil(ttl / 1000)));
+  }
+}
+
+/** Per-process counters (the certificate service's documented behaviour). */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      w = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.windows.set(key, w);
+      if (this.windows.size > 100_000) this.evict(now);
+    }
+    w.count += 1;
+    return decide(w.count, limit, Math.max(1, Math.ceil((w.resetAt - now) / 1000)));
+  }
+
+  private evict(now: number): void {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+}
+
+function decide(count: number, limit: number, retryAfterSeconds: number): RateDecision {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    retryAfterSeconds,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './logger-options';
+export * from './request-id';

@@ -1,0 +1,4 @@
+export * from './registry';
+export * from './http-metrics';
+export * from './fastify-hooks';
+export * from './metrics-server';
