@@ -1,0 +1,4 @@
+export * from './add-job';
+export * from './job-contract';
+export * from './queue.errors';
+export * from './redis-connection';

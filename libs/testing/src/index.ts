@@ -1,0 +1,4 @@
+export * from './free-port';
+export * from './test-database';
+export * from './test-redis';
+export * from './test-run';

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { createTestDatabase, ensureTemplateDatabase, type TestDatabase } from '../src';
+import { withAdminClient } from '../src/admin-database';
+import { Gadget, gadgetDataSourceOptions, migrationRuns } from './fixtures';
+
+async function databaseExists(name: string): Promise<boolean> {
+  return withAdminClient(async (admin) => {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    return rowCount === 1;
+  });
+}
+
+describe('createTestDatabase (real PostgreSQL)', () => {
+  const service = `lib_e2e_${process.pid}`;
+  const options = { service, dataSourceOptions: gadgetDataSourceOptions };
+  const created: TestDatabase[] = [];
+
+  afterAll(async () => {
+    await Promise.all(created.map((db) => db.drop()));
+    const template = await ensureTemplateDatabase(options);
+    await withAdminClient((admin) => admin.query(`DROP DATABASE "${template}" WITH (FORCE)`));
+  });
+
+  it('migrates the template once, even for concurrent callers', async () => {
+    const templates = await Promise.all([
+      ensureTemplateDatabase(options),
+      ensureTemplateDatabase(options),
+    ]);
+
+    expect(new Set(templates).size).toBe(1);
+    expect(migrationRuns.count).toBe(1);
+  });
+
+  it('gives each caller its own migrated database', async () => {
+    const [a, b] = await Promise.all([createTestDatabase(options), createTestDatabase(options)]);
+    created.push(a, b);
+    expect(a.name).not.toBe(b.name);
+
+    const sourceA = await new DataSource(gadgetDataSourceOptions(a.url)).initialize();
+    const sourceB = await new DataSource(gadgetDataSourceOptions(b.url)).initialize();
+    await sourceA.getRepository(Gadget).insert({ id: 'g1', serialNumber: 'SN-1' });
+
+    expect(await sourceA.getRepository(Gadget).count()).toBe(1);
+    expect(await sourceB.getRepository(Gadget).count()).toBe(0);
+    await Promise.all([sourceA.destroy(), sourceB.destroy()]);
+    expect(migrationRuns.count).toBe(1);
+  });
+
+  it('drops the database, even with connections still open', async () => {
+    const db = await createTestDatabase(options);
+    const source = await new DataSource(gadgetDataSourceOptions(db.url)).initialize();
+
+    await db.drop();
+
+    expect(await databaseExists(db.name)).toBe(false);
+    await source.destroy().catch(() => undefined);
+  });
+});

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# What `npm test` runs: the local stack, lint and typecheck of every project, then one Jest
+# run over all projects (unit and e2e against the real PostgreSQL and Redis).
+#
+#   npm test                         everything
+#   npm test -- apps/findings-service   only Jest, only matching test paths (no lint)
+#
+# The last line printed is always `N passed, N failed[, N skipped]` (the CI harness reads it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+
+fail() {
+  echo "test.sh: $*" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+if [ ! -d node_modules ]; then
+  npm install --no-audit --no-fund || fail "npm install failed"
+fi
+
+bash tools/stack/stack.sh up || fail "the local stack (tools/stack/stack.sh up) did not start"
+eval "$(bash tools/stack/stack.sh env)"
+
+if [ "$#" -eq 0 ]; then
+  npx nx run-many -t lint typecheck --parallel=2 --outputStyle=static ||
+    fail "lint/typecheck failed"
+fi
+
+# Drops the databases this run's tests made (templates, and clones a test did not drop);
+# libs/testing tags them with the run id. Best effort: never fails the run.
+drop_run_databases() {
+  local psql
+  psql="$(ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -1 || true)"
+  [ -n "$psql" ] || return 0
+  "$psql" -X -q -d "$STACK_PG_URL" >/dev/null 2>&1 <<SQL || true
+SELECT format('DROP DATABASE IF EXISTS %I WITH (FORCE)', datname)
+  FROM pg_database
+ WHERE shobj_description(oid, 'pg_database') LIKE 'platform-test % run=${TEST_RUN_ID}'
+\gexec
+SQL
+}
+
+# One id for every Jest worker of this run: they share one migrated template database per
+# service (see libs/testing).
+TEST_RUN_ID="${TEST_RUN_ID:-r$(date +%s)_$$}"
+TEST_RUN_ID="$(printf '%s' "$TEST_RUN_ID" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_' '_' | cut -c1-24)"
+export TEST_RUN_ID
+summary="$(mktemp)"
+export TEST_SUMMARY_FILE="$summary"
+
+set +e
+npx jest -c jest.config.js --ci -w 2 --forceExit "$@"
+status=$?
+set -e
+drop_run_databases
+
+line="$(tail -n 1 "$summary" 2>/dev/null || true)"
+rm -f "$summary"
+if [ -z "$line" ]; then
+  echo "test.sh: jest ended without a summary (exit $status)" >&2
+  echo "0 passed, 1 failed"
+  [ "$status" -ne 0 ] || status=1
+  exit "$status"
+fi
+echo "$line"
+exit "$status"
