@@ -69,7 +69,10 @@ export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
     base: settings.base ?? {},
     redact: { paths: settings.redactPaths ?? DEFAULT_REDACT_PATHS, censor: '[redacted]' },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
-    formatters: { level: (label) => ({ level: label }) },
-    ...(targets.length > 0 ? { transport: { targets } } : {}),
+    // pino refuses a level formatter together with transport targets (they receive numeric
+    // levels, which pino-pretty renders anyway); label levels only for in-process output.
+    ...(targets.length > 0
+      ? { transport: { targets } }
+      : { formatters: { level: (label: string) => ({ level: label }) } }),
   };
 }

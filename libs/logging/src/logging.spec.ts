@@ -26,6 +26,7 @@ describe('logging lib', () => {
     const out = capture();
     const options = buildLoggerOptions({ level: 'warn', json: true });
     expect(options.transport).toBeUndefined();
+    expect(options.formatters?.level).toBeDefined();
     const logger = pino(options, out.stream);
     logger.info('hidden');
     logger.warn(

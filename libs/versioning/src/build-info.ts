@@ -54,7 +54,8 @@ let cached: BuildInfo | undefined;
  */
 export function currentBuildInfo(): BuildInfo {
   if (cached) return cached;
-  const entry = require.main?.filename;
+  // process.argv[1], not require.main: bundlers rewrite require.main to their own record.
+  const entry = process.argv[1];
   const candidates = entry ? [join(dirname(entry), BUILD_INFO_FILE)] : [];
   for (const file of candidates) {
     if (existsSync(file)) {

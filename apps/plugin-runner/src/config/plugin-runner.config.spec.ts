@@ -1,0 +1,39 @@
+import { ConfigError } from '@platform/config';
+import { loadPluginRunnerConfig } from './plugin-runner.config';
+
+describe('plugin runner config', () => {
+  it('defaults to HTTP 7070, gRPC 7071 on loopback and metrics 9092', () => {
+    const config = loadPluginRunnerConfig({});
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 7070 });
+    expect(config.grpc).toEqual({ host: '127.0.0.1', port: 7071 });
+    expect(config.metrics.port).toBe(9092);
+    expect(config.sandbox).toEqual({ globalLimit: 20, perPluginLimit: 4, keepWarmSeconds: 300 });
+  });
+
+  it('reports every invalid setting at once', () => {
+    const attempt = () =>
+      loadPluginRunnerConfig({
+        PLUGIN_RUNNER_PORT: 'http',
+        PLUGIN_RUNNER_GRPC_PORT: '70000',
+        LOG_LEVEL: 'trace',
+        PLUGIN_RUNNER_GLOBAL_LIMIT: '2',
+        PLUGIN_RUNNER_PER_PLUGIN_LIMIT: '3',
+      });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toContain('PLUGIN_RUNNER_PORT must be an integer');
+      expect(problems).toContain('PLUGIN_RUNNER_GRPC_PORT must be <= 65535');
+      expect(problems).toContain('LOG_LEVEL must be one of');
+      expect(problems).toContain('must not exceed PLUGIN_RUNNER_GLOBAL_LIMIT');
+    }
+  });
+
+  it('rejects two listeners on the same port', () => {
+    expect(() =>
+      loadPluginRunnerConfig({ PLUGIN_RUNNER_PORT: '9092', METRICS_PORT: '9092' }),
+    ).toThrow(/must be different ports/);
+  });
+});

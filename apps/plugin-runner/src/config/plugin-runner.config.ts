@@ -1,0 +1,68 @@
+import { EnvReader } from '@platform/config';
+import type { LogLevel } from '@platform/logging';
+import { LOG_LEVELS } from '@platform/logging';
+
+/** Typed settings of the plugin runner, read and validated once at boot. */
+export interface PluginRunnerConfig {
+  http: { host: string; port: number };
+  /** gRPC listener: health today, the native (tier 2) channel host later. Loopback by default. */
+  grpc: { host: string; port: number };
+  metrics: { host: string; port: number };
+  log: { level: LogLevel; json: boolean; fileDirectory?: string };
+  /**
+   * Limits of the WebAssembly sandbox pool (docs/plugin-runner design): warm workers per
+   * plugin, one invocation per worker. Validated now so deployments can set them already.
+   */
+  sandbox: { globalLimit: number; perPluginLimit: number; keepWarmSeconds: number };
+  /** Grace period for in-flight calls at shutdown before connections are cut. */
+  shutdownGraceMs: number;
+}
+
+const PORT = { min: 0, max: 65535 };
+
+/** Reads the plugin runner's environment; throws ConfigError listing every problem. */
+export function loadPluginRunnerConfig(
+  env: Record<string, string | undefined> = process.env,
+): PluginRunnerConfig {
+  const read = new EnvReader(env);
+  const config: PluginRunnerConfig = {
+    http: {
+      host: read.string('PLUGIN_RUNNER_HOST', '0.0.0.0'),
+      port: read.int('PLUGIN_RUNNER_PORT', 7070, PORT),
+    },
+    grpc: {
+      host: read.string('PLUGIN_RUNNER_GRPC_HOST', '127.0.0.1'),
+      port: read.int('PLUGIN_RUNNER_GRPC_PORT', 7071, PORT),
+    },
+    metrics: {
+      host: read.string('METRICS_HOST', '0.0.0.0'),
+      port: read.int('METRICS_PORT', 9092, PORT),
+    },
+    log: {
+      level: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+      json: read.string('APP_ENV', 'development') === 'production',
+      fileDirectory: read.bool('LOG_FILE_SINK_ENABLED', false)
+        ? read.string('LOG_DIR', './logs')
+        : undefined,
+    },
+    sandbox: {
+      globalLimit: read.int('PLUGIN_RUNNER_GLOBAL_LIMIT', 20, { min: 1, max: 1000 }),
+      perPluginLimit: read.int('PLUGIN_RUNNER_PER_PLUGIN_LIMIT', 4, { min: 1, max: 1000 }),
+      keepWarmSeconds: read.int('PLUGIN_RUNNER_KEEP_WARM_SECONDS', 300, { min: 0, max: 86400 }),
+    },
+    shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),
+  };
+  if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
+    read.problem(
+      `PLUGIN_RUNNER_PER_PLUGIN_LIMIT (${config.sandbox.perPluginLimit}) must not exceed PLUGIN_RUNNER_GLOBAL_LIMIT (${config.sandbox.globalLimit})`,
+    );
+  }
+  const ports = [config.http.port, config.grpc.port, config.metrics.port].filter((p) => p !== 0);
+  if (new Set(ports).size !== ports.length) {
+    read.problem(
+      'PLUGIN_RUNNER_PORT, PLUGIN_RUNNER_GRPC_PORT and METRICS_PORT must be different ports',
+    );
+  }
+  read.done();
+  return config;
+}

@@ -1,0 +1,46 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { loadHealthService } from './health-proto';
+import { HealthGrpcService } from './health.grpc-service';
+import type { ServingStatusBoard } from './serving-status-board';
+
+export interface RunningGrpcServer {
+  /** Bound port (differs from the configured one when that was 0). */
+  port: number;
+  /** Ends Watch streams, waits up to `graceMs` for calls in flight, then cuts the rest. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+function address(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Starts the runner's gRPC listener (plaintext; bind to loopback or a private network). */
+export async function startGrpcServer(
+  host: string,
+  port: number,
+  board: ServingStatusBoard,
+): Promise<RunningGrpcServer> {
+  const server = new Server();
+  const health = new HealthGrpcService(board);
+  server.addService(loadHealthService().service, health.implementation());
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address(host, port), ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    );
+  });
+  return {
+    port: bound,
+    shutdown: (graceMs) =>
+      new Promise<void>((resolve) => {
+        health.endWatches();
+        const deadline = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,104 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { resolveRequestId } from '@platform/logging';
+import { installHttpMetrics, startMetricsServer } from '@platform/metrics';
+import { currentBuildInfo } from '@platform/versioning';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Logger as NestPinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import type { PluginRunnerConfig } from './config/plugin-runner.config';
+import { startGrpcServer } from './grpc/grpc-server';
+import { ServingStatusBoard } from './grpc/serving-status-board';
+import { PluginRunnerHttpModule } from './http/http.module';
+import { createRunnerLogger } from './logging/runner-logger';
+import { createRunnerMetrics } from './metrics/runner-metrics';
+import { COMPONENT, PROCESS_SERVICE, RUNNER_SERVICE } from './runner-identity';
+
+export interface RunningPluginRunner {
+  httpPort: number;
+  grpcPort: number;
+  metricsPort: number;
+  board: ServingStatusBoard;
+  logger: Logger;
+  /** Graceful stop: NOT_SERVING, HTTP drained, gRPC tryShutdown (forced after the grace). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts every listener of the runner: metrics, gRPC (health; later the native channel
+ * host), HTTP (`/health`, `/version`). Ports of 0 bind ephemeral ports (tests).
+ */
+export async function startPluginRunner(
+  config: PluginRunnerConfig,
+  logger: Logger = createRunnerLogger(config),
+): Promise<RunningPluginRunner> {
+  const build = currentBuildInfo();
+  logger.info(
+    { version: build.version, commit: build.commit, built_at: build.builtAt },
+    `starting ${COMPONENT}`,
+  );
+  const board = new ServingStatusBoard();
+  const metrics = createRunnerMetrics(build);
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  try {
+    const metricsServer = await startMetricsServer(
+      metrics.registry,
+      config.metrics.port,
+      config.metrics.host,
+    );
+    closers.push(metricsServer.close);
+
+    const grpc = await startGrpcServer(config.grpc.host, config.grpc.port, board);
+    closers.push(() => grpc.shutdown(config.shutdownGraceMs));
+
+    const app = await NestFactory.create<NestFastifyApplication>(
+      PluginRunnerHttpModule.register(board, logger),
+      new FastifyAdapter({
+        genReqId: (req: { headers: IncomingHttpHeaders }) => resolveRequestId(req.headers),
+      }),
+      { bufferLogs: true },
+    );
+    app.useLogger(app.get(NestPinoLogger));
+    const fastify = app.getHttpAdapter().getInstance();
+    installHttpMetrics(fastify, metrics.http);
+    fastify.addHook('onSend', async (request, reply) => {
+      void reply.header('x-request-id', request.id);
+    });
+    closers.push(() => app.close());
+    await app.listen(config.http.port, config.http.host);
+    const httpPort = (app.getHttpServer().address() as AddressInfo).port;
+
+    board.set(PROCESS_SERVICE, 'SERVING');
+    board.set(RUNNER_SERVICE, 'SERVING');
+    logger.info(
+      { http_port: httpPort, grpc_port: grpc.port, metrics_port: metricsServer.port },
+      `${COMPONENT} serving`,
+    );
+
+    let closing: Promise<void> | undefined;
+    return {
+      httpPort,
+      grpcPort: grpc.port,
+      metricsPort: metricsServer.port,
+      board,
+      logger,
+      close: () => {
+        closing ??= (async () => {
+          logger.info(`stopping ${COMPONENT}`);
+          board.enterShutdown();
+          await closeAll();
+          logger.info(`${COMPONENT} stopped`);
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    board.enterShutdown();
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# `npm run up`: the whole platform on this machine, from a fresh clone.
+#
+#   1. npm install (only when node_modules is missing)
+#   2. local PostgreSQL + Redis (tools/stack/stack.sh up; installs them with apt as root)
+#   3. build every app and stamp one version (tools/build.sh)
+#   4. local admin credentials and JWT secrets, generated once (<state>/local-secrets.env, 0600)
+#   5. findings API + worker, certificate API + worker, plugin runner in the background
+#      (logs in <state>/logs, pid files in <state>/run); migrations run at API start
+#   6. waits for every /health, then prints URLs and credentials
+#
+# Re-running restarts the processes cleanly. Stop with `bash tools/down.sh` (add --all to
+# stop PostgreSQL and Redis too).
+#
+# Environment: STACK_STATE_DIR (default /var/tmp/secplatform-stack), UP_HEALTH_TIMEOUT
+# (seconds per process, default 180), UP_SKIP_BUILD=1 (reuse dist/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+STATE="${STACK_STATE_DIR:-/var/tmp/secplatform-stack}"
+RUN_DIR="$STATE/run"
+LOG_DIR="$STATE/logs"
+SECRETS_FILE="$STATE/local-secrets.env"
+HEALTH_TIMEOUT="${UP_HEALTH_TIMEOUT:-180}"
+WORKER_SETTLE_SECONDS=5
+
+FINDINGS_PORT=3000
+FINDINGS_METRICS_PORT=9090
+FINDINGS_WORKER_METRICS_PORT=9091
+CERTSVC_PORT=8080
+PLUGIN_RUNNER_PORT=7070
+PLUGIN_RUNNER_GRPC_PORT=7071
+PLUGIN_RUNNER_METRICS_PORT=9092
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+log() { printf '[up] %s\n' "$*"; }
+die() {
+  printf '[up] error: %s\n' "$*" >&2
+  exit 1
+}
+
+# ---- 0. prerequisites -------------------------------------------------------------------
+
+command -v node >/dev/null 2>&1 || die "Node.js >= 20.19 is required (Debian: see docs/operations.md)"
+node -e '
+  const [maj, min] = process.versions.node.split(".").map(Number);
+  process.exit(maj > 20 || (maj === 20 && min >= 19) ? 0 : 1);
+' || die "Node.js >= 20.19 is required, found $(node -v)"
+
+# ---- 1. dependencies --------------------------------------------------------------------
+
+if [ ! -d node_modules ] || [ ! -e node_modules/.bin/nx ]; then
+  step "installing npm dependencies"
+  npm install --no-audit --no-fund
+fi
+
+# ---- 2. PostgreSQL + Redis --------------------------------------------------------------
+
+step "starting the local stack (PostgreSQL, Redis)"
+bash tools/stack/stack.sh up
+eval "$(bash tools/stack/stack.sh env)"
+
+# ---- 3. build ---------------------------------------------------------------------------
+
+if [ "${UP_SKIP_BUILD:-}" = 1 ] && [ -f dist/apps/plugin-runner/build-info.json ]; then
+  step "reusing the existing build (UP_SKIP_BUILD=1)"
+else
+  step "building findings-service, certificate-service, plugin-runner"
+  bash tools/build.sh
+fi
+for bundle in findings-service/main.js findings-service/worker.js certificate-service/main.js \
+  certificate-service/worker.js plugin-runner/main.js; do
+  [ -f "dist/apps/$bundle" ] || die "dist/apps/$bundle is missing after the build"
+done
+
+# ---- 4. local secrets (generated once) ----------------------------------------------------
+
+mkdir -p "$RUN_DIR" "$LOG_DIR"
+if [ ! -s "$SECRETS_FILE" ]; then
+  step "generating local admin credentials and secrets ($SECRETS_FILE)"
+  (
+    umask 077
+    node -e '
+      const { randomBytes } = require("node:crypto");
+      const b64 = (n) => randomBytes(n).toString("base64");
+      // base64url plus one character of every class, for any password policy.
+      const password = () => randomBytes(18).toString("base64url") + "-7Aa";
+      const lines = {
+        FINDINGS_ADMIN_EMAIL: "admin@findings.local",
+        FINDINGS_ADMIN_PASSWORD: password(),
+        FINDINGS_JWT_SECRET: b64(48),
+        CERTSVC_ADMIN_EMAIL: "admin@certs.local",
+        CERTSVC_ADMIN_PASSWORD: password(),
+        CERTSVC_JWT_SECRET: b64(48),
+        CERTSVC_CA_KEY_ENC_KEY: b64(32),
+      };
+      process.stdout.write(
+        "# Local development secrets written by tools/up.sh. Never use them elsewhere.\n" +
+          Object.entries(lines).map(([k, v]) => `${k}=\x27${v}\x27`).join("\n") + "\n",
+      );
+    ' >"$SECRETS_FILE.tmp"
+    mv "$SECRETS_FILE.tmp" "$SECRETS_FILE"
+  )
+fi
+chmod 600 "$SECRETS_FILE"
+# shellcheck disable=SC1090
+. "$SECRETS_FILE"
+
+# ---- 5. processes -----------------------------------------------------------------------
+
+step "stopping processes of a previous run"
+bash tools/down.sh
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+for port in $FINDINGS_PORT $FINDINGS_METRICS_PORT $FINDINGS_WORKER_METRICS_PORT $CERTSVC_PORT \
+  $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT; do
+  port_open "$port" && die "port $port is already in use by a process that tools/up.sh did not start"
+done
+
+STARTED=()
+
+# start <name> <script> [VAR=value ...]: runs `node <script>` detached, output to its log.
+start() {
+  local name="$1" script="$ROOT/$2" logfile="$LOG_DIR/$1.log"
+  shift 2
+  [ -f "$logfile" ] && mv -f "$logfile" "$logfile.1"
+  setsid env "$@" node "$script" >"$logfile" 2>&1 </dev/null &
+  printf '%s\n%s\n' "$!" "$script" >"$RUN_DIR/$name.pid"
+  STARTED+=("$name")
+  log "started $name (pid $!), log $logfile"
+}
+
+pid_of() { sed -n 1p "$RUN_DIR/$1.pid"; }
+alive() { kill -0 "$(pid_of "$1")" 2>/dev/null; }
+
+fail() {
+  local name="$1" reason="$2"
+  printf '\n[up] error: %s %s\n' "$name" "$reason" >&2
+  printf '[up] last lines of %s:\n' "$LOG_DIR/$name.log" >&2
+  tail -n 40 "$LOG_DIR/$name.log" >&2 || true
+  printf '\n[up] stopping what was started...\n' >&2
+  bash tools/down.sh >&2 || true
+  exit 1
+}
+
+http_ok() {
+  node -e '
+    fetch(process.argv[1], { signal: AbortSignal.timeout(2000) }).then(
+      (r) => process.exit(r.ok ? 0 : 1),
+      () => process.exit(1),
+    );
+  ' "$1"
+}
+
+# wait_http <name> <url>: until the URL answers 2xx, the process dies, or the timeout.
+wait_http() {
+  local name="$1" url="$2" deadline=$((SECONDS + HEALTH_TIMEOUT))
+  until http_ok "$url"; do
+    alive "$name" || fail "$name" "exited before $url answered"
+    [ "$SECONDS" -lt "$deadline" ] || fail "$name" "did not answer $url within ${HEALTH_TIMEOUT}s"
+    sleep 1
+  done
+  log "$name is up ($url)"
+}
+
+# wait_worker <name> [metrics-url]: alive after a few seconds (and its metrics answer).
+wait_worker() {
+  local name="$1" url="${2:-}"
+  sleep "$WORKER_SETTLE_SECONDS"
+  alive "$name" || fail "$name" "exited during start-up"
+  if [ -n "$url" ]; then
+    wait_http "$name" "$url"
+  else
+    log "$name is running"
+  fi
+}
+
+FINDINGS_ENV=(
+  "DATABASE_URL=$DATABASE_URL"
+  "REDIS_URL=$REDIS_URL"
+  "JWT_SECRET=$FINDINGS_JWT_SECRET"
+  "LOCAL_AUTH_ENABLED=true"
+  "LOCAL_ADMIN_EMAIL=$FINDINGS_ADMIN_EMAIL"
+  "LOCAL_ADMIN_PASSWORD=$FINDINGS_ADMIN_PASSWORD"
+  "BOOTSTRAP_ADMIN_EMAILS=$FINDINGS_ADMIN_EMAIL"
+  "COOKIE_SECURE=false"
+  "LOG_FILE_SINK_ENABLED=true"
+  "LOG_DIR=$LOG_DIR"
+)
+CERTSVC_ENV=(
+  "CERTSVC_PORT=$CERTSVC_PORT"
+  "CERTSVC_DATABASE_URL=$CERTSVC_DATABASE_URL"
+  "CERTSVC_REDIS_URL=$CERTSVC_REDIS_URL"
+  "CERTSVC_JWT_SECRET=$CERTSVC_JWT_SECRET"
+  "CERTSVC_LOCAL_AUTH_ENABLED=true"
+  "CERTSVC_LOCAL_ADMIN_EMAIL=$CERTSVC_ADMIN_EMAIL"
+  "CERTSVC_LOCAL_ADMIN_PASSWORD=$CERTSVC_ADMIN_PASSWORD"
+  "CERTSVC_DEV_MODE=true"
+  "CERTSVC_CA_KEY_ENC_KEY=$CERTSVC_CA_KEY_ENC_KEY"
+)
+
+step "starting the APIs (migrations run at start under an advisory lock)"
+start findings-api dist/apps/findings-service/main.js \
+  "PORT=$FINDINGS_PORT" "METRICS_PORT=$FINDINGS_METRICS_PORT" "${FINDINGS_ENV[@]}"
+start certificate-api dist/apps/certificate-service/main.js "${CERTSVC_ENV[@]}"
+start plugin-runner dist/apps/plugin-runner/main.js \
+  "PLUGIN_RUNNER_PORT=$PLUGIN_RUNNER_PORT" "PLUGIN_RUNNER_GRPC_PORT=$PLUGIN_RUNNER_GRPC_PORT" \
+  "METRICS_PORT=$PLUGIN_RUNNER_METRICS_PORT"
+wait_http findings-api "http://127.0.0.1:$FINDINGS_PORT/health"
+wait_http certificate-api "http://127.0.0.1:$CERTSVC_PORT/health"
+wait_http plugin-runner "http://127.0.0.1:$PLUGIN_RUNNER_PORT/health"
+
+step "starting the workers"
+start findings-worker dist/apps/findings-service/worker.js \
+  "METRICS_PORT=$FINDINGS_WORKER_METRICS_PORT" "${FINDINGS_ENV[@]}"
+start certificate-worker dist/apps/certificate-service/worker.js "${CERTSVC_ENV[@]}"
+wait_worker findings-worker "http://127.0.0.1:$FINDINGS_WORKER_METRICS_PORT/metrics"
+wait_worker certificate-worker
+
+for name in "${STARTED[@]}"; do
+  alive "$name" || fail "$name" "exited after start-up"
+done
+
+# ---- 6. summary -------------------------------------------------------------------------
+
+VERSION="$(node -p 'require("./dist/apps/plugin-runner/build-info.json").version')"
+cat <<EOF
+
+========================================================================================
+ Security platform $VERSION is running
+----------------------------------------------------------------------------------------
+ Findings service
+   API            http://localhost:$FINDINGS_PORT            (health: /health, version: /version)
+   API docs       http://localhost:$FINDINGS_PORT/api/docs
+   Metrics        http://localhost:$FINDINGS_METRICS_PORT/metrics  (API)
+                  http://localhost:$FINDINGS_WORKER_METRICS_PORT/metrics  (worker)
+   Admin login    $FINDINGS_ADMIN_EMAIL
+   Password       $FINDINGS_ADMIN_PASSWORD
+
+ Certificate service
+   API            http://localhost:$CERTSVC_PORT            (health: /health, version: /api/v1/version)
+   API docs       http://localhost:$CERTSVC_PORT/swagger/
+   Metrics        http://localhost:$CERTSVC_PORT/metrics
+   Admin login    $CERTSVC_ADMIN_EMAIL
+   Password       $CERTSVC_ADMIN_PASSWORD
+
+ Plugin runner
+   Health         http://localhost:$PLUGIN_RUNNER_PORT/health   (version: /version)
+   gRPC           127.0.0.1:$PLUGIN_RUNNER_GRPC_PORT  (grpc.health.v1.Health)
+   Metrics        http://localhost:$PLUGIN_RUNNER_METRICS_PORT/metrics
+
+ PostgreSQL       ${STACK_PG_URL%/postgres}  (databases: findings, certificates)
+ Redis            $REDIS_URL
+ Logs             $LOG_DIR
+ Credentials      $SECRETS_FILE (mode 0600, kept across runs)
+
+ Stop:            bash tools/down.sh          (add --all to stop PostgreSQL and Redis)
+========================================================================================
+EOF
