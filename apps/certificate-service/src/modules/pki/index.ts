@@ -1,0 +1,55 @@
+// Public surface of the PKI domain module (pure code: no NestJS, no database).
+export { PkiError } from './pki.errors';
+export type { PkiErrorCode } from './pki.errors';
+
+export { parseCsr, MAX_CSR_BYTES } from './csr/csr-parser';
+export { RSA_MIN_BITS, RSA_MAX_BITS } from './csr/csr-public-key';
+export type { ParsedCsr, RequestedSan, KeyAlgorithm, EcCurve } from './csr/csr.types';
+
+export { LeafCertificateBuilder } from './certificate/leaf-builder';
+export type {
+  LeafRequest,
+  LeafBuilderOptions,
+  BuiltTbs,
+  IssuedLeaf,
+} from './certificate/leaf-builder';
+export type { CertificateSigner, IssuingAuthority } from './certificate/certificate-signer';
+export { PURPOSE_PROFILES, X509_PURPOSES, isX509Purpose } from './certificate/purposes';
+export type { X509Purpose, PurposeProfile } from './certificate/purposes';
+export type { Lifetime } from './certificate/lifetime';
+export type { KeyUsageBit } from './certificate/key-usage';
+export type { SubjectAltName } from './certificate/subject-alt-names';
+export { validateCommonName } from './certificate/subject-name';
+export { normalizeSerialHex } from './certificate/serial-number';
+
+export type { CaMaterial, CaCertificateMaterial, CaMaterialStore } from './ca/ca-material';
+export { generateCaMaterial, ensureCaMaterial } from './ca/ca-bootstrap';
+export type { CaGenerationOptions } from './ca/ca-bootstrap';
+export { loadIssuingCa } from './ca/issuing-ca';
+export type { LoadedIssuingCa } from './ca/issuing-ca';
+export { parseKeyEncryptionKey, sealPrivateKey, openPrivateKey } from './ca/key-envelope';
+export { readCertificateInfo } from './ca/certificate-info';
+export type { CertificateInfo } from './ca/certificate-info';
+
+export { encodeCrl } from './crl/crl-encoder';
+export type { CrlInput, RevokedCertificateEntry } from './crl/crl-encoder';
+export { REVOCATION_REASON_CODES, isRevocationReason } from './crl/revocation-reason';
+export type { RevocationReason } from './crl/revocation-reason';
+
+export { BuiltInCaIssuer } from './issuer/built-in-ca-issuer';
+export type {
+  CertificateIssuer,
+  IssuerCapabilities,
+  IssueRequest,
+  IssueOutcome,
+  IssueFailure,
+  IssueManyOutcome,
+  RevokeOutcome,
+} from './issuer/certificate-issuer';
+
+export { buildCertificateBundle } from './bundle/certificate-bundle';
+export type { CertificateBundleInput } from './bundle/certificate-bundle';
+export { writeStoredZip } from './bundle/zip-writer';
+export type { ZipEntry } from './bundle/zip-writer';
+
+export { toPem, fromPem, certificatesFromPem } from './der/pem';

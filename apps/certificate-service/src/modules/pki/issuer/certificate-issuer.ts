@@ -1,0 +1,85 @@
+import { SubjectAltName } from '../certificate/subject-alt-names';
+import { X509Purpose } from '../certificate/purposes';
+import { ParsedCsr } from '../csr/csr.types';
+import { PkiErrorCode } from '../pki.errors';
+import { RevocationReason } from '../crl/revocation-reason';
+
+/** What `GET /api/v1/issuer` reports about the configured issuer. */
+export interface IssuerCapabilities {
+  /** `built_in`, later `scep`, `external`. */
+  readonly kind: string;
+  /** True when `issue` may answer `pending` (request goes to `ca_pending`). */
+  readonly async: boolean;
+  readonly supportsRevoke: boolean;
+  readonly supportsCrl: boolean;
+  readonly purposes: readonly X509Purpose[];
+}
+
+export interface IssueRequest {
+  /** The certificate request id; external issuers use it to correlate pending answers. */
+  readonly requestId: string;
+  readonly purpose: X509Purpose;
+  /** The verified CSR (`parseCsr`). Only its public key is used; requested SANs are not copied. */
+  readonly csr: ParsedCsr;
+  /** Device serial (machine purposes) or user identity. */
+  readonly subjectCommonName: string;
+  /** SANs the approval flow decided to issue. */
+  readonly subjectAltNames?: readonly SubjectAltName[];
+  /** UPN for `ad_logon` (added as otherName SAN). */
+  readonly userPrincipalName?: string;
+  /** Windows SID, added as the NTDS CA security extension when known. */
+  readonly sid?: string;
+  /** Issuance time; default now. */
+  readonly now?: Date;
+}
+
+export type IssueOutcome =
+  | {
+      readonly status: 'issued';
+      readonly certificateDer: Buffer;
+      /** Issuing CA first, root last. */
+      readonly chainDer: readonly Buffer[];
+      /** Lowercase hex. */
+      readonly serial: string;
+      readonly notBefore: Date;
+      readonly notAfter: Date;
+    }
+  | {
+      readonly status: 'pending';
+      /** Opaque reference to poll the CA with (SCEP transaction id, order id ...). */
+      readonly pendingReference: string;
+    };
+
+/** A row of `issueMany` that failed; the batch carries on. */
+export interface IssueFailure {
+  readonly status: 'error';
+  readonly code: PkiErrorCode;
+  readonly message: string;
+}
+
+export type IssueManyOutcome = { readonly requestId: string } & (IssueOutcome | IssueFailure);
+
+export type RevokeOutcome =
+  | {
+      readonly status: 'revoked';
+      readonly serial: string;
+      readonly reason: RevocationReason;
+      readonly revokedAt: Date;
+      /** The caller must publish a new CRL including this serial. */
+      readonly crlUpdateRequired: boolean;
+    }
+  | {
+      /** The CA has no revoke operation (SCEP): revoke at the CA by hand. */
+      readonly status: 'unsupported';
+      readonly serial: string;
+    };
+
+/** What the approval flow calls. Persistence of requests and revocations stays with the caller. */
+export interface CertificateIssuer {
+  readonly kind: string;
+  capabilities(): IssuerCapabilities;
+  issue(request: IssueRequest): Promise<IssueOutcome>;
+  /** Bulk approval: one outcome per request in order; PkiErrors become `error` rows. */
+  issueMany(requests: readonly IssueRequest[]): Promise<IssueManyOutcome[]>;
+  revoke(serial: string, reason: RevocationReason): Promise<RevokeOutcome>;
+}

@@ -1,0 +1,36 @@
+import { DomainError } from '@platform/errors';
+
+/**
+ * Stable codes of the PKI module. The service's global filter maps them to HTTP statuses
+ * (csr_* and *_invalid input codes are 400; ca_* configuration codes are 500).
+ */
+export type PkiErrorCode =
+  | 'der_invalid'
+  | 'csr_invalid'
+  | 'csr_too_large'
+  | 'csr_signature_invalid'
+  | 'csr_key_unsupported'
+  | 'csr_algorithm_unsupported'
+  | 'subject_invalid'
+  | 'san_invalid'
+  | 'purpose_unsupported'
+  | 'lifetime_invalid'
+  | 'ca_key_encryption_key_invalid'
+  | 'ca_key_envelope_invalid'
+  | 'ca_key_decrypt_failed'
+  | 'ca_material_invalid'
+  | 'ca_expired'
+  | 'ca_not_yet_valid'
+  | 'crl_invalid'
+  | 'bundle_invalid';
+
+/** The one error class of the PKI module. Messages never carry key material. */
+export class PkiError extends DomainError {
+  constructor(
+    override readonly code: PkiErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+  ) {
+    super(code, message, details);
+  }
+}

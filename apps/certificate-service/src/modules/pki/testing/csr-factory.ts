@@ -1,0 +1,85 @@
+// Test support (used by specs and benchmarks only): builds PKCS#10 CSRs with node:crypto,
+// including deliberately broken ones.
+import { generateKeyPairSync, KeyObject, sign } from 'node:crypto';
+import { bitString, derNull, integer, octetString } from '../der/der-primitives';
+import { oid } from '../der/der-oid';
+import { utf8String } from '../der/der-string';
+import { explicit, implicit, sequence, setOf, tlv } from '../der/der-tlv';
+import { contextTag } from '../der/der-tag';
+import { Oids } from '../der/oids';
+
+export interface TestKeyPair {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+}
+
+export function ecKeyPair(namedCurve = 'P-256'): TestKeyPair {
+  return generateKeyPairSync('ec', { namedCurve });
+}
+
+export function rsaKeyPair(modulusLength = 2048): TestKeyPair {
+  return generateKeyPairSync('rsa', { modulusLength });
+}
+
+export interface CsrOptions {
+  readonly keyPair: TestKeyPair;
+  readonly commonName?: string;
+  readonly version?: number;
+  /** DNS names requested through an extensionRequest attribute. */
+  readonly dnsNames?: readonly string[];
+  /** UPN requested as otherName SAN. */
+  readonly upn?: string;
+  /** Overrides the signature AlgorithmIdentifier (signature still made with `hash`). */
+  readonly algorithmIdentifier?: Buffer;
+  readonly hash?: string | null;
+}
+
+const DEFAULT_ALGORITHMS: Record<string, { algorithm: Buffer; hash: string | null }> = {
+  rsa: { algorithm: sequence(oid(Oids.sha256WithRsa), derNull()), hash: 'sha256' },
+  ec: { algorithm: sequence(oid(Oids.ecdsaWithSha256)), hash: 'sha256' },
+  ed25519: { algorithm: sequence(oid('1.3.101.112')), hash: null },
+  dsa: { algorithm: sequence(oid('2.16.840.1.101.3.4.3.2')), hash: 'sha256' },
+};
+
+function defaultAlgorithm(key: KeyObject): { algorithm: Buffer; hash: string | null } {
+  const algorithm = DEFAULT_ALGORITHMS[key.asymmetricKeyType ?? ''];
+  if (!algorithm) throw new Error(`unsupported test key ${String(key.asymmetricKeyType)}`);
+  return algorithm;
+}
+
+function requestedExtensions(options: CsrOptions): Buffer {
+  const names = (options.dnsNames ?? []).map((dns) => implicit(2, false, Buffer.from(dns)));
+  if (options.upn) {
+    names.push(
+      tlv(contextTag(0, true), oid(Oids.upnOtherName), explicit(0, utf8String(options.upn))),
+    );
+  }
+  if (names.length === 0) return implicit(0, true, Buffer.alloc(0));
+  const san = sequence(oid(Oids.subjectAltName), octetString(sequence(...names)));
+  const attribute = sequence(oid(Oids.extensionRequest), setOf(sequence(san)));
+  return implicit(0, true, attribute);
+}
+
+/** DER CSR signed by `keyPair`. */
+export function makeCsr(options: CsrOptions): Buffer {
+  const defaults = defaultAlgorithm(options.keyPair.privateKey);
+  const subject = options.commonName
+    ? sequence(setOf(sequence(oid(Oids.commonName), utf8String(options.commonName))))
+    : sequence();
+  const info = sequence(
+    integer(options.version ?? 0),
+    subject,
+    options.keyPair.publicKey.export({ format: 'der', type: 'spki' }),
+    requestedExtensions(options),
+  );
+  const hash = options.hash === undefined ? defaults.hash : options.hash;
+  const signature = sign(hash, info, options.keyPair.privateKey);
+  return sequence(info, options.algorithmIdentifier ?? defaults.algorithm, bitString(signature));
+}
+
+/** Copy of `der` with one byte of the signature flipped. */
+export function flipLastByte(der: Buffer): Buffer {
+  const copy = Buffer.from(der);
+  copy[copy.length - 1] ^= 0x01;
+  return copy;
+}
