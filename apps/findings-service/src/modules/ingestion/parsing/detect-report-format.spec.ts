@@ -1,0 +1,97 @@
+import { detectReportFormat } from './detect-report-format';
+import { findingsOf, fixture, fixturePath, oneShot, rejectionOf } from './parsing-test-helpers';
+import { ReportParseError } from './report-parse.errors';
+import { bufferReportSource, fileReportSource } from './report-source';
+import { readReport } from './read-report';
+
+function refusal(bytes: Buffer): ReportParseError {
+  try {
+    detectReportFormat(bytes);
+  } catch (error) {
+    if (error instanceof ReportParseError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('detectReportFormat', () => {
+  it('detects the fixtures', () => {
+    expect(detectReportFormat(fixture('flawfinder-vulnerable.sarif'))).toBe('sarif');
+    expect(detectReportFormat(fixture('sarif-all-cases.sarif'))).toBe('sarif');
+    expect(detectReportFormat(fixture('sonarqube-issues.json'))).toBe('sonarqube');
+    expect(detectReportFormat(fixture('sonarqube-generic.json'))).toBe('sonarqube');
+  });
+
+  it('decides from a prefix and from top-level keys only', () => {
+    expect(detectReportFormat('{"runs":[{"results":[{"issues":')).toBe('sarif');
+    expect(
+      detectReportFormat('\uFEFF {"$schema":"https://json.schemastore.org/sarif-2.1.0.json"'),
+    ).toBe('sarif');
+    expect(detectReportFormat('{"version":"2.1.0"')).toBe('sarif');
+    expect(detectReportFormat('{"total":1,"issues":[{"runs":1')).toBe('sonarqube');
+    expect(detectReportFormat('{"meta":{"runs":[]},"hotspots":[')).toBe('sonarqube');
+  });
+
+  it('cannot tell for other content', () => {
+    expect(detectReportFormat('<xml/>')).toBeUndefined();
+    expect(detectReportFormat('{"foo":1}')).toBeUndefined();
+    expect(detectReportFormat('')).toBeUndefined();
+  });
+
+  it.each([
+    ['zip', [0x50, 0x4b, 0x03, 0x04, 0x14]],
+    ['gzip', [0x1f, 0x8b, 0x08, 0x00]],
+    ['7z', [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00]],
+    ['rar', [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x01]],
+    ['xz', [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]],
+    ['bzip2', [0x42, 0x5a, 0x68, 0x39]],
+  ])('refuses a %s archive', (name, magic) => {
+    const error = refusal(Buffer.from(magic));
+    expect(error).toMatchObject({ code: 'report_archive_refused', details: { archive: name } });
+  });
+
+  it('refuses a tar archive (ustar at offset 257)', () => {
+    const tar = Buffer.alloc(512);
+    tar.write('report.sarif', 0);
+    tar.write('ustar', 257);
+    expect(refusal(tar).code).toBe('report_archive_refused');
+  });
+});
+
+describe('readReport', () => {
+  it('detects the format when none is given (reopenable and one-shot)', async () => {
+    const sarif = await findingsOf(
+      readReport(fileReportSource(fixturePath('flawfinder-vulnerable.sarif')), undefined),
+    );
+    expect(sarif).toHaveLength(11);
+    const oneShotSarif = await findingsOf(
+      readReport(oneShot(fixture('flawfinder-vulnerable.sarif'), 100), undefined),
+    );
+    expect(oneShotSarif).toEqual(sarif);
+    const sonar = await findingsOf(
+      readReport(oneShot(fixture('sonarqube-issues.json'), 100), undefined),
+    );
+    expect(sonar).toHaveLength(6);
+  });
+
+  it('honours an explicit format', async () => {
+    const error = await rejectionOf(
+      findingsOf(readReport(fileReportSource(fixturePath('sonarqube-issues.json')), 'sarif')),
+    );
+    expect(error).toMatchObject({ code: 'report_unsupported' });
+  });
+
+  it('refuses archives and unknown content', async () => {
+    const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]);
+    expect(
+      await rejectionOf(findingsOf(readReport(bufferReportSource(zip), undefined))),
+    ).toMatchObject({
+      code: 'report_archive_refused',
+    });
+    expect(
+      await rejectionOf(findingsOf(readReport(bufferReportSource('{"a":1}'), undefined))),
+    ).toMatchObject({
+      code: 'report_format_unknown',
+    });
+  });
+});

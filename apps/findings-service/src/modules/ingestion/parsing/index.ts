@@ -1,0 +1,35 @@
+export * from './normalized-finding';
+export * from './report-parse.errors';
+export * from './report-source';
+export { DEFAULT_BATCH_SIZE } from './report-batching';
+export type { ReadReportOptions } from './report-batching';
+export {
+  archiveSignature,
+  detectReportFormat,
+  DETECTION_PREFIX_BYTES,
+  REPORT_FORMATS,
+} from './detect-report-format';
+export type { ReportFormat } from './detect-report-format';
+export { readReport } from './read-report';
+export { readSarif } from './sarif-reader';
+export { readSonarqube } from './sonarqube-reader';
+export {
+  LEVEL_SEVERITY,
+  maxSeverity,
+  severityFromLevel,
+  severityFromScore,
+  severityFromWord,
+} from './severity';
+export {
+  SONAR_HOTSPOT_SEVERITY,
+  SONAR_IMPACT_SEVERITY,
+  SONAR_LEGACY_SEVERITY,
+} from './sonarqube-severity';
+export {
+  findingIdentity,
+  identityKind,
+  identityMaterial,
+  IDENTITY_VERSION,
+} from './finding-identity';
+export type { IdentityInput, IdentityKind } from './finding-identity';
+export { isWebAddress, normalizeFindingPath, normalizeWebAddress } from './finding-path';

@@ -1,0 +1,105 @@
+/** Severity of a normalized finding, highest first. */
+export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** SARIF `result.kind` values (SARIF 2.1.0 §3.27.9); `fail` is the SARIF default. */
+export const RESULT_KINDS = [
+  'pass',
+  'open',
+  'informational',
+  'notApplicable',
+  'review',
+  'fail',
+] as const;
+export type ResultKind = (typeof RESULT_KINDS)[number];
+
+/** SARIF `result.baselineState` values. */
+export const BASELINE_STATES = ['new', 'unchanged', 'updated', 'absent'] as const;
+export type BaselineState = (typeof BASELINE_STATES)[number];
+
+export interface FileLocation {
+  kind: 'file';
+  /** Normalized, `/`-separated path, relative to the checkout root when the report says so. */
+  path: string;
+  start_line?: number;
+  end_line?: number;
+  snippet?: string;
+}
+
+export interface NetworkLocation {
+  kind: 'network';
+  host: string;
+  port?: number;
+  protocol?: string;
+  ip?: string;
+  service?: string;
+}
+
+export interface WebLocation {
+  kind: 'web';
+  url: string;
+}
+
+export type FindingLocation = FileLocation | NetworkLocation | WebLocation;
+
+/** Where the severity came from (debugging aid, shown in tests and logs). */
+export type SeveritySource =
+  'result_properties' | 'rule_properties' | 'result_level' | 'rule_level' | 'default';
+
+export interface FindingFingerprints {
+  fingerprints: Record<string, string>;
+  partial_fingerprints: Record<string, string>;
+}
+
+/** Report-independent form of one result; the unit that ingestion upserts. */
+export interface NormalizedFinding {
+  rule_id: string;
+  rule_name?: string;
+  title: string;
+  description: string;
+  severity: Severity;
+  severity_source: SeveritySource;
+  location: FindingLocation;
+  /** Fully qualified logical location (function, class), when the report gives one. */
+  logical_location?: string;
+  cve?: string;
+  cwe: string[];
+  tags: string[];
+  component?: string;
+  component_version?: string;
+  scanner: string;
+  scanner_version?: string;
+  revision?: string;
+  baseline_state?: BaselineState;
+  suppressed: boolean;
+  kind: ResultKind;
+  fingerprints: FindingFingerprints;
+  /** CVSS base score (0-10) when the report carries one. */
+  score?: number;
+  /** Small subset of the raw result properties (bounded size), kept for display. */
+  properties: Record<string, unknown>;
+  /** Hex SHA-256 identity (see finding-identity.ts); product scoping is the DB key. */
+  identity: string;
+}
+
+/** Upload parameters used when the report lacks the information. */
+export interface UploadDefaults {
+  engine?: string;
+  engine_version?: string;
+  commit_id?: string;
+}
+
+/** Per-run information yielded with every batch. */
+export interface ReportRunInfo {
+  format: 'sarif' | 'sonarqube';
+  run_index: number;
+  scanner: string;
+  scanner_version?: string;
+  revision?: string;
+}
+
+/** One batch of findings; all findings of a batch belong to one run. */
+export interface FindingBatch {
+  run: ReportRunInfo;
+  findings: NormalizedFinding[];
+}

@@ -1,0 +1,171 @@
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  asStringList,
+  asStringMap,
+  bounded,
+  JsonRecord,
+  pick,
+  unique,
+} from './json-value';
+import { findingIdentity } from './finding-identity';
+import {
+  BASELINE_STATES,
+  BaselineState,
+  NormalizedFinding,
+  RESULT_KINDS,
+  ResultKind,
+  Severity,
+  SeveritySource,
+} from './normalized-finding';
+import { ReportParseError } from './report-parse.errors';
+import { findRule, SarifRule, SarifRunContext } from './sarif-run-context';
+import { resolveLocation } from './sarif-location';
+import { severityFromLevel, severityFromScore, severityFromWord } from './severity';
+import { asCve, cweFromProperty, cweFromRelationships, cweFromTags } from './sarif-taxonomy';
+import { boundedProperties, firstLine, MAX_DESCRIPTION, MAX_TITLE } from './finding-text';
+
+/** Property aliases read for the affected component (result properties, then rule). */
+export const COMPONENT_KEYS = ['component', 'package', 'packageName', 'package_name'] as const;
+export const COMPONENT_VERSION_KEYS = [
+  'component_version',
+  'componentVersion',
+  'packageVersion',
+  'package_version',
+  'installedVersion',
+] as const;
+const SCORE_KEYS = ['security-severity', 'cvss', 'cvssScore', 'cvss_score'] as const;
+
+function messageText(message: unknown, rule: SarifRule | undefined): string | undefined {
+  const record = asRecord(message);
+  let text = asString(record?.text) ?? asString(record?.markdown);
+  const id = asString(record?.id);
+  if (text === undefined && id !== undefined) text = rule?.messageStrings[id];
+  if (text === undefined) return undefined;
+  const args = asArray(record?.arguments);
+  if (args.length === 0) return text;
+  return text.replace(/\{(\d+)\}/g, (whole, n: string) => {
+    const arg = args[Number(n)];
+    return typeof arg === 'string' || typeof arg === 'number' ? String(arg) : whole;
+  });
+}
+
+/** Explicit severity of one property bag: the `severity` word, else `security-severity`. */
+function explicitSeverity(properties: JsonRecord | undefined): Severity | undefined {
+  if (!properties) return undefined;
+  return (
+    severityFromWord(properties.severity) ??
+    severityFromScore(asNumber(properties['security-severity']))
+  );
+}
+
+/**
+ * Severity precedence (spec): explicit severity of the result properties, then of the rule
+ * properties; then the result `level`; then the rule `defaultConfiguration.level` (after
+ * invocation overrides); else INFO.
+ */
+export function sarifSeverity(
+  result: JsonRecord,
+  rule: SarifRule | undefined,
+): { severity: Severity; source: SeveritySource } {
+  const fromResult = explicitSeverity(asRecord(result.properties));
+  if (fromResult) return { severity: fromResult, source: 'result_properties' };
+  const fromRule = explicitSeverity(rule?.properties);
+  if (fromRule) return { severity: fromRule, source: 'rule_properties' };
+  const fromLevel = severityFromLevel(result.level);
+  if (fromLevel) return { severity: fromLevel, source: 'result_level' };
+  const fromRuleLevel = severityFromLevel(rule?.level);
+  if (fromRuleLevel) return { severity: fromRuleLevel, source: 'rule_level' };
+  return { severity: 'INFO', source: 'default' };
+}
+
+function scoreOf(...bags: (JsonRecord | undefined)[]): number | undefined {
+  for (const bag of bags) {
+    const score = asNumber(pick(bag, SCORE_KEYS));
+    if (score !== undefined && score >= 0 && score <= 10) return score;
+  }
+  return undefined;
+}
+
+function isSuppressed(suppressions: unknown): boolean {
+  const list = asArray(suppressions);
+  return list.length > 0 && list.some((s) => asString(asRecord(s)?.status) !== 'rejected');
+}
+
+function oneOf<T extends string>(values: readonly T[], value: unknown): T | undefined {
+  return values.find((v) => v === value);
+}
+
+/** Normalizes one SARIF `result` of the run described by `ctx`. */
+export function normalizeSarifResult(value: unknown, ctx: SarifRunContext): NormalizedFinding {
+  const result = asRecord(value);
+  if (!result) {
+    throw new ReportParseError(
+      'report_unsupported',
+      `run ${ctx.runIndex}: a result is not an object`,
+    );
+  }
+  const ref = asRecord(result.rule);
+  const ruleId = asString(result.ruleId) ?? asString(ref?.id);
+  const rule = findRule(ctx, ref, ruleId, asNumber(result.ruleIndex));
+  const ruleKey = ruleId ?? rule?.id ?? 'unknown';
+  const resultProps = asRecord(result.properties);
+  const ruleProps = rule?.properties;
+  const message = messageText(result.message, rule);
+  const { severity, source } = sarifSeverity(result, rule);
+  const { location, logical } = resolveLocation(result, ctx);
+  const tags = unique([...asStringList(ruleProps?.tags), ...asStringList(resultProps?.tags)]);
+  const cwe = unique([
+    ...cweFromProperty(resultProps?.cwe),
+    ...cweFromProperty(ruleProps?.cwe),
+    ...cweFromTags(tags),
+    ...(rule?.cwe ?? []),
+    ...cweFromRelationships(result.taxa),
+  ]);
+  const cve =
+    asCve(pick(resultProps, ['cve', 'cveId', 'cve_id'])) ??
+    asCve(pick(ruleProps, ['cve', 'cveId', 'cve_id'])) ??
+    tags.map(asCve).find((c) => c !== undefined) ??
+    asCve(ruleKey);
+  const component = asString(pick(resultProps, COMPONENT_KEYS) ?? pick(ruleProps, COMPONENT_KEYS));
+  const componentVersion = asString(
+    pick(resultProps, COMPONENT_VERSION_KEYS) ?? pick(ruleProps, COMPONENT_VERSION_KEYS),
+  );
+  const score = scoreOf(resultProps, ruleProps);
+  const baseline = oneOf<BaselineState>(BASELINE_STATES, result.baselineState);
+  const title = rule?.shortDescription ?? (message && firstLine(message)) ?? rule?.name ?? ruleKey;
+  const description = message ?? rule?.fullDescription ?? rule?.shortDescription ?? title;
+  const finding: NormalizedFinding = {
+    rule_id: ruleKey,
+    title: bounded(title, MAX_TITLE),
+    description: bounded(description, MAX_DESCRIPTION),
+    severity,
+    severity_source: source,
+    location,
+    cwe,
+    tags,
+    scanner: ctx.scanner,
+    suppressed: isSuppressed(result.suppressions),
+    kind: oneOf<ResultKind>(RESULT_KINDS, result.kind) ?? 'fail',
+    fingerprints: {
+      fingerprints: asStringMap(result.fingerprints),
+      partial_fingerprints: asStringMap(result.partialFingerprints),
+    },
+    properties: boundedProperties(resultProps),
+    identity: '',
+  };
+  // Optional fields are only set when present (no `undefined` keys in stored JSON).
+  if (rule?.name !== undefined) finding.rule_name = rule.name;
+  if (logical !== undefined) finding.logical_location = logical;
+  if (cve !== undefined) finding.cve = cve;
+  if (component !== undefined) finding.component = component;
+  if (componentVersion !== undefined) finding.component_version = componentVersion;
+  if (ctx.scannerVersion !== undefined) finding.scanner_version = ctx.scannerVersion;
+  if (ctx.revision !== undefined) finding.revision = ctx.revision;
+  if (baseline !== undefined) finding.baseline_state = baseline;
+  if (score !== undefined) finding.score = score;
+  finding.identity = findingIdentity(finding);
+  return finding;
+}

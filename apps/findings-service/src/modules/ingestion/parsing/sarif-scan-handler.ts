@@ -1,0 +1,131 @@
+import { parseCaptured } from './captured-json';
+import { asString, JsonRecord } from './json-value';
+import { ScanAction, ScanFrame, ScanHandler } from './json-structure-scanner';
+import { UploadDefaults } from './normalized-finding';
+import { ReportParseError } from './report-parse.errors';
+import { buildRunContext, SarifRunContext } from './sarif-run-context';
+
+/**
+ * - `metadata`: pass 1 over a reopenable source: top-level and run members are parsed, results
+ *   are skipped (scanned, not retained);
+ * - `results`: pass 2: everything but results is skipped, results are parsed one by one;
+ * - `single`: one-shot source: metadata parsed, each run's raw results kept until the run
+ *   closes (memory grows with the largest run).
+ */
+export type SarifPassMode = 'metadata' | 'results' | 'single';
+
+export interface SarifResultItem {
+  runIndex: number;
+  offset: number;
+  value?: unknown;
+  raw?: Buffer;
+}
+
+const OPEN_OBJECT = 0x7b;
+const OPEN_ARRAY = 0x5b;
+
+function unsupported(message: string): ReportParseError {
+  return new ReportParseError('report_unsupported', message);
+}
+
+/** Scan handler for the SARIF path root → runs[] → run → results[]. */
+export class SarifScanHandler implements ScanHandler {
+  readonly top: JsonRecord = {};
+  readonly contexts: SarifRunContext[];
+  private members: JsonRecord = {};
+  private runResults: SarifResultItem[] = [];
+  private ready: SarifResultItem[] = [];
+  private sawRuns = false;
+
+  constructor(
+    private readonly mode: SarifPassMode,
+    private readonly defaults: UploadDefaults,
+    contexts: SarifRunContext[] = [],
+  ) {
+    this.contexts = contexts;
+  }
+
+  onValue(frames: readonly ScanFrame[], first: number): ScanAction {
+    const depth = frames.length;
+    if (depth === 0) {
+      if (first !== OPEN_OBJECT)
+        throw unsupported('not a SARIF log: the report is not a JSON object');
+      return 'descend';
+    }
+    const key = frames[depth - 1].key;
+    if (depth === 1) {
+      if (key === 'runs' && first === OPEN_ARRAY) {
+        this.sawRuns = true;
+        return 'descend';
+      }
+      return this.mode === 'results' ? 'skip' : 'capture';
+    }
+    if (depth === 2) {
+      if (first !== OPEN_OBJECT) throw unsupported(`runs[${frames[1].index}] is not an object`);
+      this.members = {};
+      return 'descend';
+    }
+    if (depth === 3) {
+      if (key === 'results') return first === OPEN_ARRAY ? 'descend' : 'skip';
+      return this.mode === 'results' ? 'skip' : 'capture';
+    }
+    return this.mode === 'metadata' ? 'skip' : 'capture';
+  }
+
+  onCapture(frames: readonly ScanFrame[], raw: Buffer, offset: number): void {
+    const depth = frames.length;
+    const key = frames[depth - 1].key ?? '';
+    if (depth === 1) {
+      const value = parseCaptured(raw, offset);
+      this.top[key] = value;
+      if (key === 'version') this.checkVersion(value);
+      if (key === 'runs' && value !== null) throw unsupported('SARIF `runs` is not an array');
+    } else if (depth === 3) {
+      this.members[key] = parseCaptured(raw, offset);
+    } else if (depth === 4) {
+      const runIndex = frames[1].index;
+      if (this.mode === 'results')
+        this.ready.push({ runIndex, offset, value: parseCaptured(raw, offset) });
+      else this.runResults.push({ runIndex, offset, raw });
+    }
+  }
+
+  onClose(frames: readonly ScanFrame[]): void {
+    if (frames.length !== 3 || this.mode === 'results') return;
+    const runIndex = frames[1].index;
+    this.contexts[runIndex] = buildRunContext(runIndex, this.members, this.defaults);
+    this.members = {};
+    for (const item of this.runResults) this.ready.push(item);
+    this.runResults = [];
+  }
+
+  /** True once results may be released (the version, normally the first member, is known). */
+  get versionKnown(): boolean {
+    return this.top.version !== undefined;
+  }
+
+  /** Takes the results collected so far (single mode: only once the version is known). */
+  drain(force = false): SarifResultItem[] {
+    if (this.mode === 'single' && !force && !this.versionKnown) return [];
+    const out = this.ready;
+    this.ready = [];
+    return out;
+  }
+
+  /** Whole-document checks after the last byte: SARIF 2.x with a `runs` member. */
+  validateDocument(): void {
+    const version = this.top.version;
+    const schema = asString(this.top.$schema) ?? '';
+    if (version === undefined && !/sarif[-_]?(schema-)?2/i.test(schema)) {
+      throw unsupported('not a SARIF 2.x log: no `version` member');
+    }
+    if (!this.sawRuns && !('runs' in this.top))
+      throw unsupported('not a SARIF log: no `runs` member');
+  }
+
+  private checkVersion(value: unknown): void {
+    if (typeof value !== 'string' || !/^2\./.test(value)) {
+      throw unsupported(`SARIF version ${JSON.stringify(value)} is not supported (2.x expected)`);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { asArray, asRecord, asString, JsonRecord } from './json-value';
+import { UploadDefaults } from './normalized-finding';
+
+export const SONAR_DEFAULT_SCANNER = 'SonarQube';
+
+/** A rule from `rules[]`: Web API (`key`, `name`) or generic import (`id`, `name`, ...). */
+export interface SonarRule {
+  name?: string;
+  description?: string;
+  engineId?: string;
+  severity?: unknown;
+  impacts?: unknown;
+  type?: string;
+}
+
+export interface SonarContext {
+  scanner: string;
+  scannerVersion?: string;
+  revision?: string;
+  /** Component key → file path (`components[].path`, else the key after `project:`). */
+  components: Map<string, string>;
+  rules: Map<string, SonarRule>;
+}
+
+/** Builds the context from the non-record top-level members (pass 1). */
+export function buildSonarContext(top: JsonRecord, defaults: UploadDefaults): SonarContext {
+  const components = new Map<string, string>();
+  for (const entry of asArray(top.components)) {
+    const component = asRecord(entry);
+    const key = asString(component?.key);
+    const path = asString(component?.path);
+    if (key !== undefined && path !== undefined) components.set(key, path);
+  }
+  const rules = new Map<string, SonarRule>();
+  for (const entry of asArray(top.rules)) {
+    const rule = asRecord(entry);
+    const key = asString(rule?.key) ?? asString(rule?.id);
+    if (rule && key !== undefined) {
+      rules.set(key, {
+        name: asString(rule.name),
+        description: asString(rule.description),
+        engineId: asString(rule.engineId),
+        severity: rule.severity,
+        impacts: rule.impacts,
+        type: asString(rule.type),
+      });
+    }
+  }
+  return {
+    scanner: asString(defaults.engine) ?? SONAR_DEFAULT_SCANNER,
+    scannerVersion: asString(defaults.engine_version),
+    revision: asString(defaults.commit_id),
+    components,
+    rules,
+  };
+}
+
+/** File path of a component key. */
+export function componentPath(ctx: SonarContext, key: string | undefined): string {
+  if (key === undefined) return '';
+  const known = ctx.components.get(key);
+  if (known !== undefined) return known;
+  const colon = key.indexOf(':');
+  return colon >= 0 ? key.slice(colon + 1) : key;
+}

@@ -1,0 +1,196 @@
+import {
+  asNumber,
+  asPositiveInt,
+  asRecord,
+  asString,
+  asStringList,
+  bounded,
+  JsonRecord,
+  unique,
+} from './json-value';
+import { findingIdentity } from './finding-identity';
+import { boundedProperties, firstLine, MAX_DESCRIPTION, MAX_TITLE } from './finding-text';
+import { normalizeFindingPath } from './finding-path';
+import {
+  FileLocation,
+  NormalizedFinding,
+  ResultKind,
+  Severity,
+  SeveritySource,
+} from './normalized-finding';
+import { ReportParseError } from './report-parse.errors';
+import { asCve, cweFromTags } from './sarif-taxonomy';
+import { componentPath, SonarContext, SonarRule } from './sonarqube-context';
+import { SonarRecordKind } from './sonarqube-scan-handler';
+import {
+  sonarHotspotSeverity,
+  sonarImpactSeverity,
+  sonarLegacySeverity,
+} from './sonarqube-severity';
+
+const SUPPRESSING_RESOLUTIONS = new Set(['FALSE-POSITIVE', 'WONTFIX', 'SAFE']);
+const SUPPRESSING_ISSUE_STATUSES = new Set(['FALSE_POSITIVE', 'ACCEPTED']);
+const CLOSED_RESOLUTIONS = new Set(['FIXED', 'REMOVED']);
+const KEPT_PROPERTIES = [
+  'key',
+  'type',
+  'status',
+  'resolution',
+  'issueStatus',
+  'effort',
+  'effortMinutes',
+  'creationDate',
+  'updateDate',
+  'project',
+  'cleanCodeAttribute',
+  'securityCategory',
+  'vulnerabilityProbability',
+] as const;
+
+interface Severe {
+  severity: Severity;
+  source: SeveritySource;
+}
+
+function fileLocation(path: string, range: JsonRecord | undefined, line: unknown): FileLocation {
+  const start = asPositiveInt(range?.startLine) ?? asPositiveInt(line);
+  const end = asPositiveInt(range?.endLine) ?? start;
+  const location: FileLocation = { kind: 'file', path: normalizeFindingPath(path) };
+  if (start !== undefined) location.start_line = start;
+  if (end !== undefined) location.end_line = Math.max(end, start ?? end);
+  return location;
+}
+
+function issueSeverity(issue: JsonRecord, rule: SonarRule | undefined): Severe {
+  const own = sonarLegacySeverity(issue.severity) ?? sonarImpactSeverity(issue.impacts);
+  if (own) return { severity: own, source: 'result_properties' };
+  const fromRule = sonarLegacySeverity(rule?.severity) ?? sonarImpactSeverity(rule?.impacts);
+  if (fromRule) return { severity: fromRule, source: 'rule_properties' };
+  return { severity: 'INFO', source: 'default' };
+}
+
+function issueKind(issue: JsonRecord, hotspot: boolean): ResultKind {
+  const status = asString(issue.status)?.toUpperCase();
+  const resolution = asString(issue.resolution)?.toUpperCase();
+  if (status === 'CLOSED' || (resolution && CLOSED_RESOLUTIONS.has(resolution))) return 'pass';
+  if (asString(issue.issueStatus)?.toUpperCase() === 'FIXED') return 'pass';
+  if (hotspot) return status === 'REVIEWED' && resolution === 'SAFE' ? 'pass' : 'review';
+  return asString(issue.type)?.toUpperCase() === 'SECURITY_HOTSPOT' ? 'review' : 'fail';
+}
+
+function isSuppressed(issue: JsonRecord): boolean {
+  const resolution = asString(issue.resolution)?.toUpperCase();
+  const issueStatus = asString(issue.issueStatus)?.toUpperCase();
+  return (
+    (resolution !== undefined && SUPPRESSING_RESOLUTIONS.has(resolution)) ||
+    (issueStatus !== undefined && SUPPRESSING_ISSUE_STATUSES.has(issueStatus))
+  );
+}
+
+function keptProperties(issue: JsonRecord): Record<string, unknown> {
+  const subset: JsonRecord = {};
+  for (const key of KEPT_PROPERTIES) if (issue[key] !== undefined) subset[key] = issue[key];
+  return boundedProperties(subset);
+}
+
+interface Parts {
+  ruleId: string;
+  rule: SonarRule | undefined;
+  message: string | undefined;
+  location: FileLocation;
+  severity: Severe;
+  tags: string[];
+  scanner: string;
+  hotspot: boolean;
+}
+
+function parts(kind: SonarRecordKind, issue: JsonRecord, ctx: SonarContext): Parts {
+  const primary = asRecord(issue.primaryLocation);
+  if (primary) {
+    const ruleId = asString(issue.ruleId) ?? 'unknown';
+    const rule = ctx.rules.get(ruleId);
+    return {
+      ruleId,
+      rule,
+      message: asString(primary.message),
+      location: fileLocation(
+        asString(primary.filePath) ?? '',
+        asRecord(primary.textRange),
+        undefined,
+      ),
+      severity: issueSeverity(issue, rule),
+      tags: [],
+      scanner: asString(issue.engineId) ?? rule?.engineId ?? ctx.scanner,
+      hotspot: false,
+    };
+  }
+  const hotspot = kind === 'hotspots';
+  const category = asString(issue.securityCategory);
+  const ruleId =
+    asString(issue.rule) ??
+    asString(issue.ruleKey) ??
+    asString(asRecord(issue.rule)?.key) ??
+    (category === undefined ? 'unknown' : `hotspot:${category}`);
+  const rule = ctx.rules.get(ruleId);
+  const path = componentPath(ctx, asString(issue.component));
+  const hotspotSeverity = sonarHotspotSeverity(issue.vulnerabilityProbability);
+  return {
+    ruleId,
+    rule,
+    message: asString(issue.message),
+    location: fileLocation(path, asRecord(issue.textRange), issue.line),
+    severity:
+      hotspot && hotspotSeverity
+        ? { severity: hotspotSeverity, source: 'result_properties' }
+        : issueSeverity(issue, rule),
+    tags: unique([
+      ...asStringList(issue.tags),
+      ...(hotspot ? ['security-hotspot', ...(category ? [category] : [])] : []),
+    ]),
+    scanner: ctx.scanner,
+    hotspot,
+  };
+}
+
+/** Normalizes one element of `issues[]` (Web API or generic import) or `hotspots[]`. */
+export function normalizeSonarRecord(
+  kind: SonarRecordKind,
+  value: unknown,
+  ctx: SonarContext,
+): NormalizedFinding {
+  const issue = asRecord(value);
+  if (!issue)
+    throw new ReportParseError('report_unsupported', `an element of ${kind} is not an object`);
+  const p = parts(kind, issue, ctx);
+  const title = p.rule?.name ?? (p.message && firstLine(p.message)) ?? p.ruleId;
+  const issueKey = asString(issue.key);
+  const lineHash = asString(issue.hash);
+  const finding: NormalizedFinding = {
+    rule_id: p.ruleId,
+    title: bounded(title, MAX_TITLE),
+    description: bounded(p.message ?? p.rule?.description ?? title, MAX_DESCRIPTION),
+    severity: p.severity.severity,
+    severity_source: p.severity.source,
+    location: p.location,
+    cwe: cweFromTags(p.tags),
+    tags: p.tags,
+    scanner: p.scanner,
+    suppressed: isSuppressed(issue),
+    kind: issueKind(issue, p.hotspot),
+    fingerprints: {
+      fingerprints: issueKey === undefined ? {} : { sonarIssueKey: issueKey },
+      partial_fingerprints: lineHash === undefined ? {} : { sonarLineHash: lineHash },
+    },
+    properties: keptProperties(issue),
+    identity: '',
+  };
+  if (p.rule?.name !== undefined) finding.rule_name = p.rule.name;
+  const cve = p.tags.map(asCve).find((c) => c !== undefined);
+  if (cve !== undefined) finding.cve = cve;
+  if (ctx.scannerVersion !== undefined) finding.scanner_version = ctx.scannerVersion;
+  if (ctx.revision !== undefined) finding.revision = ctx.revision;
+  const score = asNumber(issue.cvss);
+  if (score !== undefined && score >= 0 && score <= 10) finding.score = score;
+  finding.identity = findingIdentity(finding);
+  return finding;
+}
