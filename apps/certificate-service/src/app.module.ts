@@ -1,0 +1,55 @@
+import { DynamicModule, Module, ValidationPipe, type ModuleMetadata } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { flattenValidationErrors } from '@platform/errors';
+import { CoreModule, type CertsvcRuntime } from './bootstrap/core.module';
+import { InvalidRequestError } from './common/errors/certsvc-error';
+import { CertsvcExceptionFilter } from './common/errors/certsvc-exception.filter';
+import { AgentModule } from './modules/agent/agent.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { DevicesModule } from './modules/devices/devices.module';
+import { EnrollmentModule } from './modules/enrollment/enrollment.module';
+import { RequestsModule } from './modules/requests/requests.module';
+import { ServiceAccountsModule } from './modules/service-accounts/service-accounts.module';
+import { SettingsModule } from './modules/settings/settings.module';
+import { SystemModule } from './modules/system/system.module';
+import { UsersModule } from './modules/users/users.module';
+
+/** The HTTP API. `extraImports` lets tests mount probe controllers. */
+@Module({})
+export class AppModule {
+  static register(
+    runtime: CertsvcRuntime,
+    extraImports: ModuleMetadata['imports'] = [],
+  ): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.register(runtime),
+        SystemModule,
+        AuthModule,
+        UsersModule,
+        ServiceAccountsModule,
+        AuditModule,
+        DevicesModule,
+        RequestsModule,
+        SettingsModule,
+        EnrollmentModule,
+        AgentModule,
+        ...extraImports,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: CertsvcExceptionFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: true,
+            transform: true,
+            exceptionFactory: (errors) => new InvalidRequestError(flattenValidationErrors(errors)),
+          }),
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { ErrorStatusMap } from '@platform/errors';
+
+/**
+ * The one table from error code to HTTP status for the whole service. Module error classes
+ * (`AuthError`, `UsersError`, ...) throw these codes; the global filter looks them up here.
+ */
+export const CERTSVC_ERROR_STATUSES = {
+  // generic
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  // auth
+  invalid_credentials: 401,
+  token_invalid: 401,
+  refresh_token_invalid: 401,
+  role_required: 403,
+  route_not_declared: 403,
+  local_auth_disabled: 404,
+  oidc_disabled: 404,
+  current_password_incorrect: 400,
+  password_too_weak: 400,
+  // users and service accounts
+  user_not_found: 404,
+  user_exists: 409,
+  last_admin: 409,
+  invalid_role: 400,
+  not_local_user: 409,
+  service_account_not_found: 404,
+  invalid_purposes: 400,
+  // license (specification, Errors)
+  license_invalid: 400,
+  license_limit: 402,
+  license_tamper: 402,
+  license_purpose_limit: 402,
+  // enrollment (specification, Errors)
+  enroll_source_auth_failed: 403,
+  // enrollment, agent, devices, requests, settings
+  nonce_invalid: 400,
+  enrollment_token_invalid: 401,
+  purpose_not_assigned: 403,
+  agent_unauthorized: 401,
+  certificate_not_issued: 409,
+  certificate_not_found: 404,
+  crl_unavailable: 404,
+  device_not_found: 404,
+  purpose_request_not_found: 404,
+  corp_allowlist_entry_not_found: 404,
+  invalid_purpose: 400,
+} as const satisfies Record<string, number>;
+
+export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;
+
+export const certsvcErrorStatuses = new ErrorStatusMap(CERTSVC_ERROR_STATUSES, 400);

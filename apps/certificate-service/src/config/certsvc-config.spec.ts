@@ -1,0 +1,69 @@
+import { ConfigError } from '@platform/config';
+import { loadCertsvcConfig } from './certsvc-config';
+
+const BASE = {
+  CERTSVC_DATABASE_URL: 'postgres://x@localhost/db',
+  CERTSVC_JWT_SECRET: 's'.repeat(40),
+  CERTSVC_CA_KEY_ENC_KEY: '11'.repeat(32),
+};
+
+describe('loadCertsvcConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadCertsvcConfig(BASE);
+    expect(config).toMatchObject({
+      port: 8080,
+      logLevel: 'info',
+      devMode: false,
+      contentTypeEnforcement: 'reject',
+      migrationLockWaitSeconds: 180,
+      jwt: { accessTokenTtlSeconds: 900, refreshTokenTtlDays: 14, generated: false },
+      localAuth: { enabled: true, adminEmail: undefined },
+    });
+  });
+
+  it('requires a JWT secret outside dev mode and generates one in dev mode', () => {
+    expect(() => loadCertsvcConfig({ CERTSVC_DATABASE_URL: 'postgres://x@h/d' })).toThrow(
+      /CERTSVC_JWT_SECRET is required/,
+    );
+    const dev = loadCertsvcConfig({
+      CERTSVC_DATABASE_URL: 'postgres://x@h/d',
+      CERTSVC_DEV_MODE: 'true',
+    });
+    expect(dev.jwt.generated).toBe(true);
+    expect(dev.jwt.secret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reports every problem at once', () => {
+    try {
+      loadCertsvcConfig({
+        CERTSVC_LOG_LEVEL: 'loud',
+        CERTSVC_CONTENT_TYPE_ENFORCEMENT: 'maybe',
+        CERTSVC_LOCAL_ADMIN_EMAIL: 'a@b.c',
+        CERTSVC_TRUSTED_PROXIES: 'not-an-ip',
+      });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      for (const name of [
+        'CERTSVC_DATABASE_URL',
+        'CERTSVC_JWT_SECRET',
+        'CERTSVC_LOG_LEVEL',
+        'CERTSVC_CONTENT_TYPE_ENFORCEMENT',
+        'CERTSVC_LOCAL_ADMIN_PASSWORD',
+        'CERTSVC_TRUSTED_PROXIES',
+      ]) {
+        expect(problems).toContain(name);
+      }
+    }
+  });
+
+  it('lower-cases the local admin email', () => {
+    const config = loadCertsvcConfig({
+      ...BASE,
+      CERTSVC_LOCAL_ADMIN_EMAIL: 'Admin@Example.COM',
+      CERTSVC_LOCAL_ADMIN_PASSWORD: 'long-password',
+    });
+    expect(config.localAuth.adminEmail).toBe('admin@example.com');
+  });
+});

@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { TrustedProxies } from '@platform/auth';
+import { EnvReader } from '@platform/config';
+import { LOG_LEVELS, type LogLevel } from '@platform/logging';
+import { parseKeyEncryptionKey } from '../modules/pki';
+
+export type ContentTypeEnforcement = 'observe' | 'reject';
+
+export interface CertsvcFeatureFlags {
+  ssh: boolean;
+  k8s: boolean;
+  scep: boolean;
+  webhooks: boolean;
+}
+
+/** The certificate service's settings, read and validated once at boot. */
+export interface CertsvcConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  logLevel: LogLevel;
+  devMode: boolean;
+  jwt: {
+    secret: string;
+    /** True when no secret was configured and a per-process one was generated (dev mode). */
+    generated: boolean;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlDays: number;
+  };
+  localAuth: {
+    enabled: boolean;
+    adminEmail: string | undefined;
+    adminPassword: string | undefined;
+  };
+  /** Login attempts allowed per client address and minute. */
+  loginRateLimitPerMinute: number;
+  enroll: {
+    /** Calls to `/enroll*` allowed per client address and minute (per process). */
+    rateLimitPerMinute: number;
+    /** Agent calls allowed per request id and minute (per process). */
+    agentRateLimitPerMinute: number;
+    /** Lifetime of enroll and source nonces. */
+    nonceTtlSeconds: number;
+  };
+  trustedProxies: string[];
+  migrationLockWaitSeconds: number;
+  contentTypeEnforcement: ContentTypeEnforcement;
+  features: CertsvcFeatureFlags;
+  pki: {
+    /** 32-byte key sealing the built-in CA private keys (`CERTSVC_CA_KEY_ENC_KEY`); never logged. */
+    caKeyEncryptionKey: Buffer;
+    /** True when dev mode derived the key (no `CERTSVC_CA_KEY_ENC_KEY`). */
+    caKeyDerived: boolean;
+    wifiLifetimeDays: number;
+  };
+  license: {
+    /** Device slots without an uploaded license (`CERTSVC_DEFAULT_MAX_DEVICES`). */
+    defaultMaxDevices: number;
+  };
+}
+
+export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
+
+const MIN_JWT_SECRET_LENGTH = 32;
+
+/** Reads the environment once; throws `ConfigError` listing every problem. */
+export function loadCertsvcConfig(
+  env: Record<string, string | undefined> = process.env,
+): CertsvcConfig {
+  const r = new EnvReader(env);
+  const devMode = r.bool('CERTSVC_DEV_MODE', false);
+  const configuredSecret = r.optionalString('CERTSVC_JWT_SECRET');
+  if (configuredSecret === undefined && !devMode) {
+    r.problem('CERTSVC_JWT_SECRET is required unless CERTSVC_DEV_MODE=true');
+  }
+  if (configuredSecret !== undefined && configuredSecret.length < MIN_JWT_SECRET_LENGTH) {
+    r.problem(`CERTSVC_JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters`);
+  }
+  const localEnabled = r.bool('CERTSVC_LOCAL_AUTH_ENABLED', true);
+  const adminEmail = r.optionalString('CERTSVC_LOCAL_ADMIN_EMAIL')?.toLowerCase();
+  const adminPassword = r.optionalString('CERTSVC_LOCAL_ADMIN_PASSWORD');
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    r.problem('CERTSVC_LOCAL_ADMIN_EMAIL and CERTSVC_LOCAL_ADMIN_PASSWORD must be set together');
+  }
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    r.problem('CERTSVC_LOCAL_ADMIN_PASSWORD must be at least 8 characters');
+  }
+  const caKey = caKeyEncryptionKey(r, devMode);
+  const trustedProxies = r.list('CERTSVC_TRUSTED_PROXIES');
+  try {
+    new TrustedProxies(trustedProxies);
+  } catch (error) {
+    r.problem(`CERTSVC_TRUSTED_PROXIES: ${(error as Error).message}`);
+  }
+  const config: CertsvcConfig = {
+    port: r.int('CERTSVC_PORT', 8080, { min: 0, max: 65535 }),
+    host: r.string('CERTSVC_HOST', '0.0.0.0'),
+    databaseUrl: r.requiredString('CERTSVC_DATABASE_URL'),
+    redisUrl: r.optionalString('CERTSVC_REDIS_URL'),
+    logLevel: r.oneOf('CERTSVC_LOG_LEVEL', LOG_LEVELS, 'info'),
+    devMode,
+    jwt: {
+      secret: configuredSecret ?? randomBytes(48).toString('base64url'),
+      generated: configuredSecret === undefined,
+      accessTokenTtlSeconds: r.int('CERTSVC_ACCESS_TOKEN_TTL_SECONDS', 900, {
+        min: 60,
+        max: 86_400,
+      }),
+      refreshTokenTtlDays: r.int('CERTSVC_REFRESH_TOKEN_TTL_DAYS', 14, { min: 1, max: 365 }),
+    },
+    localAuth: { enabled: localEnabled, adminEmail, adminPassword },
+    loginRateLimitPerMinute: r.int('CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE', 10, { min: 1 }),
+    enroll: {
+      rateLimitPerMinute: r.int('CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE', 60, { min: 1 }),
+      agentRateLimitPerMinute: r.int('CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE', 120, { min: 1 }),
+      nonceTtlSeconds: r.int('CERTSVC_ENROLL_NONCE_TTL_SECONDS', 300, { min: 10, max: 3600 }),
+    },
+    trustedProxies,
+    migrationLockWaitSeconds: r.int('MIGRATION_LOCK_WAIT_SECONDS', 180, { min: 0 }),
+    contentTypeEnforcement: r.oneOf(
+      'CERTSVC_CONTENT_TYPE_ENFORCEMENT',
+      ['observe', 'reject'] as const,
+      'reject',
+    ),
+    features: {
+      ssh: r.bool('CERTSVC_FEATURES_SSH', true),
+      k8s: r.bool('CERTSVC_FEATURES_K8S', false),
+      scep: r.bool('CERTSVC_FEATURES_SCEP', false),
+      webhooks: r.bool('CERTSVC_WEBHOOKS_ENABLED', false),
+    },
+    pki: {
+      caKeyEncryptionKey: caKey.key,
+      caKeyDerived: caKey.derived,
+      wifiLifetimeDays: r.int('CERTSVC_WIFI_LIFETIME_DAYS', 1095, { min: 1, max: 3650 }),
+    },
+    license: {
+      defaultMaxDevices: r.int('CERTSVC_DEFAULT_MAX_DEVICES', 50, { min: 1, max: 1_000_000 }),
+    },
+  };
+  r.done();
+  return config;
+}
+
+/**
+ * `CERTSVC_CA_KEY_ENC_KEY` (32 bytes, hex or base64). Dev mode without it derives a fixed,
+ * publicly known key so a dev database keeps working across restarts; never for production.
+ */
+function caKeyEncryptionKey(r: EnvReader, devMode: boolean): { key: Buffer; derived: boolean } {
+  const configured = r.optionalString('CERTSVC_CA_KEY_ENC_KEY');
+  if (configured === undefined) {
+    if (!devMode) r.problem('CERTSVC_CA_KEY_ENC_KEY is required unless CERTSVC_DEV_MODE=true');
+    return {
+      key: createHash('sha256').update('certsvc dev-mode CA key-encryption key v1').digest(),
+      derived: true,
+    };
+  }
+  try {
+    return { key: parseKeyEncryptionKey(configured), derived: false };
+  } catch {
+    r.problem('CERTSVC_CA_KEY_ENC_KEY must be 32 bytes, hex or base64');
+    return { key: Buffer.alloc(32), derived: false };
+  }
+}

@@ -1,0 +1,45 @@
+import { buildDataSourceOptions, type PostgresDataSourceOptions } from '@platform/database';
+import { AuditRecordEntity } from '../modules/audit/audit-record.entity';
+import { DeviceEntity } from '../modules/devices/device.entity';
+import { PurposeOverrideEntity } from '../modules/devices/purpose-override.entity';
+import { PurposeRequestEntity } from '../modules/devices/purpose-request.entity';
+import { EnrollNonceEntity } from '../modules/enrollment/enroll-nonce.entity';
+import { CertificateRequestEntity } from '../modules/requests/certificate-request.entity';
+import { CorpAllowlistEntryEntity } from '../modules/settings/corp-allowlist-entry.entity';
+import { PolicySettingEntity } from '../modules/settings/policy-setting.entity';
+import { RefreshTokenEntity } from '../modules/auth/refresh-token.entity';
+import { ServiceAccountEntity } from '../modules/service-accounts/service-account.entity';
+import { UserRoleEntity } from '../modules/users/user-role.entity';
+import { UserEntity } from '../modules/users/user.entity';
+import { CERTSVC_MIGRATIONS } from './migrations';
+
+export const CERTSVC_ENTITIES = [
+  UserEntity,
+  UserRoleEntity,
+  RefreshTokenEntity,
+  ServiceAccountEntity,
+  AuditRecordEntity,
+  DeviceEntity,
+  PurposeOverrideEntity,
+  PurposeRequestEntity,
+  CertificateRequestEntity,
+  EnrollNonceEntity,
+  PolicySettingEntity,
+  CorpAllowlistEntryEntity,
+];
+
+/** Lock name shared by API replicas (which migrate) and workers (which wait). */
+export const CERTSVC_MIGRATION_LOCK = 'certificate-service:migrations';
+
+/** TypeORM options of the service's database: entities and migrations, never synchronize. */
+export function certificateDataSourceOptions(
+  url: string,
+  applicationName = 'certificate-service',
+): PostgresDataSourceOptions {
+  return buildDataSourceOptions({
+    url,
+    entities: CERTSVC_ENTITIES,
+    migrations: CERTSVC_MIGRATIONS,
+    applicationName,
+  });
+}

@@ -1,0 +1,40 @@
+import { Counter, type Registry } from 'prom-client';
+import { createMetricsRegistry, HttpMetrics } from '@platform/metrics';
+import type { ContentTypeEnforcement } from '../config/certsvc-config';
+
+/** The service's metrics, in a registry of their own (one per app instance). */
+export class CertsvcMetrics {
+  readonly registry: Registry;
+  readonly http: HttpMetrics;
+  private readonly auditWriteFailures: Counter<'action'>;
+  private readonly contentTypeViolations: Counter<'route' | 'rung'>;
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    this.registry = createMetricsRegistry({ defaultMetrics: options.processMetrics !== false });
+    this.http = new HttpMetrics(this.registry, {
+      requestsTotal: 'certsvc_http_requests_total',
+      durationSeconds: 'certsvc_http_request_duration_seconds',
+      statusLabel: 'status',
+    });
+    this.auditWriteFailures = new Counter({
+      name: 'certsvc_audit_write_failures_total',
+      help: 'Audit records that could not be written (the audited action happened anyway)',
+      labelNames: ['action'],
+      registers: [this.registry],
+    });
+    this.contentTypeViolations = new Counter({
+      name: 'certsvc_content_type_violations_total',
+      help: 'Requests with a body that is not application/json, by route and enforcement step',
+      labelNames: ['route', 'rung'],
+      registers: [this.registry],
+    });
+  }
+
+  auditWriteFailed(action: string): void {
+    this.auditWriteFailures.inc({ action });
+  }
+
+  contentTypeViolation(route: string, rung: ContentTypeEnforcement): void {
+    this.contentTypeViolations.inc({ route, rung });
+  }
+}

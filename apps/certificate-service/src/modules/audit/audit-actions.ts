@@ -1,0 +1,40 @@
+/**
+ * Audit action names. Later modules add theirs here (approve, reject, revoke, block,
+ * unblock, source-auth changes...).
+ */
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.roles_change',
+  'user.enable',
+  'user.disable',
+  'user.password_reset',
+  'user.password_change',
+  'service_account.create',
+  'service_account.enable',
+  'service_account.disable',
+  'service_account.allowed_purposes_change',
+  'service_account.delete',
+  'device.purposes_change',
+  'device.owner_change',
+  'device.purpose_overrides_change',
+  'device.purpose_request_decision',
+  'device.enrollment_token_rotate',
+  'device.tpm_unbind',
+  'device.tpm_pin_release',
+  'device.enroll_key_release',
+  'device.continuity_key_release',
+  'purpose_overrides.reset',
+  'settings.enroll_source_auth_change',
+  'settings.sa_auto_approve_change',
+  'corp_allowlist.add',
+  'corp_allowlist.remove',
+  'request.approve',
+  'request.reject',
+  'certificate.revoke',
+  'certificate.key_protection_change',
+  'device.revoke',
+  'device.unblock',
+  'user.certificates_revoke',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

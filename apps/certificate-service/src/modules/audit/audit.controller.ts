@@ -1,0 +1,48 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { toCsv } from '../../common/http/csv';
+import { Roles } from '../auth/access/access.decorators';
+import { READER_ROLES } from '../auth/roles';
+import { AuditQueryDto } from './dto/audit-query.dto';
+import { AuditPageDto, AuditRecordDto } from './dto/audit-record.dto';
+import { AuditService } from './audit.service';
+
+const CSV_MAX_ROWS = 100_000;
+
+@ApiTags('audit')
+@Controller('api/v1')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get('audit')
+  @Roles(...READER_ROLES)
+  @ApiOkResponse({ type: AuditPageDto })
+  async list(@Query() query: AuditQueryDto): Promise<AuditPageDto> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 50;
+    const { items, total } = await this.audit.page(query, limit, (page - 1) * limit);
+    return { items: items.map(AuditRecordDto.from), page, limit, total };
+  }
+
+  @Get('audit.csv')
+  @Roles(...READER_ROLES)
+  @Header('content-type', 'text/csv; charset=utf-8')
+  @Header('content-disposition', 'attachment; filename="audit.csv"')
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'audit records as CSV, newest first', schema: { type: 'string' } })
+  async csv(@Query() query: AuditQueryDto): Promise<string> {
+    const records = await this.audit.export(query, CSV_MAX_ROWS);
+    return toCsv(
+      ['id', 'at', 'action', 'actor', 'actor_kind', 'target', 'details'],
+      records.map((r) => [
+        r.id,
+        r.at,
+        r.action,
+        r.actor,
+        r.actorKind,
+        r.target,
+        JSON.stringify(r.details),
+      ]),
+    );
+  }
+}

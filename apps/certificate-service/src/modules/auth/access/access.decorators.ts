@@ -1,0 +1,68 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { requestContextOf } from '../../../common/request-context/request-context.hooks';
+import type { Actor, HumanActor } from '../actor';
+import type { CertRole } from '../roles';
+
+/**
+ * How a route is reached. Every route declares exactly one; the global AccessGuard refuses
+ * routes without a declaration (fail closed).
+ */
+export type AccessPolicy =
+  | { kind: 'public' }
+  | { kind: 'roles'; roles: readonly CertRole[] }
+  | { kind: 'signed-in' }
+  | { kind: 'agent' };
+
+export const ACCESS_POLICY = 'certsvc:access-policy';
+
+/** Open to anyone, no token looked at. */
+export const Public = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(ACCESS_POLICY, { kind: 'public' } satisfies AccessPolicy);
+
+/** Authenticated caller holding at least one of `roles`. */
+export const Roles = (...roles: CertRole[]): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(ACCESS_POLICY, { kind: 'roles', roles } satisfies AccessPolicy),
+    ApiBearerAuth(),
+  );
+
+/** Any signed-in person, even one without a role (the /auth/* session routes). */
+export const SignedIn = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(ACCESS_POLICY, { kind: 'signed-in' } satisfies AccessPolicy),
+    ApiBearerAuth(),
+  );
+
+/**
+ * Agent routes (`X-Agent-Secret`): the global guard does not look at bearer tokens; the
+ * route MUST add its own agent guard (the enrollment module provides it).
+ */
+export const AgentAuth = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(ACCESS_POLICY, { kind: 'agent' } satisfies AccessPolicy);
+
+function actorFrom(context: ExecutionContext): Actor | undefined {
+  return requestContextOf(context.switchToHttp().getRequest<FastifyRequest>())?.actor;
+}
+
+/** The authenticated caller (routes declared with `@Roles` or `@SignedIn`). */
+export const CurrentActor = createParamDecorator((_data: unknown, context: ExecutionContext) => {
+  const actor = actorFrom(context);
+  if (!actor) throw new Error('CurrentActor used on a route without authentication');
+  return actor;
+});
+
+/** The signed-in person (routes declared with `@SignedIn`). */
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): HumanActor => {
+    const actor = actorFrom(context);
+    if (actor?.kind !== 'user') throw new Error('CurrentUser used on a route open to non-users');
+    return actor;
+  },
+);

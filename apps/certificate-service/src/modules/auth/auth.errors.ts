@@ -1,0 +1,32 @@
+import { CertsvcError } from '../../common/errors/certsvc-error';
+
+export type AuthErrorCode =
+  | 'unauthorized'
+  | 'invalid_credentials'
+  | 'refresh_token_invalid'
+  | 'forbidden'
+  | 'route_not_declared'
+  | 'local_auth_disabled'
+  | 'oidc_disabled'
+  | 'current_password_incorrect'
+  | 'not_local_user'
+  | 'rate_limited';
+
+const MESSAGES: Record<AuthErrorCode, string> = {
+  unauthorized: 'authentication required',
+  invalid_credentials: 'invalid email or password',
+  refresh_token_invalid: 'refresh token is invalid, expired or already used',
+  forbidden: 'your role does not allow this',
+  route_not_declared: 'route has no access declaration',
+  local_auth_disabled: 'local sign-in is disabled',
+  oidc_disabled: 'single sign-on is not configured',
+  current_password_incorrect: 'current password is incorrect',
+  not_local_user: 'the user signs in through single sign-on and has no local password',
+  rate_limited: 'too many attempts; try again later',
+};
+
+export class AuthError extends CertsvcError<AuthErrorCode> {
+  constructor(code: AuthErrorCode, details?: Record<string, unknown>) {
+    super(code, MESSAGES[code], details);
+  }
+}

@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { PASSWORD_MIN_LENGTH } from '../../users/dto/user-requests.dto';
+
+export class LocalLoginDto {
+  @ApiProperty({ example: 'admin@example.com' })
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password!: string;
+}
+
+export class RefreshDto {
+  @ApiPropertyOptional({ description: 'or the httpOnly cookie set at sign-in' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  refresh_token?: string;
+}
+
+export class ChangePasswordDto {
+  @ApiProperty()
+  @IsString()
+  @MaxLength(256)
+  current_password!: string;
+
+  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH })
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(256)
+  new_password!: string;
+}
+
+export class OidcCallbackDto {
+  @ApiProperty() @IsString() @MaxLength(2048) code!: string;
+  @ApiProperty() @IsString() @MaxLength(256) code_verifier!: string;
+  @ApiProperty() @IsString() @MaxLength(2048) redirect_uri!: string;
+}

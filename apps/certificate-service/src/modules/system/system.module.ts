@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { SystemController } from './system.controller';
+
+@Module({ controllers: [SystemController] })
+export class SystemModule {}

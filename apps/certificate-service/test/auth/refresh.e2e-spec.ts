@@ -1,0 +1,57 @@
+import { loginAdmin } from '../support/sessions';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+describe('Refresh - /api/v1/auth/refresh (POST)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('rotates the refresh token given in the body', async () => {
+    const session = await loginAdmin(t);
+    const res = await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: session.refreshToken })
+      .expect(200);
+    expect(res.body.refresh_token).not.toBe(session.refreshToken);
+    expect(res.body.user.role).toBe('cert-admin');
+    await t.http
+      .get('/api/v1/auth/me')
+      .set('authorization', `Bearer ${res.body.access_token}`)
+      .expect(200);
+  });
+
+  it('accepts the refresh token from the cookie', async () => {
+    const session = await loginAdmin(t);
+    const res = await t.http
+      .post('/api/v1/auth/refresh')
+      .set('cookie', `certsvc_refresh_token=${session.refreshToken}`)
+      .expect(200);
+    expect(String(res.headers['set-cookie'])).toContain(
+      `certsvc_refresh_token=${res.body.refresh_token}`,
+    );
+  });
+
+  it('treats reuse of a rotated token as theft: 401 and the whole family revoked', async () => {
+    const session = await loginAdmin(t);
+    const rotated = await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: session.refreshToken })
+      .expect(200);
+    const reuse = await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: session.refreshToken })
+      .expect(401);
+    expect(reuse.body.code).toBe('refresh_token_invalid');
+    await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: rotated.body.refresh_token })
+      .expect(401);
+  });
+
+  it('refuses a missing or unknown token', async () => {
+    await t.http.post('/api/v1/auth/refresh').send({}).expect(401);
+    await t.http.post('/api/v1/auth/refresh').send({ refresh_token: 'rt_unknown' }).expect(401);
+  });
+});

@@ -1,0 +1,76 @@
+import type { ModuleMetadata } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { createTestDatabase, type TestDatabase } from '@platform/testing';
+import { createCertificateApp } from '../../src/bootstrap/create-app';
+import { loadCertsvcConfig, type CertsvcConfig } from '../../src/config/certsvc-config';
+import { certificateDataSourceOptions } from '../../src/database/data-source';
+import { createCertsvcLogger } from '../../src/logging/certsvc-logger';
+import { CertsvcMetrics } from '../../src/metrics/certsvc-metrics';
+import { LogCapture } from './log-capture';
+
+export const ADMIN_EMAIL = 'admin@certsvc.test';
+export const ADMIN_PASSWORD = 'admin-password-1234';
+export const TEST_JWT_SECRET = 'test-secret-for-certificate-service-0123456789';
+export const TEST_CA_KEY_ENC_KEY = '42'.repeat(32);
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  http: ReturnType<typeof request>;
+  logs: LogCapture;
+  metrics: CertsvcMetrics;
+  config: CertsvcConfig;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra or replaced environment variables. */
+  env?: Record<string, string | undefined>;
+  /** Skip the local admin bootstrap (first-user tests need an empty roles table). */
+  withoutLocalAdmin?: boolean;
+  extraImports?: ModuleMetadata['imports'];
+}
+
+export function testDatabase(): Promise<TestDatabase> {
+  return createTestDatabase({
+    service: 'certificate',
+    dataSourceOptions: (url) => certificateDataSourceOptions(url),
+  });
+}
+
+/** The real app on a fresh migrated database, with its log lines captured. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await testDatabase();
+  const config = loadCertsvcConfig({
+    CERTSVC_DATABASE_URL: db.url,
+    CERTSVC_JWT_SECRET: TEST_JWT_SECRET,
+    CERTSVC_CA_KEY_ENC_KEY: TEST_CA_KEY_ENC_KEY,
+    CERTSVC_LOG_LEVEL: 'debug',
+    CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    ...(options.withoutLocalAdmin
+      ? {}
+      : { CERTSVC_LOCAL_ADMIN_EMAIL: ADMIN_EMAIL, CERTSVC_LOCAL_ADMIN_PASSWORD: ADMIN_PASSWORD }),
+    ...options.env,
+  });
+  const logs = new LogCapture();
+  const logger = createCertsvcLogger(config, logs);
+  const metrics = new CertsvcMetrics({ processMetrics: false });
+  const app = await createCertificateApp({
+    runtime: { config, logger, metrics, applicationName: 'certificate-service-test' },
+    extraImports: options.extraImports,
+  });
+  await app.getHttpAdapter().getInstance().ready();
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    logs,
+    metrics,
+    config,
+    db,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
