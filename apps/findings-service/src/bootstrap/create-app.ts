@@ -1,0 +1,74 @@
+import fastifyMultipart from '@fastify/multipart';
+import { Type, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { validationExceptionFactory } from '@platform/errors';
+import { resolveRequestId } from '@platform/logging';
+import { installHttpMetrics } from '@platform/metrics';
+import { Logger } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { AppModule } from '../app.module';
+import { FindingsExceptionFilter } from '../common/errors/exception.filter';
+import { DataEnvelopeInterceptor } from '../common/http/data-envelope.interceptor';
+import { FindingsMetrics } from '../common/metrics/findings-metrics';
+import { FindingsConfig } from '../config/findings-config';
+import { assertEveryRouteDeclaresAccess } from '../modules/auth/access/route-inventory';
+import { serveOpenApi } from '../openapi/openapi-document';
+
+export interface CreateAppOptions {
+  /** Build the module graph without instantiating providers (no DB/Redis): OpenAPI export. */
+  preview?: boolean;
+  /** Additional modules (tests mount probe routes this way). */
+  extraModules?: Type<unknown>[];
+}
+
+/**
+ * Builds the configured Fastify Nest application (not yet listening). Used by main.ts, the
+ * e2e tests and the OpenAPI writer. `listen()` runs migrations (onModuleInit), starts the
+ * metrics listener and seeds the local admin (onApplicationBootstrap).
+ */
+export async function createFindingsApp(
+  config: FindingsConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const metrics = new FindingsMetrics();
+  const adapter = new FastifyAdapter({
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
+  });
+  const fastify = adapter.getInstance();
+  installHttpMetrics(fastify, metrics.http);
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-ID', request.id);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, metrics, options.extraModules),
+    adapter,
+    {
+      bufferLogs: !options.preview,
+      preview: options.preview,
+      abortOnError: false,
+    },
+  );
+  if (!options.preview) app.useLogger(app.get(Logger));
+  // Report uploads stream their file part (the reports module enforces REPORT_MAX_BYTES).
+  await app.register(fastifyMultipart, {
+    limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+  });
+  app.useGlobalFilters(new FindingsExceptionFilter());
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: validationExceptionFactory,
+    }),
+  );
+  app.useGlobalInterceptors(new DataEnvelopeInterceptor());
+  app.enableShutdownHooks();
+  assertEveryRouteDeclaresAccess(app);
+  if (!options.preview) serveOpenApi(app);
+  return app;
+}

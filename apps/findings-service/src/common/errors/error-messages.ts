@@ -1,0 +1,175 @@
+import { ErrorCode } from './error-codes';
+
+export type Locale = 'en' | 'ru';
+export const LOCALES: readonly Locale[] = ['en', 'ru'];
+
+/** Localized message per error code. The `error` field of every error body comes from here. */
+export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
+  bad_request: { en: 'bad request', ru: 'некорректный запрос' },
+  validation_failed: { en: 'request validation failed', ru: 'запрос не прошёл проверку' },
+  unauthorized: { en: 'authentication required', ru: 'требуется аутентификация' },
+  forbidden: { en: 'forbidden', ru: 'доступ запрещён' },
+  not_found: { en: 'not found', ru: 'не найдено' },
+  method_not_allowed: { en: 'method not allowed', ru: 'метод не поддерживается' },
+  not_acceptable: { en: 'not acceptable', ru: 'неприемлемый формат ответа' },
+  conflict: { en: 'conflict', ru: 'конфликт' },
+  payload_too_large: { en: 'request body too large', ru: 'тело запроса слишком велико' },
+  unsupported_media_type: {
+    en: 'unsupported media type',
+    ru: 'неподдерживаемый тип содержимого',
+  },
+  unprocessable_entity: {
+    en: 'request cannot be processed in the current state',
+    ru: 'запрос невозможно выполнить в текущем состоянии',
+  },
+  rate_limited: { en: 'too many requests', ru: 'слишком много запросов' },
+  internal_error: { en: 'internal error', ru: 'внутренняя ошибка' },
+  service_unavailable: { en: 'service unavailable', ru: 'сервис недоступен' },
+  authentication_required: { en: 'authentication required', ru: 'требуется аутентификация' },
+  invalid_token: {
+    en: 'access token is invalid or expired',
+    ru: 'токен доступа недействителен или истёк',
+  },
+  invalid_api_key: {
+    en: 'API key is invalid or revoked',
+    ru: 'ключ API недействителен или отозван',
+  },
+  invalid_credentials: { en: 'invalid login or password', ru: 'неверный логин или пароль' },
+  refresh_token_invalid: {
+    en: 'refresh token is invalid or expired',
+    ru: 'токен обновления недействителен или истёк',
+  },
+  refresh_token_reused: {
+    en: 'refresh token was already used; all sessions of this login were revoked',
+    ru: 'токен обновления уже использован; все сеансы этого входа отозваны',
+  },
+  access_denied: { en: 'access denied', ru: 'доступ запрещён' },
+  permission_denied: {
+    en: 'the caller lacks the required permission',
+    ru: 'у вызывающего нет необходимого разрешения',
+  },
+  access_undeclared: {
+    en: 'route has no access declaration',
+    ru: 'для маршрута не объявлены правила доступа',
+  },
+  local_auth_disabled: {
+    en: 'local login is disabled',
+    ru: 'локальный вход отключён',
+  },
+  user_exists: {
+    en: 'a user with this email exists',
+    ru: 'пользователь с таким e-mail уже существует',
+  },
+  user_not_found: { en: 'user not found', ru: 'пользователь не найден' },
+  service_account_not_found: {
+    en: 'service account not found',
+    ru: 'сервисная учётная запись не найдена',
+  },
+  service_account_revoked: {
+    en: 'service account is revoked',
+    ru: 'сервисная учётная запись отозвана',
+  },
+  permission_not_found: { en: 'permission grant not found', ru: 'разрешение не найдено' },
+  permission_level_invalid: {
+    en: 'this permission cannot be granted at this level',
+    ru: 'это разрешение нельзя выдать на этом уровне',
+  },
+  permission_scope_invalid: {
+    en: 'the level needs exactly its own scope identifier (project_id for project, product_id for product, none for global)',
+    ru: 'уровню нужен ровно свой идентификатор области (project_id для project, product_id для product, ничего для global)',
+  },
+  permission_expiry_required: {
+    en: 'a global write_findings grant requires expires_at',
+    ru: 'глобальное разрешение write_findings требует expires_at',
+  },
+  permission_expiry_in_past: {
+    en: 'expires_at must be in the future',
+    ru: 'expires_at должен быть в будущем',
+  },
+  project_not_found: { en: 'project not found', ru: 'проект не найден' },
+  product_not_found: { en: 'product not found', ru: 'продукт не найден' },
+  product_exists: {
+    en: 'a product with this name exists in the project',
+    ru: 'продукт с таким именем уже есть в проекте',
+  },
+  member_not_found: { en: 'project member not found', ru: 'участник проекта не найден' },
+  repository_url_invalid: {
+    en: 'repository_url is not a repository address',
+    ru: 'repository_url не является адресом репозитория',
+  },
+  report_not_found: { en: 'report not found', ru: 'отчёт не найден' },
+  report_file_missing: {
+    en: 'the multipart field "file" is missing',
+    ru: 'в запросе нет поля "file"',
+  },
+  report_extension_refused: {
+    en: 'only .sarif and .json report files are accepted',
+    ru: 'принимаются только файлы отчётов .sarif и .json',
+  },
+  report_archive_refused: {
+    en: 'archives are not accepted as reports',
+    ru: 'архивы не принимаются в качестве отчётов',
+  },
+  report_too_large: {
+    en: 'the report is larger than allowed (REPORT_MAX_BYTES)',
+    ru: 'отчёт больше допустимого размера (REPORT_MAX_BYTES)',
+  },
+  queue_unavailable: {
+    en: 'job queue unavailable, try again later',
+    ru: 'очередь задач недоступна, повторите позже',
+  },
+  job_not_found: { en: 'job not found', ru: 'задача не найдена' },
+  job_not_retryable: {
+    en: 'only a failed job can be retried',
+    ru: 'повторить можно только завершившуюся ошибкой задачу',
+  },
+  job_not_cancellable: {
+    en: 'the job has already finished',
+    ru: 'задача уже завершена',
+  },
+  finding_not_found: { en: 'finding not found', ru: 'находка не найдена' },
+  finding_cursor_invalid: {
+    en: 'cursor is malformed or belongs to another sort order',
+    ru: 'курсор повреждён или относится к другому порядку сортировки',
+  },
+  query_syntax_error: {
+    en: 'query syntax error at position {position}: {problem}',
+    ru: 'синтаксическая ошибка в запросе, позиция {position}: {problem}',
+  },
+  risk_accepted_until_required: {
+    en: 'status risk_accepted requires risk_accepted_until',
+    ru: 'для статуса risk_accepted нужна дата risk_accepted_until',
+  },
+  risk_accepted_until_invalid: {
+    en: 'risk_accepted_until must be in the future',
+    ru: 'risk_accepted_until должна быть в будущем',
+  },
+  waiting_fields_required: {
+    en: 'status waiting requires waiting_reason and waiting_until',
+    ru: 'для статуса waiting нужны waiting_reason и waiting_until',
+  },
+  waiting_until_invalid: {
+    en: 'waiting_until must be in the future and at most 30 days ahead',
+    ru: 'waiting_until должна быть в будущем и не дальше 30 дней',
+  },
+  triage_field_status_mismatch: {
+    en: 'risk_accepted_until and waiting_* can only be set with their status',
+    ru: 'risk_accepted_until и waiting_* задаются только вместе со своим статусом',
+  },
+  assignee_invalid: {
+    en: 'the assignee must be an active user with access to the project',
+    ru: 'исполнитель должен быть активным пользователем с доступом к проекту',
+  },
+  finding_tags_limit: {
+    en: 'a finding can carry at most 50 manual tags',
+    ru: 'у находки может быть не более 50 ручных тегов',
+  },
+  bulk_selection_required: {
+    en: 'name the findings: finding_ids, or q and/or filters',
+    ru: 'укажите находки: finding_ids либо q и/или фильтры',
+  },
+  bulk_selection_too_large: {
+    en: 'the selection holds more findings than one bulk change may touch (10000)',
+    ru: 'выборка содержит больше находок, чем допускает одно массовое изменение (10000)',
+  },
+};

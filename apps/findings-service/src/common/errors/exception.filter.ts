@@ -1,0 +1,75 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { classifyError, ErrorStatusMap, InputValidationError } from '@platform/errors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { negotiateLocale } from './accept-language';
+import { ERROR_STATUS, ErrorCode } from './error-codes';
+import { ERROR_MESSAGES } from './error-messages';
+import { ErrorBodyDto } from './error-body';
+
+const STATUS_MAP = new ErrorStatusMap(ERROR_STATUS, 400);
+
+function isKnownCode(code: string): code is ErrorCode {
+  return STATUS_MAP.has(code);
+}
+
+/** Replaces `{name}` in a catalog message with the error's detail of that name. */
+function fillPlaceholders(message: string, details: Record<string, unknown> | undefined): string {
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = details?.[name];
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+  });
+}
+
+/** The one global filter: every error leaves as `{error, code[, fields][, error_id]}`. */
+@Catch()
+export class FindingsExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const locale = negotiateLocale(request.headers['accept-language']);
+    const classified = classifyError(exception);
+    let status: number;
+    let body: ErrorBodyDto;
+    switch (classified.kind) {
+      case 'domain': {
+        const { code, details } = classified.error;
+        status = STATUS_MAP.statusOf(code);
+        const error = isKnownCode(code)
+          ? fillPlaceholders(ERROR_MESSAGES[code][locale], details)
+          : classified.error.message;
+        body = { error, code };
+        if (classified.error instanceof InputValidationError) body.fields = classified.error.fields;
+        if (typeof details?.['position'] === 'number') body.position = details['position'];
+        if (typeof details?.['problem'] === 'string') body.problem = details['problem'];
+        const retryAfter = details?.['retryAfterSeconds'];
+        if (typeof retryAfter === 'number') void reply.header('Retry-After', String(retryAfter));
+        break;
+      }
+      case 'http': {
+        status = classified.status;
+        const code = classified.code;
+        const error = isKnownCode(code) ? ERROR_MESSAGES[code][locale] : classified.message;
+        body = { error, code };
+        break;
+      }
+      case 'unknown': {
+        status = 500;
+        const err = classified.error;
+        this.logger.error(
+          { err, error_id: classified.errorId },
+          `unhandled error ${classified.errorId}`,
+        );
+        body = {
+          error: ERROR_MESSAGES.internal_error[locale],
+          code: 'internal_error',
+          error_id: classified.errorId,
+        };
+        break;
+      }
+    }
+    void reply.status(status).header('content-language', locale).send(body);
+  }
+}

@@ -1,0 +1,132 @@
+import { EnvReader } from '@platform/config';
+import { LOG_LEVELS, LogLevel } from '@platform/logging';
+import { randomSecret, TrustedProxies } from '@platform/auth';
+
+export type ProcessRole = 'api' | 'worker';
+
+/** Typed configuration of one findings-service process, read once at boot. */
+export interface FindingsConfig {
+  role: ProcessRole;
+  port: number;
+  host: string;
+  metricsPort: number;
+  databaseUrl: string;
+  redisUrl: string;
+  appEnv: string;
+  production: boolean;
+  logLevel: LogLevel;
+  logFileSinkEnabled: boolean;
+  logDir: string;
+  jwt: { secret: string; generated: boolean; accessTtlSeconds: number };
+  refreshTokenTtlDays: number;
+  cookieSecure: boolean;
+  bootstrapAdminEmails: string[];
+  localAuth: { enabled: boolean; adminEmail?: string; adminPassword?: string };
+  rateLimits: { api: number; user: number; serviceAccount: number; auth: number };
+  rateLimitKeyPrefix: string;
+  trustedProxies: string[];
+  migrationLockWaitSeconds: number;
+  /** Report upload and ingestion (projects/products/reports modules). */
+  reports: ReportsConfig;
+}
+
+export interface ReportsConfig {
+  /** REPORT_MAX_BYTES: upload ceiling, answered with 413 while streaming (default 200 MiB). */
+  maxBytes: number;
+  /** REPORT_STORAGE_DIR: where uploaded report files are kept. */
+  storageDir: string;
+  /** QUEUE_PREFIX: BullMQ key prefix (tests isolate with their own). */
+  queuePrefix: string;
+  /** INGEST_CONCURRENCY: reports processed at once by one worker process. */
+  ingestConcurrency: number;
+  /** INGEST_LOCK_MS: BullMQ job lock; a dead worker's job is retried after about this long. */
+  ingestLockMs: number;
+  /** INGEST_ATTEMPTS: attempts of an ingestion job before it stays failed. */
+  ingestAttempts: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the environment; throws ConfigError listing every problem. */
+export function loadFindingsConfig(
+  env: Env = process.env,
+  role: ProcessRole = 'api',
+): FindingsConfig {
+  const r = new EnvReader(env);
+  const appEnv = r.string('APP_ENV', 'development');
+  const production = appEnv === 'production';
+  const jwtSecret = production ? r.requiredString('JWT_SECRET') : r.optionalString('JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32 && production) {
+    r.problem('JWT_SECRET must be at least 32 characters');
+  }
+  const trustedProxies = r.list('TRUSTED_PROXIES');
+  try {
+    new TrustedProxies(trustedProxies);
+  } catch (e) {
+    r.problem((e as Error).message);
+  }
+  const adminEmail = r.optionalString('LOCAL_ADMIN_EMAIL')?.toLowerCase();
+  const adminPassword = r.optionalString('LOCAL_ADMIN_PASSWORD');
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    r.problem('LOCAL_ADMIN_EMAIL and LOCAL_ADMIN_PASSWORD must be set together');
+  }
+  const port = { min: 0, max: 65535 };
+  const config: FindingsConfig = {
+    role,
+    port: r.int('PORT', 3000, port),
+    host: r.string('HOST', '0.0.0.0'),
+    metricsPort: r.int('METRICS_PORT', role === 'api' ? 9090 : 9091, port),
+    databaseUrl: r.requiredString('DATABASE_URL'),
+    redisUrl: r.requiredString('REDIS_URL'),
+    appEnv,
+    production,
+    logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFileSinkEnabled: r.bool('LOG_FILE_SINK_ENABLED', true),
+    logDir: r.string('LOG_DIR', '/var/tmp/secplatform/logs'),
+    jwt: {
+      secret: jwtSecret ?? randomSecret(48),
+      generated: jwtSecret === undefined,
+      accessTtlSeconds: r.int('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86400 }),
+    },
+    refreshTokenTtlDays: r.int('REFRESH_TOKEN_TTL_DAYS', 14, { min: 1, max: 365 }),
+    cookieSecure: r.bool('COOKIE_SECURE', true),
+    bootstrapAdminEmails: r.list('BOOTSTRAP_ADMIN_EMAILS').map((e) => e.toLowerCase()),
+    localAuth: { enabled: r.bool('LOCAL_AUTH_ENABLED', true), adminEmail, adminPassword },
+    rateLimits: {
+      api: r.int('RATE_LIMIT_API', 600, { min: 1 }),
+      user: r.int('RATE_LIMIT_API_USER', 300, { min: 1 }),
+      serviceAccount: r.int('RATE_LIMIT_API_SERVICE_ACCOUNT', 1200, { min: 1 }),
+      auth: r.int('RATE_LIMIT_AUTH', 10, { min: 1 }),
+    },
+    rateLimitKeyPrefix: r.string('RATE_LIMIT_KEY_PREFIX', 'findsvc:rl:'),
+    trustedProxies,
+    migrationLockWaitSeconds: r.int('MIGRATION_LOCK_WAIT_SECONDS', 180, { min: 0 }),
+    reports: {
+      maxBytes: r.int('REPORT_MAX_BYTES', 200 * 1024 * 1024, { min: 1 }),
+      storageDir: r.string('REPORT_STORAGE_DIR', '/var/tmp/secplatform/reports'),
+      queuePrefix: r.string('QUEUE_PREFIX', 'findsvc'),
+      ingestConcurrency: r.int('INGEST_CONCURRENCY', 1, { min: 1, max: 16 }),
+      ingestLockMs: r.int('INGEST_LOCK_MS', 30_000, { min: 1_000 }),
+      ingestAttempts: r.int('INGEST_ATTEMPTS', 3, { min: 1, max: 20 }),
+    },
+  };
+  r.done();
+  return config;
+}
+
+/** Start-up warnings about the rate limits: a per-identity limit above the address floor. */
+export function rateLimitWarnings(limits: FindingsConfig['rateLimits']): string[] {
+  const warnings: string[] = [];
+  const { api, user, serviceAccount } = limits;
+  if (user > api) {
+    warnings.push(
+      `RATE_LIMIT_API_USER=${user} exceeds RATE_LIMIT_API=${api}: from one address a user is held to ${api} requests per minute`,
+    );
+  }
+  if (serviceAccount > api) {
+    warnings.push(
+      `RATE_LIMIT_API_SERVICE_ACCOUNT=${serviceAccount} exceeds RATE_LIMIT_API=${api}: from one address a key is held to ${api} requests per minute`,
+    );
+  }
+  return warnings;
+}

@@ -1,0 +1,24 @@
+import { FindingActionEntity } from '../modules/action-log/finding-action.entity';
+import { RefreshTokenEntity } from '../modules/auth/refresh-token.entity';
+import { FindingEntity } from '../modules/findings/finding.entity';
+import { ProductEntity } from '../modules/products/product.entity';
+import { ProjectMemberEntity } from '../modules/projects/project-member.entity';
+import { ProjectEntity } from '../modules/projects/project.entity';
+import { ReportEntity } from '../modules/reports/report.entity';
+import { ServiceAccountPermissionEntity } from '../modules/service-accounts/service-account-permission.entity';
+import { ServiceAccountEntity } from '../modules/service-accounts/service-account.entity';
+import { UserEntity } from '../modules/users/user.entity';
+
+/** Every entity of the findings service (the drift check compares them with the migrations). */
+export const FINDINGS_ENTITIES = [
+  UserEntity,
+  RefreshTokenEntity,
+  ServiceAccountEntity,
+  ServiceAccountPermissionEntity,
+  ProjectEntity,
+  ProjectMemberEntity,
+  ProductEntity,
+  ReportEntity,
+  FindingEntity,
+  FindingActionEntity,
+];

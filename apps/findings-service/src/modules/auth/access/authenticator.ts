@@ -1,0 +1,61 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { MembershipGrantsService } from '../../projects/membership-grants.service';
+import { ServiceAccountsService } from '../../service-accounts/service-accounts.service';
+import { UsersService } from '../../users/users.service';
+import { AuthError } from '../auth.errors';
+import { JwtAuthGuard } from '../jwt-auth.guard';
+import { JwtSubject } from '../jwt.strategy';
+import { AccessContext } from './access-context';
+import { userGrants, userPrincipal } from './user-grants';
+
+type Credential = { kind: 'bearer' } | { kind: 'api_key'; key: string } | { kind: 'none' };
+
+/**
+ * Turns request credentials into an AccessContext. `Authorization: Bearer` is always a JWT
+ * (so `Bearer sa_...` fails); keys come as `X-API-Key` or `Authorization: ApiKey`.
+ */
+@Injectable()
+export class Authenticator {
+  constructor(
+    private readonly jwtGuard: JwtAuthGuard,
+    private readonly users: UsersService,
+    private readonly serviceAccounts: ServiceAccountsService,
+    private readonly memberships: MembershipGrantsService,
+  ) {}
+
+  async authenticate(context: ExecutionContext): Promise<AccessContext | undefined> {
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: JwtSubject }>();
+    const credential = readCredential(request);
+    switch (credential.kind) {
+      case 'none':
+        return undefined;
+      case 'bearer': {
+        await this.jwtGuard.canActivate(context);
+        const subject = request.user;
+        const user = subject ? await this.users.findActive(subject.userId) : null;
+        if (!user) throw new AuthError('invalid_token');
+        const memberGrants = user.isAdmin ? [] : await this.memberships.grantsOf(user.id);
+        return new AccessContext(userPrincipal(user), [...userGrants(user), ...memberGrants]);
+      }
+      case 'api_key': {
+        const found = await this.serviceAccounts.authenticate(credential.key);
+        if (!found) throw new AuthError('invalid_api_key');
+        return new AccessContext(found.principal, found.grants);
+      }
+    }
+  }
+}
+
+function readCredential(request: FastifyRequest): Credential {
+  const authorization = request.headers.authorization?.trim();
+  if (authorization) {
+    const [scheme = '', value = ''] = authorization.split(/\s+/, 2);
+    if (scheme.toLowerCase() === 'bearer') return { kind: 'bearer' };
+    if (scheme.toLowerCase() === 'apikey' && value) return { kind: 'api_key', key: value };
+    throw new AuthError('authentication_required');
+  }
+  const header = request.headers['x-api-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  return key ? { kind: 'api_key', key: key.trim() } : { kind: 'none' };
+}

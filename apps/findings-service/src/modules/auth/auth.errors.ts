@@ -1,0 +1,19 @@
+import { FindingsError } from '../../common/errors/app-error';
+
+export type AuthErrorCode =
+  | 'authentication_required'
+  | 'invalid_token'
+  | 'invalid_api_key'
+  | 'invalid_credentials'
+  | 'refresh_token_invalid'
+  | 'refresh_token_reused'
+  | 'access_denied'
+  | 'permission_denied'
+  | 'access_undeclared'
+  | 'local_auth_disabled';
+
+export class AuthError extends FindingsError<AuthErrorCode> {
+  constructor(code: AuthErrorCode) {
+    super(code);
+  }
+}

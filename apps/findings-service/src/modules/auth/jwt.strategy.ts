@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { FINDINGS_CONFIG } from '../../config/config.tokens';
+import { FindingsConfig } from '../../config/findings-config';
+import { AuthError } from './auth.errors';
+import {
+  ACCESS_TOKEN_TYPE,
+  AccessTokenClaims,
+  JWT_AUDIENCE,
+  JWT_ISSUER,
+  JWT_STRATEGY,
+} from './jwt-claims';
+
+export interface JwtSubject {
+  userId: string;
+}
+
+/** Verifies `Authorization: Bearer` access tokens: HS256 only, issuer, audience, expiry, typ. */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+  constructor(@Inject(FINDINGS_CONFIG) config: FindingsConfig) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.jwt.secret,
+      algorithms: ['HS256'],
+      issuer: JWT_ISSUER,
+      audience: JWT_AUDIENCE,
+      ignoreExpiration: false,
+    });
+  }
+
+  validate(claims: AccessTokenClaims): JwtSubject {
+    if (claims.typ !== ACCESS_TOKEN_TYPE || typeof claims.sub !== 'string') {
+      throw new AuthError('invalid_token');
+    }
+    return { userId: claims.sub };
+  }
+}

@@ -1,0 +1,7 @@
+import { FindingsError } from '../../common/errors/app-error';
+
+export class RateLimitError extends FindingsError<'rate_limited'> {
+  constructor(retryAfterSeconds: number) {
+    super('rate_limited', { retryAfterSeconds });
+  }
+}

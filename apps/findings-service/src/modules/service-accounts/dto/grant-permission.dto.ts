@@ -1,0 +1,36 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
+import {
+  PERMISSION_LEVELS,
+  PERMISSION_NAMES,
+  PermissionLevel,
+  PermissionName,
+} from '../../auth/access/permissions';
+
+export class GrantPermissionDto {
+  @ApiProperty({ enum: PERMISSION_NAMES })
+  @IsIn(PERMISSION_NAMES)
+  permission!: PermissionName;
+
+  @ApiProperty({ enum: PERMISSION_LEVELS, description: 'Must be allowed for the permission' })
+  @IsIn(PERMISSION_LEVELS)
+  level!: PermissionLevel;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required for level `project`' })
+  @IsOptional()
+  @IsUUID()
+  project_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required for level `product`' })
+  @IsOptional()
+  @IsUUID()
+  product_id?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Expiry; required for a global write_findings grant',
+  })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  expires_at?: string;
+}

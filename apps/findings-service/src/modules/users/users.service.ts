@@ -1,0 +1,84 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { hashPassword, verifyPassword } from '@platform/auth';
+import { FINDINGS_CONFIG } from '../../config/config.tokens';
+import { FindingsConfig } from '../../config/findings-config';
+import { UserEntity } from './user.entity';
+import { UsersError } from './users.errors';
+import { UsersRepository } from './users.repository';
+
+export interface CreateUserInput {
+  email: string;
+  displayName?: string;
+  password?: string;
+  isAdmin?: boolean;
+}
+
+@Injectable()
+export class UsersService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Users');
+
+  constructor(
+    @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
+    private readonly users: UsersRepository,
+  ) {}
+
+  /** API only: seeds (or refreshes the password of) LOCAL_ADMIN_EMAIL. */
+  async onApplicationBootstrap(): Promise<void> {
+    const { enabled, adminEmail, adminPassword } = this.config.localAuth;
+    if (this.config.role !== 'api' || !enabled || !adminEmail || !adminPassword) return;
+    const existing = await this.users.findByEmail(adminEmail);
+    const current =
+      existing?.passwordHash && existing.isAdmin && existing.isActive
+        ? await verifyPassword(adminPassword, existing.passwordHash)
+        : false;
+    if (current) return;
+    await this.users.upsertAdmin(
+      adminEmail,
+      displayNameOf(adminEmail),
+      await hashPassword(adminPassword),
+    );
+    this.logger.log(`local administrator ${adminEmail} ${existing ? 'refreshed' : 'created'}`);
+  }
+
+  isBootstrapAdmin(email: string): boolean {
+    const e = email.toLowerCase();
+    return this.config.bootstrapAdminEmails.includes(e) || this.config.localAuth.adminEmail === e;
+  }
+
+  async create(input: CreateUserInput): Promise<UserEntity> {
+    const email = input.email.trim().toLowerCase();
+    const created = await this.users.insert({
+      email,
+      displayName: input.displayName?.trim() || displayNameOf(email),
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+      isAdmin: (input.isAdmin ?? false) || this.isBootstrapAdmin(email),
+    });
+    if (!created) throw new UsersError('user_exists');
+    return created;
+  }
+
+  list(): Promise<UserEntity[]> {
+    return this.users.list();
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findByEmail(email.trim().toLowerCase());
+  }
+
+  /** The active user with this id, or null (deleted or deactivated). */
+  async findActive(id: string): Promise<UserEntity | null> {
+    const user = await this.users.findById(id);
+    return user?.isActive ? user : null;
+  }
+
+  /** BOOTSTRAP_ADMIN_EMAILS become administrators when they sign in. */
+  async applyBootstrapAdmin(user: UserEntity): Promise<UserEntity> {
+    if (user.isAdmin || !this.isBootstrapAdmin(user.email)) return user;
+    await this.users.promoteToAdmin(user.id);
+    return { ...user, isAdmin: true };
+  }
+}
+
+function displayNameOf(email: string): string {
+  return email.split('@')[0] ?? email;
+}

@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { FindingsMetrics } from './common/metrics/findings-metrics';
+import { loadFindingsConfig } from './config/findings-config';
+import { WorkerModule } from './worker.module';
+
+/** Worker entry point: waits for migrations, serves its metrics, runs queue consumers. */
+async function main(): Promise<void> {
+  const config = loadFindingsConfig(process.env, 'worker');
+  const app = await NestFactory.createApplicationContext(
+    WorkerModule.forRoot(config, new FindingsMetrics()),
+    {
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `findings worker failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exit(1);
+});
