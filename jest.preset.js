@@ -8,6 +8,11 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(__dirname, target);
 }
 
+// ESM-only packages reached at run time (content-disposition via @fastify/static for the
+// Swagger UI, json-schema-ref-parser via swagger-parser). Node 20.19 require()s them; Jest
+// cannot, so @swc/jest compiles them to CommonJS.
+const esmPackages = ['content-disposition', '@apidevtools/json-schema-ref-parser'];
+
 module.exports = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -25,7 +30,12 @@ module.exports = {
         sourceMaps: 'inline',
       },
     ],
+    [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
   moduleNameMapper,
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
 };

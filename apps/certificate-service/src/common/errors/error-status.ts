@@ -51,6 +51,18 @@ export const CERTSVC_ERROR_STATUSES = {
   purpose_request_not_found: 404,
   corp_allowlist_entry_not_found: 404,
   invalid_purpose: 400,
+  // approval, issuance, certificates, revocation, license slots, CA
+  request_not_found: 404,
+  request_not_pending: 409,
+  purpose_not_allowed: 403,
+  corp_ownership_denied: 403,
+  device_blocked: 403,
+  attestation_required: 403,
+  purpose_unsupported: 400,
+  license_slot_not_found: 404,
+  ca_revoke_unsupported: 400,
+  issuer_revoke_failed: 502,
+  ca_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

@@ -1,0 +1,62 @@
+import {
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+} from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { MemoryRateLimiter, safeEqual, sha256Hex } from '@platform/auth';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
+import { RequestsRepository } from '../requests/requests.repository';
+import { AgentError } from './agent.errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const authenticated = new WeakMap<IncomingMessage, CertificateRequestEntity>();
+
+/**
+ * Agent routes `/requests/:id/*`: `X-Agent-Secret` must match the secret issued with the
+ * request (hash compared in constant time). Limited per request id and process.
+ */
+@Injectable()
+export class AgentSecretGuard implements CanActivate {
+  private readonly limiter = new MemoryRateLimiter();
+
+  constructor(
+    private readonly requests: RequestsRepository,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp().getRequest<FastifyRequest<{ Params: { id?: string } }>>();
+    const id = http.params.id ?? '';
+    const secret = http.headers['x-agent-secret'];
+    if (!UUID.test(id) || typeof secret !== 'string' || secret === '') {
+      throw new AgentError('agent_unauthorized');
+    }
+    const decision = await this.limiter.hit(
+      `agent:${id.toLowerCase()}`,
+      this.config.enroll.agentRateLimitPerMinute,
+      60,
+    );
+    if (!decision.allowed)
+      throw new AgentError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+    const request = await this.requests.findById(id);
+    if (!request || !safeEqual(sha256Hex(secret), request.agentSecretHash)) {
+      throw new AgentError('agent_unauthorized');
+    }
+    authenticated.set(http.raw, request);
+    return true;
+  }
+}
+
+/** The request the agent authenticated for (routes guarded by AgentSecretGuard). */
+export const AgentRequest = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): CertificateRequestEntity => {
+    const request = authenticated.get(context.switchToHttp().getRequest<FastifyRequest>().raw);
+    if (!request) throw new Error('AgentRequest used on a route without AgentSecretGuard');
+    return request;
+  },
+);

@@ -1,0 +1,78 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { AgentAuth } from '../auth/access/access.decorators';
+import { toPem } from '../pki';
+import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
+import { AgentRequest, AgentSecretGuard } from './agent-secret.guard';
+import { AgentService } from './agent.service';
+import { etagMatches } from './bundle-version';
+import {
+  AgentCertificateDto,
+  BundleVersionDto,
+  CheckinDto,
+  CheckinResponseDto,
+  RequestStatusDto,
+} from './dto/agent.dto';
+
+/** Agent routes, authenticated by the `X-Agent-Secret` issued with the request. */
+@ApiTags('agent')
+@ApiHeader({ name: 'X-Agent-Secret', required: true })
+@Controller('api/v1/requests/:id')
+@AgentAuth()
+@UseGuards(AgentSecretGuard)
+export class AgentController {
+  constructor(private readonly agent: AgentService) {}
+
+  @Get('status')
+  @ApiOkResponse({ type: RequestStatusDto })
+  status(@AgentRequest() request: CertificateRequestEntity): RequestStatusDto {
+    return RequestStatusDto.from(request);
+  }
+
+  @Post('checkin')
+  @HttpCode(200)
+  @ApiOkResponse({ type: CheckinResponseDto })
+  async checkin(
+    @AgentRequest() request: CertificateRequestEntity,
+    @Body() body: CheckinDto,
+  ): Promise<CheckinResponseDto> {
+    const at = await this.agent.checkin(request, body.agent_version ?? null);
+    return { request_id: request.id, installed_at: at.toISOString() };
+  }
+
+  @Get('bundle-version')
+  @ApiOkResponse({ type: BundleVersionDto })
+  async bundleVersion(
+    @AgentRequest() request: CertificateRequestEntity,
+  ): Promise<BundleVersionDto> {
+    return { bundle_version: (await this.agent.certificate(request)).version };
+  }
+
+  @Get('certificate')
+  @ApiOkResponse({ type: AgentCertificateDto, headers: { ETag: { schema: { type: 'string' } } } })
+  @ApiResponse({ status: 304, description: 'If-None-Match names the current bundle' })
+  async certificate(
+    @AgentRequest() request: CertificateRequestEntity,
+    @Res() reply: FastifyReply,
+    @Headers('if-none-match') ifNoneMatch?: string,
+  ): Promise<void> {
+    const { certificate, version } = await this.agent.certificate(request);
+    const etag = `"${version}"`;
+    void reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (etagMatches(ifNoneMatch, etag)) {
+      await reply.code(304).send();
+      return;
+    }
+    const body: AgentCertificateDto = {
+      request_id: request.id,
+      serial: certificate.serial,
+      certificate_pem: toPem('CERTIFICATE', certificate.certificateDer),
+      ca_bundle_pem: certificate.chainDer.map((der) => toPem('CERTIFICATE', der)).join(''),
+      not_before: certificate.notBefore.toISOString(),
+      not_after: certificate.notAfter.toISOString(),
+      bundle_version: version,
+    };
+    await reply.code(200).send(body);
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { RequestsModule } from '../requests/requests.module';
+import { AgentSecretGuard } from './agent-secret.guard';
+import { AgentController } from './agent.controller';
+import { AgentService } from './agent.service';
+
+/** `/api/v1/requests/:id/*` for the agent (X-Agent-Secret). */
+@Module({
+  imports: [RequestsModule],
+  controllers: [AgentController],
+  providers: [AgentService, AgentSecretGuard],
+})
+export class AgentModule {}

@@ -1,0 +1,48 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
+import { IN_PROGRESS_REQUEST_STATUSES } from '../requests/request-status';
+import { RequestsRepository } from '../requests/requests.repository';
+import { AgentError } from './agent.errors';
+import { bundleVersion } from './bundle-version';
+import {
+  ISSUED_CERTIFICATE_READER,
+  type IssuedCertificate,
+  type IssuedCertificateReader,
+} from './issued-certificate-reader';
+
+export interface DeliveredCertificate {
+  certificate: IssuedCertificate;
+  version: string;
+}
+
+/** What an agent may do with its own request. */
+@Injectable()
+export class AgentService {
+  constructor(
+    private readonly requests: RequestsRepository,
+    @Optional()
+    @Inject(ISSUED_CERTIFICATE_READER)
+    private readonly certificates?: IssuedCertificateReader,
+  ) {}
+
+  /** The issued certificate and its bundle version; 409 while undecided, 404 when none. */
+  async certificate(request: CertificateRequestEntity): Promise<DeliveredCertificate> {
+    if (IN_PROGRESS_REQUEST_STATUSES.includes(request.status)) {
+      throw new AgentError('certificate_not_issued');
+    }
+    const certificate =
+      request.status === 'issued' && this.certificates
+        ? await this.certificates.forRequest(request.id)
+        : null;
+    if (!certificate) throw new AgentError('certificate_not_found');
+    return { certificate, version: bundleVersion(certificate) };
+  }
+
+  /** The agent installed the certificate. */
+  async checkin(request: CertificateRequestEntity, agentVersion: string | null): Promise<Date> {
+    await this.certificate(request);
+    const at = new Date();
+    await this.requests.markInstalled(request.id, agentVersion, at);
+    return at;
+  }
+}

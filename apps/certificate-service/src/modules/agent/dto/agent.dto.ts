@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { AGENT_VERSION_PATTERN } from '../../enrollment/source-auth/agent-version';
+import type { CertificateRequestEntity } from '../../requests/certificate-request.entity';
+import {
+  isTerminalStatus,
+  REQUEST_STATUSES,
+  type RequestStatus,
+} from '../../requests/request-status';
+
+export class RequestStatusDto {
+  @ApiProperty({ format: 'uuid' }) request_id!: string;
+  @ApiProperty({ enum: REQUEST_STATUSES }) status!: RequestStatus;
+  @ApiProperty({ description: 'the status will not change any more' }) terminal!: boolean;
+  @ApiProperty({ enum: PURPOSES }) purpose!: Purpose;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) decided_at!: string | null;
+
+  static from(r: CertificateRequestEntity): RequestStatusDto {
+    return {
+      request_id: r.id,
+      status: r.status,
+      terminal: isTerminalStatus(r.status),
+      purpose: r.purpose,
+      created_at: r.createdAt.toISOString(),
+      decided_at: r.decidedAt?.toISOString() ?? null,
+    };
+  }
+}
+
+export class CheckinDto {
+  @ApiPropertyOptional({ example: '2.4.1' })
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_VERSION_PATTERN)
+  agent_version?: string;
+}
+
+export class CheckinResponseDto {
+  @ApiProperty({ format: 'uuid' }) request_id!: string;
+  @ApiProperty({ format: 'date-time' }) installed_at!: string;
+}
+
+export class BundleVersionDto {
+  @ApiProperty({ description: 'changes whenever the certificate or the CA bundle changes' })
+  bundle_version!: string;
+}
+
+export class AgentCertificateDto {
+  @ApiProperty({ format: 'uuid' }) request_id!: string;
+  @ApiProperty({ description: 'lowercase hex' }) serial!: string;
+  @ApiProperty({ description: 'PEM' }) certificate_pem!: string;
+  @ApiProperty({ description: 'PEM, issuing CA first, root last' }) ca_bundle_pem!: string;
+  @ApiProperty({ format: 'date-time' }) not_before!: string;
+  @ApiProperty({ format: 'date-time' }) not_after!: string;
+  @ApiProperty() bundle_version!: string;
+}

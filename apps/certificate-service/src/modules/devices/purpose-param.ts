@@ -1,0 +1,8 @@
+import { isPurpose, type Purpose } from '../../common/domain/purposes';
+import { DevicesError } from './devices.errors';
+
+/** A purpose taken from a path segment. */
+export function purposeParam(value: string): Purpose {
+  if (!isPurpose(value)) throw new DevicesError('invalid_purpose');
+  return value;
+}

@@ -1,0 +1,18 @@
+/** One current revocation list, DER-encoded, with its issuer's name for the client. */
+export interface CurrentCrl {
+  readonly issuer: string;
+  readonly der: Buffer;
+  readonly thisUpdate: Date;
+  readonly nextUpdate: Date;
+}
+
+/**
+ * Port to the revocation lists kept by the issuance module. It is optional: the issuance
+ * module provides it (globally, under `CRL_SOURCE`) once the CRL store exists; without a
+ * provider `POST /enroll/crl` answers 404 `crl_unavailable`.
+ */
+export interface CrlSource {
+  current(): Promise<readonly CurrentCrl[]>;
+}
+
+export const CRL_SOURCE = Symbol('CRL_SOURCE');

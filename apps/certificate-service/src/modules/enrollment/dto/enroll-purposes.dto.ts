@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { DeviceCredentialsDto } from './enroll.dto';
+
+export class DevicePurposesResponseDto {
+  @ApiProperty() serial!: string;
+  @ApiProperty({
+    enum: PURPOSES,
+    isArray: true,
+    description: 'purposes this device may enroll for',
+  })
+  purposes!: Purpose[];
+}
+
+export class PurposeRequestBodyDto extends DeviceCredentialsDto {
+  @ApiProperty({ enum: PURPOSES })
+  @IsIn(PURPOSES)
+  purpose!: Purpose;
+
+  @ApiPropertyOptional({ description: 'shown to the administrator' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  note?: string;
+}
+
+export class PurposeRequestResponseDto {
+  @ApiProperty({ enum: ['already_allowed', 'pending'] }) status!: 'already_allowed' | 'pending';
+  @ApiPropertyOptional({ format: 'uuid' }) request_id?: string;
+  @ApiProperty({ enum: PURPOSES }) purpose!: Purpose;
+}
+
+export class CrlDto {
+  @ApiProperty() issuer!: string;
+  @ApiProperty({ description: 'X.509 CRL, PEM' }) pem!: string;
+  @ApiProperty({ format: 'date-time' }) this_update!: string;
+  @ApiProperty({ format: 'date-time' }) next_update!: string;
+}
+
+export class CrlListDto {
+  @ApiProperty({ type: [CrlDto] }) crls!: CrlDto[];
+}

@@ -1,0 +1,86 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { AGENT_VERSION_PATTERN } from '../source-auth/agent-version';
+import { SERIAL_PATTERN } from './serial';
+
+/** Fields every device-authenticated enroll call carries. */
+export class DeviceCredentialsDto {
+  @ApiProperty({ example: 'PF3XYZ12', description: 'serial claimed by the agent' })
+  @IsString()
+  @Matches(SERIAL_PATTERN)
+  serial!: string;
+
+  @ApiProperty({ description: 'returned by the first POST /enroll, rotatable by an administrator' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  enrollment_token!: string;
+}
+
+export class EnrollDto {
+  @ApiProperty({ description: 'PKCS#10 CSR, PEM' })
+  @IsString()
+  @MaxLength(24_000)
+  csr!: string;
+
+  @ApiProperty({ example: 'PF3XYZ12' })
+  @IsString()
+  @Matches(SERIAL_PATTERN)
+  serial!: string;
+
+  @ApiProperty({ description: 'from POST /enroll/nonce; one use' })
+  @IsString()
+  @MaxLength(128)
+  nonce!: string;
+
+  @ApiPropertyOptional({ description: 'required when the device is already known' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  enrollment_token?: string;
+
+  @ApiPropertyOptional({ example: '2.4.1' })
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_VERSION_PATTERN)
+  agent_version?: string;
+
+  @ApiPropertyOptional({ example: 'windows' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  platform?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  hostname?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'from POST /enroll/source-nonce; the body including it is signed (header X-Enroll-Source-Signature)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  source_nonce?: string;
+}
+
+export class EnrollResponseDto {
+  @ApiProperty({ format: 'uuid' }) request_id!: string;
+  @ApiProperty({ enum: ['pending'] }) status!: 'pending';
+  @ApiProperty({ enum: ['wifi'] }) purpose!: 'wifi';
+  @ApiProperty() serial!: string;
+  @ApiProperty({ description: 'X-Agent-Secret for the agent routes of this request; shown once' })
+  agent_secret!: string;
+  @ApiPropertyOptional({
+    description: 'only when the device was registered by this call; shown once',
+  })
+  enrollment_token?: string;
+}
+
+export class NonceDto {
+  @ApiProperty() nonce!: string;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+}

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomSecret, sha256Hex } from '@platform/auth';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import type { EnrollNonceKind } from './enroll-nonce.entity';
+import { EnrollNoncesRepository } from './enroll-nonces.repository';
+
+/** Purge old nonces on about one issue in this many. */
+const PURGE_EVERY = 100;
+
+/** One-time, short-lived nonces; only their hash is stored. */
+@Injectable()
+export class EnrollNoncesService {
+  private issued = 0;
+
+  constructor(
+    private readonly nonces: EnrollNoncesRepository,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+  ) {}
+
+  async issue(
+    kind: EnrollNonceKind,
+    now = new Date(),
+  ): Promise<{ nonce: string; expiresAt: Date }> {
+    const nonce = randomSecret(32);
+    const expiresAt = new Date(now.getTime() + this.config.enroll.nonceTtlSeconds * 1000);
+    await this.nonces.insert(sha256Hex(nonce), kind, expiresAt);
+    if (++this.issued % PURGE_EVERY === 0) await this.nonces.purgeExpired();
+    return { nonce, expiresAt };
+  }
+
+  /** True exactly once per valid nonce. */
+  consume(kind: EnrollNonceKind, nonce: string): Promise<boolean> {
+    return this.nonces.consume(sha256Hex(nonce), kind);
+  }
+}

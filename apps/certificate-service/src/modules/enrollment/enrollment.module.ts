@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { DevicesModule } from '../devices/devices.module';
+import { SettingsModule } from '../settings/settings.module';
+import { CrlDistributionService } from './crl-distribution.service';
+import { DeviceSelfService } from './device-self-service.service';
+import { EnrollNoncesRepository } from './enroll-nonces.repository';
+import { EnrollNoncesService } from './enroll-nonces.service';
+import { EnrollRateLimitGuard } from './enroll-rate-limit.guard';
+import { EnrollmentController } from './enrollment.controller';
+import { EnrollmentRepository } from './enrollment.repository';
+import { EnrollmentService } from './enrollment.service';
+import { SourceAuthGate } from './source-auth/source-auth.gate';
+import { UserEnrollmentService } from './user-enrollment.service';
+
+/** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
+@Module({
+  imports: [DevicesModule, SettingsModule],
+  controllers: [EnrollmentController],
+  providers: [
+    EnrollNoncesRepository,
+    EnrollmentRepository,
+    EnrollNoncesService,
+    SourceAuthGate,
+    EnrollmentService,
+    UserEnrollmentService,
+    DeviceSelfService,
+    CrlDistributionService,
+    EnrollRateLimitGuard,
+  ],
+})
+export class EnrollmentModule {}

@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../logging/certsvc-logger';
+import type { SourceAuthResult } from '../../requests/certificate-request.entity';
+import type { EnrollSourceAuthPolicy } from '../../settings/enroll-source-auth.policy';
+import { EnrollmentError } from '../enrollment.errors';
+import { EnrollNoncesService } from '../enroll-nonces.service';
+import { meetsFloor } from './agent-version';
+import { verifySourceSignature } from './source-signature';
+
+export interface SourceEvidence {
+  agentVersion?: string;
+  /** The exact request body as received. */
+  rawBody: Buffer;
+  /** Base64 signature from `X-Enroll-Source-Signature`. */
+  signature?: string;
+  /** Source nonce carried in the body (part of what is signed). */
+  sourceNonce?: string;
+  /** Public key of the CSR. */
+  publicKeySpkiDer: Buffer;
+}
+
+/**
+ * Applies the enroll source-auth policy before anything is stored. Every refusal is
+ * `enroll_source_auth_failed`; the cause goes to the server log only.
+ */
+@Injectable()
+export class SourceAuthGate {
+  constructor(
+    private readonly nonces: EnrollNoncesService,
+    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+  ) {}
+
+  async check(policy: EnrollSourceAuthPolicy, evidence: SourceEvidence): Promise<SourceAuthResult> {
+    switch (policy.mode) {
+      case 'off':
+        return this.signatureResult(evidence);
+      case 'version_floor':
+        if (
+          policy.minAgentVersion === null ||
+          !meetsFloor(evidence.agentVersion, policy.minAgentVersion)
+        ) {
+          return this.refuse('agent version below the floor', evidence.agentVersion);
+        }
+        return 'version_ok';
+      case 'attestation_hardgate':
+        if (this.signatureResult(evidence) !== 'signature_valid') {
+          return this.refuse('source signature missing or invalid');
+        }
+        if (!evidence.sourceNonce || !(await this.nonces.consume('source', evidence.sourceNonce))) {
+          return this.refuse('source nonce missing, expired or reused');
+        }
+        return 'signature_valid';
+      case 'strict':
+        return this.refuse('strict source-auth is not available yet');
+    }
+  }
+
+  /** Recorded under `off`: whether a signature was sent and verifies (nonce not consumed). */
+  private signatureResult(evidence: SourceEvidence): SourceAuthResult {
+    if (!evidence.signature) return 'not_checked';
+    return verifySourceSignature(evidence.publicKeySpkiDer, evidence.rawBody, evidence.signature)
+      ? 'signature_valid'
+      : 'signature_invalid';
+  }
+
+  private refuse(reason: string, agentVersion?: string): never {
+    this.logger.warn({ reason, agent_version: agentVersion }, 'enroll source-auth refused');
+    throw new EnrollmentError('enroll_source_auth_failed');
+  }
+}

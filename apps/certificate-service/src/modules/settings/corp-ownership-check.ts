@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CorpAllowlistRepository } from './corp-allowlist.repository';
+import { PolicySettingsService } from './policy-settings.service';
+import { usesAllowlist, usesWebhook, type SaAutoApprovePolicy } from './sa-auto-approve.policy';
+
+/** `error` is never permission: the approval flow refuses on `denied` and on `error`. */
+export type CorpOwnershipVerdict = 'allowed' | 'denied' | 'error';
+
+/**
+ * Corp-ownership check for approval by a service account (policy `sa-auto-approve`).
+ * With policy `off` the check is disabled and answers `allowed`.
+ */
+@Injectable()
+export class CorpOwnershipCheck {
+  constructor(
+    private readonly policies: PolicySettingsService,
+    private readonly allowlist: CorpAllowlistRepository,
+    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+  ) {}
+
+  /** Whether the check applies at all (policy other than `off`). */
+  async enabled(): Promise<boolean> {
+    return (await this.policies.saAutoApprove()).value.policy !== 'off';
+  }
+
+  async check(serial: string): Promise<CorpOwnershipVerdict> {
+    try {
+      const { value: policy } = await this.policies.saAutoApprove();
+      if (policy.policy === 'off') return 'allowed';
+      const listed = usesAllowlist(policy.policy) ? await this.allowlist.has(serial) : false;
+      switch (policy.policy) {
+        case 'allowlist':
+          return listed ? 'allowed' : 'denied';
+        case 'webhook':
+          return this.askWebhook(policy, serial);
+        case 'allowlist_or_webhook':
+          return listed ? 'allowed' : this.askWebhook(policy, serial);
+        case 'allowlist_and_webhook':
+          return listed ? this.askWebhook(policy, serial) : 'denied';
+      }
+    } catch (error) {
+      this.logger.warn(
+        { serial, error: error instanceof Error ? error.message : String(error) },
+        'corp-ownership check failed',
+      );
+      return 'error';
+    }
+  }
+
+  /**
+   * TODO(webhook issue): query the ownership webhook (SSRF-protected HTTP client, signed
+   * request, timeout). Until then every webhook answer is `error`, which refuses approval.
+   */
+  private askWebhook(policy: SaAutoApprovePolicy, serial: string): CorpOwnershipVerdict {
+    if (!usesWebhook(policy.policy) || policy.webhookUrl === null) {
+      this.logger.warn({ serial }, 'corp-ownership webhook not configured; refusing');
+      return 'error';
+    }
+    this.logger.warn({ serial }, 'corp-ownership webhook not implemented yet; refusing');
+    return 'error';
+  }
+}

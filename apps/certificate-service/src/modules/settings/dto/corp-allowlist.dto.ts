@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { SERIAL_PATTERN } from '../../enrollment/dto/serial';
+import type { CorpAllowlistEntryEntity } from '../corp-allowlist-entry.entity';
+
+export class AddCorpAllowlistEntryDto {
+  @ApiProperty({ example: 'PF3XYZ12' })
+  @IsString()
+  @Matches(SERIAL_PATTERN)
+  serial!: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  note?: string;
+}
+
+export class CorpAllowlistEntryDto {
+  @ApiProperty() serial!: string;
+  @ApiProperty({ nullable: true, type: String }) note!: string | null;
+  @ApiProperty() added_by!: string;
+  @ApiProperty({ format: 'date-time' }) added_at!: string;
+
+  static from(e: CorpAllowlistEntryEntity): CorpAllowlistEntryDto {
+    return {
+      serial: e.serial,
+      note: e.note,
+      added_by: e.addedBy,
+      added_at: e.addedAt.toISOString(),
+    };
+  }
+}
+
+export class CorpAllowlistDto {
+  @ApiProperty({ type: [CorpAllowlistEntryDto] }) items!: CorpAllowlistEntryDto[];
+}

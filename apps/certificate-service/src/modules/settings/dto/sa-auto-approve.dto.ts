@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsUrl, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import type { Stored } from '../policy-settings.service';
+import {
+  CORP_OWNERSHIP_POLICIES,
+  type CorpOwnershipPolicy,
+  type SaAutoApprovePolicy,
+} from '../sa-auto-approve.policy';
+
+export class PutSaAutoApproveDto {
+  @ApiProperty({ enum: CORP_OWNERSHIP_POLICIES })
+  @IsIn(CORP_OWNERSHIP_POLICIES)
+  policy!: CorpOwnershipPolicy;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'https URL of the ownership webhook',
+  })
+  @IsOptional()
+  @ValidateIf((o: PutSaAutoApproveDto) => o.webhook_url !== null)
+  @IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false })
+  @MaxLength(2048)
+  webhook_url?: string | null;
+
+  @ApiPropertyOptional({ minimum: 100, maximum: 30000, default: 3000 })
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(30000)
+  webhook_timeout_ms?: number;
+}
+
+export class SaAutoApproveDto {
+  @ApiProperty({ enum: CORP_OWNERSHIP_POLICIES }) policy!: CorpOwnershipPolicy;
+  @ApiProperty({ nullable: true, type: String }) webhook_url!: string | null;
+  @ApiProperty() webhook_timeout_ms!: number;
+  @ApiProperty({ description: 'false: webhook policies refuse every service-account approval' })
+  webhook_configured!: boolean;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) updated_at!: string | null;
+  @ApiProperty({ nullable: true, type: String }) updated_by!: string | null;
+
+  static from(stored: Stored<SaAutoApprovePolicy>): SaAutoApproveDto {
+    return {
+      policy: stored.value.policy,
+      webhook_url: stored.value.webhookUrl,
+      webhook_timeout_ms: stored.value.webhookTimeoutMs,
+      webhook_configured: stored.value.webhookUrl !== null,
+      updated_at: stored.updatedAt?.toISOString() ?? null,
+      updated_by: stored.updatedBy,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { CorpAllowlistController } from './corp-allowlist.controller';
+import { CorpAllowlistRepository } from './corp-allowlist.repository';
+import { CorpAllowlistService } from './corp-allowlist.service';
+import { CorpOwnershipCheck } from './corp-ownership-check';
+import { PolicySettingsRepository } from './policy-settings.repository';
+import { PolicySettingsService } from './policy-settings.service';
+import { SettingsController } from './settings.controller';
+
+/** Enroll source-auth and corp-ownership policies, the corp allowlist and its check. */
+@Module({
+  imports: [AuditModule],
+  controllers: [SettingsController, CorpAllowlistController],
+  providers: [
+    PolicySettingsRepository,
+    CorpAllowlistRepository,
+    PolicySettingsService,
+    CorpAllowlistService,
+    CorpOwnershipCheck,
+  ],
+  exports: [PolicySettingsService, CorpOwnershipCheck],
+})
+export class SettingsModule {}
