@@ -1,24 +1,3 @@
-const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
-const { join } = require('node:path');
+const { appWebpackConfig } = require('../../tools/build/webpack-app');
 
-// Bundles the app (and the libs it imports through path aliases) with the tsc compiler so
-// decorator metadata survives; node_modules stay external.
-module.exports = {
-  output: { path: join(__dirname, '../../dist/apps/findings-service') },
-  devtool: 'source-map',
-  plugins: [
-    new NxAppWebpackPlugin({
-      target: 'node',
-      compiler: 'tsc',
-      main: './src/main.ts',
-      tsConfig: './tsconfig.app.json',
-      additionalEntryPoints: [{ entryName: 'worker', entryPath: './src/worker.ts' }],
-      assets: [],
-      externalDependencies: 'all',
-      optimization: false,
-      outputHashing: 'none',
-      generatePackageJson: false,
-      sourceMap: true,
-    }),
-  ],
-};
+module.exports = appWebpackConfig(__dirname, { name: 'findings-service', entries: ['worker'] });

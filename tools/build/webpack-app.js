@@ -1,0 +1,34 @@
+const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
+const { join } = require('node:path');
+
+/**
+ * Webpack config of one Nest app: bundles the app and the libs it imports through path
+ * aliases with the tsc compiler (keeps decorator metadata; esbuild/swc do not), leaving
+ * node_modules external. `entries` adds extra entry points beside main.ts (the worker).
+ */
+function appWebpackConfig(appDir, { name, entries = [], assets = [] }) {
+  return {
+    output: { path: join(appDir, '../../dist/apps', name) },
+    devtool: 'source-map',
+    plugins: [
+      new NxAppWebpackPlugin({
+        target: 'node',
+        compiler: 'tsc',
+        main: './src/main.ts',
+        tsConfig: './tsconfig.app.json',
+        additionalEntryPoints: entries.map((entry) => ({
+          entryName: entry,
+          entryPath: `./src/${entry}.ts`,
+        })),
+        assets,
+        externalDependencies: 'all',
+        optimization: false,
+        outputHashing: 'none',
+        generatePackageJson: false,
+        sourceMap: true,
+      }),
+    ],
+  };
+}
+
+module.exports = { appWebpackConfig };
