@@ -32,8 +32,8 @@ function runInfo(ctx: SonarContext): ReportRunInfo {
 }
 
 /**
- * Reads a SonarQube JSON report (see docs/findings-service/sonarqube.md for the accepted shapes) with the same
- * two-pass strategy as `readSarif`: pass 1 parses `components` and `rules` (which the Web API
+ * Reads a SonarQube JSON report (accepted shapes: docs/findings-service/sonarqube.md) with
+ * the same two-pass strategy as `readSarif`: pass 1 parses `components` and `rules` (which the Web API
  * writes after `issues`), pass 2 parses `issues[]` / `hotspots[]` one by one. A one-shot
  * stream keeps the raw records until the end of the document.
  */
