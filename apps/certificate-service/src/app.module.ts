@@ -5,6 +5,13 @@ import { CoreModule, type CertsvcRuntime } from './bootstrap/core.module';
 import { InvalidRequestError } from './common/errors/certsvc-error';
 import { CertsvcExceptionFilter } from './common/errors/certsvc-exception.filter';
 import { AgentModule } from './modules/agent/agent.module';
+import { ApprovalModule } from './modules/approval/approval.module';
+import { CaModule } from './modules/ca/ca.module';
+import { CertificatesModule } from './modules/certificates/certificates.module';
+import { CrlModule } from './modules/crl/crl.module';
+import { LicenseModule } from './modules/license/license.module';
+import { RevocationModule } from './modules/revocation/revocation.module';
+import { StatsModule } from './modules/stats/stats.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { DevicesModule } from './modules/devices/devices.module';
@@ -36,6 +43,13 @@ export class AppModule {
         SettingsModule,
         EnrollmentModule,
         AgentModule,
+        CaModule,
+        CertificatesModule,
+        CrlModule,
+        LicenseModule,
+        ApprovalModule,
+        RevocationModule,
+        StatsModule,
         ...extraImports,
       ],
       providers: [

@@ -11,6 +11,12 @@ import { RefreshTokenEntity } from '../modules/auth/refresh-token.entity';
 import { ServiceAccountEntity } from '../modules/service-accounts/service-account.entity';
 import { UserRoleEntity } from '../modules/users/user-role.entity';
 import { UserEntity } from '../modules/users/user.entity';
+import { CaMaterialEntity } from '../modules/ca/ca-material.entity';
+import { CertificateEntity } from '../modules/certificates/certificate.entity';
+import { CrlStateEntity } from '../modules/crl/crl-state.entity';
+import { LicenseLedgerEntryEntity } from '../modules/license/license-ledger-entry.entity';
+import { LicenseSlotEntity } from '../modules/license/license-slot.entity';
+import { LicenseStateEntity } from '../modules/license/license-state.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -26,6 +32,12 @@ export const CERTSVC_ENTITIES = [
   EnrollNonceEntity,
   PolicySettingEntity,
   CorpAllowlistEntryEntity,
+  CaMaterialEntity,
+  CertificateEntity,
+  CrlStateEntity,
+  LicenseLedgerEntryEntity,
+  LicenseSlotEntity,
+  LicenseStateEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

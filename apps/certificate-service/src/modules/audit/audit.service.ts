@@ -65,7 +65,11 @@ export class AuditService {
     } catch (error) {
       for (const entry of entries) this.metrics.auditWriteFailed(entry.action);
       this.logger.error(
-        { action: entries[0].action, count: entries.length, error: error instanceof Error ? error.message : String(error) },
+        {
+          action: entries[0].action,
+          count: entries.length,
+          error: error instanceof Error ? error.message : String(error),
+        },
         'audit write failed',
       );
     }

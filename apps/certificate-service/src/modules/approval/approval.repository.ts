@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Purpose } from '../../common/domain/purposes';
+import type { RequestStatus } from '../requests/request-status';
+
+/** A request as the approval checks see it, with its device. */
+export interface ApprovalCandidate {
+  id: string;
+  deviceId: string;
+  purpose: Purpose;
+  status: RequestStatus;
+  csrDer: Buffer;
+  requesterKind: 'device' | 'user';
+  userIdentity: string | null;
+  upn: string | null;
+  sid: string | null;
+  registeredDuringBlock: boolean;
+  serial: string;
+  deviceBlocked: boolean;
+  identityKey: string;
+}
+
+export interface ConflictGroup {
+  serial: string;
+  purpose: Purpose;
+  userIdentity: string | null;
+  pendingRequestIds: string[];
+  activeCertificateSerials: string[];
+}
+
+@Injectable()
+export class ApprovalRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async candidates(ids: readonly string[]): Promise<ApprovalCandidate[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT r.id, r.device_id, r.purpose, r.status, r.csr_der, r.requester_kind,
+              r.user_identity, r.upn, r.sid, r.registered_during_block,
+              d.serial, d.blocked, d.identity_key
+       FROM certificate_requests r JOIN devices d ON d.id = r.device_id
+       WHERE r.id = ANY($1::uuid[])`,
+      [ids],
+    )) as {
+      id: string;
+      device_id: string;
+      purpose: Purpose;
+      status: RequestStatus;
+      csr_der: Buffer;
+      requester_kind: 'device' | 'user';
+      user_identity: string | null;
+      upn: string | null;
+      sid: string | null;
+      registered_during_block: boolean;
+      serial: string;
+      blocked: boolean;
+      identity_key: string;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      deviceId: r.device_id,
+      purpose: r.purpose,
+      status: r.status,
+      csrDer: r.csr_der,
+      requesterKind: r.requester_kind,
+      userIdentity: r.user_identity,
+      upn: r.upn,
+      sid: r.sid,
+      registeredDuringBlock: r.registered_during_block,
+      serial: r.serial,
+      deviceBlocked: r.blocked,
+      identityKey: r.identity_key,
+    }));
+  }
+
+  async statuses(ids: readonly string[]): Promise<Map<string, RequestStatus>> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, status FROM certificate_requests WHERE id = ANY($1::uuid[])`,
+      [ids],
+    )) as { id: string; status: RequestStatus }[];
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
+  /** Rejects the requests still pending (one UPDATE); returns their ids. */
+  async rejectPending(
+    ids: readonly string[],
+    reason: string | null,
+    decidedBy: string,
+    at: Date,
+  ): Promise<Set<string>> {
+    const rows = (await this.dataSource.query(
+      `UPDATE certificate_requests SET status = 'rejected', status_reason = $2, decided_by = $3,
+         decided_at = $4, updated_at = $4
+       WHERE id = ANY($1::uuid[]) AND status = 'pending' RETURNING id`,
+      [ids, reason, decidedBy, at],
+    )) as [{ id: string }[], number];
+    return new Set(rows[0].map((r) => r.id));
+  }
+
+  /** For each device+purpose(+user) of the pending requests: its pending requests and current certificates. */
+  async conflictGroups(ids: readonly string[]): Promise<ConflictGroup[]> {
+    const rows = (await this.dataSource.query(
+      `WITH g AS (
+         SELECT DISTINCT device_id, purpose, user_identity FROM certificate_requests
+         WHERE id = ANY($1::uuid[]) AND status = 'pending')
+       SELECT d.serial, g.purpose, g.user_identity,
+         ARRAY(SELECT p.id::text FROM certificate_requests p
+               WHERE p.device_id = g.device_id AND p.purpose = g.purpose
+                 AND p.user_identity IS NOT DISTINCT FROM g.user_identity AND p.status = 'pending'
+               ORDER BY p.created_at, p.id) AS pending_ids,
+         ARRAY(SELECT c.serial FROM certificates c
+               WHERE c.device_id = g.device_id AND c.purpose = g.purpose
+                 AND c.user_identity IS NOT DISTINCT FROM g.user_identity AND c.status = 'active'
+                 AND c.superseded_at IS NULL AND c.not_after > now()
+               ORDER BY c.created_at) AS active_serials
+       FROM g JOIN devices d ON d.id = g.device_id
+       ORDER BY d.serial, g.purpose`,
+      [ids],
+    )) as {
+      serial: string;
+      purpose: Purpose;
+      user_identity: string | null;
+      pending_ids: string[];
+      active_serials: string[];
+    }[];
+    return rows.map((r) => ({
+      serial: r.serial,
+      purpose: r.purpose,
+      userIdentity: r.user_identity,
+      pendingRequestIds: r.pending_ids,
+      activeCertificateSerials: r.active_serials,
+    }));
+  }
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService, type AuditEntry } from '../audit/audit.service';
+import { actorLabel, mayActOnPurpose, type Actor } from '../auth/actor';
+import { IssuanceService } from '../issuance/issuance.service';
+import type { IssuableRequest } from '../issuance/issuance.types';
+import { LicenseError } from '../license/license.errors';
+import { isX509Purpose } from '../pki';
+import { CorpOwnershipCheck, type CorpOwnershipVerdict } from '../settings/corp-ownership-check';
+import { ApprovalRepository, type ApprovalCandidate } from './approval.repository';
+import type { ApprovalRow } from './approval.types';
+import { serviceAccountRefusal } from './service-account-checks';
+
+const LICENSE_CODES = new Set(['license_limit', 'license_tamper', 'license_purpose_limit']);
+
+/**
+ * `POST /requests/approve`. People: only terminal requests are refused (plus the licence).
+ * Service accounts pass attestation, purpose, corp-ownership and block checks first. Every
+ * row answers; a single-request call refused by the licence raises its 402.
+ */
+@Injectable()
+export class ApprovalService {
+  constructor(
+    private readonly approvals: ApprovalRepository,
+    private readonly issuance: IssuanceService,
+    private readonly corpOwnership: CorpOwnershipCheck,
+    private readonly audit: AuditService,
+  ) {}
+
+  async approve(actor: Actor, requestIds: readonly string[]): Promise<ApprovalRow[]> {
+    const ids = [...new Set(requestIds.map((id) => id.toLowerCase()))];
+    const candidates = new Map((await this.approvals.candidates(ids)).map((c) => [c.id, c]));
+    const refusals = new Map<string, string>();
+    const eligible: ApprovalCandidate[] = [];
+    for (const id of ids) {
+      const c = candidates.get(id);
+      const refusal = !c
+        ? 'request_not_found'
+        : c.status !== 'pending'
+          ? 'request_not_pending'
+          : !isX509Purpose(c.purpose)
+            ? 'purpose_unsupported'
+            : undefined;
+      if (refusal) refusals.set(id, refusal);
+      else if (c) eligible.push(c);
+    }
+    const approved =
+      actor.kind === 'service_account'
+        ? await this.serviceAccountChecks(actor, eligible, refusals)
+        : eligible;
+    const outcomes = await this.issuance.issue(approved.map(issuable), actorLabel(actor));
+    const rows: ApprovalRow[] = ids.map((requestId) => {
+      const refusal = refusals.get(requestId);
+      if (refusal) return { requestId, status: 'error', error: refusal };
+      const outcome = outcomes.get(requestId) ?? { status: 'error', error: 'issuance_failed' };
+      return outcome.status === 'error'
+        ? { requestId, status: 'error', error: outcome.error }
+        : {
+            requestId,
+            status: outcome.status,
+            ...(outcome.status === 'issued' ? { serial: outcome.serial } : {}),
+          };
+    });
+    await this.audit.recordMany(
+      rows.filter((r) => r.status !== 'error').map((r) => auditOf(actor, r, candidates)),
+    );
+    if (requestIds.length === 1 && rows[0].error && LICENSE_CODES.has(rows[0].error)) {
+      throw new LicenseError(
+        rows[0].error === 'license_tamper' ? 'license_tamper' : 'license_limit',
+      );
+    }
+    return rows;
+  }
+
+  private async serviceAccountChecks(
+    actor: Actor,
+    eligible: readonly ApprovalCandidate[],
+    refusals: Map<string, string>,
+  ): Promise<ApprovalCandidate[]> {
+    const corpEnabled = await this.corpOwnership.enabled();
+    const verdicts = new Map<string, CorpOwnershipVerdict>();
+    const passed: ApprovalCandidate[] = [];
+    for (const c of eligible) {
+      const purposeAllowed = mayActOnPurpose(actor, c.purpose);
+      let corp: CorpOwnershipVerdict | 'skipped' = 'skipped';
+      if (corpEnabled && purposeAllowed) {
+        corp = verdicts.get(c.serial) ?? (await this.corpOwnership.check(c.serial));
+        verdicts.set(c.serial, corp);
+      }
+      const refusal = serviceAccountRefusal({
+        attestation: 'not_required',
+        purposeAllowed,
+        corpOwnership: corp,
+        registeredDuringBlock: c.registeredDuringBlock,
+        deviceBlocked: c.deviceBlocked,
+      });
+      if (refusal) refusals.set(c.id, refusal);
+      else passed.push(c);
+    }
+    return passed;
+  }
+}
+
+function issuable(c: ApprovalCandidate): IssuableRequest {
+  if (!isX509Purpose(c.purpose)) throw new Error(`purpose ${c.purpose} is not X.509`);
+  return {
+    requestId: c.id,
+    deviceId: c.deviceId,
+    identityKey: c.identityKey,
+    purpose: c.purpose,
+    csrDer: c.csrDer,
+    subject: c.requesterKind === 'user' && c.userIdentity ? c.userIdentity : c.serial,
+    userIdentity: c.userIdentity,
+    upn: c.upn,
+    sid: c.sid,
+  };
+}
+
+function auditOf(
+  actor: Actor,
+  row: ApprovalRow,
+  candidates: Map<string, ApprovalCandidate>,
+): AuditEntry {
+  const c = candidates.get(row.requestId);
+  return {
+    action: 'request.approve',
+    actor,
+    target: row.requestId,
+    details: {
+      serial: c?.serial,
+      purpose: c?.purpose,
+      status: row.status,
+      certificate_serial: row.serial,
+    },
+  };
+}

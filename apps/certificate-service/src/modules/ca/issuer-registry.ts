@@ -1,0 +1,72 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import {
+  BuiltInCaIssuer,
+  ensureCaMaterial,
+  loadIssuingCa,
+  X509_PURPOSES,
+  type CertificateIssuer,
+  type X509Purpose,
+} from '../pki';
+import { CaMaterialRepository } from './ca-material.repository';
+import { CaError } from './ca.errors';
+
+/**
+ * The issuer of each X.509 purpose. Today every purpose uses the built-in CA (generated at
+ * first start, keys sealed with `CERTSVC_CA_KEY_ENC_KEY`); SCEP and external issuers will be
+ * registered per purpose by the issuer-profile settings. Revocation goes to the issuer
+ * configured for the purpose now, not the one that issued (specification, Errors).
+ */
+@Injectable()
+export class IssuerRegistry implements OnApplicationBootstrap {
+  private builtInIssuer: BuiltInCaIssuer | undefined;
+  private readonly overrides = new Map<X509Purpose, CertificateIssuer>();
+
+  constructor(
+    private readonly store: CaMaterialRepository,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+  ) {}
+
+  /** Runs after migrations (app.init): loads or generates the CA. */
+  async onApplicationBootstrap(): Promise<void> {
+    const { caKeyEncryptionKey, caKeyDerived, wifiLifetimeDays } = this.config.pki;
+    if (caKeyDerived) {
+      this.logger.warn(
+        'CERTSVC_CA_KEY_ENC_KEY not set: dev mode uses a well-known CA key-encryption key',
+      );
+    }
+    const material = await ensureCaMaterial(this.store, caKeyEncryptionKey);
+    this.builtInIssuer = new BuiltInCaIssuer(loadIssuingCa(material, caKeyEncryptionKey), {
+      wifiLifetime: { unit: 'days', amount: wifiLifetimeDays },
+    });
+    this.logger.info({ created_at: material.createdAt.toISOString() }, 'built-in CA loaded');
+  }
+
+  /** The built-in CA (CRL signing, CA certificates of bundles). */
+  builtIn(): BuiltInCaIssuer {
+    if (!this.builtInIssuer) throw new CaError('ca_unavailable');
+    return this.builtInIssuer;
+  }
+
+  /** CA chain of the built-in CA: issuing CA first, root last. */
+  builtInChain(): Buffer[] {
+    const { issuingDer, rootDer } = this.builtIn().caCertificates();
+    return [issuingDer, rootDer];
+  }
+
+  forPurpose(purpose: X509Purpose): CertificateIssuer {
+    return this.overrides.get(purpose) ?? this.builtIn();
+  }
+
+  /** Replaces the issuer of a purpose (issuer profiles; tests inject failing issuers). */
+  use(purpose: X509Purpose, issuer: CertificateIssuer | undefined): void {
+    if (issuer) this.overrides.set(purpose, issuer);
+    else this.overrides.delete(purpose);
+  }
+
+  purposes(): readonly X509Purpose[] {
+    return X509_PURPOSES;
+  }
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, Get, Param, Put, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor, Roles } from '../auth/access/access.decorators';
+import type { Actor } from '../auth/actor';
+import { READER_ROLES } from '../auth/roles';
+import { CertificatesService } from './certificates.service';
+import { CertificateDto, KeyProtectionDto } from './dto/certificate.dto';
+
+@ApiTags('certificates')
+@Controller('api/v1/certificates')
+export class CertificatesController {
+  constructor(private readonly certificates: CertificatesService) {}
+
+  @Get(':serial/bundle')
+  @Roles(...READER_ROLES)
+  @ApiProduces('application/zip')
+  @ApiOkResponse({ description: 'certificate.pem, chain.pem, fullchain.pem, ca.pem' })
+  async bundle(@Param('serial') serial: string, @Res() reply: FastifyReply): Promise<void> {
+    const { serial: normalized, zip } = await this.certificates.bundle(serial);
+    await reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="certificate-${normalized}.zip"`)
+      .send(zip);
+  }
+
+  @Put(':serial/key-protection')
+  @Roles('cert-admin')
+  @ApiOkResponse({ type: CertificateDto })
+  async keyProtection(
+    @CurrentActor() actor: Actor,
+    @Param('serial') serial: string,
+    @Body() body: KeyProtectionDto,
+  ): Promise<CertificateDto> {
+    return CertificateDto.from(await this.certificates.setKeyProtection(actor, serial, body.level));
+  }
+}

@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { ISSUED_CERTIFICATE_READER } from '../agent/issued-certificate-reader';
+import { AuditModule } from '../audit/audit.module';
+import { CaModule } from '../ca/ca.module';
+import { CertificatesController } from './certificates.controller';
+import { CertificatesRepository } from './certificates.repository';
+import { CertificatesService } from './certificates.service';
+import { CertificateTableReader } from './issued-certificate.reader';
+
+/** Issued certificates: bundle, key protection, and the agent's reader port (global). */
+@Global()
+@Module({
+  imports: [AuditModule, CaModule],
+  controllers: [CertificatesController],
+  providers: [
+    CertificatesRepository,
+    CertificatesService,
+    { provide: ISSUED_CERTIFICATE_READER, useClass: CertificateTableReader },
+  ],
+  exports: [CertificatesRepository, CertificatesService, ISSUED_CERTIFICATE_READER],
+})
+export class CertificatesModule {}

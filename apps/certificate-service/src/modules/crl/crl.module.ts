@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { CaModule } from '../ca/ca.module';
+import { CRL_SOURCE } from '../enrollment/crl-source';
+import { CrlRepository } from './crl.repository';
+import { CrlService } from './crl.service';
+
+/** The CRL store; provides the enrollment module's `CRL_SOURCE` port (global). */
+@Global()
+@Module({
+  imports: [CaModule],
+  providers: [CrlRepository, CrlService, { provide: CRL_SOURCE, useExisting: CrlService }],
+  exports: [CrlService, CRL_SOURCE],
+})
+export class CrlModule {}

@@ -1,0 +1,89 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { X509Certificate } from 'node:crypto';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import type { CrlSource, CurrentCrl } from '../enrollment/crl-source';
+import { IssuerRegistry } from '../ca/issuer-registry';
+import { CertificatesRepository } from '../certificates/certificates.repository';
+import { isRevocationReason } from '../pki';
+import { CrlRepository, type StoredCrl } from './crl.repository';
+
+/** A CRL is valid this long (nextUpdate - thisUpdate). */
+export const CRL_VALIDITY_MS = 24 * 3600_000;
+/** It is re-signed once less than this remains before nextUpdate. */
+export const CRL_REFRESH_MARGIN_MS = 12 * 3600_000;
+const CHECK_INTERVAL_MS = 15 * 60_000;
+
+/**
+ * The built-in CA's CRL, stored in `crl_state`: re-signed with a rising cRLNumber on every
+ * revocation and periodically before nextUpdate (a timer in each API process, and lazily on
+ * read). Also the `CRL_SOURCE` port of `POST /api/v1/enroll/crl`.
+ */
+@Injectable()
+export class CrlService implements CrlSource, OnApplicationBootstrap, OnModuleDestroy {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly crls: CrlRepository,
+    private readonly certificates: CertificatesRepository,
+    private readonly issuers: IssuerRegistry,
+    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.refreshIfDue(), CHECK_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async current(): Promise<readonly CurrentCrl[]> {
+    const crl = await this.latest();
+    const issuer = new X509Certificate(this.issuers.builtIn().caCertificates().issuingDer).subject
+      .split('\n')
+      .join(', ');
+    return [{ issuer, der: crl.der, thisUpdate: crl.thisUpdate, nextUpdate: crl.nextUpdate }];
+  }
+
+  /** The stored CRL, re-signed first when missing or due. */
+  async latest(now = new Date()): Promise<StoredCrl> {
+    const stored = await this.crls.latest();
+    if (stored && stored.nextUpdate.getTime() - now.getTime() > CRL_REFRESH_MARGIN_MS) {
+      return stored;
+    }
+    return this.publish();
+  }
+
+  /** Signs and stores a new CRL over every revoked, unexpired built-in certificate. */
+  publish(): Promise<StoredCrl> {
+    return this.crls.publish(async (crlNumber) => {
+      const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const nextUpdate = new Date(thisUpdate.getTime() + CRL_VALIDITY_MS);
+      const issuer = this.issuers.builtIn();
+      const rows = await this.certificates.revokedEntries(issuer.kind, thisUpdate);
+      const der = issuer.buildCrl({
+        crlNumber,
+        thisUpdate,
+        nextUpdate,
+        entries: rows.map((r) => ({
+          serial: r.serial,
+          revokedAt: r.revokedAt,
+          ...(r.reason !== null && isRevocationReason(r.reason) ? { reason: r.reason } : {}),
+        })),
+      });
+      return { thisUpdate, nextUpdate, der };
+    });
+  }
+
+  private async refreshIfDue(): Promise<void> {
+    try {
+      await this.latest();
+    } catch (error) {
+      this.logger.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'CRL refresh failed',
+      );
+    }
+  }
+}

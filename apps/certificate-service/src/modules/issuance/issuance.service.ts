@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import { IssuerRegistry } from '../ca/issuer-registry';
+import type { SlotCandidate } from '../license/license.repository';
+import { LicenseService } from '../license/license.service';
+import {
+  parseCsr,
+  PkiError,
+  type CertificateIssuer,
+  type IssueManyOutcome,
+  type IssueRequest,
+  type ParsedCsr,
+} from '../pki';
+import { elapsedMs, IssuanceTimings } from './issuance-timings';
+import {
+  IssuanceRepository,
+  type IssuanceTx,
+  type NewCertificate,
+  type RequestDecision,
+} from './issuance.repository';
+import type { IssuableRequest, IssuanceOutcome } from './issuance.types';
+
+type Parsed = { row: IssuableRequest; csr: ParsedCsr };
+
+/**
+ * Issues a batch of approved requests in one transaction holding the licence ledger lock:
+ * claim the still-pending requests, decide device slots, sign through each purpose's issuer
+ * (`issueMany`), then one INSERT for the certificates, one UPDATE for the requests and the
+ * ledger rows in bulk. Concurrent approvals serialize on the ledger lock, so the slot limit
+ * holds across replicas.
+ */
+@Injectable()
+export class IssuanceService {
+  constructor(
+    private readonly issuance: IssuanceRepository,
+    private readonly license: LicenseService,
+    private readonly issuers: IssuerRegistry,
+    private readonly timings: IssuanceTimings,
+  ) {}
+
+  async issue(
+    rows: readonly IssuableRequest[],
+    decidedBy: string,
+  ): Promise<Map<string, IssuanceOutcome>> {
+    const outcomes = new Map<string, IssuanceOutcome>();
+    if (rows.length === 0) return outcomes;
+    const { parsed, failed } = this.parseAll(rows);
+    const started = process.hrtime.bigint();
+    let issueMs = 0;
+    await this.license.inLedgerTransaction(async (ltx) => {
+      const tx = this.issuance.tx(ltx.em);
+      const at = new Date();
+      const claimed = await tx.claimPending(rows.map((r) => r.requestId));
+      const decisions: RequestDecision[] = [];
+      for (const row of rows) {
+        if (!claimed.has(row.requestId))
+          outcomes.set(row.requestId, { status: 'error', error: 'request_not_pending' });
+      }
+      for (const [id, code] of failed) {
+        if (!claimed.has(id)) continue;
+        outcomes.set(id, { status: 'error', error: code });
+        decisions.push({ id, status: 'failed', reason: code });
+      }
+      const candidates = parsed.filter((p) => claimed.has(p.row.requestId));
+      const slots = await this.license.decide(
+        ltx,
+        candidates.map((p) => p.row.identityKey),
+      );
+      const admitted = candidates.filter((p) => {
+        if (!slots.refused.has(p.row.identityKey)) return true;
+        outcomes.set(p.row.requestId, { status: 'error', error: 'license_limit' });
+        return false;
+      });
+      const signStarted = process.hrtime.bigint();
+      const results = await this.signAll(admitted);
+      issueMs = elapsedMs(signStarted);
+      const certificates = this.collect(admitted, results, outcomes, decisions);
+      await this.persist(tx, certificates, decisions, decidedBy, at);
+      const counted: SlotCandidate[] = admitted
+        .filter((p) => outcomes.get(p.row.requestId)?.status !== 'error')
+        .map((p) => ({ identityKey: p.row.identityKey, deviceId: p.row.deviceId }));
+      await slots.commit(counted, at);
+      this.timings.issued(certificates.length);
+    });
+    this.timings.add('issueMs', issueMs);
+    this.timings.add('databaseMs', elapsedMs(started) - issueMs);
+    return outcomes;
+  }
+
+  private parseAll(rows: readonly IssuableRequest[]): {
+    parsed: Parsed[];
+    failed: Map<string, string>;
+  } {
+    const started = process.hrtime.bigint();
+    const parsed: Parsed[] = [];
+    const failed = new Map<string, string>();
+    for (const row of rows) {
+      try {
+        parsed.push({ row, csr: parseCsr(row.csrDer) });
+      } catch (error) {
+        if (!(error instanceof PkiError)) throw error;
+        failed.set(row.requestId, error.code);
+      }
+    }
+    this.timings.add('csrMs', elapsedMs(started));
+    return { parsed, failed };
+  }
+
+  /** One `issueMany` per issuer (purposes may use different issuers). */
+  private async signAll(
+    admitted: readonly Parsed[],
+  ): Promise<Map<string, IssueManyOutcome & { issuerKind: string }>> {
+    const byIssuer = new Map<
+      string,
+      { kind: string; requests: IssueRequest[]; issuer: CertificateIssuer }
+    >();
+    for (const { row, csr } of admitted) {
+      const issuer = this.issuers.forPurpose(row.purpose);
+      const group = byIssuer.get(issuer.kind) ?? { kind: issuer.kind, requests: [], issuer };
+      group.requests.push({
+        requestId: row.requestId,
+        purpose: row.purpose,
+        csr,
+        subjectCommonName: row.subject,
+        ...(row.upn ? { userPrincipalName: row.upn } : {}),
+        ...(row.sid ? { sid: row.sid } : {}),
+      });
+      byIssuer.set(issuer.kind, group);
+    }
+    const results = new Map<string, IssueManyOutcome & { issuerKind: string }>();
+    for (const group of byIssuer.values()) {
+      for (const outcome of await group.issuer.issueMany(group.requests)) {
+        results.set(outcome.requestId, { ...outcome, issuerKind: group.kind });
+      }
+    }
+    return results;
+  }
+
+  private collect(
+    admitted: readonly Parsed[],
+    results: Map<string, IssueManyOutcome & { issuerKind: string }>,
+    outcomes: Map<string, IssuanceOutcome>,
+    decisions: RequestDecision[],
+  ): NewCertificate[] {
+    const certificates: NewCertificate[] = [];
+    for (const { row } of admitted) {
+      const result = results.get(row.requestId);
+      if (!result || result.status === 'error') {
+        const code = result?.status === 'error' ? result.code : 'issuance_failed';
+        outcomes.set(row.requestId, { status: 'error', error: code });
+        decisions.push({ id: row.requestId, status: 'failed', reason: code });
+      } else if (result.status === 'pending') {
+        outcomes.set(row.requestId, { status: 'ca_pending' });
+        decisions.push({ id: row.requestId, status: 'ca_pending', reason: null });
+      } else {
+        outcomes.set(row.requestId, { status: 'issued', serial: result.serial });
+        decisions.push({ id: row.requestId, status: 'issued', reason: null });
+        certificates.push({
+          serial: result.serial,
+          requestId: row.requestId,
+          deviceId: row.deviceId,
+          purpose: row.purpose,
+          subject: row.subject,
+          userIdentity: row.userIdentity,
+          notBefore: result.notBefore,
+          notAfter: result.notAfter,
+          der: result.certificateDer,
+          issuerKind: result.issuerKind,
+          supersededBy: null,
+        });
+      }
+    }
+    return certificates;
+  }
+
+  /**
+   * Renewal: the newest certificate of each device+purpose(+user) supersedes the previous
+   * active one (not revoked; it stays valid until it expires or is revoked explicitly).
+   */
+  private async persist(
+    tx: IssuanceTx,
+    certificates: NewCertificate[],
+    decisions: readonly RequestDecision[],
+    decidedBy: string,
+    at: Date,
+  ): Promise<void> {
+    const latest = new Map<string, NewCertificate>();
+    for (const cert of certificates) {
+      const key = `${cert.deviceId}|${cert.purpose}|${cert.userIdentity ?? ''}`;
+      const previous = latest.get(key);
+      if (previous) previous.supersededBy = cert.serial;
+      latest.set(key, cert);
+    }
+    await tx.supersede([...latest.values()], at);
+    await tx.insertCertificates(certificates, at);
+    await tx.decideRequests(decisions, decidedBy, at);
+  }
+}

@@ -1,0 +1,37 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { generateKeyPairSync } from 'node:crypto';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { sealPrivateKey } from '../pki';
+import { LicenseRepository } from './license.repository';
+
+/** AAD label binding the sealed deployment instance key to its role. */
+export const INSTANCE_KEY_LABEL = 'license/instance/v1';
+
+/**
+ * Generates the deployment instance key (Ed25519) at first start: the public half is the
+ * `deployment_instance_key` a signed license binds to; the private half is sealed with the
+ * CA key-encryption key (for the license attestation of a later issue). Replicas starting
+ * together agree through INSERT ... ON CONFLICT DO NOTHING.
+ */
+@Injectable()
+export class DeploymentInstanceKeyBootstrap implements OnApplicationBootstrap {
+  constructor(
+    private readonly licenses: LicenseRepository,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (await this.licenses.state()) return;
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+    const pkcs8 = privateKey.export({ format: 'der', type: 'pkcs8' });
+    try {
+      await this.licenses.createStateIfAbsent(
+        raw.toString('base64'),
+        sealPrivateKey(pkcs8, this.config.pki.caKeyEncryptionKey, INSTANCE_KEY_LABEL),
+      );
+    } finally {
+      pkcs8.fill(0);
+    }
+  }
+}

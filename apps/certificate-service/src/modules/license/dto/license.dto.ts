@@ -1,0 +1,58 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Matches, MaxLength } from 'class-validator';
+import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import type { LicenseStatus } from '../license.service';
+
+export class PurposeSeatsDto {
+  @ApiProperty({ enum: PURPOSES }) purpose!: Purpose;
+  @ApiProperty({ description: 'seats bought; 0 (meaningless) when seats are not limited' })
+  bought!: number;
+  @ApiProperty({ description: 'devices holding an active certificate of the purpose' })
+  used!: number;
+  @ApiProperty() free!: number;
+}
+
+export class LicenseStatusDto {
+  @ApiProperty({ enum: ['licensed', 'free', 'expired'] }) mode!: LicenseStatus['mode'];
+  @ApiProperty({ enum: ['free', 'paid'] }) tier!: LicenseStatus['tier'];
+  @ApiProperty() issued_to!: string;
+  @ApiProperty() active_count!: number;
+  @ApiProperty() max_devices!: number;
+  @ApiProperty() high_water!: number;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at!: string | null;
+  @ApiProperty() tamper!: boolean;
+  @ApiProperty() tamper_reason!: string;
+  @ApiProperty({ description: 'Ed25519 public key of this deployment, base64' })
+  deployment_instance_key!: string;
+  @ApiProperty() purpose_seats_limited!: boolean;
+  @ApiProperty({ type: [PurposeSeatsDto] }) purpose_seats!: PurposeSeatsDto[];
+
+  static from(s: LicenseStatus): LicenseStatusDto {
+    return {
+      mode: s.mode,
+      tier: s.tier,
+      issued_to: s.issuedTo,
+      active_count: s.activeCount,
+      max_devices: s.maxDevices,
+      high_water: s.highWater,
+      expires_at: s.expiresAt?.toISOString() ?? null,
+      tamper: s.tamper,
+      tamper_reason: s.tamperReason,
+      deployment_instance_key: s.deploymentInstanceKey,
+      purpose_seats_limited: s.purposeSeatsLimited,
+      purpose_seats: s.purposeSeats,
+    };
+  }
+}
+
+export class DecommissionDto {
+  @ApiProperty({ example: 'sn:PF3ABC12', description: '`ek:...`, `sn:...` or `pk:...`' })
+  @MaxLength(200)
+  @Matches(/^(ek|sn|pk):.+$/, { message: 'identity_key must start with ek:, sn: or pk:' })
+  identity_key!: string;
+}
+
+export class DecommissionResultDto {
+  @ApiProperty() identity_key!: string;
+  @ApiProperty() active_count!: number;
+}

@@ -1,0 +1,29 @@
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * Deployment-wide licence state (one row, id 1): the Ed25519 deployment instance key
+ * (`deployment_instance_key`, public; the private half sealed with the CA key-encryption
+ * key for the later license attestation) and the high-water mark of slots in use.
+ */
+@Entity('license_state')
+@Check('CHK_license_state_singleton', `"id" = 1`)
+export class LicenseStateEntity {
+  @PrimaryColumn({ type: 'smallint' })
+  id!: number;
+
+  /** Raw 32-byte Ed25519 public key, base64. */
+  @Column({ type: 'varchar', length: 64 })
+  instancePublicKey!: string;
+
+  @Column({ type: 'text' })
+  instanceEncryptedPrivateKey!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  highWater!: number;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,28 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Roles } from '../auth/access/access.decorators';
+import { READER_ROLES } from '../auth/roles';
+import { DecommissionDto, DecommissionResultDto, LicenseStatusDto } from './dto/license.dto';
+import { LicenseService } from './license.service';
+
+@ApiTags('license')
+@Controller('api/v1/license')
+export class LicenseController {
+  constructor(private readonly license: LicenseService) {}
+
+  @Get('status')
+  @Roles(...READER_ROLES)
+  @ApiOkResponse({ type: LicenseStatusDto })
+  async status(): Promise<LicenseStatusDto> {
+    return LicenseStatusDto.from(await this.license.status());
+  }
+
+  @Post('decommission')
+  @HttpCode(200)
+  @Roles('cert-admin')
+  @ApiOkResponse({ type: DecommissionResultDto })
+  async decommission(@Body() body: DecommissionDto): Promise<DecommissionResultDto> {
+    const { activeCount } = await this.license.decommission(body.identity_key);
+    return { identity_key: body.identity_key, active_count: activeCount };
+  }
+}

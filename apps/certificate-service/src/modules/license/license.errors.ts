@@ -1,0 +1,15 @@
+import { CertsvcError } from '../../common/errors/certsvc-error';
+
+export type LicenseErrorCode = 'license_limit' | 'license_tamper' | 'license_slot_not_found';
+
+const MESSAGES: Record<LicenseErrorCode, string> = {
+  license_limit: 'approval would exceed the licensed number of devices',
+  license_tamper: 'the license usage ledger failed its integrity check',
+  license_slot_not_found: 'no device slot is held by this identity key',
+};
+
+export class LicenseError extends CertsvcError<LicenseErrorCode> {
+  constructor(code: LicenseErrorCode, message = MESSAGES[code]) {
+    super(code, message);
+  }
+}

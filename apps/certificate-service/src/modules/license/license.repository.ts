@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { chainEntries, LEDGER_GENESIS_HASH, type LedgerEvent } from './license-ledger';
+import { LicenseStateEntity } from './license-state.entity';
+
+/** Serializes every ledger append and slot count (API replicas included). */
+const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('certsvc:license-ledger'))`;
+
+export interface SlotCandidate {
+  identityKey: string;
+  deviceId: string | null;
+}
+
+/** Ledger and slot statements inside a transaction holding the ledger lock. */
+export class LicenseTx {
+  constructor(readonly em: EntityManager) {}
+
+  async slotsHeld(identityKeys: readonly string[]): Promise<Set<string>> {
+    if (identityKeys.length === 0) return new Set();
+    const rows = (await this.em.query(
+      `SELECT identity_key FROM license_slots WHERE identity_key = ANY($1::varchar[])`,
+      [identityKeys],
+    )) as { identity_key: string }[];
+    return new Set(rows.map((r) => r.identity_key));
+  }
+
+  async slotCount(): Promise<number> {
+    const rows = (await this.em.query(`SELECT count(*)::int AS n FROM license_slots`)) as {
+      n: number;
+    }[];
+    return rows[0].n;
+  }
+
+  /** Counts new identities: ledger rows (one INSERT), slots (one INSERT), high-water mark. */
+  async count(candidates: readonly SlotCandidate[], at: Date): Promise<void> {
+    if (candidates.length === 0) return;
+    const entries = await this.append(
+      candidates.map((c) => ({ identityKey: c.identityKey, event: 'count' as const })),
+      at,
+    );
+    await this.em.query(
+      `INSERT INTO license_slots (identity_key, device_id, counted_at, ledger_seq)
+       SELECT k, d, $3, s FROM unnest($1::varchar[], $2::uuid[], $4::bigint[]) AS t(k, d, s)
+       ON CONFLICT (identity_key) DO NOTHING`,
+      [
+        candidates.map((c) => c.identityKey),
+        candidates.map((c) => c.deviceId),
+        at,
+        entries.map((e) => e.seq.toString()),
+      ],
+    );
+    await this.em.query(
+      `UPDATE license_state SET high_water = GREATEST(high_water, (SELECT count(*) FROM license_slots)), updated_at = now() WHERE id = 1`,
+    );
+  }
+
+  /** Frees a slot; false when the identity holds none. */
+  async decommission(identityKey: string, at: Date): Promise<boolean> {
+    const deleted = (await this.em.query(
+      `DELETE FROM license_slots WHERE identity_key = $1 RETURNING identity_key`,
+      [identityKey],
+    )) as [unknown[], number];
+    if (deleted[1] === 0) return false;
+    await this.append([{ identityKey, event: 'decommission' }], at);
+    return true;
+  }
+
+  private async append(rows: { identityKey: string; event: LedgerEvent }[], at: Date) {
+    const last = (await this.em.query(
+      `SELECT seq, hash FROM license_ledger ORDER BY seq DESC LIMIT 1`,
+    )) as { seq: string; hash: string }[];
+    const head = last[0]
+      ? { seq: BigInt(last[0].seq), hash: last[0].hash }
+      : { seq: 0n, hash: LEDGER_GENESIS_HASH };
+    const entries = chainEntries(head, rows, at);
+    await this.em.query(
+      `INSERT INTO license_ledger (seq, identity_key, event, at, prev_hash, hash)
+       SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::varchar[])`,
+      [
+        entries.map((e) => e.seq.toString()),
+        entries.map((e) => e.identityKey),
+        entries.map((e) => e.event),
+        entries.map((e) => e.at),
+        entries.map((e) => e.prevHash),
+        entries.map((e) => e.hash),
+      ],
+    );
+    return entries;
+  }
+}
+
+@Injectable()
+export class LicenseRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** A transaction holding the ledger lock for its whole duration. */
+  transaction<T>(work: (tx: LicenseTx) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (em) => {
+      await em.query(LEDGER_LOCK);
+      return work(new LicenseTx(em));
+    });
+  }
+
+  state(): Promise<LicenseStateEntity | null> {
+    return this.dataSource.getRepository(LicenseStateEntity).findOneBy({ id: 1 });
+  }
+
+  async createStateIfAbsent(publicKey: string, encryptedPrivateKey: string): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO license_state (id, instance_public_key, instance_encrypted_private_key)
+       VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`,
+      [publicKey, encryptedPrivateKey],
+    );
+  }
+
+  async slotCount(): Promise<number> {
+    const rows = (await this.dataSource.query(`SELECT count(*)::int AS n FROM license_slots`)) as {
+      n: number;
+    }[];
+    return rows[0].n;
+  }
+
+  /** Devices holding an active, unexpired certificate of each purpose. */
+  async devicesByPurpose(now: Date): Promise<Map<string, number>> {
+    const rows = (await this.dataSource.query(
+      `SELECT purpose, count(DISTINCT device_id)::int AS n FROM certificates
+       WHERE status = 'active' AND not_after > $1 GROUP BY purpose`,
+      [now],
+    )) as { purpose: string; n: number }[];
+    return new Map(rows.map((r) => [r.purpose, r.n]));
+  }
+}

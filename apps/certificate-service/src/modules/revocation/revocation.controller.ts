@@ -1,0 +1,76 @@
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentActor, Roles } from '../auth/access/access.decorators';
+import type { Actor } from '../auth/actor';
+import { CertificateDto } from '../certificates/dto/certificate.dto';
+import {
+  DeviceRevocationDto,
+  RevocationRowDto,
+  RevokeCertificateDto,
+  UnblockResultDto,
+  UserRevocationDto,
+} from './dto/revocation.dto';
+import { RevocationService } from './revocation.service';
+
+/** Revocation and block routes; all `cert-admin`. */
+@ApiTags('revocation')
+@Controller('api/v1')
+@Roles('cert-admin')
+export class RevocationController {
+  constructor(private readonly revocation: RevocationService) {}
+
+  @Post('certificates/:serial/revoke')
+  @HttpCode(200)
+  @ApiOkResponse({ type: CertificateDto })
+  async revokeCertificate(
+    @CurrentActor() actor: Actor,
+    @Param('serial') serial: string,
+    @Body() body: RevokeCertificateDto,
+  ): Promise<CertificateDto> {
+    return CertificateDto.from(
+      await this.revocation.revokeCertificate(actor, serial, body.reason ?? 'unspecified'),
+    );
+  }
+
+  @Post('devices/:serial/revoke')
+  @ApiOkResponse({
+    type: DeviceRevocationDto,
+    description: 'every certificate revoked; device blocked',
+  })
+  @ApiResponse({
+    status: 207,
+    type: DeviceRevocationDto,
+    description: 'partial failure; no block; repeat is safe',
+  })
+  async revokeDevice(
+    @CurrentActor() actor: Actor,
+    @Param('serial') serial: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DeviceRevocationDto> {
+    const result = await this.revocation.revokeDevice(actor, serial);
+    void reply.status(result.complete ? 200 : 207);
+    return DeviceRevocationDto.from(result);
+  }
+
+  @Post('devices/:serial/unblock')
+  @HttpCode(200)
+  @ApiOkResponse({ type: UnblockResultDto })
+  unblock(
+    @CurrentActor() actor: Actor,
+    @Param('serial') serial: string,
+  ): Promise<UnblockResultDto> {
+    return this.revocation.unblockDevice(actor, serial);
+  }
+
+  @Post('users/:identity/revoke-certs')
+  @HttpCode(200)
+  @ApiOkResponse({ type: UserRevocationDto })
+  async revokeUser(
+    @CurrentActor() actor: Actor,
+    @Param('identity') identity: string,
+  ): Promise<UserRevocationDto> {
+    const outcomes = await this.revocation.revokeUserCertificates(actor, identity);
+    return { identity, certificates: outcomes.map(RevocationRowDto.from) };
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { CaModule } from '../ca/ca.module';
+import { LicenseModule } from '../license/license.module';
+import { CertificateRevoker } from './certificate-revoker';
+import { DeviceBlockRepository } from './device-block.repository';
+import { RevocationController } from './revocation.controller';
+import { RevocationService } from './revocation.service';
+
+/** Certificate, device and user revocation; device block and unblock. */
+@Module({
+  imports: [AuditModule, CaModule, LicenseModule],
+  controllers: [RevocationController],
+  providers: [DeviceBlockRepository, CertificateRevoker, RevocationService],
+})
+export class RevocationModule {}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import type { Actor } from '../auth/actor';
+import type { CertificateEntity } from '../certificates/certificate.entity';
+import { CertificatesRepository } from '../certificates/certificates.repository';
+import { LicenseService } from '../license/license.service';
+import { normalizeSerialHex, type RevocationReason } from '../pki';
+import { CertificateRevoker, type RevocationRowOutcome } from './certificate-revoker';
+import { DeviceBlockRepository } from './device-block.repository';
+import { RevocationError } from './revocation.errors';
+
+export interface DeviceRevocation {
+  serial: string;
+  /** False on partial failure (answer 207): no block, no slot release; repeat is safe. */
+  complete: boolean;
+  blocked: boolean;
+  slotReleased: boolean;
+  certificates: RevocationRowOutcome[];
+}
+
+/** Revocation of one certificate, of a device (full revoke + block) and of a user's certificates. */
+@Injectable()
+export class RevocationService {
+  constructor(
+    private readonly certificates: CertificatesRepository,
+    private readonly revoker: CertificateRevoker,
+    private readonly devices: DeviceBlockRepository,
+    private readonly license: LicenseService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Revoking does not free a licence slot. Already revoked: answered as it is. */
+  async revokeCertificate(
+    actor: Actor,
+    serial: string,
+    reason: RevocationReason,
+  ): Promise<CertificateEntity> {
+    const normalized = normalizeSerialHex(serial);
+    const row = normalized ? await this.certificates.findBySerial(normalized) : null;
+    if (!row) throw new RevocationError('certificate_not_found');
+    if (row.status === 'revoked') return row;
+    const [outcome] = await this.revoker.revoke([row], reason);
+    if (outcome.status === 'error') {
+      if (outcome.error === 'ca_revoke_unsupported')
+        throw new RevocationError('ca_revoke_unsupported');
+      throw new RevocationError('issuer_revoke_failed');
+    }
+    await this.audit.record({
+      action: 'certificate.revoke',
+      actor,
+      target: row.serial,
+      details: { reason, purpose: row.purpose, device_id: row.deviceId },
+    });
+    return (await this.certificates.findBySerial(row.serial)) ?? row;
+  }
+
+  /**
+   * Revokes every active certificate of the device. All succeed: the slot is decommissioned
+   * and the device blocked (permanent until unblocked). Any failure: nothing else changes.
+   */
+  async revokeDevice(actor: Actor, serial: string): Promise<DeviceRevocation> {
+    const device = await this.devices.findBySerial(serial);
+    if (!device) throw new RevocationError('device_not_found');
+    const active = await this.certificates.activeOfDevice(device.id);
+    const outcomes = await this.revoker.revoke(active, 'cessationOfOperation');
+    const complete = outcomes.every((o) => o.status === 'revoked');
+    let slotReleased = false;
+    if (complete) {
+      const at = new Date();
+      slotReleased = await this.license.inLedgerTransaction((tx) =>
+        this.license.decommissionIn(tx, device.identityKey, at),
+      );
+      await this.devices.setBlocked(device.id, true, at);
+    }
+    await this.audit.record({
+      action: 'device.revoke',
+      actor,
+      target: device.serial,
+      details: {
+        complete,
+        blocked: complete,
+        slot_released: slotReleased,
+        revoked: outcomes.filter((o) => o.status === 'revoked').map((o) => o.serial),
+        failed: outcomes.filter((o) => o.status === 'error').map((o) => o.serial),
+      },
+    });
+    return {
+      serial: device.serial,
+      complete,
+      blocked: complete,
+      slotReleased,
+      certificates: outcomes,
+    };
+  }
+
+  /** Lifts a block; repeatable; pending requests stay as they are. */
+  async unblockDevice(actor: Actor, serial: string): Promise<{ serial: string; blocked: false }> {
+    const device = await this.devices.findBySerial(serial);
+    if (!device) throw new RevocationError('device_not_found');
+    await this.devices.setBlocked(device.id, false, new Date());
+    await this.audit.record({
+      action: 'device.unblock',
+      actor,
+      target: device.serial,
+      details: { was_blocked: device.blocked },
+    });
+    return { serial: device.serial, blocked: false };
+  }
+
+  async revokeUserCertificates(actor: Actor, identity: string): Promise<RevocationRowOutcome[]> {
+    const active = await this.certificates.activeOfUser(identity);
+    const outcomes = await this.revoker.revoke(active, 'affiliationChanged');
+    await this.audit.record({
+      action: 'user.certificates_revoke',
+      actor,
+      target: identity,
+      details: {
+        revoked: outcomes.filter((o) => o.status === 'revoked').map((o) => o.serial),
+        failed: outcomes.filter((o) => o.status === 'error').map((o) => o.serial),
+      },
+    });
+    return outcomes;
+  }
+}

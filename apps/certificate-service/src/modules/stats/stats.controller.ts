@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Roles } from '../auth/access/access.decorators';
+import { READER_ROLES } from '../auth/roles';
+import { StatsDto } from './dto/stats.dto';
+import { StatsService } from './stats.service';
+
+@ApiTags('stats')
+@Controller('api/v1/admin')
+export class StatsController {
+  constructor(private readonly stats: StatsService) {}
+
+  @Get('stats')
+  @Roles(...READER_ROLES)
+  @ApiOkResponse({ type: StatsDto })
+  dashboard(): Promise<StatsDto> {
+    return this.stats.dashboard();
+  }
+}
