@@ -8,6 +8,7 @@ import { DatabaseModule } from './database/database.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { JobsModule } from './modules/jobs/jobs.module';
+import { FindingsModule } from './modules/findings/findings.module';
 import { ManualFindingsModule } from './modules/findings/manual/manual-findings.module';
 import { ProductsModule } from './modules/products/products.module';
 import { ProjectsModule } from './modules/projects/projects.module';
@@ -38,6 +39,7 @@ export class AppModule {
         ProductsModule,
         ReportsModule,
         ManualFindingsModule,
+        FindingsModule,
         JobsModule,
         ...extraModules,
       ],

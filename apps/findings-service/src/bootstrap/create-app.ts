@@ -55,7 +55,14 @@ export async function createFindingsApp(
   if (!options.preview) app.useLogger(app.get(Logger));
   // Report uploads stream their file part (the reports module enforces REPORT_MAX_BYTES).
   await app.register(fastifyMultipart, {
-    limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+    // fileSize defaults to bodyLimit (1 MiB): lift it just above the reports ceiling.
+    limits: {
+      files: 1,
+      fields: 20,
+      fieldSize: 64 * 1024,
+      parts: 30,
+      fileSize: config.reports.maxBytes + 1,
+    },
   });
   app.useGlobalFilters(new FindingsExceptionFilter());
   app.useGlobalPipes(

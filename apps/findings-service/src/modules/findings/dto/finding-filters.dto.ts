@@ -1,0 +1,177 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { InputValidationError } from '@platform/errors';
+import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import {
+  FINDING_STATUS_GROUP_NAMES,
+  FINDING_STATUSES,
+  FindingStatusGroup,
+  isFindingStatus,
+} from '../finding-status';
+import { FindingFilters, SEVERITIES, Severity } from '../list/finding-filters';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_LIST_VALUES = 100;
+
+/** List filters (query parameters of GET /findings, `filters` of bulk-tags). Lists are comma-separated. */
+export class FindingFiltersDto {
+  @ApiPropertyOptional({ description: `Comma list of: ${FINDING_STATUSES.join(', ')}` })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  status?: string;
+
+  @ApiPropertyOptional({ enum: FINDING_STATUS_GROUP_NAMES })
+  @IsOptional()
+  @IsIn(FINDING_STATUS_GROUP_NAMES)
+  status_group?: FindingStatusGroup;
+
+  @ApiPropertyOptional({
+    description: 'Comma list of CRITICAL, HIGH, MEDIUM, LOW, INFO (any case)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  severity?: string;
+
+  @ApiPropertyOptional({ description: 'Comma list of exact scanner names' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  scanner?: string;
+
+  @ApiPropertyOptional({ description: 'Comma list of project ids' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  project_id?: string;
+
+  @ApiPropertyOptional({ description: 'Comma list of product ids' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  product_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'Comma list: findings carrying any of these tags (manual, report or enrichment)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  tags?: string;
+
+  @ApiPropertyOptional({ description: 'Comma list of CVE ids (exact)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  cve?: string;
+
+  @ApiPropertyOptional({ description: 'Substring of the host (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  host?: string;
+
+  @ApiPropertyOptional({ description: 'Substring of the file path (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  file_path?: string;
+
+  @ApiPropertyOptional({ description: 'Full-text search: title, description, rule id' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  search?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  assignee_id?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'created_at >= (inclusive)' })
+  @IsOptional()
+  @IsISO8601()
+  created_from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'created_at < (exclusive)' })
+  @IsOptional()
+  @IsISO8601()
+  created_to?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsISO8601()
+  last_seen_from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsISO8601()
+  last_seen_to?: string;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = [
+    ...new Set(
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0),
+    ),
+  ];
+  return items.length > 0 ? items : undefined;
+}
+
+const date = (value: string | undefined): Date | undefined =>
+  value === undefined ? undefined : new Date(value);
+
+/** Splits and checks the comma lists (400 `validation_failed` naming the field). */
+export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
+  const problems: { field: string; problems: string[] }[] = [];
+  const check = <T extends string>(
+    field: string,
+    values: string[] | undefined,
+    valid: (v: string) => v is T,
+    hint: string,
+  ): T[] | undefined => {
+    if (!values) return undefined;
+    if (values.length > MAX_LIST_VALUES)
+      problems.push({ field, problems: [`at most ${MAX_LIST_VALUES} values`] });
+    const bad = values.filter((v) => !valid(v));
+    if (bad.length > 0) problems.push({ field, problems: [`${bad.join(', ')}: ${hint}`] });
+    return values.filter(valid);
+  };
+  const isSeverity = (v: string): v is Severity => (SEVERITIES as readonly string[]).includes(v);
+  const isUuid = (v: string): v is string => UUID.test(v);
+  const any = (v: string): v is string => v.length <= 200;
+  const filters: FindingFilters = {
+    statuses: check(
+      'status',
+      list(dto.status),
+      isFindingStatus,
+      `expected ${FINDING_STATUSES.join('|')}`,
+    ),
+    statusGroup: dto.status_group,
+    severities: check(
+      'severity',
+      list(dto.severity?.toUpperCase()),
+      isSeverity,
+      `expected ${SEVERITIES.join('|')}`,
+    ),
+    scanners: check('scanner', list(dto.scanner), any, 'too long'),
+    projectIds: check('project_id', list(dto.project_id), isUuid, 'not a UUID'),
+    productIds: check('product_id', list(dto.product_id), isUuid, 'not a UUID'),
+    tags: check('tags', list(dto.tags?.toLowerCase()), any, 'too long'),
+    cves: check('cve', list(dto.cve?.toUpperCase()), any, 'too long'),
+    host: dto.host || undefined,
+    filePath: dto.file_path || undefined,
+    search: dto.search?.trim() || undefined,
+    assigneeId: dto.assignee_id,
+    createdFrom: date(dto.created_from),
+    createdTo: date(dto.created_to),
+    lastSeenFrom: date(dto.last_seen_from),
+    lastSeenTo: date(dto.last_seen_to),
+  };
+  if (problems.length > 0) throw new InputValidationError(problems);
+  return filters;
+}

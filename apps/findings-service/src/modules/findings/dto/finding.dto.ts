@@ -1,0 +1,142 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FINDING_STATUSES, FindingStatus } from '../finding-status';
+import type { FindingView } from '../finding-view';
+import type { FindingPage } from '../findings-query.service';
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export class FindingLocationDto {
+  @ApiPropertyOptional({ nullable: true, type: String }) file_path!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) start_line!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) end_line!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) snippet!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) logical_location!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) host!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) ip!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) port!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) protocol!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) service!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) url!: string | null;
+}
+
+/** A finding as returned by the findings API. */
+export class FindingDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty() project_name!: string;
+  @ApiProperty({ format: 'uuid' }) product_id!: string;
+  @ApiProperty() product_name!: string;
+  @ApiProperty({ enum: ['code', 'web', 'network_cve', 'network'] }) identity_kind!: string;
+  @ApiProperty() rule_id!: string;
+  @ApiProperty({ nullable: true, type: String }) rule_name!: string | null;
+  @ApiProperty() title!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ enum: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] }) severity!: string;
+  @ApiProperty({ enum: FINDING_STATUSES }) status!: FindingStatus;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) status_changed_at!:
+    string | null;
+  @ApiProperty({ nullable: true, type: String }) baseline_state!: string | null;
+  @ApiProperty() kind!: string;
+  @ApiProperty() suppressed!: boolean;
+  @ApiProperty({
+    type: () => FindingLocationDto,
+    description:
+      'file (path, lines, snippet), network (host, ip, port, protocol, service) or web (url)',
+  })
+  location!: FindingLocationDto;
+  @ApiProperty({ nullable: true, type: String }) cve!: string | null;
+  @ApiProperty({ type: [String] }) cwe!: string[];
+  @ApiProperty({ nullable: true, type: String }) component!: string | null;
+  @ApiProperty({ nullable: true, type: String }) component_version!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) score!: number | null;
+  @ApiProperty({ description: 'Latest scanner (all scanners are in sources)' }) scanner!: string;
+  @ApiProperty({ nullable: true, type: String }) scanner_version!: string | null;
+  @ApiProperty({ nullable: true, type: String }) revision!: string | null;
+  @ApiProperty({ type: [String], description: 'Manual tags' }) tags!: string[];
+  @ApiProperty({ type: [String] }) report_tags!: string[];
+  @ApiProperty({ type: [String] }) enrichment_tags!: string[];
+  @ApiProperty({ nullable: true, type: Number }) sla_days!: number | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) assignee_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) comment!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) risk_accepted_until!:
+    string | null;
+  @ApiProperty({ nullable: true, type: String }) waiting_reason!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) waiting_until!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) fingerprints!: Record<
+    string,
+    unknown
+  >;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'One entry per scanner' })
+  sources!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) first_seen_at!: string;
+  @ApiProperty({ format: 'date-time' }) last_seen_at!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+
+  static from(f: FindingView): FindingDto {
+    return {
+      id: f.id,
+      project_id: f.projectId,
+      project_name: f.projectName,
+      product_id: f.productId,
+      product_name: f.productName,
+      identity_kind: f.identityKind,
+      rule_id: f.ruleId,
+      rule_name: f.ruleName,
+      title: f.title,
+      description: f.description,
+      severity: f.severity,
+      status: f.status,
+      status_changed_at: iso(f.statusChangedAt),
+      baseline_state: f.baselineState,
+      kind: f.kind,
+      suppressed: f.suppressed,
+      location: {
+        file_path: f.filePath,
+        start_line: f.startLine,
+        end_line: f.endLine,
+        snippet: f.snippet,
+        logical_location: f.logicalLocation,
+        host: f.host,
+        ip: f.ip,
+        port: f.port,
+        protocol: f.protocol,
+        service: f.service,
+        url: f.url,
+      },
+      cve: f.cve,
+      cwe: f.cwe,
+      component: f.component,
+      component_version: f.componentVersion,
+      score: f.score,
+      scanner: f.scanner,
+      scanner_version: f.scannerVersion,
+      revision: f.revision,
+      tags: f.tags,
+      report_tags: f.reportTags,
+      enrichment_tags: f.enrichmentTags,
+      sla_days: f.slaDays,
+      assignee_id: f.assigneeId,
+      comment: f.triageComment,
+      risk_accepted_until: iso(f.riskAcceptedUntil),
+      waiting_reason: f.waitingReason,
+      waiting_until: iso(f.waitingUntil),
+      fingerprints: f.fingerprints,
+      sources: f.sources,
+      first_seen_at: f.firstSeenAt.toISOString(),
+      last_seen_at: f.lastSeenAt.toISOString(),
+      created_at: f.createdAt.toISOString(),
+      updated_at: f.updatedAt.toISOString(),
+    };
+  }
+}
+
+/** One page of the list: `next_cursor` is null on the last page. */
+export class FindingPageDto {
+  @ApiProperty({ type: [FindingDto] }) items!: FindingDto[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor!: string | null;
+
+  static from(page: FindingPage): FindingPageDto {
+    return { items: page.items.map((f) => FindingDto.from(f)), next_cursor: page.nextCursor };
+  }
+}

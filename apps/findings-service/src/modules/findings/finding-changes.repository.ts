@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ActionLogWriter } from '../action-log/action-log.writer';
+import type { ActionLogEntry } from '../action-log/finding-action';
+import { toFindingView } from './finding-row.mapper';
+import type { FindingView } from './finding-view';
+import { FINDINGS_FROM } from './list/finding-selection.sql';
+import type { TriageState } from './triage/triage-rules';
+
+/** Writes of one locked finding; its action-log entries commit in the same transaction. */
+export class FindingChangeTx {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly actionLog: ActionLogWriter,
+  ) {}
+
+  async updateTriage(id: string, s: TriageState, statusChanged: boolean): Promise<void> {
+    await this.manager.query(
+      `UPDATE findings SET status = $2, assignee_id = $3, triage_comment = $4,
+         risk_accepted_until = $5, waiting_reason = $6, waiting_until = $7,
+         status_changed_at = CASE WHEN $8::boolean THEN now() ELSE status_changed_at END,
+         updated_at = now()
+       WHERE id = $1`,
+      [
+        id,
+        s.status,
+        s.assigneeId,
+        s.triageComment,
+        s.riskAcceptedUntil,
+        s.waitingReason,
+        s.waitingUntil,
+        statusChanged,
+      ],
+    );
+  }
+
+  async setTags(id: string, tags: string[]): Promise<void> {
+    await this.manager.query(`UPDATE findings SET tags = $2, updated_at = now() WHERE id = $1`, [
+      id,
+      tags,
+    ]);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.manager.query(`DELETE FROM findings WHERE id = $1`, [id]);
+  }
+
+  log(entries: ActionLogEntry[]): Promise<void> {
+    return this.actionLog.write(this.manager, entries);
+  }
+}
+
+/** Changes of single findings (triage, tags, delete), each in one transaction with its log. */
+@Injectable()
+export class FindingChangesRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly actionLog: ActionLogWriter,
+  ) {}
+
+  /** Locks the finding (FOR UPDATE) and runs `fn`; `undefined` when the finding does not exist. */
+  withLockedFinding<T>(
+    id: string,
+    fn: (finding: FindingView, tx: FindingChangeTx) => Promise<T>,
+  ): Promise<T | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = (await manager.query(
+        `SELECT f.*, p.name AS project_name, pr.name AS product_name
+           FROM ${FINDINGS_FROM} WHERE f.id = $1 FOR UPDATE OF f`,
+        [id],
+      )) as Record<string, unknown>[];
+      if (!rows[0]) return undefined;
+      return fn(toFindingView(rows[0]), new FindingChangeTx(manager, this.actionLog));
+    });
+  }
+
+  /** An active user who is a global admin or a member of the project. */
+  async isAssignable(userId: string, projectId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT 1 FROM users u
+        WHERE u.id = $1 AND u.is_active
+          AND (u.is_admin OR EXISTS (
+            SELECT 1 FROM project_members m WHERE m.user_id = u.id AND m.project_id = $2))`,
+      [userId, projectId],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+}

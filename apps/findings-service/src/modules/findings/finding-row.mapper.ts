@@ -1,0 +1,71 @@
+import type { FindingStatus } from './finding-status';
+import type { FindingView } from './finding-view';
+
+/** A raw `SELECT f.*, p.name AS project_name, pr.name AS product_name` row (node-pg types). */
+export type FindingRowRecord = Record<string, unknown>;
+
+const str = (v: unknown): string => String(v);
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const dateOrNull = (v: unknown): Date | null =>
+  v instanceof Date ? v : v ? new Date(String(v)) : null;
+const date = (v: unknown): Date => dateOrNull(v) ?? new Date(0);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const object = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+
+/** Maps a raw findings row (snake_case columns) to the API's view of a finding. */
+export function toFindingView(r: FindingRowRecord): FindingView {
+  return {
+    id: str(r['id']),
+    projectId: str(r['project_id']),
+    projectName: str(r['project_name']),
+    productId: str(r['product_id']),
+    productName: str(r['product_name']),
+    identityKind: str(r['identity_kind']),
+    ruleId: str(r['rule_id']),
+    ruleName: strOrNull(r['rule_name']),
+    title: str(r['title']),
+    description: str(r['description']),
+    severity: str(r['severity']),
+    status: str(r['status']) as FindingStatus,
+    statusChangedAt: dateOrNull(r['status_changed_at']),
+    baselineState: strOrNull(r['baseline_state']),
+    kind: str(r['kind']),
+    suppressed: r['suppressed'] === true,
+    host: strOrNull(r['host']),
+    ip: strOrNull(r['ip']),
+    port: numOrNull(r['port']),
+    protocol: strOrNull(r['protocol']),
+    service: strOrNull(r['service']),
+    url: strOrNull(r['url']),
+    filePath: strOrNull(r['file_path']),
+    startLine: numOrNull(r['start_line']),
+    endLine: numOrNull(r['end_line']),
+    snippet: strOrNull(r['snippet']),
+    logicalLocation: strOrNull(r['logical_location']),
+    cve: strOrNull(r['cve']),
+    cwe: strings(r['cwe']),
+    component: strOrNull(r['component']),
+    componentVersion: strOrNull(r['component_version']),
+    score: numOrNull(r['score']),
+    scanner: str(r['scanner']),
+    scannerVersion: strOrNull(r['scanner_version']),
+    revision: strOrNull(r['revision']),
+    tags: strings(r['tags']),
+    reportTags: strings(r['report_tags']),
+    enrichmentTags: strings(r['enrichment_tags']),
+    slaDays: numOrNull(r['sla_days']),
+    assigneeId: strOrNull(r['assignee_id']),
+    triageComment: strOrNull(r['triage_comment']),
+    riskAcceptedUntil: dateOrNull(r['risk_accepted_until']),
+    waitingReason: strOrNull(r['waiting_reason']),
+    waitingUntil: dateOrNull(r['waiting_until']),
+    fingerprints: object(r['fingerprints']),
+    sources: object(r['sources']),
+    firstSeenAt: date(r['first_seen_at']),
+    lastSeenAt: date(r['last_seen_at']),
+    createdAt: date(r['created_at']),
+    updatedAt: date(r['updated_at']),
+  };
+}

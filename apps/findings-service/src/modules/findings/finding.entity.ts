@@ -1,0 +1,112 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import type { FindingStatus } from './finding-status';
+import { ProductEntity } from '../products/product.entity';
+
+/**
+ * A normalized finding, unique per (product, identity hash). Ingestion writes it set-based
+ * (findings-ingestion.repository.ts); every searchable field has its own column. `sources`
+ * holds one entry per contributing scanner, keyed by scanner name.
+ */
+@Entity('findings')
+@Index('uq_findings_product_id_identity_hash', ['productId', 'identityHash'], { unique: true })
+@Index('ix_findings_product_id_id', ['productId', 'id'])
+@Index('ix_findings_project_id_id', ['projectId', 'id'])
+@Index('ix_findings_severity_status_id', ['severity', 'status', 'id'])
+@Index('ix_findings_created_at_id', ['createdAt', 'id'])
+/** Expression index `((CASE severity ... END), id)` from the findings-API migration. */
+@Index('ix_findings_severity_rank_id', { synchronize: false })
+export class FindingEntity {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+
+  @ManyToOne(() => ProductEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'product_id' })
+  product?: ProductEntity;
+
+  @Column({ type: 'uuid' }) productId!: string;
+
+  /** Denormalized from the product for visibility filtering. */
+  @Column({ type: 'uuid' }) projectId!: string;
+
+  @Column({ type: 'char', length: 64 }) identityHash!: string;
+
+  /** code | web | network_cve | network */
+  @Column({ type: 'varchar', length: 16 }) identityKind!: string;
+
+  @Column({ type: 'text' }) ruleId!: string;
+  @Column({ type: 'text', nullable: true }) ruleName!: string | null;
+  @Column({ type: 'text' }) title!: string;
+  @Column({ type: 'text' }) description!: string;
+
+  @Column({ type: 'varchar', length: 8 }) severity!: string;
+  @Column({ type: 'varchar', length: 16, default: 'new' }) status!: FindingStatus;
+  @Column({ type: 'timestamptz', nullable: true }) statusChangedAt!: Date | null;
+
+  @Column({ type: 'varchar', length: 16, nullable: true }) baselineState!: string | null;
+  @Column({ type: 'varchar', length: 16, default: 'fail' }) kind!: string;
+  @Column({ type: 'boolean', default: false }) suppressed!: boolean;
+
+  @Column({ type: 'text', nullable: true }) host!: string | null;
+  @Column({ type: 'text', nullable: true }) ip!: string | null;
+  @Column({ type: 'integer', nullable: true }) port!: number | null;
+  @Column({ type: 'varchar', length: 16, nullable: true }) protocol!: string | null;
+  @Column({ type: 'text', nullable: true }) service!: string | null;
+  @Column({ type: 'text', nullable: true }) url!: string | null;
+  @Column({ type: 'text', nullable: true }) filePath!: string | null;
+  @Column({ type: 'integer', nullable: true }) startLine!: number | null;
+  @Column({ type: 'integer', nullable: true }) endLine!: number | null;
+  @Column({ type: 'text', nullable: true }) snippet!: string | null;
+  @Column({ type: 'text', nullable: true }) logicalLocation!: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true }) cve!: string | null;
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) cwe!: string[];
+  @Column({ type: 'text', nullable: true }) component!: string | null;
+  @Column({ type: 'text', nullable: true }) componentVersion!: string | null;
+  @Column({ type: 'real', nullable: true }) score!: number | null;
+
+  /** Latest scanner that reported the finding (every scanner is in `sources`). */
+  @Column({ type: 'varchar', length: 200 }) scanner!: string;
+  @Column({ type: 'text', nullable: true }) scannerVersion!: string | null;
+  @Column({ type: 'text', nullable: true }) revision!: string | null;
+
+  /** Tags from the report (rule/result properties). */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) reportTags!: string[];
+  /** Manual tags (set and removed by people through the findings API). */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];
+  /** Written by enrichment plugins; overwritten by the next enrichment. */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) enrichmentTags!: string[];
+
+  /** Remediation days from the project settings for the severity at creation (null: none). */
+  @Column({ type: 'integer', nullable: true }) slaDays!: number | null;
+
+  /**
+   * Triage (findings API): assigned user, comment/justification, state dates. Optional in the
+   * type so that writers of new findings need not name them (they start empty).
+   */
+  @Column({ type: 'uuid', nullable: true }) assigneeId?: string | null;
+  @Column({ type: 'text', nullable: true }) triageComment?: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) riskAcceptedUntil?: Date | null;
+  @Column({ type: 'text', nullable: true }) waitingReason?: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) waitingUntil?: Date | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" }) fingerprints!: Record<string, unknown>;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) properties!: Record<string, unknown>;
+  /** `{ "<scanner>": { scanner, scanner_version, scanned_at, cve, score, description, rule_id } }` */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) sources!: Record<string, unknown>;
+
+  @Column({ type: 'timestamptz' }) firstSeenAt!: Date;
+  @Column({ type: 'timestamptz' }) lastSeenAt!: Date;
+  @Column({ type: 'uuid', nullable: true }) firstReportId!: string | null;
+  @Column({ type: 'uuid', nullable: true }) lastReportId!: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt!: Date;
+  @UpdateDateColumn({ type: 'timestamptz' }) updatedAt!: Date;
+}

@@ -1,0 +1,43 @@
+import type { FindingSortKey, SortOrder } from './finding-sort';
+
+/** Position after the last row of a page: its sort value (when the key is not `id`) and id. */
+export interface FindingCursor {
+  sort: FindingSortKey;
+  order: SortOrder;
+  value: string | number | null;
+  id: string;
+}
+
+/** PostgreSQL's text form of timestamptz, e.g. `2025-01-31 12:00:00.123456+00`. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2}){0,2}|Z)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Opaque to clients: base64url of a small JSON object. */
+export function encodeCursor(cursor: FindingCursor): string {
+  const raw = JSON.stringify({ s: cursor.sort, o: cursor.order, v: cursor.value, i: cursor.id });
+  return Buffer.from(raw, 'utf8').toString('base64url');
+}
+
+/** The cursor when well-formed and made for this sort and order; otherwise undefined. */
+export function decodeCursor(
+  text: string,
+  sort: FindingSortKey,
+  order: SortOrder,
+): FindingCursor | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { s, o, v, i } = parsed as Record<string, unknown>;
+  if (s !== sort || o !== order || typeof i !== 'string' || !UUID.test(i)) return undefined;
+  if (sort === 'id') return v === null ? { sort, order, value: null, id: i } : undefined;
+  if (sort === 'severity' || sort === 'status') {
+    return typeof v === 'number' && Number.isInteger(v)
+      ? { sort, order, value: v, id: i }
+      : undefined;
+  }
+  return typeof v === 'string' && TIMESTAMP.test(v) ? { sort, order, value: v, id: i } : undefined;
+}

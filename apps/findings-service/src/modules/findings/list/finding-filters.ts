@@ -1,0 +1,35 @@
+import type { FindingStatus, FindingStatusGroup } from '../finding-status';
+import type { QueryNode } from '../query';
+
+export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** List filters (query parameters); each one present narrows the result (AND). */
+export interface FindingFilters {
+  statuses?: FindingStatus[];
+  statusGroup?: FindingStatusGroup;
+  severities?: Severity[];
+  /** Exact scanner names (any of). */
+  scanners?: string[];
+  projectIds?: string[];
+  productIds?: string[];
+  /** Any of these tags, of any origin (manual, report, enrichment). */
+  tags?: string[];
+  cves?: string[];
+  /** Case-insensitive substrings. */
+  host?: string;
+  filePath?: string;
+  /** Full-text search (same as bare terms of `q`). */
+  search?: string;
+  assigneeId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  lastSeenFrom?: Date;
+  lastSeenTo?: Date;
+}
+
+/** What a list or bulk statement selects: filters AND the parsed query (if any). */
+export interface FindingSelection {
+  filters: FindingFilters;
+  query?: QueryNode;
+}

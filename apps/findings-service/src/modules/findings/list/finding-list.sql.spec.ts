@@ -1,0 +1,36 @@
+import { parseQuery } from '../query';
+import { findingListSql } from './finding-list.sql';
+import { FINDINGS_QUERY_CATALOG } from './finding-query-catalog';
+
+describe('findingListSql', () => {
+  it('puts every value in parameters, visibility first, query params after the filters', () => {
+    const { sql, params } = findingListSql({
+      scope: { all: false, projectIds: ['p1'], productIds: ['x1'] },
+      filters: { severities: ['HIGH'], host: "o'hara" },
+      query: parseQuery('tags:pci OR status:new', FINDINGS_QUERY_CATALOG),
+      sort: 'severity',
+      order: 'desc',
+      cursor: { sort: 'severity', order: 'desc', value: 4, id: 'id-1' },
+      fetch: 51,
+    });
+    expect(sql).not.toContain("o'hara");
+    expect(sql).not.toContain('pci');
+    expect(params).toEqual([['p1'], ['x1'], ['HIGH'], "%o'hara%", 'pci', 'new', 'id-1', 4, 51]);
+    expect(sql).toContain('(f.project_id = ANY($1::uuid[]) OR f.product_id = ANY($2::uuid[]))');
+    expect(sql).toContain('(f.tags || f.report_tags || f.enrichment_tags) && ARRAY[$5]::text[]');
+    expect(sql).toMatch(/\(\(CASE f\.severity .* END\), f\.id\) < \(\$8::int, \$7::uuid\)/);
+    expect(sql).toMatch(/ORDER BY \(CASE f\.severity .* END\) DESC, f\.id DESC\s+LIMIT \$9$/);
+  });
+
+  it('an empty scope matches nothing', () => {
+    const { sql } = findingListSql({
+      scope: { all: false, projectIds: [], productIds: [] },
+      filters: {},
+      sort: 'id',
+      order: 'asc',
+      fetch: 2,
+    });
+    expect(sql).toContain('WHERE FALSE');
+    expect(sql).toContain('ORDER BY f.id ASC');
+  });
+});

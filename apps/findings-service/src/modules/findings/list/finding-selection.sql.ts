@@ -1,0 +1,70 @@
+import type { VisibleScope } from '../../projects/visibility.service';
+import { FINDING_STATUS_GROUPS } from '../finding-status';
+import { compileQuery, containsPattern } from '../query';
+import { ALL_TAGS_SQL, FINDINGS_QUERY_CATALOG, fullTextSql } from './finding-query-catalog';
+import type { FindingSelection } from './finding-filters';
+
+/** Collects `$n` parameters of one statement. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The rows a principal may touch: everything, or its projects and single products. */
+export function scopeSql(scope: VisibleScope, params: SqlParams): string {
+  if (scope.all) return 'TRUE';
+  const parts: string[] = [];
+  if (scope.projectIds.length > 0)
+    parts.push(`f.project_id = ANY(${params.add(scope.projectIds)}::uuid[])`);
+  if (scope.productIds.length > 0)
+    parts.push(`f.product_id = ANY(${params.add(scope.productIds)}::uuid[])`);
+  return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
+}
+
+/**
+ * WHERE conditions of a selection (filters AND query) over `findings f` joined with
+ * `projects p` and `products pr`. Every value is a parameter.
+ */
+export function selectionSql(selection: FindingSelection, params: SqlParams): string[] {
+  const f = selection.filters;
+  const where: string[] = [];
+  const anyOf = (column: string, values: unknown[] | undefined, cast: string): void => {
+    if (values && values.length > 0)
+      where.push(`${column} = ANY(${params.add(values)}::${cast}[])`);
+  };
+  anyOf('f.status', f.statuses, 'text');
+  if (f.statusGroup) anyOf('f.status', [...FINDING_STATUS_GROUPS[f.statusGroup]], 'text');
+  anyOf('f.severity', f.severities, 'text');
+  anyOf('f.scanner', f.scanners, 'text');
+  anyOf('f.project_id', f.projectIds, 'uuid');
+  anyOf('f.product_id', f.productIds, 'uuid');
+  anyOf('f.cve', f.cves, 'text');
+  if (f.tags && f.tags.length > 0) where.push(`${ALL_TAGS_SQL} && ${params.add(f.tags)}::text[]`);
+  if (f.host) where.push(`f.host ILIKE ${params.add(containsPattern(f.host))} ESCAPE '\\'`);
+  if (f.filePath)
+    where.push(`f.file_path ILIKE ${params.add(containsPattern(f.filePath))} ESCAPE '\\'`);
+  if (f.search) where.push(fullTextSql(params.add(containsPattern(f.search))));
+  if (f.assigneeId) where.push(`f.assignee_id = ${params.add(f.assigneeId)}::uuid`);
+  if (f.createdFrom) where.push(`f.created_at >= ${params.add(f.createdFrom)}`);
+  if (f.createdTo) where.push(`f.created_at < ${params.add(f.createdTo)}`);
+  if (f.lastSeenFrom) where.push(`f.last_seen_at >= ${params.add(f.lastSeenFrom)}`);
+  if (f.lastSeenTo) where.push(`f.last_seen_at < ${params.add(f.lastSeenTo)}`);
+  if (selection.query) {
+    const compiled = compileQuery(selection.query, {
+      catalog: FINDINGS_QUERY_CATALOG,
+      paramOffset: params.values.length,
+    });
+    params.values.push(...compiled.params);
+    where.push(compiled.sql);
+  }
+  return where;
+}
+
+/** `FROM` of list and bulk statements (the query language's `project`/`product` need names). */
+export const FINDINGS_FROM = `findings f
+  JOIN projects p ON p.id = f.project_id
+  JOIN products pr ON pr.id = f.product_id`;

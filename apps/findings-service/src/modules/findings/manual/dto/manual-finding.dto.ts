@@ -1,0 +1,136 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { SEVERITIES, Severity } from '../../../ingestion/parsing';
+import { FindingEntity } from '../../finding.entity';
+
+/** A finding entered by hand: `host` (network), `path` (code) or `url` (web) is required. */
+export class CreateManualFindingDto {
+  @ApiProperty({ example: 'Exposed admin console' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  title!: string;
+
+  @ApiProperty({ enum: SEVERITIES })
+  @IsIn(SEVERITIES)
+  severity!: Severity;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(20_000)
+  description?: string;
+
+  @ApiPropertyOptional({ example: 'db1.example.com' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  host?: string;
+
+  @ApiPropertyOptional({ example: 5432 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port?: number;
+
+  @ApiPropertyOptional({ example: 'tcp' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(16)
+  protocol?: string;
+
+  @ApiPropertyOptional({ example: 'src/app.c' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2_000)
+  path?: string;
+
+  @ApiPropertyOptional({ example: 12 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  start_line?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  end_line?: number;
+
+  @ApiPropertyOptional({ example: 'https://app.example.com/admin' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\//i, { message: 'url must start with http:// or https://' })
+  @MaxLength(2_000)
+  url?: string;
+
+  @ApiPropertyOptional({ example: 'manual-exposed-console' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  rule_id?: string;
+
+  @ApiPropertyOptional({ example: 'pentest' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  scanner?: string;
+
+  @ApiPropertyOptional({ example: 'CVE-2024-1234' })
+  @IsOptional()
+  @Matches(/^CVE-\d{4}-\d{4,}$/i)
+  cve?: string;
+}
+
+export class ManualFindingDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) product_id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ enum: SEVERITIES }) severity!: string;
+  @ApiProperty() status!: string;
+  @ApiProperty() rule_id!: string;
+  @ApiProperty() scanner!: string;
+  @ApiProperty({ nullable: true, type: String }) host!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) port!: number | null;
+  @ApiProperty({ nullable: true, type: String }) protocol!: string | null;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) file_path!: string | null;
+  @ApiProperty({ nullable: true, type: String }) cve!: string | null;
+  @ApiProperty({ description: 'One entry per scanner' }) sources!: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) first_seen_at!: string;
+  @ApiProperty({ format: 'date-time' }) last_seen_at!: string;
+
+  static from(f: FindingEntity): ManualFindingDto {
+    return {
+      id: f.id,
+      product_id: f.productId,
+      project_id: f.projectId,
+      title: f.title,
+      severity: f.severity,
+      status: f.status,
+      rule_id: f.ruleId,
+      scanner: f.scanner,
+      host: f.host,
+      port: f.port,
+      protocol: f.protocol,
+      url: f.url,
+      file_path: f.filePath,
+      cve: f.cve,
+      sources: f.sources,
+      first_seen_at: f.firstSeenAt.toISOString(),
+      last_seen_at: f.lastSeenAt.toISOString(),
+    };
+  }
+}

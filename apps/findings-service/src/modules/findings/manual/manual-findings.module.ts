@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProductsModule } from '../../products/products.module';
+import { ProjectsModule } from '../../projects/projects.module';
+import { FindingEntity } from '../finding.entity';
+import { ManualFindingsController } from './manual-findings.controller';
+import { ManualFindingsRepository } from './manual-findings.repository';
+import { ManualFindingsService } from './manual-findings.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([FindingEntity]), ProductsModule, ProjectsModule],
+  controllers: [ManualFindingsController],
+  providers: [ManualFindingsRepository, ManualFindingsService],
+})
+export class ManualFindingsModule {}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import type { AccessContext } from '../../auth/access/access-context';
+import { actorOf } from '../../action-log/finding-action';
+import { ProjectAccessService } from '../../projects/project-access.service';
+import { VisibilityService } from '../../projects/visibility.service';
+import { FindingChangesRepository } from '../finding-changes.repository';
+import type { FindingView } from '../finding-view';
+import { targetOf } from '../findings-query.service';
+import { FindingsApiError } from '../findings.errors';
+import { planTriage, TriagePatch } from './triage-rules';
+
+const notFound = (): Error => new FindingsApiError('finding_not_found');
+
+/** PATCH and DELETE of one finding, each with its action-log entries in one transaction. */
+@Injectable()
+export class FindingTriageService {
+  constructor(
+    private readonly changes: FindingChangesRepository,
+    private readonly projectAccess: ProjectAccessService,
+    private readonly visibility: VisibilityService,
+  ) {}
+
+  /** Needs `write_findings` on the finding's product (analyst/admin role, or a key grant). */
+  async update(access: AccessContext, id: string, patch: TriagePatch): Promise<FindingView> {
+    const result = await this.changes.withLockedFinding(id, async (finding, tx) => {
+      this.projectAccess.require(access, 'write_findings', targetOf(finding), notFound);
+      if (
+        patch.assigneeId &&
+        !(await this.changes.isAssignable(patch.assigneeId, finding.projectId))
+      ) {
+        throw new FindingsApiError('assignee_invalid');
+      }
+      const now = new Date();
+      const plan = planTriage(finding, patch, now);
+      if (plan.changes.length === 0) return finding;
+      await tx.updateTriage(id, plan.next, plan.statusChanged);
+      const actor = actorOf(access);
+      await tx.log(
+        plan.changes.map((c) => ({ findingId: id, projectId: finding.projectId, actor, ...c })),
+      );
+      return {
+        ...finding,
+        ...plan.next,
+        statusChangedAt: plan.statusChanged ? now : finding.statusChangedAt,
+      };
+    });
+    if (!result) throw notFound();
+    return result;
+  }
+
+  /** Users only (the route refuses keys): project administrators and global admins. */
+  async delete(access: AccessContext, id: string): Promise<void> {
+    const done = await this.changes.withLockedFinding(id, async (finding, tx) => {
+      if (!this.visibility.canSee(access, targetOf(finding))) throw notFound();
+      if ((await this.projectAccess.roleOf(access, finding.projectId)) !== 'admin') {
+        throw new FindingsApiError('access_denied');
+      }
+      await tx.delete(id);
+      await tx.log([
+        {
+          findingId: id,
+          projectId: finding.projectId,
+          actor: actorOf(access),
+          action: 'deleted',
+          from: { status: finding.status, title: finding.title, product_id: finding.productId },
+          to: null,
+        },
+      ]);
+      return true;
+    });
+    if (!done) throw notFound();
+  }
+}

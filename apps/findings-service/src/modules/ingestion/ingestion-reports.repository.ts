@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SlaDays } from '../findings/ingestion/findings-ingestion.repository';
+import type { ReportFailureCode, ReportFormat, ReportStatus } from '../reports/report-status';
+
+/** What the worker needs to ingest one report. */
+export interface IngestionContext {
+  reportId: string;
+  productId: string;
+  projectId: string;
+  status: ReportStatus;
+  storageKey: string;
+  requestedFormat: ReportFormat | null;
+  engine: string | null;
+  engineVersion: string | null;
+  commitId: string | null;
+  processedBatches: number;
+  createdAt: Date;
+  sla: SlaDays;
+}
+
+interface ContextRow {
+  id: string;
+  product_id: string;
+  project_id: string;
+  status: ReportStatus;
+  storage_key: string;
+  requested_format: ReportFormat | null;
+  engine: string | null;
+  engine_version: string | null;
+  commit_id: string | null;
+  processed_batches: number;
+  created_at: Date;
+  sla_critical_days: number | null;
+  sla_high_days: number | null;
+  sla_medium_days: number | null;
+  sla_low_days: number | null;
+  sla_info_days: number | null;
+}
+
+/** Report state transitions made by the worker (the per-batch write is in the findings repo). */
+@Injectable()
+export class IngestionReportsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async load(reportId: string): Promise<IngestionContext | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT r.id, r.product_id, r.project_id, r.status, r.storage_key, r.requested_format,
+              r.engine, r.engine_version, r.commit_id, r.processed_batches, r.created_at,
+              p.sla_critical_days, p.sla_high_days, p.sla_medium_days, p.sla_low_days,
+              p.sla_info_days
+         FROM reports r JOIN projects p ON p.id = r.project_id
+        WHERE r.id = $1`,
+      [reportId],
+    )) as ContextRow[];
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      reportId: row.id,
+      productId: row.product_id,
+      projectId: row.project_id,
+      status: row.status,
+      storageKey: row.storage_key,
+      requestedFormat: row.requested_format,
+      engine: row.engine,
+      engineVersion: row.engine_version,
+      commitId: row.commit_id,
+      processedBatches: row.processed_batches,
+      createdAt: row.created_at,
+      sla: {
+        CRITICAL: row.sla_critical_days,
+        HIGH: row.sla_high_days,
+        MEDIUM: row.sla_medium_days,
+        LOW: row.sla_low_days,
+        INFO: row.sla_info_days,
+      },
+    };
+  }
+
+  async markStarted(reportId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE reports SET started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`,
+      [reportId],
+    );
+  }
+
+  /** Completes a pending report unless cancellation was requested (then: false). */
+  async complete(reportId: string): Promise<boolean> {
+    const result = (await this.dataSource.query(
+      `UPDATE reports SET status = 'completed', finished_at = now(), updated_at = now(),
+              format = COALESCE(format, requested_format)
+        WHERE id = $1 AND status = 'pending' AND cancel_requested_at IS NULL
+        RETURNING id`,
+      [reportId],
+    )) as [unknown[], number];
+    return result[1] > 0;
+  }
+
+  async fail(reportId: string, code: ReportFailureCode, reason: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE reports SET status = 'failed', failure_code = $2, failure_reason = $3,
+              finished_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'pending'`,
+      [reportId, code, reason.slice(0, 4000)],
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { defineJobContract } from '@platform/queue';
+
+/** The queue that ingests uploaded reports: one job per report, job id = report id. */
+export const REPORT_INGESTION_QUEUE = 'report-ingestion';
+
+export interface IngestReportJob {
+  reportId: string;
+  productId: string;
+  projectId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const INGEST_REPORT = defineJobContract<IngestReportJob>('ingest-report', (data) => {
+  if (typeof data !== 'object' || data === null) throw new Error('expected an object');
+  const { reportId, productId, projectId } = data as Record<string, unknown>;
+  for (const [name, value] of Object.entries({ reportId, productId, projectId })) {
+    if (typeof value !== 'string' || !UUID.test(value)) throw new Error(`${name} must be a UUID`);
+  }
+  return { reportId, productId, projectId } as IngestReportJob;
+});

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import type { Job, JobType } from 'bullmq';
+import type { AccessContext } from '../auth/access/access-context';
+import { ProjectAccessService } from '../projects/project-access.service';
+import { ReportsRepository } from '../reports/reports.repository';
+import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from './ingest-report.job';
+import { JobsError } from './jobs.errors';
+import { JOB_STATES, JobStateName, jobView, JobView, stateName } from './job-view';
+import { ReportQueue } from './report-queue.provider';
+import { guardQueue } from './queue-guard';
+
+export interface JobFilter {
+  state?: JobStateName;
+  queue?: string;
+  kind?: string;
+  reportId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** BullMQ list names behind each API state. */
+const LIST_TYPES: Record<JobStateName, JobType[]> = {
+  waiting: ['waiting', 'prioritized', 'waiting-children'],
+  active: ['active'],
+  delayed: ['delayed'],
+  completed: ['completed'],
+  failed: ['failed'],
+};
+/** How many of the newest jobs a non-admin listing filters through. */
+const SCAN_WINDOW = 2_000;
+
+/**
+ * Background jobs of the ingestion queue. Global admins see every job; project admins see the
+ * jobs of their projects' reports (others get 404, as for a missing job).
+ */
+@Injectable()
+export class JobsService {
+  constructor(
+    private readonly reportQueue: ReportQueue,
+    private readonly reports: ReportsRepository,
+    private readonly projectAccess: ProjectAccessService,
+  ) {}
+
+  async list(access: AccessContext, filter: JobFilter): Promise<JobView[]> {
+    if (!this.matchesQueue(filter)) return [];
+    const scope = await this.projectAccess.adminProjectIds(access);
+    if (filter.reportId) {
+      const one = await this.find(filter.reportId);
+      const views = one && this.visible(scope, one) ? [one] : [];
+      return views.filter((v) => !filter.state || v.state === filter.state);
+    }
+    const states = filter.state ? [filter.state] : [...JOB_STATES];
+    const views: JobView[] = [];
+    for (const state of states) {
+      const end = scope === 'all' ? filter.offset + filter.limit - 1 : SCAN_WINDOW - 1;
+      const jobs = await guardQueue(() =>
+        this.reportQueue.queue.getJobs(LIST_TYPES[state], 0, end),
+      );
+      views.push(...jobs.map((job) => jobView(job, state)));
+    }
+    return views
+      .filter((v) => this.visible(scope, v))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+      .slice(filter.offset, filter.offset + filter.limit);
+  }
+
+  async stats(access: AccessContext): Promise<Record<JobStateName, number>> {
+    const scope = await this.projectAccess.adminProjectIds(access);
+    const counts: Record<JobStateName, number> = {
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      completed: 0,
+      failed: 0,
+    };
+    if (scope === 'all') {
+      const raw = await guardQueue(() => this.reportQueue.queue.getJobCounts());
+      for (const [type, count] of Object.entries(raw)) {
+        const state = stateName(type as Parameters<typeof stateName>[0]);
+        if (state) counts[state] += count;
+      }
+      return counts;
+    }
+    for (const view of await this.list(access, { limit: SCAN_WINDOW, offset: 0 })) {
+      counts[view.state] += 1;
+    }
+    return counts;
+  }
+
+  async get(access: AccessContext, id: string): Promise<JobView> {
+    const view = await this.find(id);
+    if (!view || !this.visible(await this.projectAccess.adminProjectIds(access), view)) {
+      throw new JobsError('job_not_found');
+    }
+    return view;
+  }
+
+  /** A failed job runs again; it resumes after the batches already written. */
+  async retry(access: AccessContext, id: string): Promise<JobView> {
+    const view = await this.get(access, id);
+    if (view.state !== 'failed') throw new JobsError('job_not_retryable', { state: view.state });
+    const job = await this.job(id);
+    if (view.reportId) await this.reports.resetForRetry(view.reportId);
+    await guardQueue(() => job.retry('failed'));
+    return this.get(access, id);
+  }
+
+  /**
+   * A queued job is removed and its report fails as cancelled; a running job gets the
+   * cancellation flag, which the handler checks before writing each batch of results.
+   */
+  async cancel(access: AccessContext, id: string): Promise<JobView & { cancelRequested: boolean }> {
+    const view = await this.get(access, id);
+    if (view.state === 'completed' || view.state === 'failed') {
+      throw new JobsError('job_not_cancellable', { state: view.state });
+    }
+    const reason = `cancelled by ${access.principal.kind} ${access.principal.id}`;
+    if (view.state !== 'active') {
+      const job = await this.job(id);
+      const removed = await guardQueue(() => job.remove().then(() => true)).catch(() => false);
+      if (removed) {
+        if (view.reportId) await this.reports.failPending(view.reportId, 'cancelled', reason);
+        return { ...view, cancelRequested: true };
+      }
+    }
+    if (view.reportId) await this.reports.requestCancel(view.reportId, new Date());
+    return { ...(await this.get(access, id)), cancelRequested: true };
+  }
+
+  private matchesQueue(filter: JobFilter): boolean {
+    if (filter.queue && filter.queue !== REPORT_INGESTION_QUEUE) return false;
+    return !filter.kind || filter.kind === INGEST_REPORT.name;
+  }
+
+  private visible(scope: 'all' | string[], view: JobView): boolean {
+    return scope === 'all' || (view.projectId !== null && scope.includes(view.projectId));
+  }
+
+  private async job(id: string): Promise<Job> {
+    const job = await guardQueue(() => this.reportQueue.queue.getJob(id));
+    if (!job) throw new JobsError('job_not_found');
+    return job;
+  }
+
+  private async find(id: string): Promise<JobView | undefined> {
+    const job = await guardQueue(() => this.reportQueue.queue.getJob(id));
+    if (!job) return undefined;
+    const state = stateName(await guardQueue(() => job.getState()));
+    return state ? jobView(job, state) : undefined;
+  }
+}

@@ -1,0 +1,9 @@
+import { FindingsError } from '../../common/errors/app-error';
+
+export type ProductsErrorCode = 'product_not_found' | 'product_exists' | 'repository_url_invalid';
+
+export class ProductsError extends FindingsError<ProductsErrorCode> {
+  constructor(code: ProductsErrorCode) {
+    super(code);
+  }
+}

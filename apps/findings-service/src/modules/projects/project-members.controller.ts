@@ -1,0 +1,49 @@
+import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
+import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
+import { UuidParam } from '../../common/http/uuid-param';
+import type { AccessContext } from '../auth/access/access-context';
+import { CurrentAccess, UserOnly } from '../auth/access/access.decorators';
+import { MemberDto, PutMemberDto } from './dto/member.dto';
+import { ProjectMembersService } from './project-members.service';
+
+@ApiTags('projects')
+@Controller(`${API_PREFIX}/projects/:id/members`)
+@UserOnly()
+export class ProjectMembersController {
+  constructor(private readonly members: ProjectMembersService) {}
+
+  @Get()
+  @ApiDataResponse(MemberDto, { isArray: true })
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async list(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+  ): Promise<MemberDto[]> {
+    return (await this.members.list(access, id)).map((m) => MemberDto.from(m));
+  }
+
+  @Put(':user_id')
+  @ApiDataResponse(MemberDto, { description: 'Member added or role changed' })
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async put(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+    @UuidParam('user_id') userId: string,
+    @Body() body: PutMemberDto,
+  ): Promise<MemberDto> {
+    return MemberDto.from(await this.members.put(access, id, userId, body.role));
+  }
+
+  @Delete(':user_id')
+  @HttpCode(204)
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async remove(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+    @UuidParam('user_id') userId: string,
+  ): Promise<void> {
+    await this.members.remove(access, id, userId);
+  }
+}

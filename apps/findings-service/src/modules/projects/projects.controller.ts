@@ -1,0 +1,73 @@
+import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
+import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
+import { UuidParam } from '../../common/http/uuid-param';
+import type { AccessContext } from '../auth/access/access-context';
+import { Access, CurrentAccess, UserOnly } from '../auth/access/access.decorators';
+import { CreateProjectDto } from './dto/create-project.dto';
+import { ProjectDto } from './dto/project.dto';
+import { ProjectSettingsDto, UpdateProjectSettingsDto } from './dto/project-settings.dto';
+import { ProjectsService } from './projects.service';
+import { settingsPatch } from './settings-patch';
+
+@ApiTags('projects')
+@Controller(`${API_PREFIX}/projects`)
+export class ProjectsController {
+  constructor(private readonly projects: ProjectsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Access({ permission: 'create_project' })
+  @ApiDataResponse(ProjectDto, { status: 201, description: 'Project created' })
+  @ApiErrorResponses(400, 401, 403, 409, 429)
+  async create(
+    @CurrentAccess() access: AccessContext,
+    @Body() body: CreateProjectDto,
+  ): Promise<ProjectDto> {
+    return ProjectDto.from(await this.projects.create(access, body));
+  }
+
+  @Get()
+  @UserOnly()
+  @ApiDataResponse(ProjectDto, { isArray: true, description: 'Projects the user can see' })
+  @ApiErrorResponses(401, 403, 429)
+  async list(@CurrentAccess() access: AccessContext): Promise<ProjectDto[]> {
+    return (await this.projects.list(access)).map((p) => ProjectDto.from(p));
+  }
+
+  @Get(':id')
+  @UserOnly()
+  @ApiDataResponse(ProjectDto)
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async get(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+  ): Promise<ProjectDto> {
+    return ProjectDto.from(await this.projects.get(access, id));
+  }
+
+  @Get(':id/settings')
+  @UserOnly()
+  @ApiDataResponse(ProjectSettingsDto)
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async settings(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+  ): Promise<ProjectSettingsDto> {
+    return ProjectSettingsDto.from(await this.projects.get(access, id));
+  }
+
+  @Put(':id/settings')
+  @UserOnly()
+  @ApiDataResponse(ProjectSettingsDto)
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async updateSettings(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+    @Body() body: UpdateProjectSettingsDto,
+  ): Promise<ProjectSettingsDto> {
+    const project = await this.projects.updateSettings(access, id, settingsPatch(body));
+    return ProjectSettingsDto.from(project);
+  }
+}

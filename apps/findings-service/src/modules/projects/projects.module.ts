@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectAccessService } from './project-access.service';
+import { ProjectMemberEntity } from './project-member.entity';
+import { ProjectMembersController } from './project-members.controller';
+import { ProjectMembersRepository } from './project-members.repository';
+import { ProjectMembersService } from './project-members.service';
+import { ProjectEntity } from './project.entity';
+import { ProjectsController } from './projects.controller';
+import { ProjectsRepository } from './projects.repository';
+import { ProjectsService } from './projects.service';
+import { VisibilityService } from './visibility.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ProjectEntity, ProjectMemberEntity])],
+  controllers: [ProjectsController, ProjectMembersController],
+  providers: [
+    ProjectsRepository,
+    ProjectMembersRepository,
+    ProjectsService,
+    ProjectMembersService,
+    ProjectAccessService,
+    VisibilityService,
+  ],
+  exports: [ProjectsService, ProjectAccessService, VisibilityService],
+})
+export class ProjectsModule {}

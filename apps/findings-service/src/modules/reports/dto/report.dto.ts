@@ -1,0 +1,74 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { REPORT_FORMATS, REPORT_STATUSES } from '../report-status';
+import { ReportEntity } from '../report.entity';
+
+export class ReportAcceptedDto {
+  @ApiProperty({ format: 'uuid' }) report_id!: string;
+  @ApiProperty({ enum: ['pending'] }) status!: 'pending';
+}
+
+export class ReportCountsDto {
+  @ApiProperty({ description: 'Findings created by this report' }) new!: number;
+  @ApiProperty({ description: 'Existing findings seen again (last seen, sources updated)' })
+  updated!: number;
+  @ApiProperty({ description: 'Fixed findings seen again, now renewed' }) renewed!: number;
+  @ApiProperty({ description: 'Results read from the report (duplicates included)' })
+  results!: number;
+}
+
+export class ReportDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) product_id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty({ enum: REPORT_STATUSES }) status!: string;
+  @ApiProperty({ enum: REPORT_FORMATS, nullable: true, type: String }) format!: string | null;
+  @ApiProperty() file_name!: string;
+  @ApiProperty() size_bytes!: number;
+  @ApiProperty({ nullable: true, type: String }) scanner!: string | null;
+  @ApiProperty({ nullable: true, type: String }) scanner_version!: string | null;
+  @ApiProperty({ nullable: true, type: String }) engine!: string | null;
+  @ApiProperty({ nullable: true, type: String }) engine_version!: string | null;
+  @ApiProperty({ nullable: true, type: String }) commit_id!: string | null;
+  @ApiProperty() verify_fixes!: boolean;
+  @ApiProperty({ type: ReportCountsDto, description: 'Final once status is completed' })
+  counts!: ReportCountsDto;
+  @ApiProperty({ nullable: true, type: String, description: 'Machine code of a failure' })
+  failure_code!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the report failed' })
+  failure_reason!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at!: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'finished_at - created_at' })
+  duration_ms!: number | null;
+
+  static from(r: ReportEntity): ReportDto {
+    return {
+      id: r.id,
+      product_id: r.productId,
+      project_id: r.projectId,
+      status: r.status,
+      format: r.format ?? r.requestedFormat,
+      file_name: r.fileName,
+      size_bytes: r.sizeBytes,
+      scanner: r.scanner,
+      scanner_version: r.scannerVersion,
+      engine: r.engine,
+      engine_version: r.engineVersion,
+      commit_id: r.commitId,
+      verify_fixes: r.verifyFixes,
+      counts: {
+        new: r.newCount,
+        updated: r.updatedCount,
+        renewed: r.renewedCount,
+        results: r.resultsTotal,
+      },
+      failure_code: r.failureCode,
+      failure_reason: r.failureReason,
+      created_at: r.createdAt.toISOString(),
+      started_at: r.startedAt?.toISOString() ?? null,
+      finished_at: r.finishedAt?.toISOString() ?? null,
+      duration_ms: r.finishedAt ? r.finishedAt.getTime() - r.createdAt.getTime() : null,
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
+import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
+import { UuidParam } from '../../common/http/uuid-param';
+import type { AccessContext } from '../auth/access/access-context';
+import { Access, CurrentAccess } from '../auth/access/access.decorators';
+import { ReportAcceptedDto, ReportDto } from './dto/report.dto';
+import { multipartParts } from './multipart-parts';
+import { ReportsService } from './reports.service';
+
+const UPLOAD_SCHEMA = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: '.sarif or .json; archives refused' },
+    format: { type: 'string', enum: ['sarif', 'sonarqube'], description: 'detected if absent' },
+    engine: { type: 'string', description: 'scanner name when the report lacks it' },
+    engine_version: { type: 'string' },
+    commit_id: { type: 'string', description: 'or header X-Commit-Id, or query commit_id' },
+    verify_fixes: { type: 'boolean' },
+  },
+};
+
+@ApiTags('reports')
+@Controller(API_PREFIX)
+export class ReportsController {
+  constructor(private readonly reports: ReportsService) {}
+
+  @Post('products/:product_id/reports')
+  @HttpCode(202)
+  @Access({ permission: 'upload_report' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: UPLOAD_SCHEMA })
+  @ApiHeader({ name: 'X-Commit-Id', required: false })
+  @ApiQuery({ name: 'commit_id', required: false })
+  @ApiDataResponse(ReportAcceptedDto, { status: 202, description: 'Queued for ingestion' })
+  @ApiErrorResponses(400, 401, 403, 404, 413, 429, 503)
+  async upload(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('product_id') productId: string,
+    @Req() request: FastifyRequest<{ Querystring: { commit_id?: string } }>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ReportAcceptedDto> {
+    const header = request.headers['x-commit-id'];
+    try {
+      const report = await this.reports.upload(access, {
+        productId,
+        parts: multipartParts(request),
+        fallbackCommitId: (Array.isArray(header) ? header[0] : header) ?? request.query.commit_id,
+      });
+      return { report_id: report.id, status: 'pending' };
+    } catch (error) {
+      // A refused upload is answered at once; the rest of the body is discarded unread (never
+      // buffered) so the client can see the answer, then the connection is closed.
+      void reply.header('connection', 'close');
+      request.raw.unpipe();
+      request.raw.resume();
+      throw error;
+    }
+  }
+
+  @Get('reports/:report_id')
+  @Access({ permission: 'read_reports' })
+  @ApiDataResponse(ReportDto)
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async get(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('report_id') id: string,
+  ): Promise<ReportDto> {
+    return ReportDto.from(await this.reports.get(access, id));
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { ReportEntity } from './report.entity';
+import type { ReportFailureCode } from './report-status';
+
+export type NewReport = Pick<
+  ReportEntity,
+  | 'id'
+  | 'productId'
+  | 'projectId'
+  | 'requestedFormat'
+  | 'engine'
+  | 'engineVersion'
+  | 'commitId'
+  | 'verifyFixes'
+  | 'fileName'
+  | 'storageKey'
+  | 'sizeBytes'
+  | 'uploadedByKind'
+  | 'uploadedById'
+>;
+
+@Injectable()
+export class ReportsRepository {
+  constructor(@InjectRepository(ReportEntity) private readonly reports: Repository<ReportEntity>) {}
+
+  async insert(report: NewReport): Promise<void> {
+    await this.reports.insert(report);
+  }
+
+  findById(id: string): Promise<ReportEntity | null> {
+    return this.reports.findOneBy({ id });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.reports.delete({ id });
+  }
+
+  /** Asks a running ingestion to stop before its next write. */
+  async requestCancel(id: string, at: Date): Promise<void> {
+    await this.reports.update({ id, cancelRequestedAt: IsNull() }, { cancelRequestedAt: at });
+  }
+
+  /** A job that never started (removed from the queue): the report fails as cancelled. */
+  async failPending(id: string, code: ReportFailureCode, reason: string): Promise<void> {
+    await this.reports.update(
+      { id, status: 'pending' },
+      { status: 'failed', failureCode: code, failureReason: reason, finishedAt: new Date() },
+    );
+  }
+
+  /** Before a retry: pending again; counters and the watermark stay (the job resumes). */
+  async resetForRetry(id: string): Promise<void> {
+    await this.reports.update(
+      { id },
+      {
+        status: 'pending',
+        failureCode: null,
+        failureReason: null,
+        cancelRequestedAt: null,
+        finishedAt: null,
+      },
+    );
+  }
+}

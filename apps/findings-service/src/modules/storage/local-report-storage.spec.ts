@@ -1,0 +1,45 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { LocalReportStorage } from './local-report-storage';
+import { StoredObjectTooLargeError } from './report-storage';
+
+describe('LocalReportStorage', () => {
+  let dir: string;
+  let storage: LocalReportStorage;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'report-storage-'));
+    storage = new LocalReportStorage(dir);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('stores a stream and reports its size', async () => {
+    const result = await storage.write('a.sarif', Readable.from([Buffer.from('{"runs":[]}')]), 100);
+    expect(result.sizeBytes).toBe(11);
+    expect(await readFile(join(dir, 'a.sarif'), 'utf8')).toBe('{"runs":[]}');
+    expect(await storage.exists('a.sarif')).toBe(true);
+  });
+
+  it('stops at the ceiling and leaves no partial file', async () => {
+    const chunks = Array.from({ length: 50 }, () => Buffer.alloc(1024, 'x'));
+    await expect(storage.write('big.json', Readable.from(chunks), 10_000)).rejects.toBeInstanceOf(
+      StoredObjectTooLargeError,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('refuses keys that could leave the directory', async () => {
+    await expect(storage.write('../x', Readable.from([]), 10)).rejects.toThrow(
+      'invalid storage key',
+    );
+  });
+
+  it('deletes idempotently', async () => {
+    await storage.write('b.json', Readable.from([Buffer.from('{}')]), 10);
+    await storage.delete('b.json');
+    await storage.delete('b.json');
+    expect(await storage.exists('b.json')).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { Readable, Transform, TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileReportSource, ReportSource } from '../ingestion/parsing';
+import { ReportStorage, StoredObjectTooLargeError } from './report-storage';
+
+/** Counts bytes and fails the stream as soon as the ceiling is passed. */
+class ByteCeiling extends Transform {
+  bytes = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) done(new StoredObjectTooLargeError(this.maxBytes));
+    else done(null, chunk);
+  }
+}
+
+/** Report files in a local directory (REPORT_STORAGE_DIR), one file per key. */
+export class LocalReportStorage implements ReportStorage {
+  private readonly root: string;
+
+  constructor(directory: string) {
+    this.root = resolve(directory);
+  }
+
+  async write(key: string, content: Readable, maxBytes: number): Promise<{ sizeBytes: number }> {
+    const path = this.pathOf(key);
+    await mkdir(this.root, { recursive: true });
+    const ceiling = new ByteCeiling(maxBytes);
+    try {
+      await pipeline(content, ceiling, createWriteStream(path, { flags: 'wx' }));
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+    return { sizeBytes: ceiling.bytes };
+  }
+
+  source(key: string): ReportSource {
+    return fileReportSource(this.pathOf(key));
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  private pathOf(key: string): string {
+    if (!/^[A-Za-z0-9._-]+$/.test(key) || key.startsWith('.')) {
+      throw new Error(`invalid storage key "${key}"`);
+    }
+    const path = join(this.root, key);
+    if (!path.startsWith(this.root + sep)) throw new Error(`invalid storage key "${key}"`);
+    return path;
+  }
+}

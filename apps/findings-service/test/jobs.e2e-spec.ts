@@ -1,0 +1,110 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import request from 'supertest';
+import { addMember, bearer, createProduct, createProject } from './support/catalog';
+import { withDb } from './support/findings-db';
+import { freshUser, login, loginAdmin, Login } from './support/identities';
+import { IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
+import { uploadReport, waitForReport } from './support/reports';
+import { syntheticSarif } from './support/synthetic-sarif';
+import { startTestApp, TestApp } from './support/test-app';
+
+let t: TestApp;
+let admin: Login;
+let env: IngestionEnv;
+let worker: INestApplicationContext | undefined;
+
+beforeAll(async () => {
+  env = ingestionEnv();
+  t = await startTestApp(env.vars);
+  admin = await loginAdmin(t);
+});
+afterAll(async () => {
+  await worker?.close();
+  await t.close();
+  env.cleanup();
+});
+
+const get = (path: string, who: Login = admin) =>
+  request(t.url).get(path).set('Authorization', `Bearer ${who.token}`);
+const post = (path: string, who: Login = admin) =>
+  request(t.url).post(path).set('Authorization', `Bearer ${who.token}`);
+
+async function member(projectId: string, role: 'admin' | 'analyst'): Promise<Login> {
+  const u = await freshUser(t, admin);
+  const l = await login(t, u.email, u.password);
+  await addMember(t, bearer(admin), projectId, l.userId, role);
+  return l;
+}
+
+describe('Jobs - /api/v1/jobs (GET), /api/v1/jobs/stats (GET), /api/v1/jobs/{id} (GET)', () => {
+  it('lists queued ingestion jobs by state and report, counts them, and scopes project admins', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const reportId = await uploadReport(t, bearer(admin), product.id, syntheticSarif(10));
+    const job = await get(`/api/v1/jobs/${reportId}`).expect(200);
+    expect(job.body.data).toMatchObject({
+      id: reportId,
+      queue: 'report-ingestion',
+      kind: 'ingest-report',
+      state: 'waiting',
+      report_id: reportId,
+      project_id: project.id,
+    });
+    const list = await get(`/api/v1/jobs?state=waiting&report_id=${reportId}`).expect(200);
+    expect(list.body.data.map((j: { id: string }) => j.id)).toEqual([reportId]);
+    expect((await get('/api/v1/jobs?state=completed').expect(200)).body.data).toEqual([]);
+    const stats = await get('/api/v1/jobs/stats').expect(200);
+    expect(stats.body.data.waiting).toBeGreaterThanOrEqual(1);
+
+    const lead = await member(project.id, 'admin');
+    const analyst = await member(project.id, 'analyst');
+    await get(`/api/v1/jobs/${reportId}`, lead).expect(200);
+    expect(
+      (await get('/api/v1/jobs', lead).expect(200)).body.data.map((j: { id: string }) => j.id),
+    ).toContain(reportId);
+    await get(`/api/v1/jobs/${reportId}`, analyst).expect(404);
+    expect((await get('/api/v1/jobs', analyst).expect(200)).body.data).toEqual([]);
+    await request(t.url).get('/api/v1/jobs').set('X-API-Key', 'sa_00000000_x').expect(401);
+  });
+});
+
+describe('Cancel and retry jobs - /api/v1/jobs/{id}/cancel, /api/v1/jobs/{id}/retry (POST)', () => {
+  it('cancels a queued job (report failed as cancelled) and retries it to completion', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const reportId = await uploadReport(t, bearer(admin), product.id, syntheticSarif(50));
+    const cancelled = await post(`/api/v1/jobs/${reportId}/cancel`).expect(200);
+    expect(cancelled.body.data.cancel_requested).toBe(true);
+    const report = await waitForReport(t, bearer(admin), reportId);
+    expect(report).toMatchObject({ status: 'failed', failure_code: 'cancelled' });
+    await post(`/api/v1/jobs/${reportId}/retry`).expect(404); // removed from the queue
+  });
+
+  it('stops a running job before its next write; retry resumes and completes', async () => {
+    worker = await startWorker(t, env.vars);
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const total = 60_000;
+    const reportId = await uploadReport(t, bearer(admin), product.id, syntheticSarif(total));
+    const batches = () =>
+      withDb(t, async (db) => {
+        const res = await db.query('SELECT processed_batches FROM reports WHERE id = $1', [
+          reportId,
+        ]);
+        return (res.rows[0] as { processed_batches: number }).processed_batches;
+      });
+    while ((await batches()) < 1) await new Promise((r) => setTimeout(r, 10));
+    await post(`/api/v1/jobs/${reportId}/cancel`).expect(200);
+    const failed = await waitForReport(t, bearer(admin), reportId);
+    expect(failed).toMatchObject({ status: 'failed', failure_code: 'cancelled' });
+    expect(failed.counts.results).toBeLessThan(total);
+    const job = await get(`/api/v1/jobs/${reportId}`).expect(200);
+    expect(job.body.data.state).toBe('failed');
+    await post(`/api/v1/jobs/${reportId}/cancel`).expect(422);
+
+    await post(`/api/v1/jobs/${reportId}/retry`).expect(200);
+    const done = await waitForReport(t, bearer(admin), reportId, 60_000);
+    expect(done).toMatchObject({ status: 'completed', counts: { new: total, results: total } });
+    await post(`/api/v1/jobs/${reportId}/retry`).expect(422);
+  }, 90_000);
+});

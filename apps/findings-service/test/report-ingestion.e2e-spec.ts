@@ -1,0 +1,216 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { bearer, createProduct, createProject } from './support/catalog';
+import { findingsOf, withDb } from './support/findings-db';
+import { loginAdmin, Login } from './support/identities';
+import { IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
+import { uploadReport, waitForReport } from './support/reports';
+import { startTestApp, TestApp } from './support/test-app';
+
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name));
+
+let t: TestApp;
+let worker: INestApplicationContext;
+let admin: Login;
+let env: IngestionEnv;
+
+beforeAll(async () => {
+  env = ingestionEnv();
+  t = await startTestApp(env.vars);
+  worker = await startWorker(t, env.vars);
+  admin = await loginAdmin(t);
+}, 30_000);
+afterAll(async () => {
+  await worker.close();
+  await t.close();
+  env.cleanup();
+});
+
+async function freshProduct(projectId?: string) {
+  const project = projectId ?? (await createProject(t, bearer(admin))).id;
+  return createProduct(t, bearer(admin), project);
+}
+
+function networkSarif(tool: string, results: object[]): string {
+  return JSON.stringify({
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: tool, rules: [] } }, results }],
+  });
+}
+
+function networkResult(ruleId: string, host: string, port: number, cve?: string): object {
+  return {
+    ruleId,
+    level: 'error',
+    message: { text: `${ruleId} on ${host}:${port}` },
+    locations: [{ physicalLocation: { artifactLocation: { uri: `tcp://${host}:${port}` } } }],
+    properties: { host, port, protocol: 'tcp', ...(cve ? { cve } : {}) },
+  };
+}
+
+describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
+  it('ingests the real flawfinder report: 11 new findings with file locations', async () => {
+    const product = await freshProduct();
+    const id = await uploadReport(
+      t,
+      bearer(admin),
+      product.id,
+      fixture('flawfinder-vulnerable.sarif'),
+    );
+    const report = await waitForReport(t, bearer(admin), id);
+    expect(report).toMatchObject({
+      status: 'completed',
+      format: 'sarif',
+      scanner: 'Flawfinder',
+      counts: { new: 11, updated: 0, renewed: 0, results: 11 },
+    });
+    const findings = await findingsOf(t, product.id);
+    expect(findings).toHaveLength(11);
+    expect(findings.every((f) => f.file_path?.endsWith('vulnerable.c') && f.start_line! > 0)).toBe(
+      true,
+    );
+    expect(findings.every((f) => f.status === 'new' && f.sources.Flawfinder)).toBe(true);
+    // SLA days come from the project's settings for the finding's severity.
+    const high = findings.find((f) => f.severity === 'HIGH');
+    expect(high?.sla_days).toBe(14);
+  });
+
+  it('re-uploading the same report creates nothing: every finding is updated', async () => {
+    const product = await freshProduct();
+    const first = await uploadReport(
+      t,
+      bearer(admin),
+      product.id,
+      fixture('flawfinder-vulnerable.sarif'),
+    );
+    await waitForReport(t, bearer(admin), first);
+    const again = await uploadReport(
+      t,
+      bearer(admin),
+      product.id,
+      fixture('flawfinder-vulnerable.sarif'),
+    );
+    const report = await waitForReport(t, bearer(admin), again);
+    expect(report.counts).toEqual({ new: 0, updated: 11, renewed: 0, results: 11 });
+    expect(await findingsOf(t, product.id)).toHaveLength(11);
+  });
+
+  it('turns fixed findings seen again into renewed', async () => {
+    const product = await freshProduct();
+    await waitForReport(
+      t,
+      bearer(admin),
+      await uploadReport(t, bearer(admin), product.id, fixture('flawfinder-vulnerable.sarif')),
+    );
+    await withDb(t, (db) =>
+      db.query(
+        `UPDATE findings SET status = 'fixed' WHERE id IN
+           (SELECT id FROM findings WHERE product_id = $1 ORDER BY identity_hash LIMIT 3)`,
+        [product.id],
+      ),
+    );
+    const id = await uploadReport(
+      t,
+      bearer(admin),
+      product.id,
+      fixture('flawfinder-vulnerable.sarif'),
+    );
+    const report = await waitForReport(t, bearer(admin), id);
+    expect(report.counts).toEqual({ new: 0, updated: 8, renewed: 3, results: 11 });
+    const statuses = (await findingsOf(t, product.id)).map((f) => f.status);
+    expect(statuses.filter((s) => s === 'renewed')).toHaveLength(3);
+    expect(statuses.filter((s) => s === 'new')).toHaveLength(8);
+  });
+
+  it('ingests the parsing fixtures (SARIF with many cases, SonarQube issues)', async () => {
+    for (const name of ['sarif-all-cases.sarif', 'sonarqube-issues.json']) {
+      const product = await freshProduct();
+      const id = await uploadReport(t, bearer(admin), product.id, fixture(name), {
+        filename: name,
+      });
+      const report = await waitForReport(t, bearer(admin), id);
+      expect(report.status).toBe('completed');
+      const stored = await findingsOf(t, product.id);
+      expect(stored.length).toBe(report.counts.new);
+      expect(report.counts.new).toBeGreaterThan(0);
+      expect(report.counts.results).toBeGreaterThanOrEqual(report.counts.new);
+    }
+  });
+
+  it('same CVE on the same port from two scanners is one finding with two sources', async () => {
+    const product = await freshProduct();
+    const a = networkSarif('NetScanA', [networkResult('a-rule', '10.0.0.5', 443, 'CVE-2024-0001')]);
+    const b = networkSarif('NetScanB', [
+      networkResult('other-rule', '10.0.0.5', 443, 'cve-2024-0001'),
+    ]);
+    expect(
+      (await waitForReport(t, bearer(admin), await uploadReport(t, bearer(admin), product.id, a)))
+        .counts.new,
+    ).toBe(1);
+    const second = await waitForReport(
+      t,
+      bearer(admin),
+      await uploadReport(t, bearer(admin), product.id, b),
+    );
+    expect(second.counts).toMatchObject({ new: 0, updated: 1 });
+    const findings = await findingsOf(t, product.id);
+    expect(findings).toHaveLength(1);
+    expect(Object.keys(findings[0].sources).sort()).toEqual(['NetScanA', 'NetScanB']);
+    expect(findings[0].scanner).toBe('NetScanB');
+  });
+
+  it('same host in two products is two findings', async () => {
+    const project = await createProject(t, bearer(admin));
+    const one = await freshProduct(project.id);
+    const two = await freshProduct(project.id);
+    const report = networkSarif('NetScanA', [networkResult('open-port', 'db.internal', 5432)]);
+    for (const product of [one, two]) {
+      const done = await waitForReport(
+        t,
+        bearer(admin),
+        await uploadReport(t, bearer(admin), product.id, report),
+      );
+      expect(done.counts.new).toBe(1);
+    }
+    const [f1] = await findingsOf(t, one.id);
+    const [f2] = await findingsOf(t, two.id);
+    expect(f1.identity_hash).toBe(f2.identity_hash);
+    expect(f1.id).not.toBe(f2.id);
+  });
+
+  it('fails a malformed report with the parser message', async () => {
+    const product = await freshProduct();
+    const id = await uploadReport(t, bearer(admin), product.id, fixture('malformed.sarif'));
+    const report = await waitForReport(t, bearer(admin), id);
+    expect(report.status).toBe('failed');
+    expect(report.failure_code).toBe('report_malformed');
+    expect(report.failure_reason).toMatch(/malformed JSON at byte \d+/);
+  });
+
+  it('hides a report from a key without read_reports on its product (404)', async () => {
+    const product = await freshProduct();
+    const id = await uploadReport(
+      t,
+      bearer(admin),
+      product.id,
+      fixture('flawfinder-vulnerable.sarif'),
+    );
+    const sa = await request(t.url)
+      .post('/api/v1/admin/service-accounts')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ name: 'reader' })
+      .expect(201);
+    const other = await freshProduct();
+    await request(t.url)
+      .post(`/api/v1/admin/service-accounts/${sa.body.data.id}/permissions`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ permission: 'read_reports', level: 'product', product_id: other.id })
+      .expect(201);
+    await request(t.url)
+      .get(`/api/v1/reports/${id}`)
+      .set('X-API-Key', sa.body.data.api_key)
+      .expect(404);
+  });
+});

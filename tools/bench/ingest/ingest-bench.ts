@@ -1,0 +1,237 @@
+/**
+ * Ingestion benchmark (not part of `npm test`). One command from the repository root:
+ *
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/ingest/ingest-bench.ts
+ *
+ * Starts the local stack (tools/stack/stack.sh up), creates a fresh database `bench_ingest`,
+ * boots the findings API and worker as child processes, generates a realistic SARIF file with
+ * 100 000 results (~60 MB), uploads it through `POST /api/v1/products/{id}/reports` and times
+ * upload → report `completed`; prints findings/s and the worker's peak RSS (VmHWM). Then it
+ * uploads the same file again (all duplicates) and prints that rate. Finally a ~100 MB file
+ * (130 000 results, more context per result) into a fresh product, for the peak-RSS target.
+ * Env: BENCH_RESULTS (default 100000), BENCH_SKIP_LARGE=1, BENCH_DIR (default OS temp dir).
+ */
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { writeSarif } from './sarif-file';
+
+const ROOT = join(__dirname, '../../..');
+const PORT = 38_411;
+const API = `http://127.0.0.1:${PORT}`;
+const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
+const RESULTS = Number(process.env.BENCH_RESULTS ?? 100_000);
+
+function stackEnv(): Record<string, string> {
+  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { cwd: ROOT, stdio: 'inherit' });
+  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { cwd: ROOT }).toString();
+  return Object.fromEntries(
+    [...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]),
+  );
+}
+
+async function freshDatabase(adminUrl: string, name: string): Promise<string> {
+  const db = new Client({ connectionString: adminUrl });
+  await db.connect();
+  await db.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await db.query(`CREATE DATABASE ${name}`);
+  await db.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function boot(entry: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function http(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; json: { data?: Record<string, unknown> } }> {
+  const res = await fetch(`${API}${path}`, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return {
+    status: res.status,
+    json: (await res.json().catch(() => ({}))) as { data?: Record<string, unknown> },
+  };
+}
+
+async function waitForApi(): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${API}/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('API did not start');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Streams the file as multipart/form-data (never read into memory). */
+function upload(token: string, productId: string, file: string): Promise<string> {
+  const boundary = `bench${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.sarif"\r\nContent-Type: application/sarif+json\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + statSync(file).size + tail.length;
+  return new Promise((resolve, reject) => {
+    const req = request(`${API}/api/v1/products/${productId}/reports`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': length,
+      },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+          data?: { report_id?: string };
+        };
+        if (res.statusCode !== 202 || !body.data?.report_id) {
+          reject(new Error(`upload answered ${res.statusCode}: ${JSON.stringify(body)}`));
+        } else resolve(body.data.report_id);
+      });
+    });
+    req.on('error', reject);
+    req.write(head);
+    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    stream.on('error', reject);
+    stream.pipe(req, { end: false });
+    stream.on('end', () => req.end(tail));
+  });
+}
+
+async function timedIngest(token: string, productId: string, file: string) {
+  const started = performance.now();
+  const reportId = await upload(token, productId, file);
+  const uploadedMs = performance.now() - started;
+  for (;;) {
+    const { json } = await http('GET', `/api/v1/reports/${reportId}`, token);
+    const report = json.data as {
+      status: string;
+      counts: Record<string, number>;
+      failure_reason: string | null;
+    };
+    if (report.status === 'failed') throw new Error(`report failed: ${report.failure_reason}`);
+    if (report.status === 'completed') {
+      return { ms: performance.now() - started, uploadedMs, counts: report.counts };
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return Math.round(kib / 1024);
+}
+
+function print(
+  label: string,
+  run: { ms: number; uploadedMs: number; counts: Record<string, number> },
+  rss: number,
+): void {
+  const rate = Math.round((run.counts.results / run.ms) * 1000);
+  console.log(
+    `${label}: ${run.counts.results} results in ${(run.ms / 1000).toFixed(2)} s ` +
+      `(upload ${(run.uploadedMs / 1000).toFixed(2)} s) = ${rate} findings/s; ` +
+      `new ${run.counts.new}, updated ${run.counts.updated}; worker peak RSS ${rss} MiB`,
+  );
+}
+
+async function main(): Promise<void> {
+  const stack = stackEnv();
+  const databaseUrl = await freshDatabase(stack.STACK_PG_URL, 'bench_ingest');
+  const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'ingest-bench-'));
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: stack.REDIS_URL,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOG_FILE_SINK_ENABLED: 'false',
+    LOCAL_ADMIN_EMAIL: ADMIN.email,
+    LOCAL_ADMIN_PASSWORD: ADMIN.password,
+    COOKIE_SECURE: 'false',
+    RATE_LIMIT_API: '100000',
+    RATE_LIMIT_API_USER: '100000',
+    REPORT_STORAGE_DIR: join(dir, 'reports'),
+    QUEUE_PREFIX: `bench${Date.now()}`,
+  };
+  const api = boot('apps/findings-service/src/main.ts', { ...env, METRICS_PORT: '0' });
+  let worker: ChildProcess | undefined;
+  try {
+    const file = join(dir, 'bench-100k.sarif');
+    const generating = writeSarif(file, RESULTS);
+    await waitForApi();
+    worker = boot('apps/findings-service/src/worker.ts', { ...env, METRICS_PORT: '0' });
+    await generating;
+    console.log(
+      `generated ${file}: ${(statSync(file).size / 1e6).toFixed(1)} MB, ${RESULTS} results`,
+    );
+    const login = await http('POST', '/api/v1/auth/local/login', undefined, {
+      login: ADMIN.email,
+      password: ADMIN.password,
+    });
+    const token = String(login.json.data?.access_token);
+    const project = await http('POST', '/api/v1/projects', token, { name: `bench-${Date.now()}` });
+    const projectId = String(project.json.data?.id);
+    const product = await http('POST', `/api/v1/projects/${projectId}/products`, token, {
+      name: 'bench',
+    });
+    const productId = String(product.json.data?.id);
+    await new Promise((r) => setTimeout(r, 3_000)); // worker connected and idle
+
+    print('first ingest', await timedIngest(token, productId, file), peakRssMiB(worker.pid ?? 0));
+    print(
+      'duplicate re-ingest',
+      await timedIngest(token, productId, file),
+      peakRssMiB(worker.pid ?? 0),
+    );
+
+    if (process.env.BENCH_SKIP_LARGE !== '1') {
+      const large = join(dir, 'bench-100mb.sarif');
+      await writeSarif(large, 130_000, { contextLines: 5, seed: 7 });
+      console.log(`generated ${large}: ${(statSync(large).size / 1e6).toFixed(1)} MB`);
+      const other = await http('POST', `/api/v1/projects/${projectId}/products`, token, {
+        name: 'bench-large',
+      });
+      print(
+        '100 MB file',
+        await timedIngest(token, String(other.json.data?.id), large),
+        peakRssMiB(worker.pid ?? 0),
+      );
+    }
+  } finally {
+    worker?.kill('SIGTERM');
+    api.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
