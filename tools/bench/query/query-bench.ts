@@ -1,0 +1,290 @@
+/**
+ * Findings query benchmark (not part of `npm test`). One command from the repository root:
+ *
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/query/query-bench.ts
+ *
+ * Starts the project's PostgreSQL/Redis (tools/stack/stack.sh) when STACK_PG_URL is not set,
+ * creates a scratch database, boots the real API (migrations included), creates 2 projects x
+ * 5 products through the API, loads 1 000 000 findings with one set-based INSERT ... SELECT
+ * generate_series per product, ANALYZEs, then times requests through HTTP, sequentially:
+ *   - list filtered by severity + status
+ *   - q `severity:critical|high host:*prod*`
+ *   - q `scanner:semgrep OR scanner:trivy file_path:src`
+ *   - a deep keyset page (cursor after following 50 pages of 50), default and severity sort
+ *   - the same filter as a project member (visibility by project list)
+ * and prints p50/p95/p99 per request kind (BENCH_REQUESTS each, default 200).
+ * Env: BENCH_FINDINGS (default 1000000), BENCH_KEEP_DB=1 keeps the database.
+ */
+import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createFindingsApp } from '../../../apps/findings-service/src/bootstrap/create-app';
+import { loadFindingsConfig } from '../../../apps/findings-service/src/config/findings-config';
+
+const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
+const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
+const PROJECTS = 2;
+const PRODUCTS_PER_PROJECT = 5;
+const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
+
+function stackEnv(): Record<string, string> {
+  if (process.env['STACK_PG_URL'] && process.env['REDIS_URL']) {
+    return { STACK_PG_URL: process.env['STACK_PG_URL'], REDIS_URL: process.env['REDIS_URL'] };
+  }
+  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { stdio: 'inherit' });
+  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { encoding: 'utf8' });
+  const env: Record<string, string> = {};
+  for (const m of out.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
+  return env;
+}
+
+/** Severity, status, scanner, host and path spread so that each filter matches a realistic share. */
+const LOAD = `
+INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
+  description, severity, status, host, file_path, scanner, cwe, tags, sla_days, first_seen_at,
+  last_seen_at, created_at)
+SELECT $1, $2, md5($4 || g::text) || md5(g::text || $4), 'code',
+  'rule-' || (g % 400),
+  'Finding ' || g || ' ' || (ARRAY['SQL injection','XSS','Weak cipher','Outdated dependency','Hardcoded secret'])[1 + g % 5],
+  'Seeded description of finding ' || g,
+  (ARRAY['CRITICAL','HIGH','MEDIUM','MEDIUM','LOW','LOW','INFO'])[1 + (g * 7919) % 7],
+  (ARRAY['new','new','new','confirmed','confirmed','in_progress','fixed','fixed','false_positive','risk_accepted','wont_fix','renewed'])[1 + (g * 104729) % 12],
+  CASE WHEN g % 10 < 3 THEN 'app-' || (g % 97) || '.prod.example.com'
+       WHEN g % 10 < 8 THEN 'app-' || (g % 89) || '.staging.example.com' ELSE NULL END,
+  CASE WHEN g % 4 = 0 THEN 'lib/vendor/pkg-' || (g % 50) || '/index.js'
+       ELSE 'src/module-' || (g % 200) || '/file-' || (g % 37) || '.ts' END,
+  (ARRAY['semgrep','trivy','zap','sonarqube','gitleaks'])[1 + (g * 31) % 5],
+  ARRAY['CWE-' || (g % 120)],
+  CASE WHEN g % 20 = 0 THEN ARRAY['pci'] ELSE '{}'::text[] END,
+  30,
+  now() - ((g % 525600) || ' minutes')::interval,
+  now() - ((g % 10000) || ' minutes')::interval,
+  now() - ((g % 525600) || ' minutes')::interval
+FROM generate_series(1::bigint, $3::bigint) AS g`;
+
+interface Api {
+  url: string;
+  token: string;
+}
+
+async function call(
+  api: Api,
+  path: string,
+  token = api.token,
+): Promise<{ ms: number; body: unknown }> {
+  const started = performance.now();
+  const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const body: unknown = await res.json();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  return { ms, body };
+}
+
+async function post(
+  api: Api,
+  path: string,
+  body: unknown,
+  token = api.token,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${api.url}${path}`, {
+    method: path.includes('/members/') ? 'PUT' : 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function measure(
+  label: string,
+  paths: () => string,
+  api: Api,
+  token?: string,
+): Promise<string> {
+  for (let i = 0; i < 10; i++) await call(api, paths(), token); // warm-up
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < REQUESTS; i++) {
+    const { ms, body } = await call(api, paths(), token);
+    times.push(ms);
+    rows = (body as { data: { items: unknown[] } }).data.items.length;
+  }
+  times.sort((a, b) => a - b);
+  const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} |`;
+  console.log(line);
+  return line;
+}
+
+async function main(): Promise<void> {
+  const env = stackEnv();
+  const dbName = `bench_query_${Date.now()}`;
+  const admin = new Client({ connectionString: env['STACK_PG_URL'] });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const databaseUrl = env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${dbName}`);
+  const config = loadFindingsConfig(
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: env['REDIS_URL'],
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'error',
+      LOG_FILE_SINK_ENABLED: 'false',
+      COOKIE_SECURE: 'false',
+      RATE_LIMIT_API: '1000000',
+      RATE_LIMIT_API_USER: '1000000',
+      RATE_LIMIT_API_SERVICE_ACCOUNT: '1000000',
+      RATE_LIMIT_KEY_PREFIX: `${dbName}:rl:`,
+      QUEUE_PREFIX: `${dbName}`,
+      LOCAL_ADMIN_EMAIL: ADMIN.email,
+      LOCAL_ADMIN_PASSWORD: ADMIN.password,
+    },
+    'api',
+  );
+  const app = await createFindingsApp(config);
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.getHttpServer().address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const loginRes = await fetch(`${url}/api/v1/auth/local/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: ADMIN.email, password: ADMIN.password }),
+    });
+    const token = ((await loginRes.json()) as { data: { access_token: string } }).data.access_token;
+    const api: Api = { url, token };
+
+    const products: { id: string; projectId: string }[] = [];
+    const projectIds: string[] = [];
+    for (let p = 0; p < PROJECTS; p++) {
+      const project = await post(api, '/api/v1/projects', { name: `bench-project-${p}` });
+      projectIds.push(String(project['id']));
+      for (let k = 0; k < PRODUCTS_PER_PROJECT; k++) {
+        const product = await post(api, `/api/v1/projects/${String(project['id'])}/products`, {
+          name: `bench-product-${k}`,
+        });
+        products.push({ id: String(product['id']), projectId: String(project['id']) });
+      }
+    }
+    const ds = app.get(DataSource);
+    const perProduct = Math.floor(TOTAL / products.length);
+    const loadStarted = performance.now();
+    for (const product of products)
+      await ds.query(LOAD, [product.id, product.projectId, perProduct, product.id]);
+    await ds.query('VACUUM ANALYZE findings');
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    console.log(
+      `loaded ${perProduct * products.length} findings into ${products.length} products in ${loadSeconds.toFixed(1)} s (${Math.round((perProduct * products.length) / loadSeconds)} rows/s, INSERT ... SELECT with all indexes)`,
+    );
+
+    // A project member (analyst of project 0: half of the findings).
+    const memberEmail = 'bench-member@example.test';
+    const user = await post(api, '/api/v1/admin/users', {
+      email: memberEmail,
+      password: ADMIN.password,
+      is_admin: false,
+    });
+    await post(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
+      role: 'analyst',
+    });
+    const memberLogin = await fetch(`${url}/api/v1/auth/local/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: memberEmail, password: ADMIN.password }),
+    });
+    const memberToken = ((await memberLogin.json()) as { data: { access_token: string } }).data
+      .access_token;
+
+    async function deepCursor(query: string): Promise<string> {
+      let cursor = '';
+      for (let page = 0; page < 50; page++) {
+        const { body } = await call(
+          api,
+          `/api/v1/findings?limit=50${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        cursor = (body as { data: { next_cursor: string } }).data.next_cursor;
+      }
+      return cursor;
+    }
+    const deepDefault = await deepCursor('');
+    const deepSeverity = await deepCursor('&sort=severity');
+    const enc = encodeURIComponent;
+
+    const me = await (async () => {
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) {
+        const started = performance.now();
+        await fetch(`${url}/api/v1/auth/me`, {
+          headers: { authorization: `Bearer ${token}` },
+        }).then((r) => r.arrayBuffer());
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b);
+    })();
+    console.log(
+      `baseline GET /api/v1/auth/me (auth, rate limit, no findings query): p50 ${percentile(me, 50).toFixed(1)} ms, p95 ${percentile(me, 95).toFixed(1)} ms`,
+    );
+    console.log(`\n${REQUESTS} sequential requests each, limit 50, through HTTP (ms):`);
+    console.log(`| ${'request'.padEnd(58)} | rows | p50    | p95    | p99    |`);
+    console.log(`|${'-'.repeat(60)}|------|--------|--------|--------|`);
+    await measure(
+      'severity=CRITICAL,HIGH & status=new,confirmed (admin)',
+      () => '/api/v1/findings?severity=CRITICAL,HIGH&status=new,confirmed',
+      api,
+    );
+    await measure(
+      'q=severity:critical|high host:*prod*',
+      () => `/api/v1/findings?q=${enc('severity:critical|high host:*prod*')}`,
+      api,
+    );
+    await measure(
+      'q=scanner:semgrep OR scanner:trivy file_path:src',
+      () => `/api/v1/findings?q=${enc('scanner:semgrep OR scanner:trivy file_path:src')}`,
+      api,
+    );
+    await measure(
+      'deep keyset page (after 50 pages), created_at desc',
+      () => `/api/v1/findings?cursor=${deepDefault}`,
+      api,
+    );
+    await measure(
+      'deep keyset page (after 50 pages), sort=severity desc',
+      () => `/api/v1/findings?sort=severity&cursor=${deepSeverity}`,
+      api,
+    );
+    await measure(
+      'status_group=attention, sort=severity (admin)',
+      () => '/api/v1/findings?status_group=attention&sort=severity',
+      api,
+    );
+    await measure(
+      'member of 1 project: severity=CRITICAL&status=new',
+      () => '/api/v1/findings?severity=CRITICAL&status=new',
+      api,
+      memberToken,
+    );
+    await measure(
+      'product_id=<one product> & q=tags:pci',
+      () => `/api/v1/findings?product_id=${products[3].id}&q=tags:pci`,
+      api,
+    );
+  } finally {
+    await app.close();
+    if (process.env['BENCH_KEEP_DB'] !== '1')
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
