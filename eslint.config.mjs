@@ -1,9 +1,20 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
-import prettier from 'eslint-config-prettier';
+import prettierRecommended from 'eslint-plugin-prettier/recommended';
 
 export default [
-  { ignores: ['**/dist', '**/node_modules', '**/tmp', '**/coverage', 'docs/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      '**/dist',
+      '**/node_modules',
+      '**/tmp',
+      '**/coverage',
+      'docs/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
@@ -21,16 +32,28 @@ export default [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:findings', onlyDependOnLibsWithTags: ['scope:findings', 'scope:shared'] },
-            { sourceTag: 'scope:certificate', onlyDependOnLibsWithTags: ['scope:certificate', 'scope:shared'] },
-            { sourceTag: 'scope:plugin-runner', onlyDependOnLibsWithTags: ['scope:plugin-runner', 'scope:shared'] },
+            {
+              sourceTag: 'scope:findings',
+              onlyDependOnLibsWithTags: ['scope:findings', 'scope:shared'],
+            },
+            {
+              sourceTag: 'scope:certificate',
+              onlyDependOnLibsWithTags: ['scope:certificate', 'scope:shared'],
+            },
+            {
+              sourceTag: 'scope:plugin-runner',
+              onlyDependOnLibsWithTags: ['scope:plugin-runner', 'scope:shared'],
+            },
           ],
         },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'off',
       eqeqeq: ['error', 'always'],
       'no-console': 'error',
@@ -40,5 +63,6 @@ export default [
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
-  prettier,
+  // Formatting is part of lint: a file prettier would change fails `nx run-many -t lint`.
+  prettierRecommended,
 ];
