@@ -9,10 +9,21 @@
  * upload → report `completed`; prints findings/s and the worker's peak RSS (VmHWM). Then it
  * uploads the same file again (all duplicates) and prints that rate. Finally a ~100 MB file
  * (130 000 results, more context per result) into a fresh product, for the peak-RSS target.
- * Env: BENCH_RESULTS (default 100000), BENCH_SKIP_LARGE=1, BENCH_DIR (default OS temp dir).
+ * Each line also gives the CPU seconds used meanwhile by the worker, the API and PostgreSQL
+ * (all `postgres` processes): on 2 cores, their sum / 2 is the floor of the elapsed time.
+ * Env: BENCH_RESULTS (default 100000), BENCH_SKIP_LARGE=1, BENCH_DIR (default OS temp dir),
+ * BENCH_WORKER_NODE_ARGS (extra node flags of the worker, e.g. `--cpu-prof --cpu-prof-dir=DIR`
+ * or `--max-semi-space-size=64`), BENCH_POLL_MS (report status polling interval, default 25).
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,8 +55,8 @@ async function freshDatabase(adminUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-function boot(entry: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+function boot(entry: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
     cwd: ROOT,
     env: { ...process.env, ...env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -138,7 +149,7 @@ async function timedIngest(token: string, productId: string, file: string) {
     if (report.status === 'completed') {
       return { ms: performance.now() - started, uploadedMs, counts: report.counts };
     }
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, Number(process.env.BENCH_POLL_MS ?? 25)));
   }
 }
 
@@ -148,17 +159,75 @@ function peakRssMiB(pid: number): number {
   return Math.round(kib / 1024);
 }
 
+/** CPU seconds (user + system) of a process, or of every `postgres` process when pid is 0. */
+function cpuSeconds(pid: number): number {
+  const ticks = (statPath: string): number => {
+    try {
+      const stat = readFileSync(statPath, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      return 0; // exited meanwhile
+    }
+  };
+  if (pid) return ticks(`/proc/${pid}/stat`) / 100;
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
+        sum += ticks(`/proc/${entry}/stat`);
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return sum / 100;
+}
+
+interface CpuSnapshot {
+  worker: number;
+  api: number;
+  postgres: number;
+}
+
+function cpuSnapshot(worker: ChildProcess, api: ChildProcess): CpuSnapshot {
+  return {
+    worker: cpuSeconds(worker.pid ?? -1),
+    api: cpuSeconds(api.pid ?? -1),
+    postgres: cpuSeconds(0),
+  };
+}
+
 function print(
   label: string,
   run: { ms: number; uploadedMs: number; counts: Record<string, number> },
   rss: number,
+  cpu?: { before: CpuSnapshot; after: CpuSnapshot },
 ): void {
   const rate = Math.round((run.counts.results / run.ms) * 1000);
+  const used = cpu
+    ? `; CPU s worker ${(cpu.after.worker - cpu.before.worker).toFixed(1)}, ` +
+      `API ${(cpu.after.api - cpu.before.api).toFixed(1)}, ` +
+      `postgres ${(cpu.after.postgres - cpu.before.postgres).toFixed(1)}`
+    : '';
   console.log(
     `${label}: ${run.counts.results} results in ${(run.ms / 1000).toFixed(2)} s ` +
       `(upload ${(run.uploadedMs / 1000).toFixed(2)} s) = ${rate} findings/s; ` +
-      `new ${run.counts.new}, updated ${run.counts.updated}; worker peak RSS ${rss} MiB`,
+      `new ${run.counts.new}, updated ${run.counts.updated}; worker peak RSS ${rss} MiB${used}`,
   );
+}
+
+async function measured(
+  label: string,
+  worker: ChildProcess,
+  api: ChildProcess,
+  ingest: () => ReturnType<typeof timedIngest>,
+): Promise<void> {
+  const before = cpuSnapshot(worker, api);
+  const run = await ingest();
+  const after = cpuSnapshot(worker, api);
+  print(label, run, peakRssMiB(worker.pid ?? 0), { before, after });
 }
 
 async function main(): Promise<void> {
@@ -186,7 +255,11 @@ async function main(): Promise<void> {
     const file = join(dir, 'bench-100k.sarif');
     const generating = writeSarif(file, RESULTS);
     await waitForApi();
-    worker = boot('apps/findings-service/src/worker.ts', { ...env, METRICS_PORT: '0' });
+    worker = boot(
+      'apps/findings-service/src/worker.ts',
+      { ...env, METRICS_PORT: '0' },
+      process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean),
+    );
     await generating;
     console.log(
       `generated ${file}: ${(statSync(file).size / 1e6).toFixed(1)} MB, ${RESULTS} results`,
@@ -204,12 +277,9 @@ async function main(): Promise<void> {
     const productId = String(product.json.data?.id);
     await new Promise((r) => setTimeout(r, 3_000)); // worker connected and idle
 
-    print('first ingest', await timedIngest(token, productId, file), peakRssMiB(worker.pid ?? 0));
-    print(
-      'duplicate re-ingest',
-      await timedIngest(token, productId, file),
-      peakRssMiB(worker.pid ?? 0),
-    );
+    const w = worker;
+    await measured('first ingest', w, api, () => timedIngest(token, productId, file));
+    await measured('duplicate re-ingest', w, api, () => timedIngest(token, productId, file));
 
     if (process.env.BENCH_SKIP_LARGE !== '1') {
       const large = join(dir, 'bench-100mb.sarif');
@@ -218,10 +288,8 @@ async function main(): Promise<void> {
       const other = await http('POST', `/api/v1/projects/${projectId}/products`, token, {
         name: 'bench-large',
       });
-      print(
-        '100 MB file',
-        await timedIngest(token, String(other.json.data?.id), large),
-        peakRssMiB(worker.pid ?? 0),
+      await measured('100 MB file', w, api, () =>
+        timedIngest(token, String(other.json.data?.id), large),
       );
     }
   } finally {

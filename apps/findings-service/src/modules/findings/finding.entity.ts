@@ -14,7 +14,9 @@ import { ProductEntity } from '../products/product.entity';
 /**
  * A normalized finding, unique per (product, identity hash). Ingestion writes it set-based
  * (findings-ingestion.repository.ts); every searchable field has its own column. `sources`
- * holds one entry per contributing scanner, keyed by scanner name.
+ * holds one entry per contributing scanner, keyed by scanner name. The table has fillfactor 50
+ * (migration 1764300000000) so that re-ingestion updates are HOT: index only columns that
+ * ingestion does not update on a re-sighting (see docs/findings-service/ingestion.md).
  */
 @Entity('findings')
 @Index('uq_findings_product_id_identity_hash', ['productId', 'identityHash'], { unique: true })
@@ -25,6 +27,7 @@ import { ProductEntity } from '../products/product.entity';
 /** Expression index `((CASE severity ... END), id)` from the findings-API migration. */
 @Index('ix_findings_severity_rank_id', { synchronize: false })
 export class FindingEntity {
+  /** Ingestion supplies time-ordered UUIDv7 ids; other writers get the random default. */
   @PrimaryGeneratedColumn('uuid') id!: string;
 
   @ManyToOne(() => ProductEntity, { onDelete: 'CASCADE' })

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import {
@@ -5,20 +6,49 @@ import {
   BatchOutcome,
   BatchTarget,
 } from '../findings/ingestion/findings-ingestion.repository';
-import { distinctRows, findingRow } from '../findings/ingestion/finding-row';
+import { stagedBatch } from '../findings/ingestion/finding-row';
 import { REPORT_STORAGE, ReportStorage } from '../storage/report-storage';
 import { IngestionContext, IngestionReportsRepository } from './ingestion-reports.repository';
-import { FindingBatch, readReport, ReportParseError } from './parsing';
+import { readReport, ReportChunk, ReportParseError, ReportSource } from './parsing';
 
-/** Findings per batch: one transaction and one upsert statement each. */
+/**
+ * Findings per batch: one transaction each (COPY into the staging table + one upsert). Larger
+ * batches measured no faster (per-batch overhead is ~2 ms); 2 000 keeps the crash-resume unit
+ * small.
+ */
 export const INGEST_BATCH_SIZE = 2_000;
+
+/**
+ * Bytes the parser gets between two turns of the event loop. Parsing is synchronous per chunk
+ * (a 1 MiB read is ~25 ms of CPU): in small slices with a macrotask turn in between, each reply
+ * of the batch being written is handled within a fraction of a millisecond instead of after a
+ * whole chunk, so the database work of one batch overlaps the parsing of the next. Measured
+ * end to end (100k results): 256 KiB 13 k/s first ingest, 64 KiB 16 k/s, 16 KiB 18 k/s.
+ */
+export const PARSE_SLICE_BYTES = 16 * 1024;
+
+/** `source` re-cut into PARSE_SLICE_BYTES pieces, each after a turn of the event loop. */
+export function sliced(source: ReportSource): ReportSource {
+  return {
+    reopenable: source.reopenable,
+    open: async function* (): AsyncGenerator<ReportChunk> {
+      for await (const chunk of source.open()) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        for (let at = 0; at < bytes.length; at += PARSE_SLICE_BYTES) {
+          await nextTurn();
+          yield bytes.subarray(at, at + PARSE_SLICE_BYTES);
+        }
+      }
+    },
+  };
+}
 
 export type IngestionResult = 'completed' | 'already_finished' | 'missing' | 'superseded';
 
 /**
  * Ingests one stored report: streams it through the parser in batches and writes each batch
- * with one set-based upsert. Parsing the next batch overlaps the database write of the
- * previous one. Batches below the report's watermark (written by an earlier, interrupted
+ * with COPY + one set-based upsert. Parsing and encoding the next batch overlap the database
+ * write of the previous one. Batches below the report's watermark (written by an earlier, interrupted
  * attempt) are parsed again but not written.
  */
 @Injectable()
@@ -64,9 +94,8 @@ export class ReportIngestionService {
       seenAt: ctx.createdAt,
       sla: ctx.sla,
     };
-    const seenAt = ctx.createdAt.toISOString();
     const batches = readReport(
-      this.storage.source(ctx.storageKey),
+      sliced(this.storage.source(ctx.storageKey)),
       ctx.requestedFormat ?? undefined,
       {
         ...(ctx.engine ? { engine: ctx.engine } : {}),
@@ -81,34 +110,26 @@ export class ReportIngestionService {
       const current = index;
       index += 1;
       if (current < ctx.processedBatches) continue;
+      // Encoded while the previous batch is still being written (CPU here, database there).
+      const staged = stagedBatch(batch.findings);
       if (inFlight) {
         const previous = await inFlight;
         if (previous.kind !== 'written') return previous.kind;
       }
-      inFlight = this.write(target, current, batch, seenAt);
+      inFlight = this.findings.writeBatch(
+        target,
+        {
+          index: current,
+          results: batch.findings.length,
+          format: batch.run.format,
+          scanner: batch.run.scanner,
+          scannerVersion: batch.run.scanner_version ?? null,
+        },
+        staged,
+      );
       // Settled later; avoid an unhandled rejection while the parser runs.
       inFlight.catch(() => undefined);
     }
     return inFlight ? (await inFlight).kind : 'written';
-  }
-
-  private write(
-    target: BatchTarget,
-    index: number,
-    batch: FindingBatch,
-    seenAt: string,
-  ): Promise<BatchOutcome> {
-    const rows = distinctRows(batch.findings.map((f) => findingRow(f, seenAt)));
-    return this.findings.writeBatch(
-      target,
-      {
-        index,
-        results: batch.findings.length,
-        format: batch.run.format,
-        scanner: batch.run.scanner,
-        scannerVersion: batch.run.scanner_version ?? null,
-      },
-      rows,
-    );
   }
 }

@@ -1,99 +1,181 @@
-import { identityKind, NormalizedFinding } from '../../ingestion/parsing';
+import { randomUUID } from 'node:crypto';
+import { IdentityKind, identityKind, NormalizedFinding } from '../../ingestion/parsing';
 
 /**
- * One finding as sent to PostgreSQL (keys = columns of the `json_to_recordset` in
- * findings-ingestion.repository.ts). A whole batch travels as one JSON parameter.
+ * Columns of the per-connection staging table (findings-ingestion.repository.ts), in the order
+ * of the `COPY ... FROM STDIN` text that `stagedBatch` builds. A finding's `sources` entry is
+ * built in SQL from these columns (scanner, scanner_version, rule_id, cve, score, description)
+ * so the description is not sent twice.
  */
-export interface FindingRow {
-  identity_hash: string;
-  identity_kind: string;
-  rule_id: string;
-  rule_name: string | null;
-  title: string;
-  description: string;
-  severity: string;
-  baseline_state: string | null;
-  kind: string;
-  suppressed: boolean;
-  host: string | null;
-  ip: string | null;
-  port: number | null;
-  protocol: string | null;
-  service: string | null;
-  url: string | null;
-  file_path: string | null;
-  start_line: number | null;
-  end_line: number | null;
-  snippet: string | null;
-  logical_location: string | null;
-  cve: string | null;
-  cwe: string[];
-  report_tags: string[];
-  component: string | null;
-  component_version: string | null;
-  score: number | null;
-  scanner: string;
-  scanner_version: string | null;
-  revision: string | null;
-  fingerprints: Record<string, unknown>;
-  properties: Record<string, unknown>;
-  /** This scanner's entry of `sources`. */
-  source: Record<string, unknown>;
+export const STAGE_COLUMNS: readonly (readonly [name: string, type: string])[] = [
+  ['id', 'uuid'],
+  ['identity_hash', 'character(64)'],
+  ['identity_kind', 'text'],
+  ['rule_id', 'text'],
+  ['rule_name', 'text'],
+  ['title', 'text'],
+  ['description', 'text'],
+  ['severity', 'text'],
+  ['baseline_state', 'text'],
+  ['kind', 'text'],
+  ['suppressed', 'boolean'],
+  ['host', 'text'],
+  ['ip', 'text'],
+  ['port', 'integer'],
+  ['protocol', 'text'],
+  ['service', 'text'],
+  ['url', 'text'],
+  ['file_path', 'text'],
+  ['start_line', 'integer'],
+  ['end_line', 'integer'],
+  ['snippet', 'text'],
+  ['logical_location', 'text'],
+  ['cve', 'text'],
+  ['cwe', 'text[]'],
+  ['report_tags', 'text[]'],
+  ['component', 'text'],
+  ['component_version', 'text'],
+  ['score', 'double precision'],
+  ['scanner', 'text'],
+  ['scanner_version', 'text'],
+  ['revision', 'text'],
+  ['fingerprints', 'jsonb'],
+  ['properties', 'jsonb'],
+];
+
+/** One batch in PostgreSQL COPY text format, one line per distinct identity. */
+export interface StagedBatch {
+  /** COPY text (tab-separated, `\N` = NULL, newline-terminated lines). */
+  text: string;
+  /** Distinct identities (rows) in `text`. */
+  rows: number;
 }
 
-export function findingRow(f: NormalizedFinding, seenAt: string): FindingRow {
+const NULL = '\\N';
+const COPY_SPECIAL = /[\\\n\r\t\0]/;
+const COPY_SPECIAL_ALL = /[\\\n\r\t\0]/g;
+const COPY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  // PostgreSQL text cannot hold NUL: dropped (json_to_recordset rejected the whole batch).
+  '\0': '',
+};
+
+/** A string as one COPY text field (backslash, tab, newline and CR escaped; NUL dropped). */
+export function copyText(value: string): string {
+  return COPY_SPECIAL.test(value)
+    ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c] ?? c)
+    : value;
+}
+
+function opt(value: string | undefined | null): string {
+  return value === undefined || value === null ? NULL : copyText(value);
+}
+
+function num(value: number | undefined | null): string {
+  return value === undefined || value === null || !Number.isFinite(value) ? NULL : String(value);
+}
+
+const ARRAY_ELEMENT_SPECIAL = /["\\\0]/g;
+
+/** A `text[]` literal (`{"a","b"}`, every element quoted) as one COPY text field. */
+export function copyTextArray(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  let out = '{';
+  for (let i = 0; i < values.length; i += 1) {
+    if (i > 0) out += ',';
+    out += `"${values[i].replace(ARRAY_ELEMENT_SPECIAL, (c) => (c === '\0' ? '' : `\\${c}`))}"`;
+  }
+  return copyText(`${out}}`);
+}
+
+function withoutNul(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(/\0/g, '') : value;
+}
+
+/** A `jsonb` value as one COPY text field (NUL, which jsonb rejects, dropped from strings). */
+export function copyJson(value: unknown): string {
+  let json = JSON.stringify(value);
+  if (json.includes('\\u0000')) {
+    const clean = JSON.parse(JSON.stringify(value, withoutNul)) as Record<string, unknown>;
+    // Keys too: rebuild objects without NUL in their names.
+    json = JSON.stringify(stripKeys(clean));
+  }
+  return copyText(json);
+}
+
+function stripKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k.replace(/\0/g, ''), stripKeys(v)]),
+    );
+  }
+  return value;
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A time-ordered UUID (version 7: 48-bit Unix milliseconds, a 12-bit sequence within the
+ * millisecond, 62 random bits) for a new finding. Every findings index ends with `id`:
+ * ordered ids append to the right edge of those indexes instead of splitting random pages.
+ */
+export function uuidV7(): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs += 1;
+    sequence = 0;
+  }
+  const ms = lastMs.toString(16).padStart(12, '0');
+  const seq = sequence.toString(16).padStart(3, '0');
+  // randomUUID: xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep its variant and random tail.
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${seq}-${randomUUID().slice(19)}`;
+}
+
+const WEB_ADDRESS = /^\s*https?:\/\//i;
+
+/** identityKind without recomputing the identity material in the common (file) case. */
+function kindOf(f: NormalizedFinding): IdentityKind {
+  return f.location.kind === 'file' && !WEB_ADDRESS.test(f.location.path)
+    ? 'code'
+    : identityKind(f);
+}
+
+/** One finding as a COPY text line (columns of STAGE_COLUMNS, newline-terminated). */
+export function copyLine(f: NormalizedFinding): string {
   const loc = f.location;
-  return {
-    identity_hash: f.identity,
-    identity_kind: identityKind(f),
-    rule_id: f.rule_id,
-    rule_name: f.rule_name ?? null,
-    title: f.title,
-    description: f.description,
-    severity: f.severity,
-    baseline_state: f.baseline_state ?? null,
-    kind: f.kind,
-    suppressed: f.suppressed,
-    host: loc.kind === 'network' ? loc.host : null,
-    ip: loc.kind === 'network' ? (loc.ip ?? null) : null,
-    port: loc.kind === 'network' ? (loc.port ?? null) : null,
-    protocol: loc.kind === 'network' ? (loc.protocol ?? null) : null,
-    service: loc.kind === 'network' ? (loc.service ?? null) : null,
-    url: loc.kind === 'web' ? loc.url : null,
-    file_path: loc.kind === 'file' ? loc.path : null,
-    start_line: loc.kind === 'file' ? (loc.start_line ?? null) : null,
-    end_line: loc.kind === 'file' ? (loc.end_line ?? null) : null,
-    snippet: loc.kind === 'file' ? (loc.snippet ?? null) : null,
-    logical_location: f.logical_location ?? null,
-    cve: f.cve ?? null,
-    cwe: f.cwe,
-    report_tags: f.tags,
-    component: f.component ?? null,
-    component_version: f.component_version ?? null,
-    score: f.score ?? null,
-    scanner: f.scanner,
-    scanner_version: f.scanner_version ?? null,
-    revision: f.revision ?? null,
-    fingerprints: { ...f.fingerprints },
-    properties: f.properties,
-    source: {
-      scanner: f.scanner,
-      scanner_version: f.scanner_version ?? null,
-      scanned_at: seenAt,
-      rule_id: f.rule_id,
-      cve: f.cve ?? null,
-      score: f.score ?? null,
-      description: f.description,
-    },
-  };
+  const file = loc.kind === 'file' ? loc : undefined;
+  const net = loc.kind === 'network' ? loc : undefined;
+  return (
+    `${uuidV7()}\t${copyText(f.identity)}\t${kindOf(f)}\t${copyText(f.rule_id)}\t${opt(f.rule_name)}\t` +
+    `${copyText(f.title)}\t${copyText(f.description)}\t${copyText(f.severity)}\t` +
+    `${opt(f.baseline_state)}\t${copyText(f.kind)}\t${f.suppressed ? 't' : 'f'}\t` +
+    `${opt(net?.host)}\t${opt(net?.ip)}\t${num(net?.port)}\t${opt(net?.protocol)}\t` +
+    `${opt(net?.service)}\t${loc.kind === 'web' ? copyText(loc.url) : NULL}\t` +
+    `${opt(file?.path)}\t${num(file?.start_line)}\t${num(file?.end_line)}\t` +
+    `${opt(file?.snippet)}\t${opt(f.logical_location)}\t${opt(f.cve)}\t` +
+    `${copyTextArray(f.cwe)}\t${copyTextArray(f.tags)}\t${opt(f.component)}\t` +
+    `${opt(f.component_version)}\t${num(f.score)}\t${copyText(f.scanner)}\t` +
+    `${opt(f.scanner_version)}\t${opt(f.revision)}\t${copyJson(f.fingerprints)}\t` +
+    `${copyJson(f.properties)}\n`
+  );
 }
 
 /**
- * One row per identity (the last occurrence wins): a single `INSERT ... ON CONFLICT DO UPDATE`
- * cannot touch the same row twice. Returns the rows and how many duplicates were folded.
+ * A batch as COPY text with one line per identity (the last occurrence wins): a single
+ * `INSERT ... ON CONFLICT DO UPDATE` cannot touch the same row twice.
  */
-export function distinctRows(rows: FindingRow[]): FindingRow[] {
-  const byIdentity = new Map<string, FindingRow>();
-  for (const row of rows) byIdentity.set(row.identity_hash, row);
-  return byIdentity.size === rows.length ? rows : [...byIdentity.values()];
+export function stagedBatch(findings: readonly NormalizedFinding[]): StagedBatch {
+  const byIdentity = new Map<string, string>();
+  for (const f of findings) byIdentity.set(f.identity, copyLine(f));
+  let text = '';
+  for (const line of byIdentity.values()) text += line;
+  return { text, rows: byIdentity.size };
 }

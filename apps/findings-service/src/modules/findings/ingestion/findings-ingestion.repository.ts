@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { FindingRow } from './finding-row';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { STAGE_COLUMNS, StagedBatch } from './finding-row';
 
 /** Remediation days per severity from the project settings (null: no deadline). */
 export type SlaDays = Record<'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO', number | null>;
@@ -34,41 +36,49 @@ export interface BatchMeta {
 export type BatchOutcome =
   { kind: 'written'; counts: BatchCounts } | { kind: 'skipped' } | { kind: 'cancelled' };
 
-const COLUMNS = `identity_hash character(64), identity_kind text, rule_id text, rule_name text,
-  title text, description text, severity text, baseline_state text, kind text,
-  suppressed boolean, host text, ip text, port integer, protocol text, service text, url text,
-  file_path text, start_line integer, end_line integer, snippet text, logical_location text,
-  cve text, cwe text[], report_tags text[], component text, component_version text,
-  score real, scanner text, scanner_version text, revision text, fingerprints jsonb,
-  properties jsonb, source jsonb`;
-
-const COPIED = `identity_hash, identity_kind, rule_id, rule_name, title, description, severity,
-  baseline_state, kind, suppressed, host, ip, port, protocol, service, url, file_path,
-  start_line, end_line, snippet, logical_location, cve, cwe, report_tags, component,
-  component_version, score, scanner, scanner_version, revision, fingerprints, properties`;
+/** Per-connection temporary staging table; emptied by every commit. */
+const STAGE = 'pg_temp.findings_ingest_stage';
 
 /**
- * One set-based statement per batch: new identities are inserted (`new`), known ones get last
- * seen, the latest scanner's extended fields and their `sources` entry merged side by side;
- * `fixed` becomes `renewed`. `prev` reads the matching rows as they were before the statement
- * (same snapshot): every one of them is updated by the statement, so the counts of updated and
- * renewed come from `prev` alone (no join with the RETURNING rows), skipping findings this
- * report already touched in an earlier batch.
+ * The staging table (created once per connection) and this transaction's settings, in one
+ * round trip: the count query probes the primary key once per upserted row (never a hash join
+ * over the table); no JIT (its compile time exceeds a batch's runtime); the commit does not wait
+ * for the WAL flush. That is safe here: a database crash can only lose the last batches
+ * together with their watermark (same transaction), which the retried job writes again; the
+ * report's completion (a separate, synchronous commit) flushes every batch before it.
+ */
+const PREPARE_STAGE = `SET LOCAL client_min_messages = warning;
+  CREATE TEMP TABLE IF NOT EXISTS findings_ingest_stage (
+  ${STAGE_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}) ON COMMIT DELETE ROWS;
+  SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL jit = off;
+  SET LOCAL synchronous_commit = off`;
+
+/** Staging columns, all copied into `findings` (score is cast to real on the way). */
+const STAGED = STAGE_COLUMNS.map(([name]) => name).join(', ');
+
+/**
+ * One set-based statement per batch over the staged rows: new identities are inserted
+ * (`new`), known ones get last seen, the latest scanner's extended fields and their `sources`
+ * entry merged side by side; `fixed` becomes `renewed`. The outer query reads the updated rows
+ * by primary key with the statement's snapshot, i.e. as they were before the upsert (a NULL
+ * key for inserted rows: no index descent), so the counts of renewed and updated need no
+ * lookup by (product, identity), whose plan depends on the always stale statistics of the
+ * product being ingested; `updated` skips findings this report already touched in an earlier
+ * batch. No indexed column changes on a plain re-sighting (status only for fixed -> renewed),
+ * so with free space on the page the update is HOT (no index maintenance).
  */
 const UPSERT = `
-WITH input AS (SELECT * FROM json_to_recordset($1::json) AS t(${COLUMNS})),
-prev AS MATERIALIZED (
-  SELECT f.status, f.last_report_id
-    FROM input i JOIN findings f ON f.product_id = $2 AND f.identity_hash = i.identity_hash
-),
-up AS (
-  INSERT INTO findings AS f (product_id, project_id, ${COPIED}, sla_days, sources,
+WITH up AS (
+  INSERT INTO findings AS f (${STAGED}, product_id, project_id, sla_days, sources,
     first_seen_at, last_seen_at, first_report_id, last_report_id)
-  SELECT $2, $3, ${COPIED},
+  SELECT ${STAGED}, $1, $2,
     CASE severity WHEN 'CRITICAL' THEN $6::int WHEN 'HIGH' THEN $7::int WHEN 'MEDIUM' THEN $8::int
       WHEN 'LOW' THEN $9::int ELSE $10::int END,
-    jsonb_build_object(scanner, source), $4, $4, $5, $5
-  FROM input
+    jsonb_build_object(scanner, jsonb_build_object('scanner', scanner,
+      'scanner_version', scanner_version, 'scanned_at', $5::text, 'rule_id', rule_id,
+      'cve', cve, 'score', score, 'description', description)),
+    $3, $3, $4, $4
+  FROM ${STAGE}
   ON CONFLICT (product_id, identity_hash) DO UPDATE SET
     last_seen_at = GREATEST(f.last_seen_at, EXCLUDED.last_seen_at),
     last_report_id = EXCLUDED.last_report_id,
@@ -83,34 +93,36 @@ up AS (
     status = CASE WHEN f.status = 'fixed' THEN 'renewed' ELSE f.status END,
     status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
     updated_at = now()
-  RETURNING (xmax = 0) AS inserted
+  RETURNING f.id, (xmax = 0) AS inserted
 )
-SELECT
-  (SELECT count(*) FROM up WHERE inserted)::int AS new,
-  (SELECT count(*) FROM prev WHERE status = 'fixed')::int AS renewed,
-  (SELECT count(*) FROM prev WHERE status <> 'fixed'
-     AND last_report_id IS DISTINCT FROM $5)::int AS updated`;
+SELECT count(*) FILTER (WHERE up.inserted)::int AS new,
+  count(*) FILTER (WHERE old.status = 'fixed')::int AS renewed,
+  count(*) FILTER (WHERE old.status <> 'fixed' AND old.last_report_id IS DISTINCT FROM $4)::int
+    AS updated
+FROM up LEFT JOIN findings old
+  ON old.id = CASE WHEN up.inserted THEN NULL ELSE up.id END`;
 
 /**
  * The ingestion write path. Each batch is one transaction that locks the report row, checks
- * cancellation and the batch watermark, upserts the findings and advances the report's
- * counters and watermark: a job that dies mid-report resumes at the first unwritten batch and
- * ends with the same findings and counts as an uninterrupted run.
+ * cancellation and the batch watermark, COPYs the batch into the staging table, upserts the
+ * findings and advances the report's counters and watermark: a job that dies mid-report
+ * resumes at the first unwritten batch and ends with the same findings and counts as an
+ * uninterrupted run.
  */
 @Injectable()
 export class FindingsIngestionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  writeBatch(target: BatchTarget, meta: BatchMeta, rows: FindingRow[]): Promise<BatchOutcome> {
+  writeBatch(target: BatchTarget, meta: BatchMeta, batch: StagedBatch): Promise<BatchOutcome> {
     return this.dataSource.transaction(async (manager) => {
       const state = await lockReport(manager, target.reportId);
       if (!state || state.status !== 'pending') return { kind: 'skipped' };
       if (state.cancelled) return { kind: 'cancelled' };
       if (state.processed_batches !== meta.index) return { kind: 'skipped' };
       const counts =
-        rows.length === 0
+        batch.rows === 0
           ? { new: 0, updated: 0, renewed: 0 }
-          : await upsert(manager, target, rows);
+          : await upsert(manager, target, batch);
       await manager.query(
         `UPDATE reports SET processed_batches = processed_batches + 1,
            results_total = results_total + $2, new_count = new_count + $3,
@@ -146,18 +158,38 @@ async function lockReport(
   return rows[0];
 }
 
+/** The node-postgres client under the transaction's query runner. */
+function rawClient(manager: EntityManager): PoolClient {
+  const client = (manager.queryRunner as unknown as { databaseConnection?: PoolClient } | undefined)
+    ?.databaseConnection;
+  if (!client) throw new Error('ingestion batch without a connected query runner');
+  return client;
+}
+
+/** COPY FROM STDIN of the batch into the (per-connection) staging table. */
+async function stage(manager: EntityManager, batch: StagedBatch): Promise<void> {
+  await manager.query(PREPARE_STAGE);
+  const stream = rawClient(manager).query(copyFrom(`COPY ${STAGE} (${STAGED}) FROM STDIN`));
+  await new Promise<void>((resolve, reject) => {
+    stream.on('error', reject);
+    stream.on('finish', resolve);
+    stream.end(Buffer.from(batch.text, 'utf8'));
+  });
+}
+
 async function upsert(
   manager: EntityManager,
   target: BatchTarget,
-  rows: FindingRow[],
+  batch: StagedBatch,
 ): Promise<BatchCounts> {
+  await stage(manager, batch);
   const { sla } = target;
   const result = (await manager.query(UPSERT, [
-    JSON.stringify(rows),
     target.productId,
     target.projectId,
     target.seenAt,
     target.reportId,
+    target.seenAt.toISOString(),
     sla.CRITICAL,
     sla.HIGH,
     sla.MEDIUM,

@@ -1,0 +1,127 @@
+/**
+ * Write-path micro benchmark (not part of `npm test`): the database side of ingestion without
+ * HTTP, BullMQ or parsing overlap, to see where a batch's time goes. Run after ingest-bench.ts
+ * (it reuses that run's database `bench_ingest` for a project and an uploader):
+ *
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/ingest/write-path-bench.ts
+ *
+ * Parses a generated 100 000-result SARIF into memory (timed), builds the COPY text of every
+ * batch (timed), then writes all batches through FindingsIngestionRepository.writeBatch into a
+ * fresh product (first ingest) and again with a second report (duplicates); prints rows/s of
+ * each and the HOT share of the duplicate updates.
+ * Env: BENCH_RESULTS (default 100000), BENCH_BATCH (default INGEST_BATCH_SIZE).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { stagedBatch } from '../../../apps/findings-service/src/modules/findings/ingestion/finding-row';
+import {
+  BatchTarget,
+  FindingsIngestionRepository,
+} from '../../../apps/findings-service/src/modules/findings/ingestion/findings-ingestion.repository';
+import { INGEST_BATCH_SIZE } from '../../../apps/findings-service/src/modules/ingestion/report-ingestion.service';
+import {
+  FindingBatch,
+  fileReportSource,
+  readReport,
+} from '../../../apps/findings-service/src/modules/ingestion/parsing';
+import { writeSarif } from './sarif-file';
+
+const ROOT = join(__dirname, '../../..');
+const RESULTS = Number(process.env.BENCH_RESULTS ?? 100_000);
+const BATCH = Number(process.env.BENCH_BATCH ?? INGEST_BATCH_SIZE);
+
+function databaseUrl(): string {
+  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { cwd: ROOT }).toString();
+  const pg = /^export STACK_PG_URL=(.*)$/m.exec(out)?.[1].replace(/^'|'$/g, '') ?? '';
+  const url = new URL(pg);
+  url.pathname = '/bench_ingest';
+  return url.toString();
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'write-path-bench-'));
+  const ds = new DataSource({ type: 'postgres', url: databaseUrl() });
+  await ds.initialize();
+  try {
+    const file = join(dir, 'bench.sarif');
+    await writeSarif(file, RESULTS);
+    let t = performance.now();
+    const batches: FindingBatch[] = [];
+    for await (const b of readReport(fileReportSource(file), undefined, {}, { batchSize: BATCH })) {
+      batches.push(b);
+    }
+    const parseMs = performance.now() - t;
+    t = performance.now();
+    const staged = batches.map((b) => stagedBatch(b.findings));
+    const stageMs = performance.now() - t;
+    console.log(
+      `parse ${Math.round((RESULTS / parseMs) * 1000)}/s; COPY text ` +
+        `${Math.round((RESULTS / stageMs) * 1000)}/s (${batches.length} batches of ${BATCH})`,
+    );
+
+    const [project] = (await ds.query(
+      `SELECT p.id, r.uploaded_by_id FROM projects p JOIN reports r ON r.project_id = p.id LIMIT 1`,
+    )) as { id: string; uploaded_by_id: string }[];
+    const [product] = (await ds.query(
+      `INSERT INTO products (project_id, name) VALUES ($1, $2) RETURNING id`,
+      [project.id, `write-path-${Date.now()}`],
+    )) as { id: string }[];
+    const repo = new FindingsIngestionRepository(ds);
+    for (const label of ['first ingest', 'duplicates']) {
+      const reportId = randomUUID();
+      const [report] = (await ds.query(
+        `INSERT INTO reports (id, product_id, project_id, file_name, storage_key, uploaded_by_kind,
+           uploaded_by_id) VALUES ($1, $2, $3, 'bench.sarif', 'bench', 'user', $4)
+         RETURNING created_at`,
+        [reportId, product.id, project.id, project.uploaded_by_id],
+      )) as { created_at: Date }[];
+      const target: BatchTarget = {
+        reportId,
+        productId: product.id,
+        projectId: project.id,
+        seenAt: report.created_at,
+        sla: { CRITICAL: 7, HIGH: 30, MEDIUM: 90, LOW: 180, INFO: null },
+      };
+      const [before] = (await ds.query(
+        `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
+          WHERE relname = 'findings'`,
+      )) as { upd: number; hot: number }[];
+      t = performance.now();
+      for (let i = 0; i < batches.length; i += 1) {
+        const b = batches[i];
+        const meta = {
+          index: i,
+          results: b.findings.length,
+          format: 'sarif',
+          scanner: 'x',
+          scannerVersion: null,
+        };
+        const out = await repo.writeBatch(target, meta, staged[i]);
+        if (out.kind !== 'written') throw new Error(`batch ${i}: ${out.kind}`);
+      }
+      const ms = performance.now() - t;
+      await new Promise((r) => setTimeout(r, 1_500)); // backends flush statistics at most once a second
+      const [after] = (await ds.query(
+        `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
+          WHERE relname = 'findings'`,
+      )) as { upd: number; hot: number }[];
+      const upd = after.upd - before.upd;
+      console.log(
+        `${label}: ${Math.round((RESULTS / ms) * 1000)} rows/s (${(ms / batches.length).toFixed(1)} ms/batch); ` +
+          `updates ${upd}, HOT ${upd ? Math.round(((after.hot - before.hot) / upd) * 100) : 0} %`,
+      );
+    }
+  } finally {
+    await ds.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
