@@ -4,6 +4,7 @@ import {
   copyLine,
   copyText,
   copyTextArray,
+  mergeFindings,
   STAGE_COLUMNS,
   stagedBatch,
   uuidV7,
@@ -94,5 +95,38 @@ describe('COPY text encoding of ingestion batches', () => {
     }
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('mergeFindings', () => {
+  it('keeps what only the earlier result knew, unites lists and keeps the higher severity', () => {
+    const network = { kind: 'network' as const, host: 'db', port: 5432, protocol: 'tcp' };
+    const earlier = finding({
+      severity: 'CRITICAL',
+      location: { ...network, service: 'postgresql' },
+      component: 'postgresql',
+      component_version: '14.1',
+      cwe: ['CWE-89'],
+      tags: ['db'],
+    });
+    const later = finding({
+      rule_id: 'R2',
+      severity: 'MEDIUM',
+      location: network,
+      cwe: [],
+      tags: ['tls'],
+    });
+    const merged = mergeFindings(earlier, later);
+    expect(merged).toMatchObject({
+      rule_id: 'R2',
+      severity: 'CRITICAL',
+      severity_source: 'result_level',
+      location: { ...network, service: 'postgresql' },
+      component: 'postgresql',
+      component_version: '14.1',
+      cwe: ['CWE-89'],
+      tags: ['db', 'tls'],
+    });
+    expect(stagedBatch([earlier, later]).rows).toBe(1);
   });
 });

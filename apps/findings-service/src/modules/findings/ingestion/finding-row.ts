@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { IdentityKind, identityKind, NormalizedFinding } from '../../ingestion/parsing';
+import {
+  FindingLocation,
+  IdentityKind,
+  identityKind,
+  maxSeverity,
+  NormalizedFinding,
+} from '../../ingestion/parsing';
 
 /**
  * Columns of the per-connection staging table (findings-ingestion.repository.ts), in the order
@@ -169,13 +175,52 @@ export function copyLine(f: NormalizedFinding): string {
 }
 
 /**
- * A batch as COPY text with one line per identity (the last occurrence wins): a single
- * `INSERT ... ON CONFLICT DO UPDATE` cannot touch the same row twice.
+ * A batch as COPY text with one line per identity: a single `INSERT ... ON CONFLICT DO UPDATE`
+ * cannot touch the same row twice, so results sharing an identity are merged first.
  */
 export function stagedBatch(findings: readonly NormalizedFinding[]): StagedBatch {
-  const byIdentity = new Map<string, string>();
-  for (const f of findings) byIdentity.set(f.identity, copyLine(f));
+  const byIdentity = new Map<string, NormalizedFinding>();
+  for (const f of findings) {
+    const earlier = byIdentity.get(f.identity);
+    byIdentity.set(f.identity, earlier ? mergeFindings(earlier, f) : f);
+  }
   let text = '';
-  for (const line of byIdentity.values()) text += line;
+  for (const f of byIdentity.values()) text += copyLine(f);
   return { text, rows: byIdentity.size };
+}
+
+/**
+ * Two results of one report with the same identity (the same CVE on one port from two rules,
+ * say) describe one finding: the later result's values win, but what only the earlier one
+ * knew (service, component, CVE, ...) is kept, list fields are united and the higher
+ * severity stands.
+ */
+export function mergeFindings(
+  earlier: NormalizedFinding,
+  later: NormalizedFinding,
+): NormalizedFinding {
+  return {
+    ...earlier,
+    ...definedOnly(later),
+    severity: maxSeverity(earlier.severity, later.severity),
+    severity_source:
+      maxSeverity(earlier.severity, later.severity) === later.severity
+        ? later.severity_source
+        : earlier.severity_source,
+    location: { ...earlier.location, ...definedOnly(later.location) } as FindingLocation,
+    cwe: union(earlier.cwe, later.cwe),
+    tags: union(earlier.tags, later.tags),
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] !== undefined && value[key] !== null) out[key] = value[key];
+  }
+  return out;
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return b.every((x) => a.includes(x)) ? [...a] : [...new Set([...a, ...b])];
 }
