@@ -2,7 +2,7 @@ import request from 'supertest';
 import { apiKey, bearer, createProduct, createProject } from './support/catalog';
 import { findingsOf } from './support/findings-db';
 import { freshServiceAccount, grant, loginAdmin, Login } from './support/identities';
-import { startTestApp, TestApp } from './support/test-app';
+import { ADMIN_EMAIL, startTestApp, TestApp } from './support/test-app';
 
 let t: TestApp;
 let admin: Login;
@@ -44,6 +44,17 @@ describe('Manual finding - /api/v1/products/{id}/findings (POST)', () => {
       .expect(200);
     expect(again.body.data.id).toBe(first.body.data.id);
     expect(await findingsOf(t, product.id)).toHaveLength(1);
+    // Creation is in the action log once, with the user who entered it; re-entry adds nothing.
+    const actions = await request(t.url)
+      .get(`/api/v1/findings/${first.body.data.id}/actions`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .expect(200);
+    expect(actions.body.data).toEqual([
+      expect.objectContaining({
+        action: 'created',
+        actor: { type: 'user', id: admin.userId, label: ADMIN_EMAIL },
+      }),
+    ]);
   });
 
   it('needs a location (400) and upload_report on the product (key elsewhere: 404)', async () => {

@@ -119,9 +119,23 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
     );
     const report = await waitForReport(t, bearer(admin), id);
     expect(report.counts).toEqual({ new: 0, updated: 8, renewed: 3, results: 11 });
-    const statuses = (await findingsOf(t, product.id)).map((f) => f.status);
-    expect(statuses.filter((s) => s === 'renewed')).toHaveLength(3);
-    expect(statuses.filter((s) => s === 'new')).toHaveLength(8);
+    const stored = await findingsOf(t, product.id);
+    const renewed = stored.filter((f) => f.status === 'renewed');
+    expect(renewed).toHaveLength(3);
+    expect(stored.filter((f) => f.status === 'new')).toHaveLength(8);
+    // The automatic change is in the action log, marked as done by the system.
+    const res = await bearer(admin)
+      .apply(request(t.url).get(`/api/v1/findings/${renewed[0].id}/actions`))
+      .expect(200);
+    const actions = (res.body as { data: Record<string, unknown>[] }).data;
+    expect(actions).toContainEqual(
+      expect.objectContaining({
+        action: 'renewed',
+        actor: { type: 'system', id: null, label: 'ingestion' },
+        from: { status: 'fixed' },
+        to: { status: 'renewed', report_id: id },
+      }),
+    );
   });
 
   it('ingests the parsing fixtures (SARIF with many cases, SonarQube issues)', async () => {

@@ -59,7 +59,8 @@ const STAGED = STAGE_COLUMNS.map(([name]) => name).join(', ');
 /**
  * One set-based statement per batch over the staged rows: new identities are inserted
  * (`new`), known ones get last seen, the latest scanner's extended fields and their `sources`
- * entry merged side by side; `fixed` becomes `renewed`. The outer query reads the updated rows
+ * entry merged side by side; `fixed` becomes `renewed`, with an automatic (`system`) entry in
+ * the action log written by the same statement. The outer query reads the updated rows
  * by primary key with the statement's snapshot, i.e. as they were before the upsert (a NULL
  * key for inserted rows: no index descent), so the counts of renewed and updated need no
  * lookup by (product, identity), whose plan depends on the always stale statistics of the
@@ -97,13 +98,24 @@ WITH up AS (
     status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
     updated_at = now()
   RETURNING f.id, (xmax = 0) AS inserted
+),
+seen AS (
+  SELECT up.id, up.inserted, old.status AS old_status, old.last_report_id AS old_report_id
+    FROM up LEFT JOIN findings old
+      ON old.id = CASE WHEN up.inserted THEN NULL ELSE up.id END
+),
+renewed_log AS (
+  INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_label, action,
+    from_value, to_value)
+  SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
+    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
+    FROM seen WHERE old_status = 'fixed'
 )
-SELECT count(*) FILTER (WHERE up.inserted)::int AS new,
-  count(*) FILTER (WHERE old.status = 'fixed')::int AS renewed,
-  count(*) FILTER (WHERE old.status <> 'fixed' AND old.last_report_id IS DISTINCT FROM $4)::int
+SELECT count(*) FILTER (WHERE inserted)::int AS new,
+  count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
+  count(*) FILTER (WHERE old_status <> 'fixed' AND old_report_id IS DISTINCT FROM $4)::int
     AS updated
-FROM up LEFT JOIN findings old
-  ON old.id = CASE WHEN up.inserted THEN NULL ELSE up.id END`;
+FROM seen`;
 
 /**
  * The ingestion write path. Each batch is one transaction that locks the report row, checks

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActionLogModule } from '../../action-log/action-log.module';
 import { ProductsModule } from '../../products/products.module';
 import { ProjectsModule } from '../../projects/projects.module';
 import { FindingEntity } from '../finding.entity';
@@ -8,7 +9,12 @@ import { ManualFindingsRepository } from './manual-findings.repository';
 import { ManualFindingsService } from './manual-findings.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([FindingEntity]), ProductsModule, ProjectsModule],
+  imports: [
+    TypeOrmModule.forFeature([FindingEntity]),
+    ActionLogModule,
+    ProductsModule,
+    ProjectsModule,
+  ],
   controllers: [ManualFindingsController],
   providers: [ManualFindingsRepository, ManualFindingsService],
 })

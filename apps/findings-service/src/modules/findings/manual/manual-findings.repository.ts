@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Actor } from '../../action-log/finding-action';
+import { ActionLogWriter } from '../../action-log/action-log.writer';
 import { FindingEntity } from '../finding.entity';
 
 export type NewManualFinding = Omit<
@@ -19,26 +21,45 @@ export type NewManualFinding = Omit<
 @Injectable()
 export class ManualFindingsRepository {
   constructor(
-    @InjectRepository(FindingEntity) private readonly findings: Repository<FindingEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly actionLog: ActionLogWriter,
   ) {}
 
-  /** Inserts unless the identity exists in the product; returns the finding and whether new. */
-  async insertOrGet(
+  /**
+   * Inserts unless the identity exists in the product; returns the finding and whether new.
+   * A new finding gets its `created` action-log entry in the same transaction.
+   */
+  insertOrGet(
     finding: NewManualFinding,
+    actor: Actor,
   ): Promise<{ finding: FindingEntity; created: boolean }> {
-    const result = await this.findings
-      .createQueryBuilder()
-      .insert()
-      // jsonb columns are typed Record<string, unknown>, which QueryDeepPartialEntity rejects.
-      .values(finding as QueryDeepPartialEntity<FindingEntity>)
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    const created = (result.raw as { id: string }[]).length > 0;
-    const row = await this.findings.findOneByOrFail({
-      productId: finding.productId,
-      identityHash: finding.identityHash,
+    return this.dataSource.transaction(async (manager) => {
+      const findings = manager.getRepository(FindingEntity);
+      const result = await findings
+        .createQueryBuilder()
+        .insert()
+        // jsonb columns are typed Record<string, unknown>, which QueryDeepPartialEntity rejects.
+        .values(finding as QueryDeepPartialEntity<FindingEntity>)
+        .orIgnore()
+        .returning(['id'])
+        .execute();
+      const created = (result.raw as { id: string }[]).length > 0;
+      const row = await findings.findOneByOrFail({
+        productId: finding.productId,
+        identityHash: finding.identityHash,
+      });
+      if (created) {
+        await this.actionLog.write(manager, [
+          {
+            findingId: row.id,
+            projectId: row.projectId,
+            actor,
+            action: 'created',
+            to: { status: row.status, severity: row.severity, source: 'manual' },
+          },
+        ]);
+      }
+      return { finding: row, created };
     });
-    return { finding: row, created };
   }
 }
