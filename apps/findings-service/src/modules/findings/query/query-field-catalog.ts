@@ -1,3 +1,5 @@
+import { FINDING_STATUSES } from '../finding-status';
+
 /** Value types of searchable fields. */
 export type QueryFieldType = 'enum' | 'text' | 'number' | 'boolean' | 'text_array';
 
@@ -24,18 +26,8 @@ export interface QueryFieldCatalog {
 }
 
 export const QUERY_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
-export const QUERY_STATUSES = [
-  'new',
-  'renewed',
-  'needs_review',
-  'in_progress',
-  'confirmed',
-  'waiting',
-  'risk_accepted',
-  'wont_fix',
-  'false_positive',
-  'fixed',
-] as const;
+/** The ten finding states; one list for the whole service. */
+export const QUERY_STATUSES = FINDING_STATUSES;
 export const QUERY_BASELINE_STATES = ['new', 'unchanged', 'updated', 'absent'] as const;
 export const QUERY_KINDS = [
   'pass',
