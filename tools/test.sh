@@ -21,6 +21,21 @@ if [ ! -d node_modules ]; then
   npm install --no-audit --no-fund || fail "npm install failed"
 fi
 
+# Real peers the tests verify against (openssl, ssh-keygen, flawfinder): installed with apt
+# when missing and running as root, like the stack's PostgreSQL and Redis.
+missing_peers=()
+command -v openssl >/dev/null 2>&1 || missing_peers+=(openssl)
+command -v ssh-keygen >/dev/null 2>&1 || missing_peers+=(openssh-client)
+command -v flawfinder >/dev/null 2>&1 || missing_peers+=(flawfinder)
+if [ "${#missing_peers[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+      --no-install-recommends "${missing_peers[@]}"; } >&2 || fail "apt-get install ${missing_peers[*]} failed"
+  else
+    echo "test.sh: missing ${missing_peers[*]} (install them; tests use them as real peers)" >&2
+  fi
+fi
+
 bash tools/stack/stack.sh up || fail "the local stack (tools/stack/stack.sh up) did not start"
 eval "$(bash tools/stack/stack.sh env)"
 
