@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../common/http/csv';
+import { pageOf } from '../../common/http/paging.dto';
 import { Roles } from '../auth/access/access.decorators';
 import { READER_ROLES } from '../auth/roles';
 import { AuditQueryDto } from './dto/audit-query.dto';
@@ -18,9 +19,8 @@ export class AuditController {
   @Roles(...READER_ROLES)
   @ApiOkResponse({ type: AuditPageDto })
   async list(@Query() query: AuditQueryDto): Promise<AuditPageDto> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 50;
-    const { items, total } = await this.audit.page(query, limit, (page - 1) * limit);
+    const { page, limit, offset } = pageOf(query);
+    const { items, total } = await this.audit.page(query, limit, offset);
     return { items: items.map(AuditRecordDto.from), page, limit, total };
   }
 

@@ -14,7 +14,7 @@ import {
   DevicePurposesDto,
   RotatedEnrollmentTokenDto,
 } from './dto/device.dto';
-import { pageOf } from './dto/paging.dto';
+import { pageOf } from '../../common/http/paging.dto';
 import { PurposeDecisionDto, PurposeRequestDto } from './dto/purpose-request.dto';
 import { DevicesService } from './devices.service';
 import { purposeParam } from './purpose-param';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../common/http/csv';
 import { Roles } from '../auth/access/access.decorators';
 import { ROLES } from '../auth/roles';
-import { pageOf } from '../devices/dto/paging.dto';
+import { pageOf } from '../../common/http/paging.dto';
 import { requestFilterOf, RequestQueryDto } from './dto/request-query.dto';
 import { CertificateRequestDto, CertificateRequestPageDto } from './dto/request.dto';
 import { RequestsService } from './requests.service';

@@ -1,9 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PagingQueryDto } from '../../../common/http/paging.dto';
 import { AUDIT_ACTIONS } from '../audit-actions';
 
-export class AuditQueryDto {
+/** Audit filters plus `page`/`limit` paging. */
+export class AuditQueryDto extends PagingQueryDto {
   @ApiPropertyOptional({ enum: AUDIT_ACTIONS })
   @IsOptional()
   @IsIn(AUDIT_ACTIONS)
@@ -26,19 +28,4 @@ export class AuditQueryDto {
   @Type(() => Date)
   @IsDate()
   until?: Date;
-
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page?: number;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  limit?: number;
 }

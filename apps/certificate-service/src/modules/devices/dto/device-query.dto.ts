@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import type { DeviceFilter } from '../devices.repository';
-import { PagingQueryDto } from './paging.dto';
+import { PagingQueryDto } from '../../../common/http/paging.dto';
 
 export class DeviceQueryDto extends PagingQueryDto {
   @ApiPropertyOptional({ description: 'case-insensitive part of the serial' })

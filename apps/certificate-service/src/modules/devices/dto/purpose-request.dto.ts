@@ -4,7 +4,7 @@ import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import { PURPOSE_REQUEST_STATUSES, type PurposeRequestStatus } from '../purpose-request.entity';
 import type { PurposeRequestRow } from '../purpose-requests.repository';
 import type { OverrideCost } from '../purpose-overrides.service';
-import { PagingQueryDto } from './paging.dto';
+import { PagingQueryDto } from '../../../common/http/paging.dto';
 
 export class PurposeRequestQueryDto extends PagingQueryDto {
   @ApiPropertyOptional({ enum: PURPOSE_REQUEST_STATUSES, default: 'pending' })

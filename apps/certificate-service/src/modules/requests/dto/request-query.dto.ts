@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
-import { PagingQueryDto } from '../../devices/dto/paging.dto';
+import { PagingQueryDto } from '../../../common/http/paging.dto';
 import { REQUEST_STATUSES, type RequestStatus } from '../request-status';
 import type { RequestFilter } from '../requests.repository';
 
