@@ -77,15 +77,17 @@ export class ApprovalService {
     refusals: Map<string, string>,
   ): Promise<ApprovalCandidate[]> {
     const corpEnabled = await this.corpOwnership.enabled();
-    const verdicts = new Map<string, CorpOwnershipVerdict>();
+    // Corp ownership is asked only for requests whose purpose passed (the spec's order).
+    const verdicts: Map<string, CorpOwnershipVerdict> = corpEnabled
+      ? await this.corpOwnership.checkMany(
+          eligible.filter((c) => mayActOnPurpose(actor, c.purpose)).map((c) => c.serial),
+        )
+      : new Map();
     const passed: ApprovalCandidate[] = [];
     for (const c of eligible) {
       const purposeAllowed = mayActOnPurpose(actor, c.purpose);
-      let corp: CorpOwnershipVerdict | 'skipped' = 'skipped';
-      if (corpEnabled && purposeAllowed) {
-        corp = verdicts.get(c.serial) ?? (await this.corpOwnership.check(c.serial));
-        verdicts.set(c.serial, corp);
-      }
+      const corp: CorpOwnershipVerdict | 'skipped' =
+        corpEnabled && purposeAllowed ? (verdicts.get(c.serial) ?? 'error') : 'skipped';
       const refusal = serviceAccountRefusal({
         attestation: 'not_required',
         purposeAllowed,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { CorpAllowlistEntryEntity } from './corp-allowlist-entry.entity';
 
 @Injectable()
@@ -14,8 +14,14 @@ export class CorpAllowlistRepository {
     return this.repo.find({ order: { serial: 'ASC' } });
   }
 
-  has(serial: string): Promise<boolean> {
-    return this.repo.existsBy({ serial });
+  /** Which of these serials are on the list (one query for a whole approval batch). */
+  async listed(serials: readonly string[]): Promise<Set<string>> {
+    if (serials.length === 0) return new Set();
+    const rows = await this.repo.find({
+      select: { serial: true },
+      where: { serial: In([...serials]) },
+    });
+    return new Set(rows.map((r) => r.serial));
   }
 
   /** Adds the serial unless present; returns the entry and whether it is new. */

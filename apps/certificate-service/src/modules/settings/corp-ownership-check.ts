@@ -25,26 +25,48 @@ export class CorpOwnershipCheck {
   }
 
   async check(serial: string): Promise<CorpOwnershipVerdict> {
+    return (await this.checkMany([serial])).get(serial) ?? 'error';
+  }
+
+  /**
+   * Verdicts for a batch of serials: one policy read and one allowlist query, whatever the
+   * batch size (bulk approval by a service account).
+   */
+  async checkMany(serials: readonly string[]): Promise<Map<string, CorpOwnershipVerdict>> {
+    const unique = [...new Set(serials)];
     try {
       const { value: policy } = await this.policies.saAutoApprove();
-      if (policy.policy === 'off') return 'allowed';
-      const listed = usesAllowlist(policy.policy) ? await this.allowlist.has(serial) : false;
-      switch (policy.policy) {
-        case 'allowlist':
-          return listed ? 'allowed' : 'denied';
-        case 'webhook':
-          return this.askWebhook(policy, serial);
-        case 'allowlist_or_webhook':
-          return listed ? 'allowed' : this.askWebhook(policy, serial);
-        case 'allowlist_and_webhook':
-          return listed ? this.askWebhook(policy, serial) : 'denied';
-      }
+      const listed = usesAllowlist(policy.policy)
+        ? await this.allowlist.listed(unique)
+        : new Set<string>();
+      return new Map(
+        unique.map((serial) => [serial, this.verdict(policy, serial, listed.has(serial))]),
+      );
     } catch (error) {
       this.logger.warn(
-        { serial, error: error instanceof Error ? error.message : String(error) },
+        { serials: unique.length, error: error instanceof Error ? error.message : String(error) },
         'corp-ownership check failed',
       );
-      return 'error';
+      return new Map(unique.map((serial) => [serial, 'error' as const]));
+    }
+  }
+
+  private verdict(
+    policy: SaAutoApprovePolicy,
+    serial: string,
+    listed: boolean,
+  ): CorpOwnershipVerdict {
+    switch (policy.policy) {
+      case 'off':
+        return 'allowed';
+      case 'allowlist':
+        return listed ? 'allowed' : 'denied';
+      case 'webhook':
+        return this.askWebhook(policy, serial);
+      case 'allowlist_or_webhook':
+        return listed ? 'allowed' : this.askWebhook(policy, serial);
+      case 'allowlist_and_webhook':
+        return listed ? this.askWebhook(policy, serial) : 'denied';
     }
   }
 
