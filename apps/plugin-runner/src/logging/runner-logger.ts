@@ -1,5 +1,5 @@
 import { buildLoggerOptions } from '@platform/logging';
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type Logger } from 'pino';
 import type { PluginRunnerConfig } from '../config/plugin-runner.config';
 import { COMPONENT } from '../runner-identity';
 
@@ -16,15 +16,5 @@ export function createRunnerLogger(config: PluginRunnerConfig): Logger {
       ? { directory: config.log.fileDirectory, fileName: `${COMPONENT}.log` }
       : undefined,
   });
-  return pino(withoutLevelFormatterForTransports(options));
-}
-
-/**
- * pino refuses a custom `formatters.level` together with `transport.targets` (the worker
- * threads format levels themselves), so drop it when transports are in use.
- */
-function withoutLevelFormatterForTransports(options: LoggerOptions): LoggerOptions {
-  if (!options.transport || !options.formatters?.level) return options;
-  const { level: _level, ...formatters } = options.formatters;
-  return { ...options, formatters };
+  return pino(options);
 }

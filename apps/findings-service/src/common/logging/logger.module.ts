@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { buildLoggerOptions, resolveRequestId } from '@platform/logging';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
-import type { LoggerOptions } from 'pino';
 import { FindingsConfig } from '../../config/findings-config';
 
 const QUIET_PATHS = new Set(['/health']);
@@ -12,16 +11,14 @@ const QUIET_PATHS = new Set(['/health']);
 export class FindingsLoggerModule {
   static forRoot(config: FindingsConfig): DynamicModule {
     const component = config.role === 'api' ? 'backend' : 'worker';
-    const options = withoutLevelFormatterForTransports(
-      buildLoggerOptions({
-        level: config.logLevel,
-        json: config.production,
-        fileSink: config.logFileSinkEnabled
-          ? { directory: config.logDir, fileName: `findings-${component}.log` }
-          : undefined,
-        base: { component },
-      }),
-    );
+    const options = buildLoggerOptions({
+      level: config.logLevel,
+      json: config.production,
+      fileSink: config.logFileSinkEnabled
+        ? { directory: config.logDir, fileName: `findings-${component}.log` }
+        : undefined,
+      base: { component },
+    });
     return {
       module: FindingsLoggerModule,
       imports: [
@@ -39,14 +36,4 @@ export class FindingsLoggerModule {
       exports: [LoggerModule],
     };
   }
-}
-
-/**
- * pino refuses a custom level formatter together with `transport.targets` (pretty output or
- * the file sink); the targets then receive numeric levels, which pino-pretty renders anyway.
- */
-function withoutLevelFormatterForTransports(options: LoggerOptions): LoggerOptions {
-  if (!options.transport || !options.formatters?.level) return options;
-  const { level: _level, ...formatters } = options.formatters;
-  return { ...options, formatters };
 }
