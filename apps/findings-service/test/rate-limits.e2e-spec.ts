@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { freshServiceAccount, freshUser, grant, login, loginAdmin } from './support/identities';
+import { uniqueQueuePrefix } from '@platform/testing';
 import { startTestApp, TestApp } from './support/test-app';
 
 async function hammer(
@@ -44,6 +45,27 @@ describe('Rate limits - per address (RATE_LIMIT_API) without trusted proxies', (
     const { statuses } = await hammer(t, 8, {}, '/health');
     expect(new Set(statuses)).toEqual(new Set([200]));
     await request(t.url).get('/version').expect(200);
+  });
+});
+
+describe('Rate limits - replicas share one limit (counters in Redis)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    const shared = { RATE_LIMIT_API: '5', RATE_LIMIT_KEY_PREFIX: `${uniqueQueuePrefix()}:rl:` };
+    a = await startTestApp(shared);
+    b = await startTestApp(shared, a.db);
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('counts requests to either replica against the same per-address limit', async () => {
+    const first = await hammer(a, 3);
+    const second = await hammer(b, 3);
+    expect([...first.statuses, ...second.statuses]).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await request(a.url).get('/api/v1/auth/config')).status).toBe(429);
   });
 });
 
