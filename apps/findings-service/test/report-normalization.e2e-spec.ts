@@ -138,3 +138,24 @@ describe('Report normalization - /api/v1/products/{product_id}/reports (POST)', 
     });
   });
 });
+
+describe('Report normalization, SonarQube export without a format field', () => {
+  it('detects the format and stores the mapped severities, hotspots and suppressions', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const json = readFileSync(join(__dirname, 'fixtures', 'sonarqube-issues.json'));
+    const id = await uploadReport(t, bearer(admin), product.id, json, {
+      filename: 'issues.json',
+    });
+    const sonar = await waitForReport(t, bearer(admin), id);
+    expect(sonar).toMatchObject({ status: 'completed', format: 'sonarqube' });
+    const items = (await listFindings(t, bearer(admin), { product_id: product.id, limit: 500 }))
+      .items;
+    const byRule = (rule: string) => items.find((f) => f.rule_id === rule);
+    expect(byRule('java:S2076')).toMatchObject({ severity: 'CRITICAL' });
+    expect(byRule('java:S1481')).toMatchObject({ severity: 'LOW', suppressed: true });
+    expect(byRule('java:S1135')).toMatchObject({ severity: 'MEDIUM', kind: 'pass' });
+    expect(byRule('xml:S125')).toMatchObject({ severity: 'INFO' });
+    expect(byRule('java:S4721')).toMatchObject({ severity: 'HIGH' });
+  });
+});
