@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Purpose } from '../../common/domain/purposes';
+import type { IssuableCsr } from '../pki';
 import type { RequestStatus } from '../requests/request-status';
 
 /** A request as the approval checks see it, with its device. */
@@ -9,7 +10,7 @@ export interface ApprovalCandidate {
   deviceId: string;
   purpose: Purpose;
   status: RequestStatus;
-  csrDer: Buffer;
+  csr: IssuableCsr;
   requesterKind: 'device' | 'user';
   userIdentity: string | null;
   upn: string | null;
@@ -34,7 +35,8 @@ export class ApprovalRepository {
 
   async candidates(ids: readonly string[]): Promise<ApprovalCandidate[]> {
     const rows = (await this.dataSource.query(
-      `SELECT r.id, r.device_id, r.purpose, r.status, r.csr_der, r.requester_kind,
+      `SELECT r.id, r.device_id, r.purpose, r.status, r.csr_der, r.public_key_spki_der,
+              r.key_algorithm, r.requester_kind,
               r.user_identity, r.upn, r.sid, r.registered_during_block,
               d.serial, d.blocked, d.identity_key
        FROM certificate_requests r JOIN devices d ON d.id = r.device_id
@@ -46,6 +48,8 @@ export class ApprovalRepository {
       purpose: Purpose;
       status: RequestStatus;
       csr_der: Buffer;
+      public_key_spki_der: Buffer;
+      key_algorithm: 'rsa' | 'ec';
       requester_kind: 'device' | 'user';
       user_identity: string | null;
       upn: string | null;
@@ -60,7 +64,11 @@ export class ApprovalRepository {
       deviceId: r.device_id,
       purpose: r.purpose,
       status: r.status,
-      csrDer: r.csr_der,
+      csr: {
+        der: r.csr_der,
+        publicKeySpkiDer: r.public_key_spki_der,
+        keyAlgorithm: r.key_algorithm,
+      },
       requesterKind: r.requester_kind,
       userIdentity: r.user_identity,
       upn: r.upn,

@@ -109,7 +109,7 @@ function issuable(c: ApprovalCandidate): IssuableRequest {
     deviceId: c.deviceId,
     identityKey: c.identityKey,
     purpose: c.purpose,
-    csrDer: c.csrDer,
+    csr: c.csr,
     subject: c.requesterKind === 'user' && c.userIdentity ? c.userIdentity : c.serial,
     userIdentity: c.userIdentity,
     upn: c.upn,

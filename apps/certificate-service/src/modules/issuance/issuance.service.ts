@@ -2,14 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { SlotCandidate } from '../license/license.repository';
 import { LicenseService } from '../license/license.service';
-import {
-  parseCsr,
-  PkiError,
-  type CertificateIssuer,
-  type IssueManyOutcome,
-  type IssueRequest,
-  type ParsedCsr,
-} from '../pki';
+import { type CertificateIssuer, type IssueManyOutcome, type IssueRequest } from '../pki';
 import { elapsedMs, IssuanceTimings } from './issuance-timings';
 import {
   IssuanceRepository,
@@ -18,8 +11,6 @@ import {
   type RequestDecision,
 } from './issuance.repository';
 import type { IssuableRequest, IssuanceOutcome } from './issuance.types';
-
-type Parsed = { row: IssuableRequest; csr: ParsedCsr };
 
 /**
  * Issues a batch of approved requests in one transaction holding the licence ledger lock:
@@ -43,7 +34,6 @@ export class IssuanceService {
   ): Promise<Map<string, IssuanceOutcome>> {
     const outcomes = new Map<string, IssuanceOutcome>();
     if (rows.length === 0) return outcomes;
-    const { parsed, failed } = this.parseAll(rows);
     const started = process.hrtime.bigint();
     let issueMs = 0;
     await this.license.inLedgerTransaction(async (ltx) => {
@@ -55,19 +45,14 @@ export class IssuanceService {
         if (!claimed.has(row.requestId))
           outcomes.set(row.requestId, { status: 'error', error: 'request_not_pending' });
       }
-      for (const [id, code] of failed) {
-        if (!claimed.has(id)) continue;
-        outcomes.set(id, { status: 'error', error: code });
-        decisions.push({ id, status: 'failed', reason: code });
-      }
-      const candidates = parsed.filter((p) => claimed.has(p.row.requestId));
+      const candidates = rows.filter((r) => claimed.has(r.requestId));
       const slots = await this.license.decide(
         ltx,
-        candidates.map((p) => p.row.identityKey),
+        candidates.map((r) => r.identityKey),
       );
-      const admitted = candidates.filter((p) => {
-        if (!slots.refused.has(p.row.identityKey)) return true;
-        outcomes.set(p.row.requestId, { status: 'error', error: 'license_limit' });
+      const admitted = candidates.filter((r) => {
+        if (!slots.refused.has(r.identityKey)) return true;
+        outcomes.set(r.requestId, { status: 'error', error: 'license_limit' });
         return false;
       });
       const signStarted = process.hrtime.bigint();
@@ -76,8 +61,8 @@ export class IssuanceService {
       const certificates = this.collect(admitted, results, outcomes, decisions);
       await this.persist(tx, certificates, decisions, decidedBy, at);
       const counted: SlotCandidate[] = admitted
-        .filter((p) => outcomes.get(p.row.requestId)?.status !== 'error')
-        .map((p) => ({ identityKey: p.row.identityKey, deviceId: p.row.deviceId }));
+        .filter((r) => outcomes.get(r.requestId)?.status !== 'error')
+        .map((r) => ({ identityKey: r.identityKey, deviceId: r.deviceId }));
       await slots.commit(counted, at);
       this.timings.issued(certificates.length);
     });
@@ -86,40 +71,21 @@ export class IssuanceService {
     return outcomes;
   }
 
-  private parseAll(rows: readonly IssuableRequest[]): {
-    parsed: Parsed[];
-    failed: Map<string, string>;
-  } {
-    const started = process.hrtime.bigint();
-    const parsed: Parsed[] = [];
-    const failed = new Map<string, string>();
-    for (const row of rows) {
-      try {
-        parsed.push({ row, csr: parseCsr(row.csrDer) });
-      } catch (error) {
-        if (!(error instanceof PkiError)) throw error;
-        failed.set(row.requestId, error.code);
-      }
-    }
-    this.timings.add('csrMs', elapsedMs(started));
-    return { parsed, failed };
-  }
-
   /** One `issueMany` per issuer (purposes may use different issuers). */
   private async signAll(
-    admitted: readonly Parsed[],
+    admitted: readonly IssuableRequest[],
   ): Promise<Map<string, IssueManyOutcome & { issuerKind: string }>> {
     const byIssuer = new Map<
       string,
       { kind: string; requests: IssueRequest[]; issuer: CertificateIssuer }
     >();
-    for (const { row, csr } of admitted) {
+    for (const row of admitted) {
       const issuer = this.issuers.forPurpose(row.purpose);
       const group = byIssuer.get(issuer.kind) ?? { kind: issuer.kind, requests: [], issuer };
       group.requests.push({
         requestId: row.requestId,
         purpose: row.purpose,
-        csr,
+        csr: row.csr,
         subjectCommonName: row.subject,
         ...(row.upn ? { userPrincipalName: row.upn } : {}),
         ...(row.sid ? { sid: row.sid } : {}),
@@ -136,13 +102,13 @@ export class IssuanceService {
   }
 
   private collect(
-    admitted: readonly Parsed[],
+    admitted: readonly IssuableRequest[],
     results: Map<string, IssueManyOutcome & { issuerKind: string }>,
     outcomes: Map<string, IssuanceOutcome>,
     decisions: RequestDecision[],
   ): NewCertificate[] {
     const certificates: NewCertificate[] = [];
-    for (const { row } of admitted) {
+    for (const row of admitted) {
       const result = results.get(row.requestId);
       if (!result || result.status === 'error') {
         const code = result?.status === 'error' ? result.code : 'issuance_failed';

@@ -1,4 +1,4 @@
-import type { X509Purpose } from '../pki';
+import type { IssuableCsr, X509Purpose } from '../pki';
 
 /** A pending request that passed the approval checks. */
 export interface IssuableRequest {
@@ -7,7 +7,8 @@ export interface IssuableRequest {
   /** Licence identity of the device (`ek:`, `sn:`, `pk:`). */
   identityKey: string;
   purpose: X509Purpose;
-  csrDer: Buffer;
+  /** Stored at enrollment, where the CSR signature was verified. */
+  csr: IssuableCsr;
   /** Subject common name: device serial, or the user identity for user purposes. */
   subject: string;
   userIdentity: string | null;

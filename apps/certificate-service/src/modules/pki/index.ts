@@ -40,6 +40,7 @@ export { BuiltInCaIssuer } from './issuer/built-in-ca-issuer';
 export type {
   CertificateIssuer,
   IssuerCapabilities,
+  IssuableCsr,
   IssueRequest,
   IssueOutcome,
   IssueFailure,

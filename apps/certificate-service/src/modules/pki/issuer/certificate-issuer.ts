@@ -1,6 +1,12 @@
 import { SubjectAltName } from '../certificate/subject-alt-names';
 import { X509Purpose } from '../certificate/purposes';
 import { ParsedCsr } from '../csr/csr.types';
+
+/**
+ * What an issuer needs of a CSR that was verified on receipt. A `ParsedCsr` is one; the
+ * approval flow builds it from the stored request without parsing or verifying again.
+ */
+export type IssuableCsr = Pick<ParsedCsr, 'der' | 'publicKeySpkiDer' | 'keyAlgorithm'>;
 import { PkiErrorCode } from '../pki.errors';
 import { RevocationReason } from '../crl/revocation-reason';
 
@@ -19,8 +25,11 @@ export interface IssueRequest {
   /** The certificate request id; external issuers use it to correlate pending answers. */
   readonly requestId: string;
   readonly purpose: X509Purpose;
-  /** The verified CSR (`parseCsr`). Only its public key is used; requested SANs are not copied. */
-  readonly csr: ParsedCsr;
+  /**
+   * The CSR, verified when it was received (enrollment): its DER (for issuers that forward
+   * the request, e.g. SCEP) and its public key. Requested SANs are never copied.
+   */
+  readonly csr: IssuableCsr;
   /** Device serial (machine purposes) or user identity. */
   readonly subjectCommonName: string;
   /** SANs the approval flow decided to issue. */
