@@ -69,7 +69,7 @@ else
   step "building findings-service, certificate-service, plugin-runner"
   bash tools/build.sh
 fi
-for bundle in findings-service/main.js findings-service/worker.js certificate-service/main.js \
+for bundle in findings-service/main.js findings-service/worker.js findings-service/ingest-parser.js certificate-service/main.js \
   certificate-service/worker.js plugin-runner/main.js; do
   [ -f "dist/apps/$bundle" ] || die "dist/apps/$bundle is missing after the build"
 done

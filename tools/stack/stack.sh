@@ -120,6 +120,11 @@ max_connections = 300
 fsync = off
 synchronous_commit = off
 full_page_writes = off
+# Sized like a small production server (defaults are 128MB / 1GB / 4MB): a 100k-finding
+# report is ~300 MB of heap + indexes and ~200 MB of WAL.
+shared_buffers = 1GB
+max_wal_size = 4GB
+wal_buffers = 64MB
 EOF
 }
 

@@ -83,7 +83,7 @@ describe('COPY text encoding of ingestion batches', () => {
       finding({ title: 'last' }),
     ]);
     expect(batch.rows).toBe(2);
-    const lines = batch.text.split('\n').filter(Boolean);
+    const lines = batch.data.toString('utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('\tlast\t');
   });

@@ -51,8 +51,8 @@ export const STAGE_COLUMNS: readonly (readonly [name: string, type: string])[] =
 
 /** One batch in PostgreSQL COPY text format, one line per distinct identity. */
 export interface StagedBatch {
-  /** COPY text (tab-separated, `\N` = NULL, newline-terminated lines). */
-  text: string;
+  /** COPY text, UTF-8 (tab-separated, `\N` = NULL, newline-terminated lines). */
+  data: Buffer;
   /** Distinct identities (rows) in `text`. */
   rows: number;
 }
@@ -186,7 +186,7 @@ export function stagedBatch(findings: readonly NormalizedFinding[]): StagedBatch
   }
   let text = '';
   for (const f of byIdentity.values()) text += copyLine(f);
-  return { text, rows: byIdentity.size };
+  return { data: Buffer.from(text, 'utf8'), rows: byIdentity.size };
 }
 
 /**

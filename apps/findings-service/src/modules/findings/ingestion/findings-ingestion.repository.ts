@@ -188,7 +188,7 @@ async function stage(manager: EntityManager, batch: StagedBatch): Promise<void> 
   await new Promise<void>((resolve, reject) => {
     stream.on('error', reject);
     stream.on('finish', resolve);
-    stream.end(Buffer.from(batch.text, 'utf8'));
+    stream.end(batch.data);
   });
 }
 

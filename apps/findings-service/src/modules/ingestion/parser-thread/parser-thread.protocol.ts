@@ -1,0 +1,69 @@
+import type { ReportFormat, UploadDefaults } from '../parsing';
+
+/**
+ * Messages between the worker's main thread and its ingestion parser thread. The main thread
+ * owns the report storage and the database; the parser thread reads the report's bytes through
+ * `open`/`pull` requests (so any ReportStorage works), parses, normalizes, hashes and encodes
+ * each batch as COPY text and hands it over with its buffer transferred (no copy). Stream ids
+ * are unique for the thread's lifetime, so a late reply for an earlier report is ignored.
+ */
+export interface ParserThreadInput {
+  format: ReportFormat | undefined;
+  defaults: UploadDefaults;
+  batchSize: number;
+  /** Batches below this index were written by an earlier attempt: parsed, not encoded or sent. */
+  skipBelow: number;
+  /** Batches the thread may encode ahead of the main thread's consumption. */
+  ahead: number;
+}
+
+/** Parser thread -> main thread. */
+export type ParserThreadMessage =
+  | { type: 'open'; stream: number }
+  | { type: 'pull'; stream: number }
+  | { type: 'close'; stream: number }
+  | {
+      type: 'batch';
+      index: number;
+      results: number;
+      rows: number;
+      format: string;
+      scanner: string;
+      scannerVersion: string | null;
+      copy: ArrayBuffer;
+    }
+  | { type: 'done'; batches: number }
+  | { type: 'failed'; code: string | null; message: string; details?: Record<string, unknown> };
+
+/** Main thread -> parser thread. A thread runs one `start` at a time and is reused. */
+export type MainThreadMessage =
+  | { type: 'start'; input: ParserThreadInput }
+  | { type: 'chunk'; stream: number; data: ArrayBuffer }
+  | { type: 'end'; stream: number }
+  | { type: 'read_failed'; stream: number; message: string }
+  | { type: 'credit' };
+
+/**
+ * An ArrayBuffer holding exactly `bytes`, for bytes the caller created and drops after
+ * transferring: their own buffer when they span all of it, else a copy (a small Buffer lives
+ * in Node's shared pool, which must never be detached).
+ */
+export function ownArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    bytes.buffer instanceof ArrayBuffer
+  ) {
+    return bytes.buffer;
+  }
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy.buffer;
+}
+
+/** A copy of `bytes` to transfer: the sender may still hold (and reuse) the original. */
+export function copiedArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy.buffer;
+}

@@ -1,0 +1,146 @@
+import { stagedBatch } from '../../findings/ingestion/finding-row';
+import { bufferReportSource, readReport, ReportParseError, ReportSource } from '../parsing';
+import { collect, fixture, rejectionOf } from '../parsing/parsing-test-helpers';
+import { EncodedBatch, ParserThreadPool } from './parser-thread';
+import { ParserThreadInput } from './parser-thread.protocol';
+
+const INPUT: ParserThreadInput = {
+  format: undefined,
+  defaults: {},
+  batchSize: 3,
+  skipBelow: 0,
+  ahead: 2,
+};
+
+/** COPY lines without the generated id (first column). */
+function linesOf(copy: Buffer): string[] {
+  return copy
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.slice(line.indexOf('\t') + 1));
+}
+
+async function drain(batches: AsyncIterable<EncodedBatch>): Promise<EncodedBatch[]> {
+  const out: EncodedBatch[] = [];
+  for await (const batch of batches) out.push(batch);
+  return out;
+}
+
+/** A source that counts the chunks handed out (the thread's reads). */
+function counted(data: Buffer, chunkSize: number): { source: ReportSource; reads: () => number } {
+  let reads = 0;
+  const inner = bufferReportSource(data, chunkSize);
+  return {
+    source: {
+      reopenable: true,
+      open: async function* () {
+        for await (const chunk of inner.open()) {
+          reads += 1;
+          yield chunk;
+        }
+      },
+    },
+    reads: () => reads,
+  };
+}
+
+describe('ParserThreadPool', () => {
+  let pool: ParserThreadPool;
+
+  beforeAll(() => {
+    pool = new ParserThreadPool();
+  });
+
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('encodes the same batches on the thread as in process (small chunks)', async () => {
+    const sarif = fixture('sarif-all-cases.sarif');
+    const inProcess = await collect(
+      readReport(bufferReportSource(sarif), undefined, {}, { batchSize: 3 }),
+    );
+    const threaded = await drain(pool.run(bufferReportSource(sarif, 97), INPUT));
+
+    expect(threaded.map((b) => b.index)).toEqual(inProcess.map((_, i) => i));
+    threaded.forEach((batch, i) => {
+      const expected = stagedBatch(inProcess[i].findings);
+      expect(batch.rows).toBe(expected.rows);
+      expect(batch.results).toBe(inProcess[i].findings.length);
+      expect(batch.scanner).toBe(inProcess[i].run.scanner);
+      expect(linesOf(batch.copy)).toEqual(linesOf(expected.data));
+    });
+  }, 30_000);
+
+  it('does not encode or send the batches below the watermark', async () => {
+    const sarif = fixture('sarif-all-cases.sarif');
+    const all = await drain(pool.run(bufferReportSource(sarif), INPUT));
+    const resumed = await drain(pool.run(bufferReportSource(sarif), { ...INPUT, skipBelow: 2 }));
+
+    expect(all.length).toBeGreaterThan(2);
+    expect(resumed.map((b) => b.index)).toEqual(all.slice(2).map((b) => b.index));
+    expect(resumed.map((b) => linesOf(b.copy))).toEqual(all.slice(2).map((b) => linesOf(b.copy)));
+  }, 30_000);
+
+  it('stays at most `ahead` batches ahead of the consumer', async () => {
+    const results = Array.from({ length: 60 }, (_, i) => ({
+      ruleId: `R${i}`,
+      message: { text: `finding ${i}` },
+      locations: [{ physicalLocation: { artifactLocation: { uri: `src/f${i}.c` } } }],
+    }));
+    const sarif = Buffer.from(
+      JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 't' } }, results }] }),
+    );
+    const { source, reads } = counted(sarif, 64);
+    const batches = pool.run(source, { ...INPUT, format: 'sarif', batchSize: 1, ahead: 1 });
+    const first = await batches.next();
+    expect(first.done).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const whilePaused = reads();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(reads()).toBe(whilePaused); // waiting for credit, not reading on
+    // Two passes over ~6 KB in 64-byte chunks: the whole file would be ~200 reads.
+    expect(whilePaused).toBeLessThan(Math.ceil(sarif.length / 64) * 2);
+    const rest = await drain({ [Symbol.asyncIterator]: () => batches });
+    expect(rest).toHaveLength(59);
+  }, 30_000);
+
+  it('rethrows a parse error with its code and offset, and the thread serves the next report', async () => {
+    const error = await rejectionOf(
+      drain(pool.run(bufferReportSource('{"version": "2.1.0", "runs": [}'), INPUT)),
+    );
+
+    expect(error).toBeInstanceOf(ReportParseError);
+    expect(error).toMatchObject({ code: 'report_malformed', details: { offset: 30 } });
+    const next = await drain(pool.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    expect(next.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('terminates a thread abandoned mid-report and starts a fresh one for the next', async () => {
+    const sarif = fixture('sarif-all-cases.sarif');
+    for await (const batch of pool.run(bufferReportSource(sarif), INPUT)) {
+      expect(batch.index).toBe(0);
+      break;
+    }
+    const next = await drain(pool.run(bufferReportSource(sarif), INPUT));
+    expect(next.map((b) => b.index)).toEqual(next.map((_, i) => i));
+  }, 30_000);
+
+  it('leaves the bytes a source yields intact (pooled or owned buffers are copied)', async () => {
+    const neighbour = Buffer.from('neighbour in the pool');
+    const pooled = Buffer.from(
+      '{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[]}]}',
+    );
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    const owned = fixture('sarif-all-cases.sarif');
+    const size = owned.length;
+    await drain(pool.run(bufferReportSource(pooled), INPUT));
+    await drain(pool.run(bufferReportSource(owned), INPUT));
+
+    expect(neighbour.toString()).toBe('neighbour in the pool');
+    expect(pooled.toString('utf8')).toContain('"results":[]');
+    expect(owned.length).toBe(size);
+  }, 30_000);
+});
