@@ -3,8 +3,8 @@
  *
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/ingest/ingest-bench.ts
  *
- * Starts the local stack (tools/stack/stack.sh up), creates a fresh database `bench_ingest`,
- * boots the findings API and worker as child processes, generates a realistic SARIF file with
+ * Starts the local stack (tools/stack/stack.sh up), builds the findings-service bundles, creates
+ * a fresh database `bench_ingest`, boots the findings API and worker as child processes, generates a realistic SARIF file with
  * 100 000 results (~60 MB), uploads it through `POST /api/v1/products/{id}/reports` and times
  * upload → report `completed`; prints findings/s and the worker's peak RSS (VmHWM). Then it
  * uploads the same file again (all duplicates) and prints that rate. Finally a ~100 MB file
@@ -12,6 +12,7 @@
  * Each line also gives the CPU seconds used meanwhile by the worker, the API and PostgreSQL
  * (all `postgres` processes): on 2 cores, their sum / 2 is the floor of the elapsed time.
  * Env: BENCH_RESULTS (default 100000), BENCH_SKIP_LARGE=1, BENCH_DIR (default OS temp dir),
+ * BENCH_FROM_SOURCE=1 (run the TypeScript sources instead of the bundles),
  * BENCH_WORKER_NODE_ARGS (extra node flags of the worker, e.g. `--cpu-prof --cpu-prof-dir=DIR`
  * or `--max-semi-space-size=64`), BENCH_POLL_MS (report status polling interval, default 250).
  */
@@ -55,8 +56,18 @@ async function freshDatabase(adminUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-function boot(entry: string, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', entry], {
+/**
+ * Boots a findings-service process from the production bundle (dist/apps/findings-service,
+ * built by `tools/build.sh findings-service` at the start), as a deployment runs it; with
+ * BENCH_FROM_SOURCE=1 from the TypeScript sources through @swc-node/register instead (slower
+ * start, and the ingestion parser thread compiles its modules on first use).
+ */
+function boot(name: 'main' | 'worker', env: Record<string, string>, nodeArgs: string[] = []) {
+  const fromSource = process.env.BENCH_FROM_SOURCE === '1';
+  const entry = fromSource
+    ? ['-r', '@swc-node/register', `apps/findings-service/src/${name}.ts`]
+    : [`dist/apps/findings-service/${name}.js`];
+  return spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
     env: { ...process.env, ...env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -240,6 +251,9 @@ async function measured(
 
 async function main(): Promise<void> {
   const stack = stackEnv();
+  if (process.env.BENCH_FROM_SOURCE !== '1') {
+    execFileSync('bash', ['tools/build.sh', 'findings-service'], { cwd: ROOT, stdio: 'ignore' });
+  }
   const databaseUrl = await freshDatabase(stack.STACK_PG_URL, 'bench_ingest');
   const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'ingest-bench-'));
   const env = {
@@ -257,14 +271,14 @@ async function main(): Promise<void> {
     REPORT_STORAGE_DIR: join(dir, 'reports'),
     QUEUE_PREFIX: `bench${Date.now()}`,
   };
-  const api = boot('apps/findings-service/src/main.ts', { ...env, METRICS_PORT: '0' });
+  const api = boot('main', { ...env, METRICS_PORT: '0' });
   let worker: ChildProcess | undefined;
   try {
     const file = join(dir, 'bench-100k.sarif');
     const generating = writeSarif(file, RESULTS);
     await waitForApi();
     worker = boot(
-      'apps/findings-service/src/worker.ts',
+      'worker',
       { ...env, METRICS_PORT: '0' },
       process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean),
     );

@@ -78,6 +78,7 @@ export class ReportIngestionService implements OnModuleDestroy {
       sla: ctx.sla,
     };
     const batches = this.parsers.run(this.storage.source(ctx.storageKey), {
+      path: this.storage.localPath?.(ctx.storageKey),
       format: ctx.requestedFormat ?? undefined,
       defaults: {
         ...(ctx.engine ? { engine: ctx.engine } : {}),

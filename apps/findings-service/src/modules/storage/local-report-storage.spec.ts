@@ -22,6 +22,12 @@ describe('LocalReportStorage', () => {
     expect(await storage.exists('a.sarif')).toBe(true);
   });
 
+  it('gives the local path of a stored object, and refuses keys outside the directory', async () => {
+    await storage.write('b.sarif', Readable.from([Buffer.from('{}')]), 100);
+    expect(await readFile(storage.localPath('b.sarif'), 'utf8')).toBe('{}');
+    expect(() => storage.localPath('../b.sarif')).toThrow(/invalid storage key/);
+  });
+
   it('stops at the ceiling and leaves no partial file', async () => {
     const chunks = Array.from({ length: 50 }, () => Buffer.alloc(1024, 'x'));
     await expect(storage.write('big.json', Readable.from(chunks), 10_000)).rejects.toBeInstanceOf(

@@ -46,6 +46,10 @@ export class LocalReportStorage implements ReportStorage {
     return fileReportSource(this.pathOf(key));
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       return (await stat(this.pathOf(key))).isFile();

@@ -21,6 +21,11 @@ export interface ReportStorage {
   write(key: string, content: Readable, maxBytes: number): Promise<{ sizeBytes: number }>;
   /** A reopenable source over the object (the parser reads it twice). */
   source(key: string): ReportSource;
+  /**
+   * The object's path when it is a file this process can open (local storage): the ingestion
+   * parser thread then reads it itself instead of through the main thread.
+   */
+  localPath?(key: string): string;
   exists(key: string): Promise<boolean>;
   /** Removes the object; no error when it is already gone. */
   delete(key: string): Promise<void>;

@@ -1,6 +1,12 @@
 import type { MessagePort } from 'node:worker_threads';
 import { stagedBatch } from '../../findings/ingestion/finding-row';
-import { readReport, ReportChunk, ReportParseError, ReportSource } from '../parsing';
+import {
+  fileReportSource,
+  readReport,
+  ReportChunk,
+  ReportParseError,
+  ReportSource,
+} from '../parsing';
 import {
   MainThreadMessage,
   ownArrayBuffer,
@@ -31,7 +37,8 @@ class ParserJob {
   async run(): Promise<void> {
     try {
       let index = 0;
-      const batches = readReport(this.source(), this.input.format, this.input.defaults, {
+      const source = this.input.path ? fileReportSource(this.input.path) : this.remoteSource();
+      const batches = readReport(source, this.input.format, this.input.defaults, {
         batchSize: this.input.batchSize,
       });
       for await (const batch of batches) {
@@ -105,7 +112,7 @@ class ParserJob {
   }
 
   /** The stored report, read through the main thread (a new stream per pass). */
-  private source(): ReportSource {
+  private remoteSource(): ReportSource {
     return {
       reopenable: true,
       open: () => this.pass(),

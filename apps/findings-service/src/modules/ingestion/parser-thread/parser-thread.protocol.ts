@@ -8,6 +8,8 @@ import type { ReportFormat, UploadDefaults } from '../parsing';
  * are unique for the thread's lifetime, so a late reply for an earlier report is ignored.
  */
 export interface ParserThreadInput {
+  /** A local file the thread reads itself; without it, the bytes come through `open`/`pull`. */
+  path?: string;
   format: ReportFormat | undefined;
   defaults: UploadDefaults;
   batchSize: number;

@@ -1,6 +1,6 @@
 import { stagedBatch } from '../../findings/ingestion/finding-row';
 import { bufferReportSource, readReport, ReportParseError, ReportSource } from '../parsing';
-import { collect, fixture, rejectionOf } from '../parsing/parsing-test-helpers';
+import { collect, fixture, fixturePath, rejectionOf } from '../parsing/parsing-test-helpers';
 import { EncodedBatch, ParserThreadPool } from './parser-thread';
 import { ParserThreadInput } from './parser-thread.protocol';
 
@@ -71,6 +71,23 @@ describe('ParserThreadPool', () => {
       expect(batch.scanner).toBe(inProcess[i].run.scanner);
       expect(linesOf(batch.copy)).toEqual(linesOf(expected.data));
     });
+  }, 30_000);
+
+  it('reads a local file itself when given its path (the source is not used)', async () => {
+    const unused: ReportSource = {
+      reopenable: true,
+      open: () => {
+        throw new Error('the source must not be read');
+      },
+    };
+    const fromPath = await drain(
+      pool.run(unused, { ...INPUT, path: fixturePath('sarif-all-cases.sarif') }),
+    );
+    const relayed = await drain(
+      pool.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
+    );
+
+    expect(fromPath.map((b) => linesOf(b.copy))).toEqual(relayed.map((b) => linesOf(b.copy)));
   }, 30_000);
 
   it('does not encode or send the batches below the watermark', async () => {
