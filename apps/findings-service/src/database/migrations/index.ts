@@ -2,6 +2,7 @@ import { Identity1763800000000 } from './1763800000000-identity';
 import { ProjectsReportsFindings1763900000000 } from './1763900000000-projects-reports-findings';
 import { FindingsTriageActionLog1764200000000 } from './1764200000000-findings-triage-action-log';
 import { FindingsIngestionHotUpdates1764300000000 } from './1764300000000-findings-ingestion-hot-updates';
+import { FindingsProductKeyShare1764400000000 } from './1764400000000-findings-product-key-share';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const FINDINGS_MIGRATIONS = [
   ProjectsReportsFindings1763900000000,
   FindingsTriageActionLog1764200000000,
   FindingsIngestionHotUpdates1764300000000,
+  FindingsProductKeyShare1764400000000,
 ];

@@ -72,8 +72,19 @@ export class ProductsRepository {
     }
   }
 
-  /** Deletes the product with its reports and findings (foreign keys cascade). */
+  /**
+   * Deletes the product with its findings (deleted here: findings.product_id has no foreign
+   * key, see lockProductForWrite) and its reports (foreign key cascade). The product row is
+   * locked first, so findings being written now are committed, and then deleted, before it goes.
+   */
   async delete(id: string): Promise<void> {
-    await this.products.delete({ id });
+    await this.products.manager.transaction(async (manager) => {
+      const rows = (await manager.query(`SELECT 1 FROM products WHERE id = $1 FOR UPDATE`, [
+        id,
+      ])) as unknown[];
+      if (rows.length === 0) return;
+      await manager.query(`DELETE FROM findings WHERE product_id = $1`, [id]);
+      await manager.query(`DELETE FROM products WHERE id = $1`, [id]);
+    });
   }
 }

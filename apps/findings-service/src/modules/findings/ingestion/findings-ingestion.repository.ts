@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { lockProductForWrite } from '../product-write-lock';
 import { STAGE_COLUMNS, StagedBatch } from './finding-row';
 
 /** Remediation days per severity from the project settings (null: no deadline). */
@@ -118,7 +119,8 @@ SELECT count(*) FILTER (WHERE inserted)::int AS new,
 FROM seen`;
 
 /**
- * The ingestion write path. Each batch is one transaction that locks the report row, checks
+ * The ingestion write path. Each batch is one transaction that holds the product (see
+ * lockProductForWrite), locks the report row, checks
  * cancellation and the batch watermark, COPYs the batch into the staging table, upserts the
  * findings and advances the report's counters and watermark: a job that dies mid-report
  * resumes at the first unwritten batch and ends with the same findings and counts as an
@@ -130,6 +132,9 @@ export class FindingsIngestionRepository {
 
   writeBatch(target: BatchTarget, meta: BatchMeta, batch: StagedBatch): Promise<BatchOutcome> {
     return this.dataSource.transaction(async (manager) => {
+      // Product first, then the report: a product deletion (product FOR UPDATE, then its
+      // reports by cascade) can never wait on a batch that waits on it.
+      if (!(await lockProductForWrite(manager, target.productId))) return { kind: 'skipped' };
       const state = await lockReport(manager, target.reportId);
       if (!state || state.status !== 'pending') return { kind: 'skipped' };
       if (state.cancelled) return { kind: 'cancelled' };

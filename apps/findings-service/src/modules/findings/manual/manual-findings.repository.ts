@@ -5,6 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { Actor } from '../../action-log/finding-action';
 import { ActionLogWriter } from '../../action-log/action-log.writer';
 import { FindingEntity } from '../finding.entity';
+import { lockProductForWrite } from '../product-write-lock';
 
 export type NewManualFinding = Omit<
   FindingEntity,
@@ -26,14 +27,16 @@ export class ManualFindingsRepository {
   ) {}
 
   /**
-   * Inserts unless the identity exists in the product; returns the finding and whether new.
-   * A new finding gets its `created` action-log entry in the same transaction.
+   * Inserts unless the identity exists in the product; returns the finding and whether new,
+   * or undefined when the product no longer exists. A new finding gets its `created`
+   * action-log entry in the same transaction.
    */
   insertOrGet(
     finding: NewManualFinding,
     actor: Actor,
-  ): Promise<{ finding: FindingEntity; created: boolean }> {
+  ): Promise<{ finding: FindingEntity; created: boolean } | undefined> {
     return this.dataSource.transaction(async (manager) => {
+      if (!(await lockProductForWrite(manager, finding.productId))) return undefined;
       const findings = manager.getRepository(FindingEntity);
       const result = await findings
         .createQueryBuilder()

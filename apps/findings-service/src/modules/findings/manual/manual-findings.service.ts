@@ -9,6 +9,7 @@ import {
   isWebAddress,
   normalizeFindingPath,
 } from '../../ingestion/parsing';
+import { ProductsError } from '../../products/products.errors';
 import { ProductsService } from '../../products/products.service';
 import { ProjectsService } from '../../projects/projects.service';
 import { FindingEntity } from '../finding.entity';
@@ -75,7 +76,7 @@ export class ManualFindingsService {
       LOW: project.slaLowDays,
       INFO: project.slaInfoDays,
     }[input.severity];
-    return this.findings.insertOrGet(
+    const outcome = await this.findings.insertOrGet(
       {
         productId: product.id,
         projectId: product.projectId,
@@ -128,5 +129,8 @@ export class ManualFindingsService {
       },
       actorOf(access),
     );
+    // The product was deleted between the check above and the insert.
+    if (!outcome) throw new ProductsError('product_not_found');
+    return outcome;
   }
 }
