@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { addMember, bearer, createProduct, createProject } from './support/catalog';
+import { INGEST_REPORT } from '../src/modules/jobs/ingest-report.job';
+import { ReportQueue } from '../src/modules/jobs/report-queue.provider';
 import { withDb } from './support/findings-db';
 import { freshUser, login, loginAdmin, Login } from './support/identities';
 import { IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
@@ -65,6 +68,37 @@ describe('Jobs - /api/v1/jobs (GET), /api/v1/jobs/stats (GET), /api/v1/jobs/{id}
     await get(`/api/v1/jobs/${reportId}`, analyst).expect(404);
     expect((await get('/api/v1/jobs', analyst).expect(200)).body.data).toEqual([]);
     await request(t.url).get('/api/v1/jobs').set('X-API-Key', 'sa_00000000_x').expect(401);
+  });
+});
+
+describe('Jobs of a project administrator - exact lists behind other projects’ jobs', () => {
+  it('lists and counts an older job behind 2 001 newer jobs of other projects', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const own = await uploadReport(t, bearer(admin), product.id, syntheticSarif(3));
+    const lead = await member(project.id, 'admin');
+    const queue = t.app.get(ReportQueue).queue;
+    const others = Array.from({ length: 2_001 }, () => {
+      const id = randomUUID();
+      return {
+        name: INGEST_REPORT.name,
+        data: { reportId: id, productId: randomUUID(), projectId: randomUUID() },
+        opts: { jobId: id },
+      };
+    });
+    await queue.addBulk(others);
+    try {
+      const mine = await get('/api/v1/jobs?state=waiting&limit=10', lead).expect(200);
+      expect(mine.body.data.map((j: { id: string }) => j.id)).toEqual([own]);
+      expect((await get('/api/v1/jobs?limit=10&offset=1', lead).expect(200)).body.data).toEqual([]);
+      const stats = await get('/api/v1/jobs/stats', lead).expect(200);
+      expect(stats.body.data).toMatchObject({ waiting: 1, active: 0, completed: 0 });
+
+      const newest = await get('/api/v1/jobs?state=waiting&limit=5').expect(200);
+      expect(newest.body.data.map((j: { id: string }) => j.id)).not.toContain(own);
+    } finally {
+      await queue.drain();
+    }
   });
 });
 

@@ -26,12 +26,14 @@ const LIST_TYPES: Record<JobStateName, JobType[]> = {
   completed: ['completed'],
   failed: ['failed'],
 };
-/** How many of the newest jobs a non-admin listing filters through. */
-const SCAN_WINDOW = 2_000;
+/** Reports (= jobs) looked up per round trip when listing a project administrator's jobs. */
+const PROJECT_PAGE = 200;
 
 /**
- * Background jobs of the ingestion queue. Global admins see every job; project admins see the
- * jobs of their projects' reports (others get 404, as for a missing job).
+ * Background jobs of the ingestion queue. Global admins see every job (read from the queue's
+ * lists); project admins see the jobs of their projects' reports (others get 404, as for a
+ * missing job), found through the reports table (job id = report id), so their lists are exact
+ * however many jobs other projects have.
  */
 @Injectable()
 export class JobsService {
@@ -49,17 +51,25 @@ export class JobsService {
       const views = one && this.visible(scope, one) ? [one] : [];
       return views.filter((v) => !filter.state || v.state === filter.state);
     }
+    if (scope !== 'all') {
+      const wanted = filter.offset + filter.limit;
+      const views: JobView[] = [];
+      for await (const view of this.projectJobs(scope, filter.state)) {
+        views.push(view);
+        if (views.length >= wanted) break;
+      }
+      return views.slice(filter.offset);
+    }
     const states = filter.state ? [filter.state] : [...JOB_STATES];
     const views: JobView[] = [];
     for (const state of states) {
-      const end = scope === 'all' ? filter.offset + filter.limit - 1 : SCAN_WINDOW - 1;
+      const end = filter.offset + filter.limit - 1;
       const jobs = await guardQueue(() =>
         this.reportQueue.queue.getJobs(LIST_TYPES[state], 0, end),
       );
       views.push(...jobs.map((job) => jobView(job, state)));
     }
     return views
-      .filter((v) => this.visible(scope, v))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
       .slice(filter.offset, filter.offset + filter.limit);
   }
@@ -81,9 +91,7 @@ export class JobsService {
       }
       return counts;
     }
-    for (const view of await this.list(access, { limit: SCAN_WINDOW, offset: 0 })) {
-      counts[view.state] += 1;
-    }
+    for await (const view of this.projectJobs(scope)) counts[view.state] += 1;
     return counts;
   }
 
@@ -127,12 +135,33 @@ export class JobsService {
     return { ...(await this.get(access, id)), cancelRequested: true };
   }
 
+  /**
+   * The still-queued jobs (finished ones are kept 7 / 30 days) of the projects' reports, newest
+   * report first, optionally in one state.
+   */
+  private async *projectJobs(
+    projectIds: readonly string[],
+    state?: JobStateName,
+  ): AsyncGenerator<JobView> {
+    if (projectIds.length === 0) return;
+    let before: { createdAt: Date; id: string } | undefined;
+    for (;;) {
+      const page = await this.reports.newestInProjects(projectIds, before, PROJECT_PAGE);
+      const views = await Promise.all(page.map((report) => this.find(report.id)));
+      for (const view of views) {
+        if (view && (!state || view.state === state) && this.visible(projectIds, view)) yield view;
+      }
+      if (page.length < PROJECT_PAGE) return;
+      before = page[page.length - 1];
+    }
+  }
+
   private matchesQueue(filter: JobFilter): boolean {
     if (filter.queue && filter.queue !== REPORT_INGESTION_QUEUE) return false;
     return !filter.kind || filter.kind === INGEST_REPORT.name;
   }
 
-  private visible(scope: 'all' | string[], view: JobView): boolean {
+  private visible(scope: 'all' | readonly string[], view: JobView): boolean {
     return scope === 'all' || (view.projectId !== null && scope.includes(view.projectId));
   }
 

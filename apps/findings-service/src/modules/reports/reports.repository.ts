@@ -29,6 +29,33 @@ export class ReportsRepository {
     await this.reports.insert(report);
   }
 
+  /**
+   * Reports of the given projects, newest first (created_at, id), after the `before` keyset
+   * position: the order in which project administrators page through their ingestion jobs
+   * (job id = report id).
+   */
+  async newestInProjects(
+    projectIds: readonly string[],
+    before: { createdAt: Date; id: string } | undefined,
+    limit: number,
+  ): Promise<{ id: string; createdAt: Date }[]> {
+    const query = this.reports
+      .createQueryBuilder('r')
+      .select(['r.id', 'r.createdAt'])
+      .where('r.projectId IN (:...projectIds)', { projectIds })
+      .orderBy('r.createdAt', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .limit(limit);
+    if (before) {
+      query.andWhere('(r.createdAt, r.id) < (:createdAt, :id)', {
+        createdAt: before.createdAt,
+        id: before.id,
+      });
+    }
+    const rows = await query.getMany();
+    return rows.map((r) => ({ id: r.id, createdAt: r.createdAt }));
+  }
+
   findById(id: string): Promise<ReportEntity | null> {
     return this.reports.findOneBy({ id });
   }
