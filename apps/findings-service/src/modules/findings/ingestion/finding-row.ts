@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import {
   FindingLocation,
   IdentityKind,
@@ -85,6 +85,7 @@ function num(value: number | undefined | null): string {
 }
 
 const ARRAY_ELEMENT_SPECIAL = /["\\\0]/g;
+const ARRAY_ELEMENT_TEST = /["\\\0]/;
 
 /** A `text[]` literal (`{"a","b"}`, every element quoted) as one COPY text field. */
 export function copyTextArray(values: readonly string[]): string {
@@ -92,7 +93,10 @@ export function copyTextArray(values: readonly string[]): string {
   let out = '{';
   for (let i = 0; i < values.length; i += 1) {
     if (i > 0) out += ',';
-    out += `"${values[i].replace(ARRAY_ELEMENT_SPECIAL, (c) => (c === '\0' ? '' : `\\${c}`))}"`;
+    const value = values[i];
+    out += ARRAY_ELEMENT_TEST.test(value)
+      ? `"${value.replace(ARRAY_ELEMENT_SPECIAL, (c) => (c === '\0' ? '' : `\\${c}`))}"`
+      : `"${value}"`;
   }
   return copyText(`${out}}`);
 }
@@ -103,6 +107,7 @@ function withoutNul(_key: string, value: unknown): unknown {
 
 /** A `jsonb` value as one COPY text field (NUL, which jsonb rejects, dropped from strings). */
 export function copyJson(value: unknown): string {
+  if (isEmptyObject(value)) return '{}';
   let json = JSON.stringify(value);
   if (json.includes('\\u0000')) {
     const clean = JSON.parse(JSON.stringify(value, withoutNul)) as Record<string, unknown>;
@@ -110,6 +115,12 @@ export function copyJson(value: unknown): string {
     json = JSON.stringify(stripKeys(clean));
   }
   return copyText(json);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const _ in value) return false;
+  return true;
 }
 
 function stripKeys(value: unknown): unknown {
@@ -123,7 +134,24 @@ function stripKeys(value: unknown): unknown {
 }
 
 let lastMs = 0;
+let msHex = '';
 let sequence = 0;
+/** Random hex digits for the ids' random tails, refilled 16 KiB of entropy at a time. */
+let randomHex = '';
+let randomAt = 0;
+const RANDOM_POOL = Buffer.alloc(16 * 1024);
+const VARIANT = '89ab';
+
+/** 16 random hex digits (64 bits, of which a UUID keeps 62). */
+function randomTail(): string {
+  if (randomAt >= randomHex.length) {
+    randomHex = randomFillSync(RANDOM_POOL).toString('hex');
+    randomAt = 0;
+  }
+  const tail = randomHex.slice(randomAt, randomAt + 16);
+  randomAt += 16;
+  return tail;
+}
 
 /**
  * A time-ordered UUID (version 7: 48-bit Unix milliseconds, a 12-bit sequence within the
@@ -135,14 +163,21 @@ export function uuidV7(): string {
   if (now > lastMs) {
     lastMs = now;
     sequence = 0;
+    msHex = '';
   } else if (++sequence > 0xfff) {
     lastMs += 1;
     sequence = 0;
+    msHex = '';
   }
-  const ms = lastMs.toString(16).padStart(12, '0');
+  if (!msHex) {
+    const ms = lastMs.toString(16).padStart(12, '0');
+    msHex = `${ms.slice(0, 8)}-${ms.slice(8)}-7`;
+  }
   const seq = sequence.toString(16).padStart(3, '0');
-  // randomUUID: xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep its variant and random tail.
-  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${seq}-${randomUUID().slice(19)}`;
+  const tail = randomTail();
+  // Variant bits 10xx in the first digit of the fourth group.
+  const variant = VARIANT[parseInt(tail[0], 16) & 3];
+  return `${msHex}${seq}-${variant}${tail.slice(1, 4)}-${tail.slice(4)}`;
 }
 
 const WEB_ADDRESS = /^\s*https?:\/\//i;
