@@ -28,7 +28,7 @@ beforeAll(async () => {
   admin = await loginAdmin(t);
 }, 300_000);
 afterAll(async () => {
-  worker?.kill('SIGTERM');
+  if (worker?.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
   await t.close();
   env.cleanup();
 });
@@ -72,5 +72,13 @@ describe('Bundled worker - dist/apps/findings-service/worker.js', () => {
     const failed = await waitForReport(t, bearer(admin), malformed, 60_000);
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'report_malformed' });
     expect(worker.exitCode).toBeNull();
+
+    // A parked parser thread does not hold the process: SIGTERM ends it promptly.
+    const child = worker;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const started = Date.now();
+    child.kill('SIGTERM');
+    await exited;
+    expect(Date.now() - started).toBeLessThan(15_000);
   }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import {
   FindingsIngestionRepository,
@@ -29,7 +29,7 @@ export type IngestionResult = 'completed' | 'already_finished' | 'missing' | 'su
  * (written by an earlier, interrupted attempt) are parsed again but neither encoded nor written.
  */
 @Injectable()
-export class ReportIngestionService implements OnModuleDestroy {
+export class ReportIngestionService implements OnApplicationShutdown {
   private readonly parsers = new ParserThreadPool();
 
   constructor(
@@ -38,7 +38,7 @@ export class ReportIngestionService implements OnModuleDestroy {
     private readonly findings: FindingsIngestionRepository,
   ) {}
 
-  async onModuleDestroy(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.parsers.close();
   }
 

@@ -145,6 +145,16 @@ describe('ParserThreadPool', () => {
     expect(next.map((b) => b.index)).toEqual(next.map((_, i) => i));
   }, 30_000);
 
+  it('still parses a report that starts after close() (its thread is not parked)', async () => {
+    const closing = new ParserThreadPool();
+    await drain(closing.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    await closing.close();
+    const late = await drain(
+      closing.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
+    );
+    expect(late.length).toBeGreaterThan(0);
+  }, 30_000);
+
   it('leaves the bytes a source yields intact (pooled or owned buffers are copied)', async () => {
     const neighbour = Buffer.from('neighbour in the pool');
     const pooled = Buffer.from(

@@ -81,8 +81,8 @@ export class ParserThreadPool {
 
   /** Parses `source` on a thread; yields its batches, at most `input.ahead` before consumed. */
   async *run(source: ReportSource, input: ParserThreadInput): AsyncGenerator<EncodedBatch> {
-    if (this.closed) throw new Error('the parser thread pool is closed');
     const worker = this.idle.pop() ?? spawnParserThread();
+    worker.ref();
     const job = new ParserThreadJob(worker, source);
     let clean = false;
     try {
@@ -94,11 +94,20 @@ export class ParserThreadPool {
       throw error;
     } finally {
       await job.detach();
-      if (clean && !job.broken && !this.closed) this.idle.push(worker);
-      else await worker.terminate();
+      if (clean && !job.broken && !this.closed) {
+        // A parked thread does not keep the process alive.
+        worker.unref();
+        this.idle.push(worker);
+      } else {
+        await worker.terminate();
+      }
     }
   }
 
+  /**
+   * Terminates the parked threads; a report still being parsed finishes, and its thread is
+   * terminated instead of parked (so is any started later).
+   */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));
