@@ -175,6 +175,80 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
     expect(findings[0].scanner).toBe('NetScanB');
   });
 
+  it('keeps one full sources entry per scanner through re-sightings (as the API shows them)', async () => {
+    const product = await freshProduct();
+    const withText = (tool: string, text: string, version: string) =>
+      JSON.stringify({
+        version: '2.1.0',
+        runs: [
+          {
+            tool: { driver: { name: tool, version } },
+            results: [
+              {
+                ruleId: `${tool}-rule`,
+                level: 'error',
+                message: { text },
+                locations: [
+                  { physicalLocation: { artifactLocation: { uri: 'tcp://10.9.9.9:22' } } },
+                ],
+                properties: { host: '10.9.9.9', port: 22, protocol: 'tcp', cve: 'CVE-2024-0002' },
+              },
+            ],
+          },
+        ],
+      });
+    const ingest = async (content: string) => {
+      const id = await uploadReport(t, bearer(admin), product.id, content);
+      const report = await waitForReport(t, bearer(admin), id);
+      expect(report.status).toBe('completed');
+      const [finding] = await findingsOf(t, product.id);
+      const res = await bearer(admin)
+        .apply(request(t.url).get(`/api/v1/findings/${finding.id}`))
+        .expect(200);
+      const created = await bearer(admin)
+        .apply(request(t.url).get(`/api/v1/reports/${id}`))
+        .expect(200);
+      return {
+        finding: res.body.data as { description: string; sources: Record<string, unknown> },
+        at: String((created.body as { data: { created_at: string } }).data.created_at),
+      };
+    };
+    const entry = (scanner: string, version: string, at: string, description: string) => ({
+      scanner,
+      scanner_version: version,
+      scanned_at: at,
+      rule_id: `${scanner}-rule`,
+      cve: 'CVE-2024-0002',
+      score: null,
+      description,
+    });
+
+    const first = await ingest(withText('ScanA', 'open ssh', '1.0'));
+    expect(first.finding.sources).toEqual({ ScanA: entry('ScanA', '1.0', first.at, 'open ssh') });
+
+    const again = await ingest(withText('ScanA', 'open ssh', '1.1'));
+    expect(again.finding.sources).toEqual({ ScanA: entry('ScanA', '1.1', again.at, 'open ssh') });
+
+    const other = await ingest(withText('ScanB', 'weak kex', '7'));
+    expect(other.finding.sources).toEqual({
+      ScanA: entry('ScanA', '1.1', again.at, 'open ssh'),
+      ScanB: entry('ScanB', '7', other.at, 'weak kex'),
+    });
+
+    const changed = await ingest(withText('ScanA', 'open ssh, password auth', '1.2'));
+    expect(changed.finding.description).toBe('open ssh'); // the first sighting's text stays
+    expect(changed.finding.sources).toEqual({
+      ScanA: entry('ScanA', '1.2', changed.at, 'open ssh, password auth'),
+      ScanB: entry('ScanB', '7', other.at, 'weak kex'),
+    });
+
+    const back = await ingest(withText('ScanA', 'open ssh', '1.3'));
+    expect(back.finding.sources).toEqual({
+      ScanA: entry('ScanA', '1.3', back.at, 'open ssh'),
+      ScanB: entry('ScanB', '7', other.at, 'weak kex'),
+    });
+  });
+
   it('same host in two products is two findings', async () => {
     const project = await createProject(t, bearer(admin));
     const one = await freshProduct(project.id);

@@ -1,4 +1,5 @@
 import type { FindingStatus } from './finding-status';
+import { findingSources } from './finding-sources';
 import type { FindingView } from './finding-view';
 
 /** A raw `SELECT f.*, p.name AS project_name, pr.name AS product_name` row (node-pg types). */
@@ -16,7 +17,7 @@ const object = (v: unknown): Record<string, unknown> =>
 
 /** Maps a raw findings row (snake_case columns) to the API's view of a finding. */
 export function toFindingView(r: FindingRowRecord): FindingView {
-  return {
+  const view: FindingView = {
     id: str(r['id']),
     projectId: str(r['project_id']),
     projectName: str(r['project_name']),
@@ -68,4 +69,6 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     createdAt: date(r['created_at']),
     updatedAt: date(r['updated_at']),
   };
+  view.sources = findingSources(view);
+  return view;
 }

@@ -14,7 +14,8 @@ import { ProductEntity } from '../products/product.entity';
 /**
  * A normalized finding, unique per (product, identity hash). Ingestion writes it set-based
  * (findings-ingestion.repository.ts); every searchable field has its own column. `sources`
- * holds one entry per contributing scanner, keyed by scanner name. The table has fillfactor 50
+ * holds the entries per contributing scanner, keyed by scanner name, that the row's own
+ * columns do not imply (read it through `findingSources`, see finding-sources.ts). The table has fillfactor 50
  * (migration 1764300000000) so that re-ingestion updates are HOT: index only columns that
  * ingestion does not update on a re-sighting (see docs/findings-service/ingestion.md).
  */
@@ -109,7 +110,10 @@ export class FindingEntity {
 
   @Column({ type: 'jsonb', default: () => "'{}'" }) fingerprints!: Record<string, unknown>;
   @Column({ type: 'jsonb', default: () => "'{}'" }) properties!: Record<string, unknown>;
-  /** `{ "<scanner>": { scanner, scanner_version, scanned_at, cve, score, description, rule_id } }` */
+  /**
+   * `{ "<scanner>": { scanner, scanner_version, scanned_at, cve, score, description, rule_id } }`
+   * without the latest scanner's entry when the columns imply it: read with `findingSources`.
+   */
   @Column({ type: 'jsonb', default: () => "'{}'" }) sources!: Record<string, unknown>;
 
   @Column({ type: 'timestamptz' }) firstSeenAt!: Date;

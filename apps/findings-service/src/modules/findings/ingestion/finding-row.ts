@@ -9,9 +9,9 @@ import {
 
 /**
  * Columns of the per-connection staging table (findings-ingestion.repository.ts), in the order
- * of the `COPY ... FROM STDIN` text that `stagedBatch` builds. A finding's `sources` entry is
- * built in SQL from these columns (scanner, scanner_version, rule_id, cve, score, description)
- * so the description is not sent twice.
+ * of the `COPY ... FROM STDIN` text that `stagedBatch` builds. A finding's `sources` entry,
+ * when it has to be stored, is built in SQL from these columns (scanner, scanner_version,
+ * rule_id, cve, score, description), see finding-sources.ts.
  */
 export const STAGE_COLUMNS: readonly (readonly [name: string, type: string])[] = [
   ['id', 'uuid'],

@@ -60,7 +60,10 @@ const STAGED = STAGE_COLUMNS.map(([name]) => name).join(', ');
 /**
  * One set-based statement per batch over the staged rows: new identities are inserted
  * (`new`), known ones get last seen, the latest scanner's extended fields and their `sources`
- * entry merged side by side; `fixed` becomes `renewed`, with an automatic (`system`) entry in
+ * entry side by side (stored only when the row's columns do not imply it, see
+ * finding-sources.ts: the first sighting stores `{}`, a same-content re-sighting by the same
+ * scanner drops a stored entry, any other stores the previous scanner's implied entry and
+ * the new one); `fixed` becomes `renewed`, with an automatic (`system`) entry in
  * the action log written by the same statement. The outer query reads the updated rows
  * by primary key with the statement's snapshot, i.e. as they were before the upsert (a NULL
  * key for inserted rows: no index descent), so the counts of renewed and updated need no
@@ -76,10 +79,7 @@ WITH up AS (
   SELECT ${STAGED}, $1, $2,
     CASE severity WHEN 'CRITICAL' THEN $6::int WHEN 'HIGH' THEN $7::int WHEN 'MEDIUM' THEN $8::int
       WHEN 'LOW' THEN $9::int ELSE $10::int END,
-    jsonb_build_object(scanner, jsonb_build_object('scanner', scanner,
-      'scanner_version', scanner_version, 'scanned_at', $5::text, 'rule_id', rule_id,
-      'cve', cve, 'score', score, 'description', description)),
-    $3, $3, $4, $4
+    '{}'::jsonb, $3, $3, $4, $4
   FROM ${STAGE}
   ON CONFLICT (product_id, identity_hash) DO UPDATE SET
     last_seen_at = GREATEST(f.last_seen_at, EXCLUDED.last_seen_at),
@@ -94,7 +94,21 @@ WITH up AS (
     service = COALESCE(f.service, EXCLUDED.service),
     component = COALESCE(f.component, EXCLUDED.component),
     component_version = COALESCE(f.component_version, EXCLUDED.component_version),
-    sources = f.sources || EXCLUDED.sources,
+    sources = CASE
+      WHEN f.scanner = EXCLUDED.scanner AND f.rule_id = EXCLUDED.rule_id
+        AND f.cve IS NOT DISTINCT FROM EXCLUDED.cve AND f.score IS NOT DISTINCT FROM EXCLUDED.score
+        AND f.description = EXCLUDED.description
+      THEN f.sources - EXCLUDED.scanner::text
+      ELSE CASE WHEN f.sources ? f.scanner THEN f.sources
+          ELSE f.sources || jsonb_build_object(f.scanner, jsonb_build_object('scanner', f.scanner,
+            'scanner_version', f.scanner_version,
+            'scanned_at', to_char(f.last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'rule_id', f.rule_id, 'cve', f.cve, 'score', f.score, 'description', f.description))
+        END || jsonb_build_object(EXCLUDED.scanner, jsonb_build_object('scanner', EXCLUDED.scanner,
+          'scanner_version', EXCLUDED.scanner_version, 'scanned_at', $5::text,
+          'rule_id', EXCLUDED.rule_id, 'cve', EXCLUDED.cve, 'score', EXCLUDED.score,
+          'description', EXCLUDED.description))
+    END,
     status = CASE WHEN f.status = 'fixed' THEN 'renewed' ELSE f.status END,
     status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
     updated_at = now()

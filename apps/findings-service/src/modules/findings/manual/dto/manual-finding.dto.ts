@@ -12,6 +12,7 @@ import {
 } from 'class-validator';
 import { SEVERITIES, Severity } from '../../../ingestion/parsing';
 import { FindingEntity } from '../../finding.entity';
+import { findingSources } from '../../finding-sources';
 
 /** A finding entered by hand: `host` (network), `path` (code) or `url` (web) is required. */
 export class CreateManualFindingDto {
@@ -128,7 +129,7 @@ export class ManualFindingDto {
       url: f.url,
       file_path: f.filePath,
       cve: f.cve,
-      sources: f.sources,
+      sources: findingSources(f),
       first_seen_at: f.firstSeenAt.toISOString(),
       last_seen_at: f.lastSeenAt.toISOString(),
     };
