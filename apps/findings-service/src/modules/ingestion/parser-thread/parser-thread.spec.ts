@@ -145,6 +145,20 @@ describe('ParserThreadPool', () => {
     expect(next.map((b) => b.index)).toEqual(next.map((_, i) => i));
   }, 30_000);
 
+  it('never hands out a parked thread that died', async () => {
+    const own = new ParserThreadPool();
+    await drain(own.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    const parked = (own as unknown as { idle: { terminate(): Promise<number> }[] }).idle;
+    expect(parked).toHaveLength(1);
+    await parked[0].terminate();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(parked).toHaveLength(0);
+    const next = await drain(own.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    expect(next.length).toBeGreaterThan(0);
+    await own.close();
+  }, 30_000);
+
   it('still parses a report that starts after close() (its thread is not parked)', async () => {
     const closing = new ParserThreadPool();
     await drain(closing.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
