@@ -4,6 +4,7 @@ import request from 'supertest';
 import { addMember, bearer, createProduct, createProject } from './support/catalog';
 import { INGEST_REPORT } from '../src/modules/jobs/ingest-report.job';
 import { ReportQueue } from '../src/modules/jobs/report-queue.provider';
+import { ReportsRepository } from '../src/modules/reports/reports.repository';
 import { withDb } from './support/findings-db';
 import { freshUser, login, loginAdmin, Login } from './support/identities';
 import { IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
@@ -99,6 +100,38 @@ describe('Jobs of a project administrator - exact lists behind other projects’
     } finally {
       await queue.drain();
     }
+  });
+});
+
+describe('Reports walked for a project administrator’s jobs', () => {
+  it('skips reports finished longer ago than the queue keeps jobs', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const ids = await withDb(t, async (db) => {
+      const insert = async (status: string, finishedDaysAgo: number | null) => {
+        const res = await db.query(
+          `INSERT INTO reports (id, product_id, project_id, file_name, storage_key, status,
+             finished_at, uploaded_by_kind, uploaded_by_id)
+           SELECT gen_random_uuid(), $1, $2, 'r.sarif', 'r', $3,
+             CASE WHEN $4::int IS NULL THEN NULL ELSE now() - make_interval(days => $4::int) END,
+             'user', id FROM users ORDER BY created_at LIMIT 1
+           RETURNING id`,
+          [product.id, project.id, status, finishedDaysAgo],
+        );
+        return (res.rows[0] as { id: string }).id;
+      };
+      return {
+        pending: await insert('pending', null),
+        recent: await insert('completed', 1),
+        old: await insert('failed', 40),
+      };
+    });
+    const since = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    const walked = await t.app
+      .get(ReportsRepository)
+      .newestInProjects([project.id], since, undefined, 10);
+
+    expect(walked.map((r) => r.id).sort()).toEqual([ids.pending, ids.recent].sort());
   });
 });
 

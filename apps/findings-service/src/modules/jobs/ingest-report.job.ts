@@ -3,6 +3,9 @@ import { defineJobContract } from '@platform/queue';
 /** The queue that ingests uploaded reports: one job per report, job id = report id. */
 export const REPORT_INGESTION_QUEUE = 'report-ingestion';
 
+/** How long finished ingestion jobs stay in the queue (BullMQ `removeOnComplete/Fail` ages). */
+export const INGEST_JOB_RETENTION_SECONDS = { completed: 7 * 24 * 3600, failed: 30 * 24 * 3600 };
+
 export interface IngestReportJob {
   reportId: string;
   productId: string;

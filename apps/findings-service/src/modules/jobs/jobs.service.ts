@@ -3,7 +3,11 @@ import type { Job, JobType } from 'bullmq';
 import type { AccessContext } from '../auth/access/access-context';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { ReportsRepository } from '../reports/reports.repository';
-import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from './ingest-report.job';
+import {
+  INGEST_JOB_RETENTION_SECONDS,
+  INGEST_REPORT,
+  REPORT_INGESTION_QUEUE,
+} from './ingest-report.job';
 import { JobsError } from './jobs.errors';
 import { JOB_STATES, JobStateName, jobView, JobView, stateName } from './job-view';
 import { ReportQueue } from './report-queue.provider';
@@ -144,9 +148,20 @@ export class JobsService {
     state?: JobStateName,
   ): AsyncGenerator<JobView> {
     if (projectIds.length === 0) return;
+    const retention = Math.max(
+      INGEST_JOB_RETENTION_SECONDS.completed,
+      INGEST_JOB_RETENTION_SECONDS.failed,
+    );
+    // Reports finished longer ago than the queue keeps jobs cannot have one (a minute's slack).
+    const finishedSince = new Date(Date.now() - (retention + 60) * 1000);
     let before: { createdAt: Date; id: string } | undefined;
     for (;;) {
-      const page = await this.reports.newestInProjects(projectIds, before, PROJECT_PAGE);
+      const page = await this.reports.newestInProjects(
+        projectIds,
+        finishedSince,
+        before,
+        PROJECT_PAGE,
+      );
       const views = await Promise.all(page.map((report) => this.find(report.id)));
       for (const view of views) {
         if (view && (!state || view.state === state) && this.visible(projectIds, view)) yield view;

@@ -30,12 +30,14 @@ export class ReportsRepository {
   }
 
   /**
-   * Reports of the given projects, newest first (created_at, id), after the `before` keyset
-   * position: the order in which project administrators page through their ingestion jobs
-   * (job id = report id).
+   * Reports of the given projects that are pending or finished since `finishedSince`, newest
+   * first (created_at, id), after the `before` keyset position: the order in which project
+   * administrators page through their ingestion jobs (job id = report id; older finished jobs
+   * have left the queue).
    */
   async newestInProjects(
     projectIds: readonly string[],
+    finishedSince: Date,
     before: { createdAt: Date; id: string } | undefined,
     limit: number,
   ): Promise<{ id: string; createdAt: Date }[]> {
@@ -43,6 +45,12 @@ export class ReportsRepository {
       .createQueryBuilder('r')
       .select(['r.id', 'r.createdAt'])
       .where('r.projectId IN (:...projectIds)', { projectIds })
+      .andWhere(
+        `(r.status = 'pending' OR r.finishedAt IS NULL OR r.finishedAt >= :finishedSince)`,
+        {
+          finishedSince,
+        },
+      )
       .orderBy('r.createdAt', 'DESC')
       .addOrderBy('r.id', 'DESC')
       .limit(limit);

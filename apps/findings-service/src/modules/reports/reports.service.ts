@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { FINDINGS_CONFIG } from '../../config/config.tokens';
 import type { FindingsConfig } from '../../config/findings-config';
 import type { AccessContext } from '../auth/access/access-context';
-import { INGEST_REPORT } from '../jobs/ingest-report.job';
+import { INGEST_JOB_RETENTION_SECONDS, INGEST_REPORT } from '../jobs/ingest-report.job';
 import { ReportQueue } from '../jobs/report-queue.provider';
 import { ProductsService } from '../products/products.service';
 import { ProjectAccessService } from '../projects/project-access.service';
@@ -89,8 +89,8 @@ export class ReportsService {
           jobId: id,
           attempts: this.config.reports.ingestAttempts,
           backoff: { type: 'exponential', delay: 2_000 },
-          removeOnComplete: { age: 7 * 24 * 3600 },
-          removeOnFail: { age: 30 * 24 * 3600 },
+          removeOnComplete: { age: INGEST_JOB_RETENTION_SECONDS.completed },
+          removeOnFail: { age: INGEST_JOB_RETENTION_SECONDS.failed },
         },
       );
     } catch (error) {
