@@ -42,6 +42,8 @@ eval "$(bash tools/stack/stack.sh env)"
 if [ "$#" -eq 0 ]; then
   npx nx run-many -t lint typecheck --parallel=2 --outputStyle=static ||
     fail "lint/typecheck failed"
+  # The benchmarks are not in `npm test`, but they must keep compiling against the apps.
+  npx tsc -p tools/bench/tsconfig.json || fail "tools/bench does not typecheck"
 fi
 
 # Drops the databases this run's tests made (templates, and clones a test did not drop);
