@@ -58,9 +58,7 @@ export function ownArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   ) {
     return bytes.buffer;
   }
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return copy.buffer;
+  return copiedArrayBuffer(bytes);
 }
 
 /** A copy of `bytes` to transfer: the sender may still hold (and reuse) the original. */
