@@ -117,7 +117,7 @@ describe('Deleting a product - its findings go with it', () => {
     const line =
       `01900000-0000-7000-8000-000000000001\t${'f'.repeat(64)}\tcode\tR1\t\\N\tt\td\tLOW\t\\N\t` +
       `fail\tf\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tsrc/a.c\t1\t1\t\\N\t\\N\t\\N\t{}\t{}\t\\N\t\\N\t` +
-      `\\N\ts\t\\N\t\\N\t{}\t{}\n`;
+      `\\N\ts\t\\N\t\\N\t{}\t{}\t\\N\n`;
     // The deletion as ProductsRepository.delete runs it, held open before its last statement.
     const deleting = db.createQueryRunner();
     await deleting.connect();
@@ -135,7 +135,14 @@ describe('Deleting a product - its findings go with it', () => {
             seenAt: report.created_at,
             sla: { CRITICAL: 7, HIGH: 14, MEDIUM: 30, LOW: 90, INFO: null },
           },
-          { index: 0, results: 1, format: 'sarif', scanner: 's', scannerVersion: null },
+          {
+            index: 0,
+            results: 1,
+            format: 'sarif',
+            scanner: 's',
+            scannerVersion: null,
+            revision: null,
+          },
           { data: Buffer.from(line), rows: 1 },
         )
         .finally(() => {

@@ -3,6 +3,7 @@ import { ProjectsReportsFindings1763900000000 } from './1763900000000-projects-r
 import { FindingsTriageActionLog1764200000000 } from './1764200000000-findings-triage-action-log';
 import { FindingsIngestionHotUpdates1764300000000 } from './1764300000000-findings-ingestion-hot-updates';
 import { FindingsProductKeyShare1764400000000 } from './1764400000000-findings-product-key-share';
+import { FindingsContentDigest1764500000000 } from './1764500000000-findings-content-digest';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingsTriageActionLog1764200000000,
   FindingsIngestionHotUpdates1764300000000,
   FindingsProductKeyShare1764400000000,
+  FindingsContentDigest1764500000000,
 ];

@@ -115,6 +115,11 @@ export class FindingEntity {
    * without the latest scanner's entry when the columns imply it: read with `findingSources`.
    */
   @Column({ type: 'jsonb', default: () => "'{}'" }) sources!: Record<string, unknown>;
+  /**
+   * Digest of the last sighting's raw result and run context (ingestion only: a re-sighting
+   * with the same digest is marked seen without being normalized again, see result-digest.ts).
+   */
+  @Column({ type: 'uuid', nullable: true, select: false }) contentDigest?: string | null;
 
   @Column({ type: 'timestamptz' }) firstSeenAt!: Date;
   @Column({ type: 'timestamptz' }) lastSeenAt!: Date;

@@ -16,6 +16,8 @@ export interface IngestionContext {
   engineVersion: string | null;
   commitId: string | null;
   processedBatches: number;
+  /** Stored size of the report file. */
+  sizeBytes: number;
   createdAt: Date;
   sla: SlaDays;
 }
@@ -31,6 +33,7 @@ interface ContextRow {
   engine_version: string | null;
   commit_id: string | null;
   processed_batches: number;
+  size_bytes: string;
   created_at: Date;
   sla_critical_days: number | null;
   sla_high_days: number | null;
@@ -47,7 +50,7 @@ export class IngestionReportsRepository {
   async load(reportId: string): Promise<IngestionContext | undefined> {
     const rows = (await this.dataSource.query(
       `SELECT r.id, r.product_id, r.project_id, r.status, r.storage_key, r.requested_format,
-              r.engine, r.engine_version, r.commit_id, r.processed_batches, r.created_at,
+              r.engine, r.engine_version, r.commit_id, r.processed_batches, r.size_bytes, r.created_at,
               p.sla_critical_days, p.sla_high_days, p.sla_medium_days, p.sla_low_days,
               p.sla_info_days
          FROM reports r JOIN projects p ON p.id = r.project_id
@@ -67,6 +70,7 @@ export class IngestionReportsRepository {
       engineVersion: row.engine_version,
       commitId: row.commit_id,
       processedBatches: row.processed_batches,
+      sizeBytes: Number(row.size_bytes),
       createdAt: row.created_at,
       sla: {
         CRITICAL: row.sla_critical_days,

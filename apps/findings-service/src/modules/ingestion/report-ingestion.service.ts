@@ -7,7 +7,7 @@ import {
 } from '../findings/ingestion/findings-ingestion.repository';
 import { REPORT_STORAGE, ReportStorage } from '../storage/report-storage';
 import { IngestionContext, IngestionReportsRepository } from './ingestion-reports.repository';
-import { ParserThreadPool } from './parser-thread/parser-thread';
+import { ParserRun, ParserThreadPool } from './parser-thread/parser-thread';
 import { ReportParseError } from './parsing';
 
 /**
@@ -19,6 +19,19 @@ export const INGEST_BATCH_SIZE = 2_000;
 
 /** Batches the parser thread may encode ahead of the one being written. */
 export const PARSE_AHEAD_BATCHES = 2;
+
+/**
+ * Reports from this size on get a ResultMemo (the product's findings by content digest):
+ * below it, parsing every result costs less than reading the memo.
+ */
+export const RESULT_MEMO_MIN_BYTES = 1 << 20;
+
+/**
+ * A SARIF result takes more than this many bytes, so a report of N bytes re-sights at most
+ * N / this findings; a product with more memo rows than that gets no memo (reading it would
+ * cost more than the report can save).
+ */
+export const RESULT_MEMO_BYTES_PER_ROW = 128;
 
 export type IngestionResult = 'completed' | 'already_finished' | 'missing' | 'superseded';
 
@@ -77,7 +90,8 @@ export class ReportIngestionService implements OnApplicationShutdown {
       seenAt: ctx.createdAt,
       sla: ctx.sla,
     };
-    const batches = this.parsers.run(this.storage.source(ctx.storageKey), {
+    const memo = ctx.sizeBytes >= RESULT_MEMO_MIN_BYTES;
+    const run = this.parsers.acquire(this.storage.source(ctx.storageKey), {
       path: this.storage.localPath?.(ctx.storageKey),
       format: ctx.requestedFormat ?? undefined,
       defaults: {
@@ -88,9 +102,38 @@ export class ReportIngestionService implements OnApplicationShutdown {
       batchSize: INGEST_BATCH_SIZE,
       skipBelow: ctx.processedBatches,
       ahead: PARSE_AHEAD_BATCHES,
+      memo,
     });
+    if (memo) this.provideMemo(run, ctx);
+    let clean = false;
+    try {
+      const outcome = await this.writeBatches(run, target);
+      clean = true;
+      return outcome;
+    } catch (error) {
+      clean = error instanceof ReportParseError;
+      throw error;
+    } finally {
+      await run.release(clean);
+    }
+  }
+
+  /** Reads the memo while the thread reads the run metadata; without it, every result is parsed. */
+  private provideMemo(run: ParserRun, ctx: IngestionContext): void {
+    const maxRows = Math.ceil(ctx.sizeBytes / RESULT_MEMO_BYTES_PER_ROW);
+    this.findings.loadResultMemo(ctx.productId, maxRows).then(
+      (data) => run.provideMemo(data ?? null),
+      () => run.provideMemo(null),
+    );
+  }
+
+  /**
+   * Writes each batch while the thread prepares the next ones; the last write completes before
+   * the run is released (a stale re-sighting may still need the thread).
+   */
+  private async writeBatches(run: ParserRun, target: BatchTarget): Promise<BatchOutcome['kind']> {
     let inFlight: Promise<BatchOutcome> | undefined;
-    for await (const batch of batches) {
+    for await (const batch of run.batches()) {
       if (inFlight) {
         const previous = await inFlight;
         if (previous.kind !== 'written') return previous.kind;
@@ -103,8 +146,13 @@ export class ReportIngestionService implements OnApplicationShutdown {
           format: batch.format,
           scanner: batch.scanner,
           scannerVersion: batch.scannerVersion,
+          revision: batch.revision,
         },
         { data: batch.copy, rows: batch.rows },
+        batch.resighted && {
+          staged: batch.resighted,
+          normalizeAfterAll: (ids) => run.resolve(batch.index, ids),
+        },
       );
       // Settled later; avoid an unhandled rejection while the next batch is awaited.
       inFlight.catch(() => undefined);

@@ -5,6 +5,7 @@ import {
   identityKind,
   maxSeverity,
   NormalizedFinding,
+  ResightedFinding,
 } from '../../ingestion/parsing';
 
 /**
@@ -47,6 +48,7 @@ export const STAGE_COLUMNS: readonly (readonly [name: string, type: string])[] =
   ['revision', 'text'],
   ['fingerprints', 'jsonb'],
   ['properties', 'jsonb'],
+  ['content_digest', 'uuid'],
 ];
 
 /** One batch in PostgreSQL COPY text format, one line per distinct identity. */
@@ -205,7 +207,7 @@ export function copyLine(f: NormalizedFinding): string {
     `${copyTextArray(f.cwe)}\t${copyTextArray(f.tags)}\t${opt(f.component)}\t` +
     `${opt(f.component_version)}\t${num(f.score)}\t${copyText(f.scanner)}\t` +
     `${opt(f.scanner_version)}\t${opt(f.revision)}\t${copyJson(f.fingerprints)}\t` +
-    `${copyJson(f.properties)}\n`
+    `${copyJson(f.properties)}\t${f.content_digest ?? NULL}\n`
   );
 }
 
@@ -225,10 +227,26 @@ export function stagedBatch(findings: readonly NormalizedFinding[]): StagedBatch
 }
 
 /**
+ * Re-sightings as COPY text for the touch staging table (`finding_id`, `content_digest`), one
+ * line per finding.
+ */
+export function stagedResightings(resighted: readonly ResightedFinding[]): StagedBatch {
+  const seen = new Set<string>();
+  let text = '';
+  for (const r of resighted) {
+    if (seen.has(r.finding_id)) continue;
+    seen.add(r.finding_id);
+    text += `${r.finding_id}\t${r.content_digest}\n`;
+  }
+  return { data: Buffer.from(text, 'utf8'), rows: seen.size };
+}
+
+/**
  * Two results of one report with the same identity (the same CVE on one port from two rules,
  * say) describe one finding: the later result's values win, but what only the earlier one
  * knew (service, component, CVE, ...) is kept, list fields are united and the higher
- * severity stands.
+ * severity stands. The merge is no single result's content: it has no content digest (so
+ * neither result is ever taken for an unchanged re-sighting of it).
  */
 export function mergeFindings(
   earlier: NormalizedFinding,
@@ -237,6 +255,7 @@ export function mergeFindings(
   return {
     ...earlier,
     ...definedOnly(later),
+    content_digest: undefined,
     severity: maxSeverity(earlier.severity, later.severity),
     severity_source:
       maxSeverity(earlier.severity, later.severity) === later.severity

@@ -2,9 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { lockProductForWrite } from '../product-write-lock';
-import { STAGE_COLUMNS, StagedBatch } from './finding-row';
+import { StagedBatch } from './finding-row';
+import {
+  PREPARE_STAGE,
+  RESIGHTED_STAGE,
+  STAGE,
+  STAGED,
+  TOUCH,
+  UPSERT,
+} from './findings-ingestion.sql';
 
 /** Remediation days per severity from the project settings (null: no deadline). */
 export type SlaDays = Record<'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO', number | null>;
@@ -32,105 +40,20 @@ export interface BatchMeta {
   format: string;
   scanner: string;
   scannerVersion: string | null;
+  revision: string | null;
+}
+
+/**
+ * Unchanged re-sightings of a batch (`finding_id \t content_digest` lines) and how to get
+ * full rows for those whose finding changed since the memo was read.
+ */
+export interface ResightedBatch {
+  staged: StagedBatch;
+  normalizeAfterAll(findingIds: string[]): Promise<StagedBatch>;
 }
 
 export type BatchOutcome =
   { kind: 'written'; counts: BatchCounts } | { kind: 'skipped' } | { kind: 'cancelled' };
-
-/** Per-connection temporary staging table; emptied by every commit. */
-const STAGE = 'pg_temp.findings_ingest_stage';
-
-/**
- * The staging table (created once per connection) and this transaction's settings, in one
- * round trip: the count query probes the primary key once per upserted row (never a hash join
- * over the table); no JIT (its compile time exceeds a batch's runtime); the commit does not wait
- * for the WAL flush. That is safe here: a database crash can only lose the last batches
- * together with their watermark (same transaction), which the retried job writes again; the
- * report's completion (a separate, synchronous commit) flushes every batch before it.
- */
-const PREPARE_STAGE = `SET LOCAL client_min_messages = warning;
-  CREATE TEMP TABLE IF NOT EXISTS findings_ingest_stage (
-  ${STAGE_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}) ON COMMIT DELETE ROWS;
-  SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL jit = off;
-  SET LOCAL synchronous_commit = off`;
-
-/** Staging columns, all copied into `findings` (score is cast to real on the way). */
-const STAGED = STAGE_COLUMNS.map(([name]) => name).join(', ');
-
-/**
- * One set-based statement per batch over the staged rows: new identities are inserted
- * (`new`), known ones get last seen, the latest scanner's extended fields and their `sources`
- * entry side by side (stored only when the row's columns do not imply it, see
- * finding-sources.ts: the first sighting stores `{}`, a same-content re-sighting by the same
- * scanner drops a stored entry, any other stores the previous scanner's implied entry and
- * the new one); `fixed` becomes `renewed`, with an automatic (`system`) entry in
- * the action log written by the same statement. The outer query reads the updated rows
- * by primary key with the statement's snapshot, i.e. as they were before the upsert (a NULL
- * key for inserted rows: no index descent), so the counts of renewed and updated need no
- * lookup by (product, identity), whose plan depends on the always stale statistics of the
- * product being ingested; `updated` skips findings this report already touched in an earlier
- * batch. No indexed column changes on a plain re-sighting (status only for fixed -> renewed),
- * so with free space on the page the update is HOT (no index maintenance).
- */
-const UPSERT = `
-WITH up AS (
-  INSERT INTO findings AS f (${STAGED}, product_id, project_id, sla_days, sources,
-    first_seen_at, last_seen_at, first_report_id, last_report_id)
-  SELECT ${STAGED}, $1, $2,
-    CASE severity WHEN 'CRITICAL' THEN $6::int WHEN 'HIGH' THEN $7::int WHEN 'MEDIUM' THEN $8::int
-      WHEN 'LOW' THEN $9::int ELSE $10::int END,
-    '{}'::jsonb, $3, $3, $4, $4
-  FROM ${STAGE}
-  ON CONFLICT (product_id, identity_hash) DO UPDATE SET
-    last_seen_at = GREATEST(f.last_seen_at, EXCLUDED.last_seen_at),
-    last_report_id = EXCLUDED.last_report_id,
-    scanner = EXCLUDED.scanner,
-    scanner_version = EXCLUDED.scanner_version,
-    revision = COALESCE(EXCLUDED.revision, f.revision),
-    baseline_state = EXCLUDED.baseline_state,
-    suppressed = EXCLUDED.suppressed,
-    kind = EXCLUDED.kind,
-    fingerprints = EXCLUDED.fingerprints,
-    service = COALESCE(f.service, EXCLUDED.service),
-    component = COALESCE(f.component, EXCLUDED.component),
-    component_version = COALESCE(f.component_version, EXCLUDED.component_version),
-    sources = CASE
-      WHEN f.scanner = EXCLUDED.scanner AND f.rule_id = EXCLUDED.rule_id
-        AND f.cve IS NOT DISTINCT FROM EXCLUDED.cve AND f.score IS NOT DISTINCT FROM EXCLUDED.score
-        AND f.description = EXCLUDED.description
-      THEN f.sources - EXCLUDED.scanner::text
-      ELSE CASE WHEN f.sources ? f.scanner THEN f.sources
-          ELSE f.sources || jsonb_build_object(f.scanner, jsonb_build_object('scanner', f.scanner,
-            'scanner_version', f.scanner_version,
-            'scanned_at', to_char(f.last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'rule_id', f.rule_id, 'cve', f.cve, 'score', f.score, 'description', f.description))
-        END || jsonb_build_object(EXCLUDED.scanner, jsonb_build_object('scanner', EXCLUDED.scanner,
-          'scanner_version', EXCLUDED.scanner_version, 'scanned_at', $5::text,
-          'rule_id', EXCLUDED.rule_id, 'cve', EXCLUDED.cve, 'score', EXCLUDED.score,
-          'description', EXCLUDED.description))
-    END,
-    status = CASE WHEN f.status = 'fixed' THEN 'renewed' ELSE f.status END,
-    status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
-    updated_at = now()
-  RETURNING f.id, (xmax = 0) AS inserted
-),
-seen AS (
-  SELECT up.id, up.inserted, old.status AS old_status, old.last_report_id AS old_report_id
-    FROM up LEFT JOIN findings old
-      ON old.id = CASE WHEN up.inserted THEN NULL ELSE up.id END
-),
-renewed_log AS (
-  INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_label, action,
-    from_value, to_value)
-  SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
-    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
-    FROM seen WHERE old_status = 'fixed'
-)
-SELECT count(*) FILTER (WHERE inserted)::int AS new,
-  count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
-  count(*) FILTER (WHERE old_status <> 'fixed' AND old_report_id IS DISTINCT FROM $4)::int
-    AS updated
-FROM seen`;
 
 /**
  * The ingestion write path. Each batch is one transaction that holds the product (see
@@ -144,7 +67,12 @@ FROM seen`;
 export class FindingsIngestionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  writeBatch(target: BatchTarget, meta: BatchMeta, batch: StagedBatch): Promise<BatchOutcome> {
+  writeBatch(
+    target: BatchTarget,
+    meta: BatchMeta,
+    batch: StagedBatch,
+    resighted?: ResightedBatch,
+  ): Promise<BatchOutcome> {
     return this.dataSource.transaction(async (manager) => {
       // Product first, then the report: a product deletion (product FOR UPDATE, then its
       // reports by cascade) can never wait on a batch that waits on it.
@@ -153,10 +81,21 @@ export class FindingsIngestionRepository {
       if (!state || state.status !== 'pending') return { kind: 'skipped' };
       if (state.cancelled) return { kind: 'cancelled' };
       if (state.processed_batches !== meta.index) return { kind: 'skipped' };
-      const counts =
-        batch.rows === 0
-          ? { new: 0, updated: 0, renewed: 0 }
-          : await upsert(manager, target, batch);
+      const counts = { new: 0, updated: 0, renewed: 0 };
+      const resightings = resighted?.staged.rows ?? 0;
+      if (batch.rows > 0 || resightings > 0) await manager.query(PREPARE_STAGE);
+      if (resighted && resightings > 0) {
+        const touched = await touch(manager, target, meta, resighted.staged);
+        addCounts(counts, touched);
+        if (touched.missing.length > 0) {
+          // Changed since the memo was read: upserted like any other result (a statement of
+          // its own: the batch may hold another result with the same identity).
+          const rows = await resighted.normalizeAfterAll(touched.missing);
+          addCounts(counts, await upsert(manager, target, rows));
+          await manager.query(`TRUNCATE ${STAGE}`);
+        }
+      }
+      if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch));
       await manager.query(
         `UPDATE reports SET processed_batches = processed_batches + 1,
            results_total = results_total + $2, new_count = new_count + $3,
@@ -178,6 +117,42 @@ export class FindingsIngestionRepository {
       return { kind: 'written', counts };
     });
   }
+
+  /**
+   * The product's findings by content digest of their last sighting (COPY text `id \t digest`
+   * lines) for a ResultMemo: only findings whose `sources` has no stored entry for their
+   * latest scanner (see TOUCH). Undefined when the product has more than `maxRows` of them
+   * (reading them would cost more than the report can save).
+   */
+  async loadResultMemo(productId: string, maxRows: number): Promise<Buffer | undefined> {
+    if (!UUID.test(productId) || !Number.isSafeInteger(maxRows) || maxRows < 1) return undefined;
+    const runner = this.dataSource.createQueryRunner('slave');
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      const stream = client.query(
+        copyTo(`COPY (SELECT id, content_digest FROM findings
+          WHERE product_id = '${productId}' AND content_digest IS NOT NULL
+            AND NOT (sources ? scanner::text) LIMIT ${maxRows + 1}) TO STDOUT`),
+      );
+      const chunks: Buffer[] = [];
+      let lines = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) lines += 1;
+      }
+      return lines > maxRows ? undefined : Buffer.concat(chunks);
+    } finally {
+      await runner.release();
+    }
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function addCounts(into: BatchCounts, add: Partial<BatchCounts>): void {
+  into.new += add.new ?? 0;
+  into.updated += add.updated ?? 0;
+  into.renewed += add.renewed ?? 0;
 }
 
 async function lockReport(
@@ -200,15 +175,37 @@ function rawClient(manager: EntityManager): PoolClient {
   return client;
 }
 
-/** COPY FROM STDIN of the batch into the (per-connection) staging table. */
-async function stage(manager: EntityManager, batch: StagedBatch): Promise<void> {
-  await manager.query(PREPARE_STAGE);
-  const stream = rawClient(manager).query(copyFrom(`COPY ${STAGE} (${STAGED}) FROM STDIN`));
+/** COPY FROM STDIN of COPY text into one of the (per-connection) staging tables. */
+async function copyInto(
+  manager: EntityManager,
+  table: string,
+  columns: string,
+  data: Buffer,
+): Promise<void> {
+  const stream = rawClient(manager).query(copyFrom(`COPY ${table} (${columns}) FROM STDIN`));
   await new Promise<void>((resolve, reject) => {
     stream.on('error', reject);
     stream.on('finish', resolve);
-    stream.end(batch.data);
+    stream.end(data);
   });
+}
+
+async function touch(
+  manager: EntityManager,
+  target: BatchTarget,
+  meta: BatchMeta,
+  staged: StagedBatch,
+): Promise<{ updated: number; renewed: number; missing: string[] }> {
+  await copyInto(manager, RESIGHTED_STAGE, 'finding_id, content_digest', staged.data);
+  const rows = (await manager.query(TOUCH, [
+    target.productId,
+    target.projectId,
+    target.seenAt,
+    target.reportId,
+    meta.scannerVersion,
+    meta.revision,
+  ])) as { updated: number; renewed: number; missing: string[] }[];
+  return rows[0] ?? { updated: 0, renewed: 0, missing: [] };
 }
 
 async function upsert(
@@ -216,7 +213,7 @@ async function upsert(
   target: BatchTarget,
   batch: StagedBatch,
 ): Promise<BatchCounts> {
-  await stage(manager, batch);
+  await copyInto(manager, STAGE, STAGED, batch.data);
   const { sla } = target;
   const result = (await manager.query(UPSERT, [
     target.productId,

@@ -17,8 +17,17 @@ export interface EncodedBatch {
   format: string;
   scanner: string;
   scannerVersion: string | null;
+  revision: string | null;
   /** COPY text (see finding-row.ts). */
   copy: Buffer;
+  /** Unchanged re-sightings (`finding_id \t content_digest` lines), if any. */
+  resighted: { data: Buffer; rows: number } | undefined;
+}
+
+/** A batch's re-sightings normalized after all (`ParserThreadJob.resolve`). */
+export interface ResolvedRows {
+  data: Buffer;
+  rows: number;
 }
 
 /** The main thread's side of one report on a parser thread (see ParserThreadPool). */
@@ -27,6 +36,12 @@ export class ParserThreadJob {
   private readonly queue: ParserThreadMessage[] = [];
   private waiter: (() => void) | undefined;
   private failure: Error | undefined;
+  private readonly resolving = new Map<
+    number,
+    { resolve: (rows: ResolvedRows) => void; reject: (error: Error) => void }
+  >();
+  private nextRequest = 0;
+  private detached = false;
   /** The thread died or failed outside a report's own parse error. */
   broken = false;
   private readonly onMessage = (message: ParserThreadMessage): void => void this.receive(message);
@@ -47,6 +62,26 @@ export class ParserThreadJob {
     this.post({ type: 'start', input });
   }
 
+  /** The memo announced by `input.memo` (COPY text), or null: none for this report. */
+  provideMemo(data: Buffer | null): void {
+    // Late (the report was abandoned): the thread may already be parsing another report.
+    if (this.detached) return;
+    const copy = data ? copiedArrayBuffer(data) : null;
+    this.post({ type: 'memo', data: copy }, copy ? [copy] : []);
+  }
+
+  /** Normalizes re-sightings of batch `index` after all (their findings changed meanwhile). */
+  resolve(index: number, findingIds: string[]): Promise<ResolvedRows> {
+    if (this.detached) return Promise.reject(new Error('ingestion parser thread released'));
+    if (this.failure) return Promise.reject(this.failure);
+    const request = this.nextRequest;
+    this.nextRequest += 1;
+    return new Promise((resolve, reject) => {
+      this.resolving.set(request, { resolve, reject });
+      this.post({ type: 'resolve', request, index, findingIds });
+    });
+  }
+
   async *batches(): AsyncGenerator<EncodedBatch> {
     for (;;) {
       const message = await this.next();
@@ -61,12 +96,18 @@ export class ParserThreadJob {
         format: message.format,
         scanner: message.scanner,
         scannerVersion: message.scannerVersion,
+        revision: message.revision,
         copy: Buffer.from(message.copy),
+        resighted: message.resighted
+          ? { data: Buffer.from(message.resighted), rows: message.resightedRows }
+          : undefined,
       };
     }
   }
 
   async detach(): Promise<void> {
+    this.detached = true;
+    this.rejectPending(new Error('ingestion parser thread released'));
     this.worker.off('message', this.onMessage);
     this.worker.off('error', this.onError);
     this.worker.off('exit', this.onExit);
@@ -96,7 +137,13 @@ export class ParserThreadJob {
   private fail(error: Error): void {
     this.broken = true;
     this.failure ??= error;
+    this.rejectPending(this.failure);
     this.wake();
+  }
+
+  private rejectPending(error: Error): void {
+    for (const pending of this.resolving.values()) pending.reject(error);
+    this.resolving.clear();
   }
 
   private post(message: MainThreadMessage, transfer: ArrayBuffer[] = []): void {
@@ -112,6 +159,14 @@ export class ParserThreadJob {
     if (message.type === 'close') {
       await this.streams.get(message.stream)?.return?.();
       this.streams.delete(message.stream);
+      return;
+    }
+    if (message.type === 'resolved' || message.type === 'resolve_failed') {
+      const pending = this.resolving.get(message.request);
+      this.resolving.delete(message.request);
+      if (message.type === 'resolved')
+        pending?.resolve({ data: Buffer.from(message.copy), rows: message.rows });
+      else pending?.reject(new Error(`normalizing re-sightings failed: ${message.message}`));
       return;
     }
     if (message.type === 'failed' && !message.code) this.broken = true;

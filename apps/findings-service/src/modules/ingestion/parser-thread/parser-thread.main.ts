@@ -1,11 +1,14 @@
 import type { MessagePort } from 'node:worker_threads';
-import { stagedBatch } from '../../findings/ingestion/finding-row';
+import { stagedBatch, stagedResightings } from '../../findings/ingestion/finding-row';
 import {
   fileReportSource,
+  memoFromCopyText,
   readReport,
   ReportChunk,
   ReportParseError,
   ReportSource,
+  ResightedFinding,
+  ResultMemo,
 } from '../parsing';
 import {
   MainThreadMessage,
@@ -21,17 +24,23 @@ let nextStream = 0;
 /**
  * One report on the parser thread: a ReportSource served by the main thread, the read loop,
  * and the credit that keeps it at most `input.ahead` batches ahead of the database writes.
+ * The re-sightings of the last batches are kept until the main thread has written them, in
+ * case some have to be normalized after all (`resolve`).
  */
 class ParserJob {
   private readonly replies = new Map<number, (reply: ChunkReply) => void>();
+  private readonly resighted = new Map<number, ResightedFinding[]>();
   private credits: number;
   private creditWaiter: (() => void) | undefined;
+  private memo: Promise<ResultMemo | undefined> = Promise.resolve(undefined);
+  private provideMemo: ((memo: ResultMemo | undefined) => void) | undefined;
 
   constructor(
     private readonly port: MessagePort,
     private readonly input: ParserThreadInput,
   ) {
     this.credits = input.ahead;
+    if (input.memo) this.memo = new Promise((resolve) => (this.provideMemo = resolve));
   }
 
   async run(): Promise<void> {
@@ -40,6 +49,7 @@ class ParserJob {
       const source = this.input.path ? fileReportSource(this.input.path) : this.remoteSource();
       const batches = readReport(source, this.input.format, this.input.defaults, {
         batchSize: this.input.batchSize,
+        memo: () => this.memo,
       });
       for await (const batch of batches) {
         const current = index;
@@ -48,18 +58,31 @@ class ParserJob {
         await this.credit();
         const staged = stagedBatch(batch.findings);
         const copy = ownArrayBuffer(staged.data);
+        const transfer = [copy];
+        let resighted: ArrayBuffer | null = null;
+        let resightedRows = 0;
+        if (batch.resighted.length > 0) {
+          const encoded = stagedResightings(batch.resighted);
+          resighted = ownArrayBuffer(encoded.data);
+          resightedRows = encoded.rows;
+          transfer.push(resighted);
+          this.keep(current, batch.resighted);
+        }
         this.send(
           {
             type: 'batch',
             index: current,
-            results: batch.findings.length,
+            results: batch.findings.length + batch.resighted.length,
             rows: staged.rows,
             format: batch.run.format,
             scanner: batch.run.scanner,
             scannerVersion: batch.run.scanner_version ?? null,
+            revision: batch.run.revision ?? null,
             copy,
+            resighted,
+            resightedRows,
           },
-          [copy],
+          transfer,
         );
       }
       this.send({ type: 'done', batches: index });
@@ -80,7 +103,47 @@ class ParserJob {
     this.port.postMessage(message, transfer);
   }
 
+  /**
+   * Keeps batch `index`'s re-sightings: the main thread writes batch k - 1 while it takes
+   * batch k, and the thread runs at most `ahead` batches ahead of that.
+   */
+  private keep(index: number, resighted: ResightedFinding[]): void {
+    this.resighted.set(index, resighted);
+    for (const kept of this.resighted.keys())
+      if (kept < index - this.input.ahead - 2) this.resighted.delete(kept);
+  }
+
+  private resolve(message: Extract<MainThreadMessage, { type: 'resolve' }>): void {
+    try {
+      const kept = this.resighted.get(message.index);
+      if (!kept) throw new Error(`re-sightings of batch ${message.index} are no longer kept`);
+      const wanted = new Set(message.findingIds);
+      const staged = stagedBatch(
+        kept.filter((r) => wanted.has(r.finding_id)).map((r) => r.normalize()),
+      );
+      const copy = ownArrayBuffer(staged.data);
+      this.send({ type: 'resolved', request: message.request, copy, rows: staged.rows }, [copy]);
+    } catch (error) {
+      this.send({
+        type: 'resolve_failed',
+        request: message.request,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
   receive(message: MainThreadMessage): void {
+    if (message.type === 'memo') {
+      this.provideMemo?.(
+        message.data ? memoFromCopyText(Buffer.from(message.data).toString('utf8')) : undefined,
+      );
+      this.provideMemo = undefined;
+      return;
+    }
+    if (message.type === 'resolve') {
+      this.resolve(message);
+      return;
+    }
     if (message.type === 'credit') {
       this.credits += 1;
       const waiter = this.creditWaiter;
@@ -146,7 +209,9 @@ class ParserJob {
 
 /**
  * Entry of the parser thread (see ingest-parser.ts and ParserThreadPool): runs the reports it
- * is given one after another; the main thread terminates it when a report is abandoned.
+ * is given one after another; the main thread terminates it when a report is abandoned. A
+ * finished report stays addressable (its last batches may still need `resolve`) until the
+ * next one starts.
  */
 export function runParserThread(port: MessagePort): void {
   let current: ParserJob | undefined;
@@ -155,10 +220,7 @@ export function runParserThread(port: MessagePort): void {
       current?.receive(message);
       return;
     }
-    const job = new ParserJob(port, message.input);
-    current = job;
-    void job.run().finally(() => {
-      if (current === job) current = undefined;
-    });
+    current = new ParserJob(port, message.input);
+    void current.run();
   });
 }

@@ -17,6 +17,11 @@ export interface ParserThreadInput {
   skipBelow: number;
   /** Batches the thread may encode ahead of the main thread's consumption. */
   ahead: number;
+  /**
+   * A `memo` message follows (the product's findings by content digest, read while the thread
+   * reads the run metadata); results it knows are sent as re-sightings, not normalized.
+   */
+  memo: boolean;
 }
 
 /** Parser thread -> main thread. */
@@ -32,9 +37,15 @@ export type ParserThreadMessage =
       format: string;
       scanner: string;
       scannerVersion: string | null;
+      revision: string | null;
       copy: ArrayBuffer;
+      /** `finding_id \t content_digest` lines of the unchanged re-sightings, if any. */
+      resighted: ArrayBuffer | null;
+      resightedRows: number;
     }
   | { type: 'done'; batches: number }
+  | { type: 'resolved'; request: number; copy: ArrayBuffer; rows: number }
+  | { type: 'resolve_failed'; request: number; message: string }
   | { type: 'failed'; code: string | null; message: string; details?: Record<string, unknown> };
 
 /** Main thread -> parser thread. A thread runs one `start` at a time and is reused. */
@@ -43,7 +54,14 @@ export type MainThreadMessage =
   | { type: 'chunk'; stream: number; data: ArrayBuffer }
   | { type: 'end'; stream: number }
   | { type: 'read_failed'; stream: number; message: string }
-  | { type: 'credit' };
+  | { type: 'credit' }
+  /** COPY text `id \t content_digest` lines, or null: no memo for this report. */
+  | { type: 'memo'; data: ArrayBuffer | null }
+  /**
+   * Normalize these re-sightings of batch `index` after all (their findings changed since the
+   * memo was read); answered with `resolved` (COPY text as in a batch) or `resolve_failed`.
+   */
+  | { type: 'resolve'; request: number; index: number; findingIds: string[] };
 
 /**
  * An ArrayBuffer holding exactly `bytes`, for bytes the caller created and drops after

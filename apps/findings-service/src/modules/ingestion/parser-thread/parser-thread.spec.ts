@@ -10,6 +10,7 @@ const INPUT: ParserThreadInput = {
   batchSize: 3,
   skipBelow: 0,
   ahead: 2,
+  memo: false,
 };
 
 /** COPY lines without the generated id (first column). */
@@ -183,5 +184,54 @@ describe('ParserThreadPool', () => {
     expect(neighbour.toString()).toBe('neighbour in the pool');
     expect(pooled.toString('utf8')).toContain('"results":[]');
     expect(owned.length).toBe(size);
+  }, 30_000);
+
+  it('sends known results as re-sightings and normalizes them on request after the report ended', async () => {
+    const sarif = fixture('flawfinder-vulnerable.sarif');
+    const inProcess = (
+      await collect(readReport(bufferReportSource(sarif), 'sarif', {}, { batchSize: 4 }))
+    ).flatMap((b) => b.findings);
+    // Finding ids as the memo would hold them; result 3 is unknown (a new finding).
+    const known = inProcess.filter((_, i) => i !== 3);
+    const memo = known
+      .map(
+        (f, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}\t${f.content_digest}\n`,
+      )
+      .join('');
+    const ids = known.map((_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`);
+
+    const run = pool.acquire(bufferReportSource(sarif), {
+      ...INPUT,
+      format: 'sarif',
+      batchSize: 4,
+      memo: true,
+    });
+    run.provideMemo(Buffer.from(memo));
+    const batches = await drain(run.batches());
+    expect(batches.map((b) => b.results)).toEqual([4, 4, 3]);
+    expect(batches.map((b) => b.rows)).toEqual([1, 0, 0]);
+    expect(linesOf(batches[0].copy)).toEqual(linesOf(stagedBatch([inProcess[3]]).data));
+    const lines = batches.flatMap((b) =>
+      (b.resighted?.data.toString('utf8') ?? '').split('\n').filter(Boolean),
+    );
+    expect(lines).toEqual(known.map((f, i) => `${ids[i]}\t${f.content_digest}`));
+    expect(batches.map((b) => b.resighted?.rows ?? 0)).toEqual([3, 4, 3]);
+
+    // The last batch may still be written after the thread sent `done`.
+    const resolved = await run.resolve(2, [ids[8], ids[9]]);
+    expect(resolved.rows).toBe(2);
+    expect(linesOf(resolved.data)).toEqual(linesOf(stagedBatch(known.slice(8, 10)).data));
+    await run.release(true);
+    await expect(run.resolve(2, [ids[8]])).rejects.toThrow(/released/);
+  }, 30_000);
+
+  it('parses every result when the memo comes back empty', async () => {
+    const sarif = fixture('flawfinder-vulnerable.sarif');
+    const run = pool.acquire(bufferReportSource(sarif), { ...INPUT, format: 'sarif', memo: true });
+    setTimeout(() => run.provideMemo(null), 50);
+    const batches = await drain(run.batches());
+    await run.release(true);
+    expect(batches.reduce((n, b) => n + b.rows, 0)).toBe(11);
+    expect(batches.every((b) => b.resighted === undefined)).toBe(true);
   }, 30_000);
 });

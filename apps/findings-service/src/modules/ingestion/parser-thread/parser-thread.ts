@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ReportParseError, ReportSource } from '../parsing';
-import { EncodedBatch, ParserThreadJob } from './parser-thread-job';
+import { EncodedBatch, ParserThreadJob, ResolvedRows } from './parser-thread-job';
 import { ParserThreadInput } from './parser-thread.protocol';
 
-export type { EncodedBatch } from './parser-thread-job';
+export type { EncodedBatch, ResolvedRows } from './parser-thread-job';
 
 /**
  * V8 young generation of the parser thread. Parsing allocates a short-lived object graph per
@@ -53,6 +53,18 @@ function spawnParserThread(): Worker {
 }
 
 /**
+ * One report on a pooled parser thread: its batches, the memo hand-over and the re-normalizing
+ * of stale re-sightings; `release` parks or terminates the thread.
+ */
+export interface ParserRun {
+  batches(): AsyncGenerator<EncodedBatch>;
+  provideMemo(data: Buffer | null): void;
+  resolve(index: number, findingIds: string[]): Promise<ResolvedRows>;
+  /** `clean`: the report was read to its end or failed to parse (the thread is reusable). */
+  release(clean: boolean): Promise<void>;
+}
+
+/**
  * Runs the parse + normalize + encode half of ingestion on worker threads, so that it overlaps
  * the database writes done on the main thread (and gets its own GC tuning without process
  * flags). Threads are kept for the next report (a warm JIT; no start-up per report); one that
@@ -62,35 +74,48 @@ export class ParserThreadPool {
   private readonly idle: Worker[] = [];
   private closed = false;
 
-  /** Parses `source` on a thread; yields its batches, at most `input.ahead` before consumed. */
-  async *run(source: ReportSource, input: ParserThreadInput): AsyncGenerator<EncodedBatch> {
+  /** Starts parsing `source` on a thread; the caller must `release` the run. */
+  acquire(source: ReportSource, input: ParserThreadInput): ParserRun {
     const worker = this.idle.pop() ?? this.spawn();
     worker.ref();
     const job = new ParserThreadJob(worker, source);
+    job.start(input);
+    let released = false;
+    return {
+      batches: () => job.batches(),
+      provideMemo: (data) => job.provideMemo(data),
+      resolve: (index, ids) => job.resolve(index, ids),
+      release: async (clean) => {
+        if (released) return;
+        released = true;
+        await job.detach();
+        if (clean && !job.broken && !this.closed) {
+          // A parked thread does not keep the process alive.
+          worker.unref();
+          this.idle.push(worker);
+        } else {
+          await worker.terminate();
+        }
+      },
+    };
+  }
+
+  /** Parses `source` on a thread; yields its batches, at most `input.ahead` before consumed. */
+  async *run(source: ReportSource, input: ParserThreadInput): AsyncGenerator<EncodedBatch> {
+    const run = this.acquire(source, input);
+    if (input.memo) run.provideMemo(null);
     let clean = false;
     try {
-      job.start(input);
-      yield* job.batches();
+      yield* run.batches();
       clean = true;
     } catch (error) {
       clean = error instanceof ReportParseError;
       throw error;
     } finally {
-      await job.detach();
-      if (clean && !job.broken && !this.closed) {
-        // A parked thread does not keep the process alive.
-        worker.unref();
-        this.idle.push(worker);
-      } else {
-        await worker.terminate();
-      }
+      await run.release(clean);
     }
   }
 
-  /**
-   * Terminates the parked threads; a report still being parsed finishes, and its thread is
-   * terminated instead of parked (so is any started later).
-   */
   private spawn(): Worker {
     const worker = spawnParserThread();
     // A parked thread that dies (it should not) is never handed out again.
@@ -101,6 +126,10 @@ export class ParserThreadPool {
     return worker;
   }
 
+  /**
+   * Terminates the parked threads; a report still being parsed finishes, and its thread is
+   * terminated instead of parked (so is any started later).
+   */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.idle.splice(0).map((worker) => worker.terminate()));

@@ -11,6 +11,8 @@ export {
 } from './detect-report-format';
 export type { ReportFormat } from './detect-report-format';
 export { readReport } from './read-report';
+export { memoFromCopyText, RESULT_DIGEST_VERSION, resultDigest, runSeed } from './result-digest';
+export type { ResultMemo } from './result-digest';
 export { readSarif } from './sarif-reader';
 export { readSonarqube } from './sonarqube-reader';
 export {

@@ -80,6 +80,22 @@ export interface NormalizedFinding {
   properties: Record<string, unknown>;
   /** Hex SHA-256 identity (see finding-identity.ts); product scoping is the DB key. */
   identity: string;
+  /** Digest of the raw result and its run context (result-digest.ts), when it was read raw. */
+  content_digest?: string;
+}
+
+/**
+ * A result whose content digest matched the last sighting of a known finding (ResultMemo): it
+ * is the same normalized finding, so it was neither parsed nor normalized again.
+ */
+export interface ResightedFinding {
+  finding_id: string;
+  content_digest: string;
+  /**
+   * Parses and normalizes the result after all: the finding changed since the memo was read
+   * (another report of the product, a deletion), so it cannot simply be marked seen.
+   */
+  normalize(): NormalizedFinding;
 }
 
 /** Upload parameters used when the report lacks the information. */
@@ -98,8 +114,13 @@ export interface ReportRunInfo {
   revision?: string;
 }
 
-/** One batch of findings; all findings of a batch belong to one run. */
+/**
+ * One batch of results, all of one run: normalized findings plus, when a ResultMemo was
+ * given, the results recognized as unchanged re-sightings. The batch boundaries count both,
+ * so they do not depend on the memo (resumed ingestions rely on that).
+ */
 export interface FindingBatch {
   run: ReportRunInfo;
   findings: NormalizedFinding[];
+  resighted: ResightedFinding[];
 }

@@ -1,12 +1,23 @@
 import { JsonStructureScanner, ScanHandler } from './json-structure-scanner';
-import { FindingBatch, NormalizedFinding, ReportRunInfo } from './normalized-finding';
+import {
+  FindingBatch,
+  NormalizedFinding,
+  ReportRunInfo,
+  ResightedFinding,
+} from './normalized-finding';
 import { ReportChunk, toBuffer } from './report-source';
+import type { ResultMemo } from './result-digest';
 
 export const DEFAULT_BATCH_SIZE = 1000;
 
 export interface ReadReportOptions {
-  /** Findings per yielded batch (default 1000). */
+  /** Results per yielded batch (default 1000). */
   batchSize?: number;
+  /**
+   * The product's findings by content digest, awaited once the run metadata is read (SARIF
+   * from a reopenable source): known results are yielded as `resighted`, not normalized.
+   */
+  memo?: () => Promise<ResultMemo | undefined>;
 }
 
 /**
@@ -34,35 +45,50 @@ export async function scanAll(
   for await (const _ of scanChunks(chunks, handler));
 }
 
-/** Groups findings into batches of one run each. */
+/** Groups results (normalized or re-sighted) into batches of `size` results of one run each. */
 export class FindingBatcher {
   private findings: NormalizedFinding[] = [];
+  private resighted: ResightedFinding[] = [];
   private run: ReportRunInfo | undefined;
 
   constructor(private readonly size: number = DEFAULT_BATCH_SIZE) {}
 
   /** Adds a finding; returns the batches that became complete (usually none). */
   push(run: ReportRunInfo, finding: NormalizedFinding): FindingBatch[] {
-    const out: FindingBatch[] = [];
-    if (this.run !== run) {
-      const pending = this.flush();
-      if (pending) out.push(pending);
-      this.run = run;
-    }
+    const out = this.switchTo(run);
     this.findings.push(finding);
-    if (this.findings.length >= this.size) {
+    return this.fill(run, out);
+  }
+
+  /** Adds an unchanged re-sighting; returns the batches that became complete. */
+  pushResighted(run: ReportRunInfo, resighted: ResightedFinding): FindingBatch[] {
+    const out = this.switchTo(run);
+    this.resighted.push(resighted);
+    return this.fill(run, out);
+  }
+
+  /** The incomplete batch, if any. */
+  flush(): FindingBatch | undefined {
+    if (!this.run || this.findings.length + this.resighted.length === 0) return undefined;
+    const batch = { run: this.run, findings: this.findings, resighted: this.resighted };
+    this.findings = [];
+    this.resighted = [];
+    return batch;
+  }
+
+  private switchTo(run: ReportRunInfo): FindingBatch[] {
+    if (this.run === run) return [];
+    const pending = this.flush();
+    this.run = run;
+    return pending ? [pending] : [];
+  }
+
+  private fill(run: ReportRunInfo, out: FindingBatch[]): FindingBatch[] {
+    if (this.findings.length + this.resighted.length >= this.size) {
       const full = this.flush();
       if (full) out.push(full);
       this.run = run;
     }
     return out;
-  }
-
-  /** The incomplete batch, if any. */
-  flush(): FindingBatch | undefined {
-    if (!this.run || this.findings.length === 0) return undefined;
-    const batch = { run: this.run, findings: this.findings };
-    this.findings = [];
-    return batch;
   }
 }

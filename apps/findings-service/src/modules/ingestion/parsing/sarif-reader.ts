@@ -1,4 +1,9 @@
-import { FindingBatch, ReportRunInfo, UploadDefaults } from './normalized-finding';
+import {
+  FindingBatch,
+  NormalizedFinding,
+  ReportRunInfo,
+  UploadDefaults,
+} from './normalized-finding';
 import {
   DEFAULT_BATCH_SIZE,
   FindingBatcher,
@@ -9,8 +14,9 @@ import {
 import { parseCaptured } from './captured-json';
 import { asReportSource, ReportChunk, ReportSource } from './report-source';
 import { SarifResultItem, SarifScanHandler } from './sarif-scan-handler';
-import { SarifRunContext } from './sarif-run-context';
+import { runContextMaterial, SarifRunContext } from './sarif-run-context';
 import { normalizeSarifResult } from './sarif-result';
+import { ResultMemo, resultDigest, runSeed } from './result-digest';
 
 function runInfo(ctx: SarifRunContext): ReportRunInfo {
   return {
@@ -22,25 +28,48 @@ function runInfo(ctx: SarifRunContext): ReportRunInfo {
   };
 }
 
+/**
+ * Turns raw results into findings. Every result gets a content digest (stored with the
+ * finding); a result whose digest the memo knows is an unchanged re-sighting of that finding
+ * and is neither parsed nor normalized (on a re-scan, most results are).
+ */
 class SarifNormalizer {
-  private readonly infos = new Map<number, ReportRunInfo>();
+  private readonly runs = new Map<number, { info: ReportRunInfo; seed: Buffer }>();
 
   constructor(
     private readonly contexts: SarifRunContext[],
     private readonly batcher: FindingBatcher,
+    private readonly memo?: ResultMemo,
   ) {}
 
   *add(items: SarifResultItem[]): Generator<FindingBatch> {
     for (const item of items) {
       const ctx = this.contexts[item.runIndex];
-      let info = this.infos.get(item.runIndex);
-      if (!info) {
-        info = runInfo(ctx);
-        this.infos.set(item.runIndex, info);
-      }
-      const value = item.raw ? parseCaptured(item.raw, item.offset) : item.value;
-      yield* this.batcher.push(info, normalizeSarifResult(value, ctx));
+      const run = this.runOf(item.runIndex, ctx);
+      const digest = resultDigest(run.seed, item.raw);
+      const normalize = (): NormalizedFinding => {
+        const finding = normalizeSarifResult(parseCaptured(item.raw, item.offset), ctx);
+        finding.content_digest = digest;
+        return finding;
+      };
+      const known = this.memo?.findingOf(digest);
+      yield* known === undefined
+        ? this.batcher.push(run.info, normalize())
+        : this.batcher.pushResighted(run.info, {
+            finding_id: known,
+            content_digest: digest,
+            normalize,
+          });
     }
+  }
+
+  private runOf(runIndex: number, ctx: SarifRunContext): { info: ReportRunInfo; seed: Buffer } {
+    let run = this.runs.get(runIndex);
+    if (!run) {
+      run = { info: runInfo(ctx), seed: runSeed('sarif', runContextMaterial(ctx)) };
+      this.runs.set(runIndex, run);
+    }
+    return run;
   }
 }
 
@@ -50,7 +79,8 @@ class SarifNormalizer {
  *
  * Reopenable sources (files, buffers) are read twice: pass 1 parses the top-level and run
  * members (tool, rules, extensions, originalUriBaseIds, artifacts, invocations,
- * versionControlProvenance...) and skips results; pass 2 parses the results one by one. So
+ * versionControlProvenance...) and skips results; pass 2 reads the results one by one (each
+ * is parsed unless `options.memo` knows its content digest, see SarifNormalizer). So
  * member order inside a run does not matter (`results` before `tool` is common when a
  * serializer sorts keys) and memory is bounded by the run metadata plus one batch. One-shot
  * streams are read once and keep each run's raw result bytes until the run closes.
@@ -68,7 +98,8 @@ export async function* readSarif(
     const metadata = new SarifScanHandler('metadata', defaults);
     await scanAll(source.open(), metadata);
     metadata.validateDocument();
-    const normalizer = new SarifNormalizer(metadata.contexts, batcher);
+    const memo = await options.memo?.();
+    const normalizer = new SarifNormalizer(metadata.contexts, batcher, memo);
     const results = new SarifScanHandler('results', defaults, metadata.contexts);
     for await (const _ of scanChunks(source.open(), results))
       yield* normalizer.add(results.drain());

@@ -142,6 +142,26 @@ export function buildRunContext(
   return ctx;
 }
 
+function componentMaterial(component: SarifToolComponent): unknown {
+  return [component.name, component.guid, component.byIndex];
+}
+
+/**
+ * What normalization reads from the run besides a result, for the run's digest seed
+ * (result-digest.ts): everything but the run index, scanner version and revision (stored from
+ * the batch) and the path cache.
+ */
+export function runContextMaterial(ctx: SarifRunContext): unknown {
+  return [
+    ctx.scanner,
+    componentMaterial(ctx.driver),
+    ctx.extensions.map(componentMaterial),
+    [...ctx.baseUris.entries()],
+    ctx.artifacts,
+    ctx.checkoutRoots,
+  ];
+}
+
 function componentOf(ctx: SarifRunContext, ref: JsonRecord | undefined): SarifToolComponent {
   if (!ref) return ctx.driver;
   const index = asNumber(ref.index);

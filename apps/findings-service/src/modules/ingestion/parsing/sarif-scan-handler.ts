@@ -8,17 +8,18 @@ import { buildRunContext, SarifRunContext } from './sarif-run-context';
 /**
  * - `metadata`: pass 1 over a reopenable source: top-level and run members are parsed, results
  *   are skipped (scanned, not retained);
- * - `results`: pass 2: everything but results is skipped, results are parsed one by one;
+ * - `results`: pass 2: everything but results is skipped, each result's raw bytes are handed
+ *   over as soon as the chunk that ends it is scanned;
  * - `single`: one-shot source: metadata parsed, each run's raw results kept until the run
  *   closes (memory grows with the largest run).
  */
 export type SarifPassMode = 'metadata' | 'results' | 'single';
 
+/** One result's raw bytes (parsed later, if at all: see SarifNormalizer). */
 export interface SarifResultItem {
   runIndex: number;
   offset: number;
-  value?: unknown;
-  raw?: Buffer;
+  raw: Buffer;
 }
 
 const OPEN_OBJECT = 0x7b;
@@ -84,8 +85,7 @@ export class SarifScanHandler implements ScanHandler {
       this.members[key] = parseCaptured(raw, offset);
     } else if (depth === 4) {
       const runIndex = frames[1].index;
-      if (this.mode === 'results')
-        this.ready.push({ runIndex, offset, value: parseCaptured(raw, offset) });
+      if (this.mode === 'results') this.ready.push({ runIndex, offset, raw });
       else this.runResults.push({ runIndex, offset, raw });
     }
   }

@@ -1,0 +1,150 @@
+import { STAGE_COLUMNS } from './finding-row';
+
+/**
+ * The SQL of the ingestion write path (findings-ingestion.repository.ts): staging tables,
+ * the upsert of normalized results and the touch of unchanged re-sightings.
+ */
+
+/** Per-connection temporary staging tables; emptied by every commit. */
+export const STAGE = 'pg_temp.findings_ingest_stage';
+export const RESIGHTED_STAGE = 'pg_temp.findings_resighted_stage';
+
+/**
+ * The staging table (created once per connection) and this transaction's settings, in one
+ * round trip: the count query probes the primary key once per upserted row (never a hash join
+ * over the table); no JIT (its compile time exceeds a batch's runtime); the commit does not wait
+ * for the WAL flush. That is safe here: a database crash can only lose the last batches
+ * together with their watermark (same transaction), which the retried job writes again; the
+ * report's completion (a separate, synchronous commit) flushes every batch before it.
+ */
+export const PREPARE_STAGE = `SET LOCAL client_min_messages = warning;
+  CREATE TEMP TABLE IF NOT EXISTS findings_ingest_stage (
+  ${STAGE_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')}) ON COMMIT DELETE ROWS;
+  CREATE TEMP TABLE IF NOT EXISTS findings_resighted_stage (finding_id uuid, content_digest uuid)
+    ON COMMIT DELETE ROWS;
+  SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL jit = off;
+  SET LOCAL synchronous_commit = off`;
+
+/** Staging columns, all copied into `findings` (score is cast to real on the way). */
+export const STAGED = STAGE_COLUMNS.map(([name]) => name).join(', ');
+
+/**
+ * One set-based statement per batch over the staged rows: new identities are inserted
+ * (`new`), known ones get last seen, the latest scanner's extended fields and their `sources`
+ * entry side by side (stored only when the row's columns do not imply it, see
+ * finding-sources.ts: the first sighting stores `{}`, a same-content re-sighting by the same
+ * scanner drops a stored entry, any other stores the previous scanner's implied entry and
+ * the new one); `fixed` becomes `renewed`, with an automatic (`system`) entry in
+ * the action log written by the same statement. The outer query reads the updated rows
+ * by primary key with the statement's snapshot, i.e. as they were before the upsert (a NULL
+ * key for inserted rows: no index descent), so the counts of renewed and updated need no
+ * lookup by (product, identity), whose plan depends on the always stale statistics of the
+ * product being ingested; `updated` skips findings this report already touched in an earlier
+ * batch. No indexed column changes on a plain re-sighting (status only for fixed -> renewed),
+ * so with free space on the page the update is HOT (no index maintenance).
+ */
+export const UPSERT = `
+WITH up AS (
+  INSERT INTO findings AS f (${STAGED}, product_id, project_id, sla_days, sources,
+    first_seen_at, last_seen_at, first_report_id, last_report_id)
+  SELECT ${STAGED}, $1, $2,
+    CASE severity WHEN 'CRITICAL' THEN $6::int WHEN 'HIGH' THEN $7::int WHEN 'MEDIUM' THEN $8::int
+      WHEN 'LOW' THEN $9::int ELSE $10::int END,
+    '{}'::jsonb, $3, $3, $4, $4
+  FROM ${STAGE}
+  ON CONFLICT (product_id, identity_hash) DO UPDATE SET
+    last_seen_at = GREATEST(f.last_seen_at, EXCLUDED.last_seen_at),
+    last_report_id = EXCLUDED.last_report_id,
+    scanner = EXCLUDED.scanner,
+    scanner_version = EXCLUDED.scanner_version,
+    revision = COALESCE(EXCLUDED.revision, f.revision),
+    baseline_state = EXCLUDED.baseline_state,
+    suppressed = EXCLUDED.suppressed,
+    kind = EXCLUDED.kind,
+    fingerprints = EXCLUDED.fingerprints,
+    content_digest = EXCLUDED.content_digest,
+    service = COALESCE(f.service, EXCLUDED.service),
+    component = COALESCE(f.component, EXCLUDED.component),
+    component_version = COALESCE(f.component_version, EXCLUDED.component_version),
+    sources = CASE
+      WHEN f.scanner = EXCLUDED.scanner AND f.rule_id = EXCLUDED.rule_id
+        AND f.cve IS NOT DISTINCT FROM EXCLUDED.cve AND f.score IS NOT DISTINCT FROM EXCLUDED.score
+        AND f.description = EXCLUDED.description
+      THEN f.sources - EXCLUDED.scanner::text
+      ELSE CASE WHEN f.sources ? f.scanner THEN f.sources
+          ELSE f.sources || jsonb_build_object(f.scanner, jsonb_build_object('scanner', f.scanner,
+            'scanner_version', f.scanner_version,
+            'scanned_at', to_char(f.last_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'rule_id', f.rule_id, 'cve', f.cve, 'score', f.score, 'description', f.description))
+        END || jsonb_build_object(EXCLUDED.scanner, jsonb_build_object('scanner', EXCLUDED.scanner,
+          'scanner_version', EXCLUDED.scanner_version, 'scanned_at', $5::text,
+          'rule_id', EXCLUDED.rule_id, 'cve', EXCLUDED.cve, 'score', EXCLUDED.score,
+          'description', EXCLUDED.description))
+    END,
+    status = CASE WHEN f.status = 'fixed' THEN 'renewed' ELSE f.status END,
+    status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
+    updated_at = now()
+  RETURNING f.id, (xmax = 0) AS inserted
+),
+seen AS (
+  SELECT up.id, up.inserted, old.status AS old_status, old.last_report_id AS old_report_id
+    FROM up LEFT JOIN findings old
+      ON old.id = CASE WHEN up.inserted THEN NULL ELSE up.id END
+),
+renewed_log AS (
+  INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_label, action,
+    from_value, to_value)
+  SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
+    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
+    FROM seen WHERE old_status = 'fixed'
+)
+SELECT count(*) FILTER (WHERE inserted)::int AS new,
+  count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
+  count(*) FILTER (WHERE old_status <> 'fixed' AND old_report_id IS DISTINCT FROM $4)::int
+    AS updated
+FROM seen`;
+
+/**
+ * The unchanged re-sightings of a batch (see ResultMemo): the findings whose last sighting had
+ * the same content digest get exactly what the upsert would give them for the same result
+ * (last seen, report, the batch's scanner version and revision, `fixed` -> `renewed` with its
+ * action-log entry; `sources` stays as it is: only findings without a stored entry for their
+ * scanner are in the memo, and the upsert drops that entry for a same-content re-sighting). A
+ * finding changed since the memo was read (another report of the product, a deletion) no
+ * longer matches its digest: `missing` lists it and the caller upserts the normalized result
+ * instead, in the same transaction (`NOT IN` is a hashed subplan: hash joins are off for the
+ * batch, an anti-join would compare every pair). Counts as in UPSERT; the update is HOT (no
+ * indexed column changes) and goes by primary key.
+ */
+export const TOUCH = `
+WITH up AS (
+  UPDATE findings f SET
+    last_seen_at = GREATEST(f.last_seen_at, $3::timestamptz),
+    last_report_id = $4,
+    scanner_version = $5,
+    revision = COALESCE($6, f.revision),
+    status = CASE WHEN f.status = 'fixed' THEN 'renewed' ELSE f.status END,
+    status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
+    updated_at = now()
+  FROM ${RESIGHTED_STAGE} s
+  WHERE f.id = s.finding_id AND f.product_id = $1 AND f.content_digest = s.content_digest
+    AND NOT (f.sources ? f.scanner::text)
+  RETURNING f.id
+),
+seen AS (
+  SELECT up.id, old.status AS old_status, old.last_report_id AS old_report_id
+    FROM up JOIN findings old ON old.id = up.id
+),
+renewed_log AS (
+  INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_label, action,
+    from_value, to_value)
+  SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
+    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
+    FROM seen WHERE old_status = 'fixed'
+)
+SELECT count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
+  count(*) FILTER (WHERE old_status <> 'fixed' AND old_report_id IS DISTINCT FROM $4)::int
+    AS updated,
+  (SELECT coalesce(array_agg(s.finding_id::text), '{}') FROM ${RESIGHTED_STAGE} s
+    WHERE s.finding_id NOT IN (SELECT id FROM up)) AS missing
+FROM seen`;
