@@ -99,6 +99,7 @@ async function main(): Promise<void> {
           format: 'sarif',
           scanner: 'x',
           scannerVersion: null,
+          revision: null,
         };
         const out = await repo.writeBatch(target, meta, staged[i]);
         if (out.kind !== 'written') throw new Error(`batch ${i}: ${out.kind}`);
