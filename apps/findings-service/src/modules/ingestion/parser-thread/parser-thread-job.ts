@@ -44,6 +44,8 @@ export class ParserThreadJob {
   private detached = false;
   /** The thread died or failed outside a report's own parse error. */
   broken = false;
+  /** The thread finished the report (`done`, or a parse error): it is idle again. */
+  ended = false;
   private readonly onMessage = (message: ParserThreadMessage): void => void this.receive(message);
   private readonly onError = (error: Error): void => this.fail(error);
   private readonly onExit = (code: number): void =>
@@ -85,6 +87,7 @@ export class ParserThreadJob {
   async *batches(): AsyncGenerator<EncodedBatch> {
     for (;;) {
       const message = await this.next();
+      if (message.type === 'done' || message.type === 'failed') this.ended = true;
       if (message.type === 'done') return;
       if (message.type === 'failed') throw parseFailure(message);
       if (message.type !== 'batch') continue;

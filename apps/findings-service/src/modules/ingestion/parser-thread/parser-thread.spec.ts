@@ -234,4 +234,20 @@ describe('ParserThreadPool', () => {
     expect(batches.reduce((n, b) => n + b.rows, 0)).toBe(11);
     expect(batches.every((b) => b.resighted === undefined)).toBe(true);
   }, 30_000);
+
+  it('terminates a thread released mid-report even when the caller stopped cleanly', async () => {
+    const own = new ParserThreadPool();
+    const sarif = fixture('sarif-all-cases.sarif');
+    const run = own.acquire(bufferReportSource(sarif), INPUT);
+    for await (const batch of run.batches()) {
+      expect(batch.index).toBe(0);
+      break;
+    }
+    await run.release(true);
+    expect((own as unknown as { idle: unknown[] }).idle).toHaveLength(0);
+    const next = await drain(own.run(bufferReportSource(sarif), INPUT));
+    expect(next.map((b) => b.index)).toEqual(next.map((_, i) => i));
+    expect((own as unknown as { idle: unknown[] }).idle).toHaveLength(1);
+    await own.close();
+  }, 30_000);
 });

@@ -60,7 +60,10 @@ export interface ParserRun {
   batches(): AsyncGenerator<EncodedBatch>;
   provideMemo(data: Buffer | null): void;
   resolve(index: number, findingIds: string[]): Promise<ResolvedRows>;
-  /** `clean`: the report was read to its end or failed to parse (the thread is reusable). */
+  /**
+   * `clean`: no error outside the report's own parse error; the thread is parked for the next
+   * report only if it also read the report to its end.
+   */
   release(clean: boolean): Promise<void>;
 }
 
@@ -89,7 +92,9 @@ export class ParserThreadPool {
         if (released) return;
         released = true;
         await job.detach();
-        if (clean && !job.broken && !this.closed) {
+        // A thread stopped mid-report (cancelled, superseded, failed write) still has that
+        // report's messages in flight: never reused.
+        if (clean && job.ended && !job.broken && !this.closed) {
           // A parked thread does not keep the process alive.
           worker.unref();
           this.idle.push(worker);
