@@ -272,4 +272,28 @@ describe('Unchanged re-sightings (content digest memo)', () => {
     expect(after.find((f) => f.identity_hash === unchanged.identity_hash)?.id).toBe(unchanged.id);
     expect(after.find((f) => f.identity_hash === deleted.identity_hash)?.id).not.toBe(deleted.id);
   });
+
+  it('reads only memo-able findings, and none when the product has more than the report could hold', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    await ingest({ productId: product.id, steps: new Map(), pad: false }, syntheticSarif(4));
+    const stored = (await db.query(
+      `SELECT id, content_digest FROM findings WHERE product_id = $1 ORDER BY id`,
+      [product.id],
+    )) as { id: string; content_digest: string }[];
+    const [a, b, withEntry, withoutDigest] = stored;
+    // A stored `sources` entry for the latest scanner (the upsert would rewrite it), and a
+    // finding with no single result behind it: neither may be touched as a re-sighting.
+    await db.query(
+      `UPDATE findings SET sources = jsonb_build_object(scanner, '{}'::jsonb) WHERE id = $1`,
+      [withEntry.id],
+    );
+    await db.query(`UPDATE findings SET content_digest = NULL WHERE id = $1`, [withoutDigest.id]);
+    const repository = new FindingsIngestionRepository(db);
+
+    const memo = await repository.loadResultMemo(product.id, 2);
+    const lines = String(memo).split('\n').filter(Boolean).sort();
+    expect(lines).toEqual([a, b].map((f) => `${f.id}\t${f.content_digest}`).sort());
+    expect(await repository.loadResultMemo(product.id, 1)).toBeUndefined();
+  });
 });

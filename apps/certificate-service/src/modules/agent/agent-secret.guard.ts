@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import {
   CanActivate,
   createParamDecorator,
@@ -13,7 +14,6 @@ import type { CertificateRequestEntity } from '../requests/certificate-request.e
 import { RequestsRepository } from '../requests/requests.repository';
 import { AgentError } from './agent.errors';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const authenticated = new WeakMap<IncomingMessage, CertificateRequestEntity>();
 
 /**
@@ -33,7 +33,7 @@ export class AgentSecretGuard implements CanActivate {
     const http = context.switchToHttp().getRequest<FastifyRequest<{ Params: { id?: string } }>>();
     const id = http.params.id ?? '';
     const secret = http.headers['x-agent-secret'];
-    if (!UUID.test(id) || typeof secret !== 'string' || secret === '') {
+    if (!isUUID(id, 'loose') || typeof secret !== 'string' || secret === '') {
       throw new AgentError('agent_unauthorized');
     }
     const decision = await this.limiter.hit(

@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@platform/auth';
@@ -12,8 +13,6 @@ import { ServiceAccountsRepository } from './service-accounts.repository';
 
 export const DEFAULT_ALLOWED_PURPOSES: readonly Purpose[] = ['wifi'];
 const LAST_USED_RESOLUTION_MS = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface CreateServiceAccount {
   name: string;
   expiresInDays?: number;
@@ -60,7 +59,9 @@ export class ServiceAccountsService {
   }
 
   async setEnabled(actor: Actor, id: string, enabled: boolean): Promise<ServiceAccountEntity> {
-    const account = this.found(UUID.test(id) ? await this.accounts.update(id, { enabled }) : null);
+    const account = this.found(
+      isUUID(id, 'loose') ? await this.accounts.update(id, { enabled }) : null,
+    );
     await this.audit.record({
       action: enabled ? 'service_account.enable' : 'service_account.disable',
       actor,
@@ -75,7 +76,7 @@ export class ServiceAccountsService {
     id: string,
     requested: string[],
   ): Promise<ServiceAccountEntity> {
-    const before = this.found(UUID.test(id) ? await this.accounts.findById(id) : null);
+    const before = this.found(isUUID(id, 'loose') ? await this.accounts.findById(id) : null);
     const allowedPurposes = this.purposes(requested);
     const after = this.found(await this.accounts.update(id, { allowedPurposes }));
     await this.audit.record({
@@ -88,7 +89,7 @@ export class ServiceAccountsService {
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
-    const account = this.found(UUID.test(id) ? await this.accounts.findById(id) : null);
+    const account = this.found(isUUID(id, 'loose') ? await this.accounts.findById(id) : null);
     if (!(await this.accounts.delete(id)))
       throw new ServiceAccountsError('service_account_not_found');
     await this.audit.record({

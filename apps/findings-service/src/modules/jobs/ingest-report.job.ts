@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { defineJobContract } from '@platform/queue';
 
 /** The queue that ingests uploaded reports: one job per report, job id = report id. */
@@ -12,13 +13,12 @@ export interface IngestReportJob {
   projectId: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const INGEST_REPORT = defineJobContract<IngestReportJob>('ingest-report', (data) => {
   if (typeof data !== 'object' || data === null) throw new Error('expected an object');
   const { reportId, productId, projectId } = data as Record<string, unknown>;
   for (const [name, value] of Object.entries({ reportId, productId, projectId })) {
-    if (typeof value !== 'string' || !UUID.test(value)) throw new Error(`${name} must be a UUID`);
+    if (typeof value !== 'string' || !isUUID(value, 'loose'))
+      throw new Error(`${name} must be a UUID`);
   }
   return { reportId, productId, projectId } as IngestReportJob;
 });

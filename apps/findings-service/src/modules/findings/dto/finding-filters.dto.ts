@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { InputValidationError } from '@platform/errors';
-import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, isUUID, MaxLength } from 'class-validator';
 import {
   FINDING_STATUS_GROUP_NAMES,
   FINDING_STATUSES,
@@ -9,7 +9,6 @@ import {
 } from '../finding-status';
 import { FindingFilters, SEVERITIES, Severity } from '../list/finding-filters';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_LIST_VALUES = 100;
 
 /** List filters (query parameters of GET /findings, `filters` of bulk-tags). Lists are comma-separated. */
@@ -142,7 +141,7 @@ export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
     return values.filter(valid);
   };
   const isSeverity = (v: string): v is Severity => (SEVERITIES as readonly string[]).includes(v);
-  const isUuid = (v: string): v is string => UUID.test(v);
+  const isUuid = (v: string): v is string => isUUID(v, 'loose');
   const any = (v: string): v is string => v.length <= 200;
   const filters: FindingFilters = {
     statuses: check(

@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -125,11 +126,12 @@ export class FindingsIngestionRepository {
    * (reading them would cost more than the report can save).
    */
   async loadResultMemo(productId: string, maxRows: number): Promise<Buffer | undefined> {
-    if (!UUID.test(productId) || !Number.isSafeInteger(maxRows) || maxRows < 1) return undefined;
-    const runner = this.dataSource.createQueryRunner('slave');
+    if (!isUUID(productId, 'loose') || !Number.isSafeInteger(maxRows) || maxRows < 1)
+      return undefined;
+    const runner = this.dataSource.createQueryRunner();
     try {
-      const client = (await runner.connect()) as PoolClient;
-      const stream = client.query(
+      await runner.connect();
+      const stream = rawClient(runner.manager).query(
         copyTo(`COPY (SELECT id, content_digest FROM findings
           WHERE product_id = '${productId}' AND content_digest IS NOT NULL
             AND NOT (sources ? scanner::text) LIMIT ${maxRows + 1}) TO STDOUT`),
@@ -146,8 +148,6 @@ export class FindingsIngestionRepository {
     }
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function addCounts(into: BatchCounts, add: Partial<BatchCounts>): void {
   into.new += add.new ?? 0;

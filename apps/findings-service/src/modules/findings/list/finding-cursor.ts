@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import type { FindingSortKey, SortOrder } from './finding-sort';
 
 /** Position after the last row of a page: its sort value (when the key is not `id`) and id. */
@@ -10,8 +11,6 @@ export interface FindingCursor {
 
 /** PostgreSQL's text form of timestamptz, e.g. `2025-01-31 12:00:00.123456+00`. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2}){0,2}|Z)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Opaque to clients: base64url of a small JSON object. */
 export function encodeCursor(cursor: FindingCursor): string {
   const raw = JSON.stringify({ s: cursor.sort, o: cursor.order, v: cursor.value, i: cursor.id });
@@ -32,7 +31,7 @@ export function decodeCursor(
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { s, o, v, i } = parsed as Record<string, unknown>;
-  if (s !== sort || o !== order || typeof i !== 'string' || !UUID.test(i)) return undefined;
+  if (s !== sort || o !== order || typeof i !== 'string' || !isUUID(i, 'loose')) return undefined;
   if (sort === 'id') return v === null ? { sort, order, value: null, id: i } : undefined;
   if (sort === 'severity' || sort === 'status') {
     return typeof v === 'number' && Number.isInteger(v)

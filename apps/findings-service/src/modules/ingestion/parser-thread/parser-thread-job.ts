@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { StagedBatch } from '../../findings/ingestion/finding-row';
 import { ReportChunk, ReportParseError, ReportParseErrorCode, ReportSource } from '../parsing';
 import {
   copiedArrayBuffer,
@@ -21,13 +22,7 @@ export interface EncodedBatch {
   /** COPY text (see finding-row.ts). */
   copy: Buffer;
   /** Unchanged re-sightings (`finding_id \t content_digest` lines), if any. */
-  resighted: { data: Buffer; rows: number } | undefined;
-}
-
-/** A batch's re-sightings normalized after all (`ParserThreadJob.resolve`). */
-export interface ResolvedRows {
-  data: Buffer;
-  rows: number;
+  resighted: StagedBatch | undefined;
 }
 
 /** The main thread's side of one report on a parser thread (see ParserThreadPool). */
@@ -38,7 +33,7 @@ export class ParserThreadJob {
   private failure: Error | undefined;
   private readonly resolving = new Map<
     number,
-    { resolve: (rows: ResolvedRows) => void; reject: (error: Error) => void }
+    { resolve: (rows: StagedBatch) => void; reject: (error: Error) => void }
   >();
   private nextRequest = 0;
   private detached = false;
@@ -73,7 +68,7 @@ export class ParserThreadJob {
   }
 
   /** Normalizes re-sightings of batch `index` after all (their findings changed meanwhile). */
-  resolve(index: number, findingIds: string[]): Promise<ResolvedRows> {
+  resolve(index: number, findingIds: string[]): Promise<StagedBatch> {
     if (this.detached) return Promise.reject(new Error('ingestion parser thread released'));
     if (this.failure) return Promise.reject(this.failure);
     const request = this.nextRequest;

@@ -22,6 +22,29 @@ function linesOf(copy: Buffer): string[] {
     .map((line) => line.slice(line.indexOf('\t') + 1));
 }
 
+/**
+ * A report's batches from `pool`, released when the consumer is done (cleanly: read to the end
+ * or a parse error; abandoned otherwise), as ReportIngestionService drives a run.
+ */
+async function* runOn(
+  pool: ParserThreadPool,
+  source: ReportSource,
+  input: ParserThreadInput,
+): AsyncGenerator<EncodedBatch> {
+  const run = pool.acquire(source, input);
+  if (input.memo) run.provideMemo(null);
+  let clean = false;
+  try {
+    yield* run.batches();
+    clean = true;
+  } catch (error) {
+    clean = error instanceof ReportParseError;
+    throw error;
+  } finally {
+    await run.release(clean);
+  }
+}
+
 async function drain(batches: AsyncIterable<EncodedBatch>): Promise<EncodedBatch[]> {
   const out: EncodedBatch[] = [];
   for await (const batch of batches) out.push(batch);
@@ -62,7 +85,7 @@ describe('ParserThreadPool', () => {
     const inProcess = await collect(
       readReport(bufferReportSource(sarif), undefined, {}, { batchSize: 3 }),
     );
-    const threaded = await drain(pool.run(bufferReportSource(sarif, 97), INPUT));
+    const threaded = await drain(runOn(pool, bufferReportSource(sarif, 97), INPUT));
 
     expect(threaded.map((b) => b.index)).toEqual(inProcess.map((_, i) => i));
     threaded.forEach((batch, i) => {
@@ -82,10 +105,10 @@ describe('ParserThreadPool', () => {
       },
     };
     const fromPath = await drain(
-      pool.run(unused, { ...INPUT, path: fixturePath('sarif-all-cases.sarif') }),
+      runOn(pool, unused, { ...INPUT, path: fixturePath('sarif-all-cases.sarif') }),
     );
     const relayed = await drain(
-      pool.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
+      runOn(pool, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
     );
 
     expect(fromPath.map((b) => linesOf(b.copy))).toEqual(relayed.map((b) => linesOf(b.copy)));
@@ -93,8 +116,8 @@ describe('ParserThreadPool', () => {
 
   it('does not encode or send the batches below the watermark', async () => {
     const sarif = fixture('sarif-all-cases.sarif');
-    const all = await drain(pool.run(bufferReportSource(sarif), INPUT));
-    const resumed = await drain(pool.run(bufferReportSource(sarif), { ...INPUT, skipBelow: 2 }));
+    const all = await drain(runOn(pool, bufferReportSource(sarif), INPUT));
+    const resumed = await drain(runOn(pool, bufferReportSource(sarif), { ...INPUT, skipBelow: 2 }));
 
     expect(all.length).toBeGreaterThan(2);
     expect(resumed.map((b) => b.index)).toEqual(all.slice(2).map((b) => b.index));
@@ -111,7 +134,7 @@ describe('ParserThreadPool', () => {
       JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 't' } }, results }] }),
     );
     const { source, reads } = counted(sarif, 64);
-    const batches = pool.run(source, { ...INPUT, format: 'sarif', batchSize: 1, ahead: 1 });
+    const batches = runOn(pool, source, { ...INPUT, format: 'sarif', batchSize: 1, ahead: 1 });
     const first = await batches.next();
     expect(first.done).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -127,45 +150,49 @@ describe('ParserThreadPool', () => {
 
   it('rethrows a parse error with its code and offset, and the thread serves the next report', async () => {
     const error = await rejectionOf(
-      drain(pool.run(bufferReportSource('{"version": "2.1.0", "runs": [}'), INPUT)),
+      drain(runOn(pool, bufferReportSource('{"version": "2.1.0", "runs": [}'), INPUT)),
     );
 
     expect(error).toBeInstanceOf(ReportParseError);
     expect(error).toMatchObject({ code: 'report_malformed', details: { offset: 30 } });
-    const next = await drain(pool.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    const next = await drain(
+      runOn(pool, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
+    );
     expect(next.length).toBeGreaterThan(0);
   }, 30_000);
 
   it('terminates a thread abandoned mid-report and starts a fresh one for the next', async () => {
     const sarif = fixture('sarif-all-cases.sarif');
-    for await (const batch of pool.run(bufferReportSource(sarif), INPUT)) {
+    for await (const batch of runOn(pool, bufferReportSource(sarif), INPUT)) {
       expect(batch.index).toBe(0);
       break;
     }
-    const next = await drain(pool.run(bufferReportSource(sarif), INPUT));
+    const next = await drain(runOn(pool, bufferReportSource(sarif), INPUT));
     expect(next.map((b) => b.index)).toEqual(next.map((_, i) => i));
   }, 30_000);
 
   it('never hands out a parked thread that died', async () => {
     const own = new ParserThreadPool();
-    await drain(own.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    await drain(runOn(own, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
     const parked = (own as unknown as { idle: { terminate(): Promise<number> }[] }).idle;
     expect(parked).toHaveLength(1);
     await parked[0].terminate();
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     expect(parked).toHaveLength(0);
-    const next = await drain(own.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    const next = await drain(
+      runOn(own, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
+    );
     expect(next.length).toBeGreaterThan(0);
     await own.close();
   }, 30_000);
 
   it('still parses a report that starts after close() (its thread is not parked)', async () => {
     const closing = new ParserThreadPool();
-    await drain(closing.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
+    await drain(runOn(closing, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
     await closing.close();
     const late = await drain(
-      closing.run(bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
+      runOn(closing, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
     );
     expect(late.length).toBeGreaterThan(0);
   }, 30_000);
@@ -178,8 +205,8 @@ describe('ParserThreadPool', () => {
     expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
     const owned = fixture('sarif-all-cases.sarif');
     const size = owned.length;
-    await drain(pool.run(bufferReportSource(pooled), INPUT));
-    await drain(pool.run(bufferReportSource(owned), INPUT));
+    await drain(runOn(pool, bufferReportSource(pooled), INPUT));
+    await drain(runOn(pool, bufferReportSource(owned), INPUT));
 
     expect(neighbour.toString()).toBe('neighbour in the pool');
     expect(pooled.toString('utf8')).toContain('"results":[]');
@@ -245,7 +272,7 @@ describe('ParserThreadPool', () => {
     }
     await run.release(true);
     expect((own as unknown as { idle: unknown[] }).idle).toHaveLength(0);
-    const next = await drain(own.run(bufferReportSource(sarif), INPUT));
+    const next = await drain(runOn(own, bufferReportSource(sarif), INPUT));
     expect(next.map((b) => b.index)).toEqual(next.map((_, i) => i));
     expect((own as unknown as { idle: unknown[] }).idle).toHaveLength(1);
     await own.close();

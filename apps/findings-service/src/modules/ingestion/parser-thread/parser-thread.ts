@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ReportParseError, ReportSource } from '../parsing';
-import { EncodedBatch, ParserThreadJob, ResolvedRows } from './parser-thread-job';
+import { ReportSource } from '../parsing';
+import type { StagedBatch } from '../../findings/ingestion/finding-row';
+import { EncodedBatch, ParserThreadJob } from './parser-thread-job';
 import { ParserThreadInput } from './parser-thread.protocol';
 
-export type { EncodedBatch, ResolvedRows } from './parser-thread-job';
+export type { EncodedBatch } from './parser-thread-job';
 
 /**
  * V8 young generation of the parser thread. Parsing allocates a short-lived object graph per
@@ -59,7 +60,7 @@ function spawnParserThread(): Worker {
 export interface ParserRun {
   batches(): AsyncGenerator<EncodedBatch>;
   provideMemo(data: Buffer | null): void;
-  resolve(index: number, findingIds: string[]): Promise<ResolvedRows>;
+  resolve(index: number, findingIds: string[]): Promise<StagedBatch>;
   /**
    * `clean`: no error outside the report's own parse error; the thread is parked for the next
    * report only if it also read the report to its end.
@@ -103,22 +104,6 @@ export class ParserThreadPool {
         }
       },
     };
-  }
-
-  /** Parses `source` on a thread; yields its batches, at most `input.ahead` before consumed. */
-  async *run(source: ReportSource, input: ParserThreadInput): AsyncGenerator<EncodedBatch> {
-    const run = this.acquire(source, input);
-    if (input.memo) run.provideMemo(null);
-    let clean = false;
-    try {
-      yield* run.batches();
-      clean = true;
-    } catch (error) {
-      clean = error instanceof ReportParseError;
-      throw error;
-    } finally {
-      await run.release(clean);
-    }
   }
 
   private spawn(): Worker {

@@ -61,9 +61,11 @@ describe('Result digests', () => {
       'f1\t0123abcd-0000-4000-8000-00000000000a\nf2\t0123abcd-0000-4000-8000-00000000000b\n',
     );
     expect(memo.size).toBe(2);
-    expect(memo.findingOf('0123abcd000040008000000000000000a'.slice(0, 32))).toBeUndefined();
     expect(memo.findingOf('0123abcd00004000800000000000000a')).toBe('f1');
     expect(memo.findingOf('0123abcd00004000800000000000000b')).toBe('f2');
+    // Keys are the 32 digits a digest is computed as, never the hyphenated form.
+    expect(memo.findingOf('0123abcd-0000-4000-8000-00000000000a')).toBeUndefined();
+    expect(memo.findingOf('0123abcd00004000800000000000000c')).toBeUndefined();
   });
 });
 
