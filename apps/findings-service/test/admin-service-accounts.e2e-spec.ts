@@ -98,14 +98,14 @@ describe('Service accounts - /api/v1/admin/service-accounts (POST, GET, DELETE)'
     await request(t.url).get('/api/v1/admin/service-accounts').expect(401);
   });
 
-  it('answers 404 for an unknown account and 400 for a malformed id', async () => {
+  it('answers 404 for an unknown account and for a malformed id', async () => {
     const missing = await asAdmin(
       request(t.url).get('/api/v1/admin/service-accounts/00000000-0000-4000-8000-000000000000'),
     ).expect(404);
     expect(missing.body.code).toBe('service_account_not_found');
     const bad = await asAdmin(
       request(t.url).get('/api/v1/admin/service-accounts/not-a-uuid'),
-    ).expect(400);
-    expect(bad.body.code).toBe('validation_failed');
+    ).expect(404);
+    expect(bad.body.code).toBe('not_found');
   });
 });

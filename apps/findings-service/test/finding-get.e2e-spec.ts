@@ -65,7 +65,7 @@ describe('Get finding - /api/v1/findings/{id} (GET)', () => {
       .apply(request(t.url).get(`/api/v1/findings/${uuid()}`))
       .expect(404);
     expect(hidden.body).toEqual(missing.body);
-    await bearer(admin).apply(request(t.url).get('/api/v1/findings/not-a-uuid')).expect(400);
+    await bearer(admin).apply(request(t.url).get('/api/v1/findings/not-a-uuid')).expect(404);
   });
 
   it('keys read with read_findings on the product', async () => {

@@ -1,13 +1,26 @@
-import { Param, ParseUUIDPipe } from '@nestjs/common';
-import { InputValidationError } from '@platform/errors';
+import { Param, PipeTransform } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import { FindingsError } from '../errors/app-error';
 
-/** A path parameter that must be a UUID (400 validation_failed otherwise). */
+/** A path that names no resource: the same 404 `not_found` as an unknown route. */
+export class PathNotFoundError extends FindingsError<'not_found'> {
+  constructor() {
+    super('not_found');
+  }
+}
+
+/** The pipe behind `UuidParam` (exported so tests can find every UUID path parameter). */
+export const UUID_SEGMENT: PipeTransform<unknown, string> = {
+  transform(value: unknown): string {
+    if (typeof value !== 'string' || !isUUID(value, 'loose')) throw new PathNotFoundError();
+    return value;
+  },
+};
+
+/**
+ * A path parameter that names an object by UUID. Any other value (a word, a malformed UUID)
+ * is a path that does not exist: 404 `not_found`, checked after authentication.
+ */
 export function UuidParam(name: string): ParameterDecorator {
-  return Param(
-    name,
-    new ParseUUIDPipe({
-      exceptionFactory: () =>
-        new InputValidationError([{ field: name, problems: [`${name} must be a UUID`] }]),
-    }),
-  );
+  return Param(name, UUID_SEGMENT);
 }
