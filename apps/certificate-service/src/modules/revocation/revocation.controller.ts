@@ -34,6 +34,7 @@ export class RevocationController {
   }
 
   @Post('devices/:serial/revoke')
+  @HttpCode(200)
   @ApiOkResponse({
     type: DeviceRevocationDto,
     description: 'every certificate revoked; device blocked',

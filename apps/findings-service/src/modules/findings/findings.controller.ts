@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
 import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
 import { UuidParam } from '../../common/http/uuid-param';
@@ -66,6 +66,7 @@ export class FindingsController {
   @Delete(':id')
   @UserOnly()
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Finding deleted; its action log is kept' })
   @ApiErrorResponses(400, 401, 403, 404, 429)
   async delete(@CurrentAccess() access: AccessContext, @UuidParam('id') id: string): Promise<void> {
     await this.triage.delete(access, id);

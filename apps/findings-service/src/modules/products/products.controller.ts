@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
 import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
 import { UuidParam } from '../../common/http/uuid-param';
@@ -99,6 +99,7 @@ export class ProductsController {
 
   @Delete('products/:id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Product deleted with its reports and findings' })
   @Access({ permission: 'delete_product' })
   @ApiErrorResponses(400, 401, 403, 404, 429)
   async delete(@CurrentAccess() access: AccessContext, @UuidParam('id') id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
 import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
 import { UuidParam } from '../../common/http/uuid-param';
@@ -38,6 +38,7 @@ export class ProjectMembersController {
 
   @Delete(':user_id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Member removed' })
   @ApiErrorResponses(400, 401, 403, 404, 429)
   async remove(
     @CurrentAccess() access: AccessContext,

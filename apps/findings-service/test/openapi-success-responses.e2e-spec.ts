@@ -1,0 +1,50 @@
+import { INestApplication } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { createFindingsApp } from '../src/bootstrap/create-app';
+import { loadFindingsConfig } from '../src/config/findings-config';
+import { OPENAPI_FILE } from '../src/openapi/openapi-export';
+import { servedRoutes } from './support/served-routes';
+
+type Document = { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+
+function successStatuses(doc: Document): Map<string, string[]> {
+  const operations = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const codes = Object.keys(operation.responses ?? {}).filter((s) => /^2\d\d$/.test(s));
+      operations.set(`${method} ${path}`, codes);
+    }
+  }
+  return operations;
+}
+
+describe('OpenAPI - every operation documents its success response', () => {
+  const documented = successStatuses(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document);
+  let app: INestApplication;
+  beforeAll(async () => {
+    const config = loadFindingsConfig(
+      {
+        DATABASE_URL: 'postgres://openapi@127.0.0.1:1/unused',
+        REDIS_URL: 'redis://127.0.0.1:1',
+        LOG_LEVEL: 'error',
+        LOG_FILE_SINK_ENABLED: 'false',
+      },
+      'api',
+    );
+    app = await createFindingsApp(config, { preview: true });
+  });
+  afterAll(() => app.close());
+
+  it('has a 2xx response on every operation of docs/openapi/findings-service.json', () => {
+    expect(documented.size).toBeGreaterThan(20);
+    const missing = [...documented].filter(([, codes]) => codes.length === 0).map(([op]) => op);
+    expect(missing).toEqual([]);
+  });
+
+  it('documents the status each route really answers with', () => {
+    const wrong = servedRoutes(app)
+      .filter((r) => !documented.get(r.operation)?.includes(String(r.status)))
+      .map((r) => `${r.operation}: serves ${r.status}, documents ${documented.get(r.operation)}`);
+    expect(wrong).toEqual([]);
+  });
+});
