@@ -1,4 +1,5 @@
 export * from './free-port';
+export * from './hs256-jwt';
 export * from './test-database';
 export * from './test-redis';
 export * from './test-run';

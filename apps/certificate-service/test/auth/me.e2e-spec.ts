@@ -1,4 +1,5 @@
 import { JwtService } from '@nestjs/jwt';
+import { TOKEN_CLOCK_SKEW_SECONDS } from '@platform/auth';
 import { createServiceAccount, createUser, loginAdmin, type TestUser } from '../support/sessions';
 import { ADMIN_EMAIL, startTestApp, TEST_JWT_SECRET, type TestApp } from '../support/test-app';
 
@@ -44,7 +45,7 @@ describe('Me - /api/v1/auth/me (GET)', () => {
     await t.http.get('/api/v1/auth/me').expect(401);
     const now = Math.floor(Date.now() / 1000);
     const expired = jwt.sign(
-      { typ: 'access', iat: now - 100, exp: now - 10 },
+      { typ: 'access', iat: now - 100, exp: now - 10 - TOKEN_CLOCK_SKEW_SECONDS },
       { ...CLAIMS, secret: TEST_JWT_SECRET },
     );
     const forged = jwt.sign(

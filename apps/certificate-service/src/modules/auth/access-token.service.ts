@@ -1,17 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import {
+  currentNumericDate,
+  TOKEN_CLOCK_SKEW_SECONDS,
+  tokenTimeViolation,
+  type TokenTimeClaims,
+} from '@platform/auth';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
 
 const ISSUER = 'certificate-service';
 const AUDIENCE = 'certificate-service-api';
 const TOKEN_TYPE = 'access';
 
-interface AccessClaims {
+interface AccessClaims extends TokenTimeClaims {
   sub?: unknown;
   typ?: unknown;
 }
 
-/** Short-lived HS256 access tokens for people (iss, aud and typ are checked). */
+/**
+ * Short-lived HS256 access tokens for people: iss, aud, typ and the shared time rule (exp and
+ * iat required, nbf when present, with the clock skew) are checked.
+ */
 @Injectable()
 export class AccessTokenService {
   constructor(
@@ -37,7 +46,7 @@ export class AccessTokenService {
     );
   }
 
-  /** The email in a valid access token, or null (expired, forged, wrong issuer/audience/type). */
+  /** The email in a valid access token, or null (forged, out of its lifetime, wrong iss/aud/typ). */
   async verify(token: string): Promise<string | null> {
     try {
       const claims = await this.jwt.verifyAsync<AccessClaims & object>(token, {
@@ -45,8 +54,12 @@ export class AccessTokenService {
         audience: AUDIENCE,
         algorithms: ['HS256'],
         secret: this.config.jwt.secret,
+        clockTolerance: TOKEN_CLOCK_SKEW_SECONDS,
       });
-      return claims.typ === TOKEN_TYPE && typeof claims.sub === 'string' ? claims.sub : null;
+      if (claims.typ !== TOKEN_TYPE || typeof claims.sub !== 'string') return null;
+      return tokenTimeViolation(claims, { nowSeconds: currentNumericDate() }) === null
+        ? claims.sub
+        : null;
     } catch {
       return null;
     }

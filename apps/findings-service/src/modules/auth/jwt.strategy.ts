@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import { currentNumericDate, TOKEN_CLOCK_SKEW_SECONDS, tokenTimeViolation } from '@platform/auth';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { FINDINGS_CONFIG } from '../../config/config.tokens';
 import { FindingsConfig } from '../../config/findings-config';
@@ -16,7 +17,10 @@ export interface JwtSubject {
   userId: string;
 }
 
-/** Verifies `Authorization: Bearer` access tokens: HS256 only, issuer, audience, expiry, typ. */
+/**
+ * Verifies `Authorization: Bearer` access tokens: HS256 only, issuer, audience, typ, and the
+ * shared time rule (exp and iat required, nbf when present, with the clock skew).
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(@Inject(FINDINGS_CONFIG) config: FindingsConfig) {
@@ -27,11 +31,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
       ignoreExpiration: false,
+      jsonWebTokenOptions: { clockTolerance: TOKEN_CLOCK_SKEW_SECONDS },
     });
   }
 
   validate(claims: AccessTokenClaims): JwtSubject {
-    if (claims.typ !== ACCESS_TOKEN_TYPE || typeof claims.sub !== 'string') {
+    if (
+      claims.typ !== ACCESS_TOKEN_TYPE ||
+      typeof claims.sub !== 'string' ||
+      tokenTimeViolation(claims, { nowSeconds: currentNumericDate() }) !== null
+    ) {
       throw new AuthError('invalid_token');
     }
     return { userId: claims.sub };
