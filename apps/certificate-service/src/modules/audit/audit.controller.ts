@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../common/http/csv';
+import { CsvExport } from '../../common/http/csv-export.decorator';
 import { pageOf } from '../../common/http/paging.dto';
 import { Roles } from '../auth/access/access.decorators';
 import { READER_ROLES } from '../auth/roles';
@@ -24,12 +25,8 @@ export class AuditController {
     return { items: items.map(AuditRecordDto.from), page, limit, total };
   }
 
-  @Get('audit.csv')
+  @CsvExport('audit.csv', 'audit records as CSV, newest first')
   @Roles(...READER_ROLES)
-  @Header('content-type', 'text/csv; charset=utf-8')
-  @Header('content-disposition', 'attachment; filename="audit.csv"')
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'audit records as CSV, newest first', schema: { type: 'string' } })
   async csv(@Query() query: AuditQueryDto): Promise<string> {
     const records = await this.audit.export(query, CSV_MAX_ROWS);
     return toCsv(

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../common/http/csv';
+import { CsvExport } from '../../common/http/csv-export.decorator';
 import { CurrentActor, Roles } from '../auth/access/access.decorators';
 import type { Actor } from '../auth/actor';
 import { READER_ROLES } from '../auth/roles';
@@ -40,12 +41,8 @@ export class DevicesController {
     return { items: items.map(DeviceDto.from), page, limit, total };
   }
 
-  @Get('devices.csv')
+  @CsvExport('devices.csv', 'devices as CSV, newest first')
   @Roles(...READER_ROLES)
-  @Header('content-type', 'text/csv; charset=utf-8')
-  @Header('content-disposition', 'attachment; filename="devices.csv"')
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'devices as CSV, newest first', schema: { type: 'string' } })
   async csv(@Query() query: DeviceQueryDto): Promise<string> {
     const views = await this.devices.export(deviceFilterOf(query), CSV_MAX_ROWS);
     return toCsv(

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../common/http/csv';
+import { CsvExport } from '../../common/http/csv-export.decorator';
 import { Roles } from '../auth/access/access.decorators';
 import { ROLES } from '../auth/roles';
 import { pageOf } from '../../common/http/paging.dto';
@@ -25,11 +26,7 @@ export class RequestsController {
     return { items: items.map(CertificateRequestDto.from), page, limit, total };
   }
 
-  @Get('requests.csv')
-  @Header('content-type', 'text/csv; charset=utf-8')
-  @Header('content-disposition', 'attachment; filename="requests.csv"')
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'requests as CSV, newest first', schema: { type: 'string' } })
+  @CsvExport('requests.csv', 'requests as CSV, newest first')
   async csv(@Query() query: RequestQueryDto): Promise<string> {
     const rows = await this.requests.export(requestFilterOf(query), CSV_MAX_ROWS);
     return toCsv(

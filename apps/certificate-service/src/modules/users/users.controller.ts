@@ -1,12 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Put } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../common/http/csv';
+import { CsvExport } from '../../common/http/csv-export.decorator';
 import { CurrentActor, Roles } from '../auth/access/access.decorators';
 import type { Actor } from '../auth/actor';
 import {
@@ -80,11 +75,7 @@ export class UsersController {
 export class UsersCsvController {
   constructor(private readonly users: UsersService) {}
 
-  @Get('users.csv')
-  @Header('content-type', 'text/csv; charset=utf-8')
-  @Header('content-disposition', 'attachment; filename="users.csv"')
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'users as CSV', schema: { type: 'string' } })
+  @CsvExport('users.csv', 'users as CSV')
   async csv(): Promise<string> {
     const users = (await this.users.list()).map(UserDto.from);
     return toCsv(
