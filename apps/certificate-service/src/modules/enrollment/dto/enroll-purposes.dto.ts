@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { EnrollNote } from './enroll-text';
 import { DeviceCredentialsDto } from './enroll.dto';
 
 export class DevicePurposesResponseDto {
@@ -18,10 +20,9 @@ export class PurposeRequestBodyDto extends DeviceCredentialsDto {
   @IsIn(PURPOSES)
   purpose!: Purpose;
 
-  @ApiPropertyOptional({ description: 'shown to the administrator' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @ApiPropertyOptional({ description: 'shown to the administrator', maxLength: 500 })
+  @OptionalNotNull()
+  @EnrollNote(500)
   note?: string;
 }
 

@@ -1,16 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { AGENT_VERSION_PATTERN } from '../source-auth/agent-version';
 import type { UserPurpose } from '../user-enrollment.service';
-import { DeviceCredentialsDto } from './enroll.dto';
+import { EnrollText } from './enroll-text';
+import { AGENT_VERSION_MAX_LENGTH, DeviceCredentialsDto } from './enroll.dto';
 
 export class EnrollUserDto extends DeviceCredentialsDto {
   @ApiProperty({ description: 'PKCS#10 CSR, PEM' })
@@ -23,27 +17,25 @@ export class EnrollUserDto extends DeviceCredentialsDto {
   purpose!: UserPurpose;
 
   @ApiProperty({ example: 'alice@example.com', description: 'user identity on the device' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(320)
+  @EnrollText(320)
   user!: string;
 
   @ApiPropertyOptional({ example: 'alice@corp.example.com', description: 'required for ad_logon' })
   @ValidateIf((o: EnrollUserDto) => o.purpose === 'ad_logon' || o.upn !== undefined)
-  @IsString()
+  @EnrollText(320)
   @Matches(/^[^\s@]+@[^\s@]+$/)
-  @MaxLength(320)
   upn?: string;
 
   @ApiPropertyOptional({ example: 'S-1-5-21-1004336348-1177238915-682003330-512' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(/^S-1-\d{1,13}(-\d{1,10}){1,15}$/)
   sid?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
+  @ApiPropertyOptional({ maxLength: AGENT_VERSION_MAX_LENGTH })
+  @OptionalNotNull()
   @IsString()
+  @MaxLength(AGENT_VERSION_MAX_LENGTH)
   @Matches(AGENT_VERSION_PATTERN)
   agent_version?: string;
 }

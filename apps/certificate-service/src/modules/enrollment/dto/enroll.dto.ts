@@ -1,7 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { AGENT_VERSION_PATTERN } from '../source-auth/agent-version';
+import { EnrollText } from './enroll-text';
 import { SERIAL_PATTERN } from './serial';
+
+/** Longest agent version stored (the pattern alone admits 80 characters). */
+export const AGENT_VERSION_MAX_LENGTH = 64;
 
 /** Fields every device-authenticated enroll call carries. */
 export class DeviceCredentialsDto {
@@ -30,39 +35,41 @@ export class EnrollDto {
 
   @ApiProperty({ description: 'from POST /enroll/nonce; one use' })
   @IsString()
+  @MinLength(1)
   @MaxLength(128)
   nonce!: string;
 
-  @ApiPropertyOptional({ description: 'required when the device is already known' })
-  @IsOptional()
+  @ApiPropertyOptional({ description: 'required when the device is already known; not null' })
+  @OptionalNotNull()
   @IsString()
+  @MinLength(1)
   @MaxLength(200)
   enrollment_token?: string;
 
-  @ApiPropertyOptional({ example: '2.4.1' })
-  @IsOptional()
+  @ApiPropertyOptional({ example: '2.4.1', maxLength: AGENT_VERSION_MAX_LENGTH })
+  @OptionalNotNull()
   @IsString()
+  @MaxLength(AGENT_VERSION_MAX_LENGTH)
   @Matches(AGENT_VERSION_PATTERN)
   agent_version?: string;
 
-  @ApiPropertyOptional({ example: 'windows' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(32)
+  @ApiPropertyOptional({ example: 'windows', maxLength: 32 })
+  @OptionalNotNull()
+  @EnrollText(32)
   platform?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @ApiPropertyOptional({ maxLength: 255 })
+  @OptionalNotNull()
+  @EnrollText(255)
   hostname?: string;
 
   @ApiPropertyOptional({
     description:
       'from POST /enroll/source-nonce; the body including it is signed (header X-Enroll-Source-Signature)',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
+  @MinLength(1)
   @MaxLength(128)
   source_nonce?: string;
 }

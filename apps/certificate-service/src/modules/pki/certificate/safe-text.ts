@@ -6,10 +6,15 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /**
  * True when `value` is well-formed Unicode without control or invisible direction
- * characters, without surrounding whitespace, and 1..maxLength code points long.
+ * characters and 1..maxLength code points long.
  */
-export function isSafeText(value: string, maxLength: number): boolean {
-  if (typeof value !== 'string' || LONE_SURROGATE.test(value)) return false;
+export function isCleanText(value: string, maxLength: number): boolean {
+  if (typeof value !== 'string' || LONE_SURROGATE.test(value) || UNSAFE.test(value)) return false;
   const length = [...value].length;
-  return length >= 1 && length <= maxLength && value.trim() === value && !UNSAFE.test(value);
+  return length >= 1 && length <= maxLength;
+}
+
+/** `isCleanText` and without surrounding whitespace. */
+export function isSafeText(value: string, maxLength: number): boolean {
+  return isCleanText(value, maxLength) && value.trim() === value;
 }

@@ -12,7 +12,7 @@ import { PkiError } from '../pki.errors';
 import { readCsrPublicKey } from './csr-public-key';
 import { readRequestedSans } from './csr-requested-sans';
 import { readSignatureScheme, verifyCsrSignature } from './csr-signature';
-import { readCommonName } from './csr-subject';
+import { readSubject } from './csr-subject';
 import { ParsedCsr } from './csr.types';
 
 /** Largest accepted CSR input (PEM or DER). An RSA-8192 CSR with SANs stays far below. */
@@ -51,7 +51,7 @@ function parse(der: Buffer): ParsedCsr {
   const signature = readBitStringBytes(signatureField, 'signature');
   const publicKey = readCsrPublicKey(expectTag(spki, DerTag.SEQUENCE, 'SubjectPublicKeyInfo'));
   const scheme = readSignatureScheme(algorithm);
-  const subjectCommonName = readCommonName(subject);
+  const subjectCommonName = readSubject(subject).commonName;
   const requestedSans = readRequestedSans(attributes);
   verifyCsrSignature(scheme, publicKey, info.der, signature);
   const base = {
@@ -71,7 +71,8 @@ function parse(der: Buffer): ParsedCsr {
 /**
  * Parses a PKCS#10 CSR (PEM or DER, at most 16 KiB) and verifies its self-signature.
  * Throws PkiError: csr_too_large, csr_invalid (garbage, truncated, trailing data, wrong
- * version), csr_algorithm_unsupported, csr_key_unsupported, csr_signature_invalid.
+ * version), csr_algorithm_unsupported, csr_key_unsupported, csr_signature_invalid,
+ * subject_invalid and san_invalid (see csr-subject.ts and csr-requested-sans.ts).
  */
 export function parseCsr(input: Buffer | string): ParsedCsr {
   try {

@@ -5,7 +5,7 @@ import { bitString, derNull, integer, octetString } from '../der/der-primitives'
 import { oid } from '../der/der-oid';
 import { utf8String } from '../der/der-string';
 import { explicit, implicit, sequence, setOf, tlv } from '../der/der-tlv';
-import { contextTag } from '../der/der-tag';
+import { contextTag, DerTag } from '../der/der-tag';
 import { Oids } from '../der/oids';
 
 export interface TestKeyPair {
@@ -21,12 +21,24 @@ export function rsaKeyPair(modulusLength = 2048): TestKeyPair {
   return generateKeyPairSync('rsa', { modulusLength });
 }
 
+/** One subject attribute; a string value is UTF-8 encoded, a Buffer is written as is. */
+export interface SubjectAttribute {
+  readonly oid: string;
+  readonly value: string | Buffer;
+  /** String type tag (default UTF8String). */
+  readonly tag?: number;
+}
+
 export interface CsrOptions {
   readonly keyPair: TestKeyPair;
   readonly commonName?: string;
+  /** Subject attributes, one per RDN; replaces `commonName` when given. */
+  readonly subject?: readonly SubjectAttribute[];
   readonly version?: number;
   /** DNS names requested through an extensionRequest attribute. */
   readonly dnsNames?: readonly string[];
+  readonly emails?: readonly string[];
+  readonly uris?: readonly string[];
   /** UPN requested as otherName SAN. */
   readonly upn?: string;
   /** Overrides the signature AlgorithmIdentifier (signature still made with `hash`). */
@@ -48,7 +60,11 @@ function defaultAlgorithm(key: KeyObject): { algorithm: Buffer; hash: string | n
 }
 
 function requestedExtensions(options: CsrOptions): Buffer {
-  const names = (options.dnsNames ?? []).map((dns) => implicit(2, false, Buffer.from(dns)));
+  const names = [
+    ...(options.emails ?? []).map((email) => implicit(1, false, Buffer.from(email))),
+    ...(options.dnsNames ?? []).map((dns) => implicit(2, false, Buffer.from(dns))),
+    ...(options.uris ?? []).map((uri) => implicit(6, false, Buffer.from(uri))),
+  ];
   if (options.upn) {
     names.push(
       tlv(contextTag(0, true), oid(Oids.upnOtherName), explicit(0, utf8String(options.upn))),
@@ -63,9 +79,14 @@ function requestedExtensions(options: CsrOptions): Buffer {
 /** DER CSR signed by `keyPair`. */
 export function makeCsr(options: CsrOptions): Buffer {
   const defaults = defaultAlgorithm(options.keyPair.privateKey);
-  const subject = options.commonName
-    ? sequence(setOf(sequence(oid(Oids.commonName), utf8String(options.commonName))))
-    : sequence();
+  const attributes =
+    options.subject ??
+    (options.commonName ? [{ oid: Oids.commonName, value: options.commonName }] : []);
+  const subject = sequence(
+    ...attributes.map((a) =>
+      setOf(sequence(oid(a.oid), tlv(a.tag ?? DerTag.UTF8_STRING, Buffer.from(a.value)))),
+    ),
+  );
   const info = sequence(
     integer(options.version ?? 0),
     subject,
