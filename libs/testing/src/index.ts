@@ -3,3 +3,4 @@ export * from './hs256-jwt';
 export * from './test-database';
 export * from './test-redis';
 export * from './test-run';
+export * from './fuzz';
