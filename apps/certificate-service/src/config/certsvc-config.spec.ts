@@ -21,6 +21,20 @@ describe('loadCertsvcConfig', () => {
     });
   });
 
+  it('reads the wifi lifetime in calendar units (default 3 years)', () => {
+    expect(loadCertsvcConfig(BASE).pki.wifiLifetime).toEqual({ unit: 'years', amount: 3 });
+    expect(loadCertsvcConfig({ ...BASE, CERTSVC_WIFI_LIFETIME: '18mo' }).pki.wifiLifetime).toEqual({
+      unit: 'months',
+      amount: 18,
+    });
+    expect(() => loadCertsvcConfig({ ...BASE, CERTSVC_WIFI_LIFETIME: '11y' })).toThrow(
+      /CERTSVC_WIFI_LIFETIME must be like 3y/,
+    );
+    expect(() => loadCertsvcConfig({ ...BASE, CERTSVC_WIFI_LIFETIME_DAYS: '1095' })).toThrow(
+      /CERTSVC_WIFI_LIFETIME_DAYS is replaced by CERTSVC_WIFI_LIFETIME/,
+    );
+  });
+
   it('requires a JWT secret outside dev mode and generates one in dev mode', () => {
     expect(() => loadCertsvcConfig({ CERTSVC_DATABASE_URL: 'postgres://x@h/d' })).toThrow(
       /CERTSVC_JWT_SECRET is required/,

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { TrustedProxies } from '@platform/auth';
 import { EnvReader } from '@platform/config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
-import { parseKeyEncryptionKey } from '../modules/pki';
+import {
+  type Lifetime,
+  parseKeyEncryptionKey,
+  parseLifetime,
+  PURPOSE_PROFILES,
+  lifetimeProblem,
+} from '../modules/pki';
 
 export type ContentTypeEnforcement = 'observe' | 'reject';
 
@@ -52,7 +58,8 @@ export interface CertsvcConfig {
     caKeyEncryptionKey: Buffer;
     /** True when dev mode derived the key (no `CERTSVC_CA_KEY_ENC_KEY`). */
     caKeyDerived: boolean;
-    wifiLifetimeDays: number;
+    /** `wifi` certificate lifetime (`CERTSVC_WIFI_LIFETIME`, default 3 calendar years). */
+    wifiLifetime: Lifetime;
   };
   license: {
     /** Device slots without an uploaded license (`CERTSVC_DEFAULT_MAX_DEVICES`). */
@@ -132,7 +139,7 @@ export function loadCertsvcConfig(
     pki: {
       caKeyEncryptionKey: caKey.key,
       caKeyDerived: caKey.derived,
-      wifiLifetimeDays: r.int('CERTSVC_WIFI_LIFETIME_DAYS', 1095, { min: 1, max: 3650 }),
+      wifiLifetime: wifiLifetime(r),
     },
     license: {
       defaultMaxDevices: r.int('CERTSVC_DEFAULT_MAX_DEVICES', 50, { min: 1, max: 1_000_000 }),
@@ -161,4 +168,19 @@ function caKeyEncryptionKey(r: EnvReader, devMode: boolean): { key: Buffer; deri
     r.problem('CERTSVC_CA_KEY_ENC_KEY must be 32 bytes, hex or base64');
     return { key: Buffer.alloc(32), derived: false };
   }
+}
+
+/** `CERTSVC_WIFI_LIFETIME`: `3y` (default), `18mo`, `400d` or `36h`; at most 10 years. */
+function wifiLifetime(r: EnvReader): Lifetime {
+  if (r.optionalString('CERTSVC_WIFI_LIFETIME_DAYS') !== undefined) {
+    r.problem('CERTSVC_WIFI_LIFETIME_DAYS is replaced by CERTSVC_WIFI_LIFETIME (e.g. 3y, 1095d)');
+  }
+  const text = r.optionalString('CERTSVC_WIFI_LIFETIME');
+  if (text === undefined) return PURPOSE_PROFILES.wifi.defaultLifetime;
+  const lifetime = parseLifetime(text);
+  if (lifetime && !lifetimeProblem(lifetime)) return lifetime;
+  r.problem(
+    `CERTSVC_WIFI_LIFETIME must be like 3y, 18mo, 400d or 36h and at most 10 years, got "${text}"`,
+  );
+  return PURPOSE_PROFILES.wifi.defaultLifetime;
 }

@@ -13,7 +13,8 @@ import {
   approve,
   approveRows,
   bundleOf,
-  lifetimeDays,
+  calendarYearsAfter,
+  certificateValidity,
   verifyBundle,
   x509Text,
 } from './issuance-support';
@@ -42,7 +43,8 @@ describe('Approve - /api/v1/requests/approve (POST)', () => {
       expect(text).toContain('TLS Web Client Authentication');
       expect(text).toContain(`Subject: CN = ${d.serial}`);
       expect(text).not.toContain('Smartcard');
-      expect(lifetimeDays(bundle['certificate.pem'])).toBe(1095);
+      const validity = certificateValidity(bundle['certificate.pem']);
+      expect(validity.notAfter).toEqual(calendarYearsAfter(validity.issuedAt, 3));
       const [stored] = await sql<{ status: string; decided_by: string }>(
         t,
         `SELECT status, decided_by FROM certificate_requests WHERE id = $1`,
@@ -92,12 +94,14 @@ describe('Approve - /api/v1/requests/approve (POST)', () => {
     expect(verifyBundle(mtls).ok).toBe(true);
     expect(verifyBundle(logon).ok).toBe(true);
     expect(x509Text(mtls['certificate.pem'])).toContain('TLS Web Client Authentication');
-    expect(lifetimeDays(mtls['certificate.pem'])).toBe(365);
+    const mtlsValidity = certificateValidity(mtls['certificate.pem']);
+    expect(mtlsValidity.notAfter).toEqual(calendarYearsAfter(mtlsValidity.issuedAt, 1));
     const logonText = x509Text(logon['certificate.pem']);
     expect(logonText).toMatch(/Smartcard Login|1\.3\.6\.1\.4\.1\.311\.20\.2\.2/);
     expect(logonText).toMatch(/UPN|1\.3\.6\.1\.4\.1\.311\.20\.2\.3/);
     expect(logonText).toContain('alice@corp.example.com');
-    expect(lifetimeDays(logon['certificate.pem'])).toBe(365);
+    const logonValidity = certificateValidity(logon['certificate.pem']);
+    expect(logonValidity.notAfter).toEqual(calendarYearsAfter(logonValidity.issuedAt, 1));
   });
 
   it('answers 200 with one row per request and refuses terminal and unknown requests', async () => {

@@ -130,14 +130,25 @@ export function crlText(crlPem: string): string {
   return result.out;
 }
 
-export function lifetimeDays(certPem: string): number {
+/** notBefore and notAfter as openssl reads them; `issuedAt` undoes the 5-minute backdate. */
+export function certificateValidity(certPem: string): {
+  notBefore: Date;
+  notAfter: Date;
+  issuedAt: Date;
+} {
   const dates = openssl(
     (d) => ['x509', '-noout', '-startdate', '-enddate', '-in', join(d, 'c.pem')],
-    {
-      'c.pem': certPem,
-    },
+    { 'c.pem': certPem },
   ).out;
-  const start = /notBefore=(.*)/.exec(dates)?.[1] ?? '';
-  const end = /notAfter=(.*)/.exec(dates)?.[1] ?? '';
-  return Math.round((Date.parse(end) - Date.parse(start)) / 86_400_000);
+  const notBefore = new Date(/notBefore=(.*)/.exec(dates)?.[1] ?? '');
+  const notAfter = new Date(/notAfter=(.*)/.exec(dates)?.[1] ?? '');
+  return { notBefore, notAfter, issuedAt: new Date(notBefore.getTime() + 300_000) };
+}
+
+/** The same UTC time `years` calendar years later; Feb 29 becomes Feb 28 in a common year. */
+export function calendarYearsAfter(date: Date, years: number): Date {
+  const later = new Date(date.getTime());
+  later.setUTCFullYear(later.getUTCFullYear() + years);
+  if (later.getUTCDate() !== date.getUTCDate()) later.setUTCDate(0);
+  return later;
 }

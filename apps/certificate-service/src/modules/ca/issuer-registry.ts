@@ -31,7 +31,7 @@ export class IssuerRegistry implements OnApplicationBootstrap {
 
   /** Runs after migrations (app.init): loads or generates the CA. */
   async onApplicationBootstrap(): Promise<void> {
-    const { caKeyEncryptionKey, caKeyDerived, wifiLifetimeDays } = this.config.pki;
+    const { caKeyEncryptionKey, caKeyDerived, wifiLifetime } = this.config.pki;
     if (caKeyDerived) {
       this.logger.warn(
         'CERTSVC_CA_KEY_ENC_KEY not set: dev mode uses a well-known CA key-encryption key',
@@ -39,7 +39,7 @@ export class IssuerRegistry implements OnApplicationBootstrap {
     }
     const material = await ensureCaMaterial(this.store, caKeyEncryptionKey);
     this.builtInIssuer = new BuiltInCaIssuer(loadIssuingCa(material, caKeyEncryptionKey), {
-      wifiLifetime: { unit: 'days', amount: wifiLifetimeDays },
+      wifiLifetime,
     });
     this.logger.info({ created_at: material.createdAt.toISOString() }, 'built-in CA loaded');
   }

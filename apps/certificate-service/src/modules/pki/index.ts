@@ -17,6 +17,7 @@ export type { CertificateSigner, IssuingAuthority } from './certificate/certific
 export { PURPOSE_PROFILES, X509_PURPOSES, isX509Purpose } from './certificate/purposes';
 export type { X509Purpose, PurposeProfile } from './certificate/purposes';
 export type { Lifetime } from './certificate/lifetime';
+export { lifetimeProblem, parseLifetime } from './certificate/lifetime';
 export type { KeyUsageBit } from './certificate/key-usage';
 export type { SubjectAltName } from './certificate/subject-alt-names';
 export { validateCommonName } from './certificate/subject-name';
