@@ -29,6 +29,8 @@ export function buildDataSourceOptions(settings: DataSourceSettings): PostgresDa
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'each',
+    // Never log statements: their bound parameters carry password and key hashes. Errors are
+    // logged by the services through @platform/logging (statement kind and SQLSTATE only).
     logging: false,
     poolSize: settings.poolSize ?? 10,
     connectTimeoutMS: 10_000,

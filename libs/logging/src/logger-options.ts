@@ -1,25 +1,43 @@
-import type { LoggerOptions, TransportTargetOptions } from 'pino';
+import type { LogFn, Logger, LoggerOptions, TransportTargetOptions } from 'pino';
 import { join } from 'node:path';
+import { LOG_FILE_MODE, prepareLogFileSink } from './log-file-sink';
+import { loggableError } from './logged-error';
+import { redactSecrets } from './redact-secrets';
+import { REDACTED, scrubSecretText, SECRET_HEADER_NAMES } from './secret-fields';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-/** Header and body paths whose values must never reach a log line. */
+/**
+ * fast-redact paths applied when a line is serialized: secret headers of the request and
+ * response that pino-http binds to every line of a request. Fields anywhere else are handled
+ * by `redactSecrets` (SECRET_FIELD_WORDS at any depth).
+ */
 export const DEFAULT_REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'req.headers["x-agent-secret"]',
-  'res.headers["set-cookie"]',
+  ...SECRET_HEADER_NAMES.flatMap((name) => [`req.headers["${name}"]`, `res.headers["${name}"]`]),
   '*.password',
-  '*.new_password',
-  '*.current_password',
   '*.token',
-  '*.access_token',
-  '*.refresh_token',
-  '*.api_key',
   '*.secret',
 ];
+
+/** `err` as a LoggedError; pino-http hands over its own serialization with the original in `raw`. */
+function serializeError(value: unknown): unknown {
+  const raw =
+    typeof value === 'object' && value !== null && 'raw' in value
+      ? (value as { raw: unknown }).raw
+      : value;
+  return loggableError(raw);
+}
+
+/** `logger.error(err)` takes the error's message as the line's message: use the safe one. */
+function logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+  const [first, second, ...rest] = args as unknown[];
+  if (first instanceof Error && typeof second !== 'string') {
+    method.apply(this, [first, loggableError(first).message, ...rest] as Parameters<LogFn>);
+    return;
+  }
+  method.apply(this, args);
+}
 
 export interface LoggerSettings {
   level: LogLevel;
@@ -32,7 +50,11 @@ export interface LoggerSettings {
   base?: Record<string, string>;
 }
 
-/** Pino options shared by every process: level, redaction, encoder and optional file sink. */
+/**
+ * Pino options shared by every process: level, redaction (secret fields at any depth, errors
+ * without SQL parameters or driver messages, secret-shaped text), encoder and file sink (its
+ * directory is created 0700 here; files are created 0600).
+ */
 export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
   const targets: TransportTargetOptions[] = [];
   if (!settings.json || settings.fileSink) {
@@ -52,6 +74,7 @@ export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
     );
   }
   if (settings.fileSink) {
+    prepareLogFileSink(settings.fileSink.directory, settings.fileSink.fileName);
     targets.push({
       target: 'pino-roll',
       level: settings.level,
@@ -60,6 +83,7 @@ export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
         frequency: 'daily',
         size: settings.fileSink.maxSize ?? '50m',
         mkdir: true,
+        mode: LOG_FILE_MODE,
         limit: { count: settings.fileSink.maxFiles ?? 7 },
       },
     });
@@ -67,12 +91,14 @@ export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
   return {
     level: settings.level,
     base: settings.base ?? {},
-    redact: { paths: settings.redactPaths ?? DEFAULT_REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: settings.redactPaths ?? DEFAULT_REDACT_PATHS, censor: REDACTED },
+    serializers: { err: serializeError, msg: scrubSecretText },
+    hooks: { logMethod },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     // pino refuses a level formatter together with transport targets (they receive numeric
     // levels, which pino-pretty renders anyway); label levels only for in-process output.
     ...(targets.length > 0
-      ? { transport: { targets } }
-      : { formatters: { level: (label: string) => ({ level: label }) } }),
+      ? { transport: { targets }, formatters: { log: redactSecrets } }
+      : { formatters: { level: (label: string) => ({ level: label }), log: redactSecrets } }),
   };
 }

@@ -1,6 +1,23 @@
-import pino from 'pino';
+import pino, { type TransportTargetOptions } from 'pino';
+import { once } from 'node:events';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildLoggerOptions, resolveRequestId } from './index';
+import { buildLoggerOptions, prepareLogFileSink, resolveRequestId } from './index';
+
+/** Path of the first file in `directory` that contains `text`; polls with a deadline. */
+async function waitForLine(directory: string, text: string, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const name of await readdir(directory)) {
+      const path = join(directory, name);
+      if ((await readFile(path, 'utf8')).includes(text)) return path;
+    }
+    if (Date.now() > deadline) throw new Error(`no file in ${directory} contains "${text}"`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -42,11 +59,12 @@ describe('logging lib', () => {
     expect(JSON.stringify(lines[0])).not.toMatch(/abc|sa_1|"pw"/);
   });
 
-  it('adds a rotated file target when the file sink is on', () => {
+  it('adds a rotated file target when the file sink is on', async () => {
+    const directory = join(await mkdtemp(join(tmpdir(), 'log-sink-')), 'logs');
     const options = buildLoggerOptions({
       level: 'info',
       json: true,
-      fileSink: { directory: '/tmp/x', fileName: 'svc.log' },
+      fileSink: { directory, fileName: 'svc.log' },
     });
     const targets = (options.transport as { targets: { target: string }[] }).targets.map(
       (t) => t.target,
@@ -54,6 +72,36 @@ describe('logging lib', () => {
     expect(targets).toEqual(['pino/file', 'pino-roll']);
     // pino throws on a level formatter combined with transport targets.
     expect(options.formatters?.level).toBeUndefined();
+  });
+
+  it('writes log files 0600 in a directory it creates 0700', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'log-sink-'));
+    const directory = join(root, 'logs');
+    const options = buildLoggerOptions({
+      level: 'info',
+      json: true,
+      fileSink: { directory, fileName: 'svc.log' },
+    });
+    const { targets } = options.transport as { targets: TransportTargetOptions[] };
+    const transport = pino.transport({ targets: targets.filter((t) => t.target === 'pino-roll') });
+    const logger = pino({ ...options, transport: undefined }, transport);
+    logger.info('written to the file sink');
+    const file = await waitForLine(directory, 'written to the file sink');
+    transport.end();
+    await once(transport, 'close');
+    expect((await stat(directory)).mode & 0o777).toBe(0o700);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('narrows log files an earlier run left readable by others', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'log-sink-'));
+    await writeFile(join(directory, 'svc.2024-01-01.1.log'), 'old line\n', { mode: 0o644 });
+    await writeFile(join(directory, 'other.txt'), 'not a log\n', { mode: 0o644 });
+    prepareLogFileSink(directory, 'svc.log');
+    expect((await stat(join(directory, 'svc.2024-01-01.1.log'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(directory, 'other.txt'))).mode & 0o777).toBe(0o644);
+    await rm(directory, { recursive: true, force: true });
   });
 
   it('echoes a sane X-Request-ID and replaces a hostile one', () => {

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { loggableError } from '@platform/logging';
 import type { CertsvcLogger } from './certsvc-logger';
 
 // Nest's start-up chatter (module and route mapping) is useful only when debugging.
@@ -21,7 +22,10 @@ export class NestLoggerAdapter implements LoggerService {
 
   error(message: unknown, ...params: unknown[]): void {
     const context = contextOf(params);
-    const stack = params.find((p): p is string => typeof p === 'string' && p.includes('\n'));
+    const stack =
+      message instanceof Error
+        ? loggableError(message).stack
+        : params.find((p): p is string => typeof p === 'string' && p.includes('\n'));
     this.logger.error({ ...fields(context), ...(stack ? { stack } : {}) }, text(message));
   }
 
@@ -53,6 +57,6 @@ function fields(context: string | undefined): Record<string, string> {
 
 function text(message: unknown): string {
   if (typeof message === 'string') return message;
-  if (message instanceof Error) return message.message;
+  if (message instanceof Error) return loggableError(message).message;
   return JSON.stringify(message);
 }

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyError, InputValidationError } from '@platform/errors';
+import { loggableError } from '@platform/logging';
 import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
 import { requestContextOf } from '../request-context/request-context.hooks';
 import { InvalidRequestError } from './certsvc-error';
@@ -67,12 +68,15 @@ export class CertsvcExceptionFilter implements ExceptionFilter {
   }
 
   private panic(error: unknown, request: FastifyRequest, note?: string, errorId?: string): Answer {
+    const logged = loggableError(error);
     this.logger.error(
       {
         method: request.method,
         path: request.url.split('?')[0],
-        error: error instanceof Error ? error.message : (note ?? String(error)),
-        stack: error instanceof Error ? error.stack : undefined,
+        error: error instanceof Error ? logged.message : (note ?? logged.message),
+        stack: logged.stack,
+        sqlstate: logged.sqlstate,
+        query_kind: logged.query_kind,
         error_id: errorId,
       },
       'panic recovered',

@@ -5,6 +5,7 @@ import { actorLabel, type Actor } from '../auth/actor';
 import type { AuditAction } from './audit-actions';
 import type { AuditRecordEntity } from './audit-record.entity';
 import { AuditRepository, type AuditFilter } from './audit.repository';
+import { loggableError } from '@platform/logging';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -41,7 +42,7 @@ export class AuditService {
         {
           action: entry.action,
           target: entry.target,
-          error: error instanceof Error ? error.message : String(error),
+          error: loggableError(error).message,
         },
         'audit write failed',
       );
@@ -68,7 +69,7 @@ export class AuditService {
         {
           action: entries[0].action,
           count: entries.length,
-          error: error instanceof Error ? error.message : String(error),
+          error: loggableError(error).message,
         },
         'audit write failed',
       );

@@ -7,6 +7,7 @@ import { AccessTokenService } from './access-token.service';
 import type { Actor } from './actor';
 import { AuthError } from './auth.errors';
 import { primaryRole } from './roles';
+import { loggableError } from '@platform/logging';
 
 /**
  * Turns `Authorization: Bearer ...` into an actor. `wca_*` tokens are recognised before any
@@ -31,10 +32,7 @@ export class BearerAuthenticator {
         : await this.human(token);
       if (actor) return actor;
     } catch (error) {
-      this.logger.error(
-        { error: error instanceof Error ? error.message : String(error) },
-        'authentication lookup failed',
-      );
+      this.logger.error({ error: loggableError(error).message }, 'authentication lookup failed');
     }
     throw new AuthError('unauthorized');
   }

@@ -6,6 +6,7 @@ import { IssuerRegistry } from '../ca/issuer-registry';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { isRevocationReason } from '../pki';
 import { CrlRepository, type StoredCrl } from './crl.repository';
+import { loggableError } from '@platform/logging';
 
 /** A CRL is valid this long (nextUpdate - thisUpdate). */
 export const CRL_VALIDITY_MS = 24 * 3600_000;
@@ -80,10 +81,7 @@ export class CrlService implements CrlSource, OnApplicationBootstrap, OnModuleDe
     try {
       await this.latest();
     } catch (error) {
-      this.logger.error(
-        { error: error instanceof Error ? error.message : String(error) },
-        'CRL refresh failed',
-      );
+      this.logger.error({ error: loggableError(error).message }, 'CRL refresh failed');
     }
   }
 }

@@ -96,7 +96,7 @@ export class ServiceAccountsService {
     if (!account || account.revokedAt || !safeEqual(sha256Hex(key), account.keyHash)) return null;
     const now = new Date();
     this.repo.touchLastUsed(account.id, now).catch((err: unknown) => {
-      this.logger.warn(`last_used_at update failed: ${(err as Error).message}`);
+      this.logger.warn({ err }, 'last_used_at update failed');
     });
     const grants = await this.repo.activeGrants(account.id, now);
     return {

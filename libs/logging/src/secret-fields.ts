@@ -1,0 +1,72 @@
+export const REDACTED = '[redacted]';
+
+/** Request and response headers whose values never reach a log line. */
+export const SECRET_HEADER_NAMES = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-agent-secret',
+] as const;
+
+/**
+ * Field names whose values are replaced by `[redacted]` at any depth of a log line. Names are
+ * compared after folding case, `-` and camelCase to snake_case (`keyHash`, `Set-Cookie`), and a
+ * name also matches when one of these words is part of it (`bot_token`, `ca_key_enc_key`).
+ */
+export const SECRET_FIELD_WORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'tokens',
+  'api_key',
+  'apikey',
+  'key_hash',
+  'private_key',
+  'enc_key',
+  'signing_key',
+  'credential',
+  'credentials',
+  'authorization',
+  'cookie',
+  'cookies',
+] as const;
+
+/** Whole field names that are secret only as a whole: SQL bound parameters. */
+const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(['parameters']);
+
+const SECRET_WORD_PATTERN = new RegExp(`(^|_)(${SECRET_FIELD_WORDS.join('|')})(_|$)`);
+
+function foldName(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/-/g, '_');
+}
+
+export function isSecretField(name: string): boolean {
+  const folded = foldName(name);
+  return SECRET_FIELD_NAMES.has(folded) || SECRET_WORD_PATTERN.test(folded);
+}
+
+/** Secret-shaped substrings of free text (messages, stacks) and what replaces them. */
+const SECRET_TEXT_PATTERNS: readonly (readonly [RegExp, string])[] = [
+  [/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g, REDACTED],
+  [/\bscrypt\$[^\s"'`,;)]+/g, REDACTED],
+  [/\b(Bearer|Basic|ApiKey)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
+  [/\b(sa_[0-9a-f]{8}_|wca_)[A-Za-z0-9_-]{16,}/g, `$1${REDACTED}`],
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, `$1${REDACTED}@`],
+];
+
+/** Replaces password hashes, bearer credentials, JWTs, API keys, private keys, URL passwords. */
+export function scrubSecretText(text: string): string {
+  let result = text;
+  for (const [pattern, replacement] of SECRET_TEXT_PATTERNS) {
+    result = result.replace(pattern, replacement);
+  }
+  return result;
+}
