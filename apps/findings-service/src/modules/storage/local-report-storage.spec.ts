@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -20,6 +20,13 @@ describe('LocalReportStorage', () => {
     expect(result.sizeBytes).toBe(11);
     expect(await readFile(join(dir, 'a.sarif'), 'utf8')).toBe('{"runs":[]}');
     expect(await storage.exists('a.sarif')).toBe(true);
+  });
+
+  it('creates its directory 0700 and each stored file 0600', async () => {
+    const nested = new LocalReportStorage(join(dir, 'reports'));
+    await nested.write('c.sarif', Readable.from([Buffer.from('{}')]), 100);
+    expect((await stat(join(dir, 'reports'))).mode & 0o777).toBe(0o700);
+    expect((await stat(nested.localPath('c.sarif'))).mode & 0o777).toBe(0o600);
   });
 
   it('gives the local path of a stored object, and refuses keys outside the directory', async () => {

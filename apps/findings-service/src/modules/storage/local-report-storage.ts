@@ -21,6 +21,10 @@ class ByteCeiling extends Transform {
   }
 }
 
+/** Uploaded reports may hold secrets found by scanners: readable by the service's user only. */
+export const REPORT_FILE_MODE = 0o600;
+export const REPORT_DIRECTORY_MODE = 0o700;
+
 /** Report files in a local directory (REPORT_STORAGE_DIR), one file per key. */
 export class LocalReportStorage implements ReportStorage {
   private readonly root: string;
@@ -31,10 +35,14 @@ export class LocalReportStorage implements ReportStorage {
 
   async write(key: string, content: Readable, maxBytes: number): Promise<{ sizeBytes: number }> {
     const path = this.pathOf(key);
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: REPORT_DIRECTORY_MODE });
     const ceiling = new ByteCeiling(maxBytes);
     try {
-      await pipeline(content, ceiling, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(
+        content,
+        ceiling,
+        createWriteStream(path, { flags: 'wx', mode: REPORT_FILE_MODE }),
+      );
     } catch (error) {
       await rm(path, { force: true });
       throw error;
