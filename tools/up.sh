@@ -6,7 +6,7 @@
 #   3. build every app and stamp one version (tools/build.sh)
 #   4. local admin credentials and JWT secrets, generated once (<state>/local-secrets.env, 0600)
 #   5. findings API + worker, certificate API + worker, plugin runner in the background
-#      (logs in <state>/logs, pid files in <state>/run); migrations run at API start
+#      (logs in <state>/logs, 0700, files 0600; pid files in <state>/run); migrations run at API start
 #   6. waits for every /health, then prints URLs and credentials
 #
 # Re-running restarts the processes cleanly. Stop with `bash tools/down.sh` (add --all to
@@ -77,6 +77,8 @@ done
 # ---- 4. local secrets (generated once) ----------------------------------------------------
 
 mkdir -p "$RUN_DIR" "$LOG_DIR"
+# Process logs can quote request details: the directory and its files are the owner's only.
+chmod 700 "$LOG_DIR"
 if [ ! -s "$SECRETS_FILE" ]; then
   step "generating local admin credentials and secrets ($SECRETS_FILE)"
   (
@@ -125,7 +127,11 @@ STARTED=()
 start() {
   local name="$1" script="$ROOT/$2" logfile="$LOG_DIR/$1.log"
   shift 2
-  [ -f "$logfile" ] && mv -f "$logfile" "$logfile.1"
+  if [ -f "$logfile" ]; then
+    mv -f "$logfile" "$logfile.1"
+    chmod 600 "$logfile.1"
+  fi
+  (umask 077 && : >"$logfile")
   setsid env "$@" node "$script" >"$logfile" 2>&1 </dev/null &
   printf '%s\n%s\n' "$!" "$script" >"$RUN_DIR/$name.pid"
   STARTED+=("$name")
