@@ -1,8 +1,9 @@
 import fastifyMultipart from '@fastify/multipart';
-import { Type, ValidationPipe } from '@nestjs/common';
+import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { validationExceptionFactory } from '@platform/errors';
+import { inputPipes, installJsonBodyParser, installMediaTypeGate } from '@platform/http';
 import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics } from '@platform/metrics';
 import { Logger } from 'nestjs-pino';
@@ -14,6 +15,8 @@ import { FindingsMetrics } from '../common/metrics/findings-metrics';
 import { FindingsConfig } from '../config/findings-config';
 import { assertEveryRouteDeclaresAccess } from '../modules/auth/access/route-inventory';
 import { serveOpenApi } from '../openapi/openapi-document';
+
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface CreateAppOptions {
   /** Build the module graph without instantiating providers (no DB/Redis): OpenAPI export. */
@@ -34,19 +37,22 @@ export async function createFindingsApp(
   const metrics = new FindingsMetrics();
   const adapter = new FastifyAdapter({
     trustProxy: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
   });
   const fastify = adapter.getInstance();
+  installJsonBodyParser(fastify, { bodyLimit: JSON_BODY_LIMIT_BYTES });
   installHttpMetrics(fastify, metrics.http);
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-ID', request.id);
   });
+  installMediaTypeGate(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, metrics, options.extraModules),
     adapter,
     {
+      bodyParser: false,
       bufferLogs: !options.preview,
       preview: options.preview,
       abortOnError: false,
@@ -65,14 +71,7 @@ export async function createFindingsApp(
     },
   });
   app.useGlobalFilters(new FindingsExceptionFilter());
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      exceptionFactory: validationExceptionFactory,
-    }),
-  );
+  app.useGlobalPipes(...inputPipes(validationExceptionFactory));
   app.useGlobalInterceptors(new DataEnvelopeInterceptor());
   app.enableShutdownHooks();
   assertEveryRouteDeclaresAccess(app);

@@ -19,7 +19,9 @@ export class ErrorBodyDto {
   @ApiPropertyOptional({ description: 'query_syntax_error: 1-based character position' })
   position?: number;
 
-  @ApiPropertyOptional({ description: 'query_syntax_error: the problem found there (English)' })
+  @ApiPropertyOptional({
+    description: 'query_syntax_error, bad_request: the problem found (English)',
+  })
   problem?: string;
 
   @ApiPropertyOptional({ description: 'Correlates a 500 answer with the server log' })

@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   // framework and transport
   bad_request: 400,
   validation_failed: 400,
+  body_too_deep: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

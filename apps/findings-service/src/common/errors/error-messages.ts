@@ -7,6 +7,10 @@ export const LOCALES: readonly Locale[] = ['en', 'ru'];
 export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
   bad_request: { en: 'bad request', ru: 'некорректный запрос' },
   validation_failed: { en: 'request validation failed', ru: 'запрос не прошёл проверку' },
+  body_too_deep: {
+    en: 'request body is nested deeper than {max_depth} levels',
+    ru: 'тело запроса вложено глубже {max_depth} уровней',
+  },
   unauthorized: { en: 'authentication required', ru: 'требуется аутентификация' },
   forbidden: { en: 'forbidden', ru: 'доступ запрещён' },
   not_found: { en: 'not found', ru: 'не найдено' },

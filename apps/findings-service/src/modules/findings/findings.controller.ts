@@ -83,7 +83,7 @@ export class FindingsController {
   ): Promise<FindingActionDto[]> {
     const actions = await this.query.actions(access, id, {
       limit: dto.limit ?? 100,
-      after: dto.after,
+      after: dto.after?.toString(),
     });
     return actions.map((a) => FindingActionDto.from(a));
   }

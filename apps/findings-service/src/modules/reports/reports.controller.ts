@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { AcceptsBody } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
 import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
@@ -31,6 +32,7 @@ export class ReportsController {
   @Post('products/:product_id/reports')
   @HttpCode(202)
   @Access({ permission: 'upload_report' })
+  @AcceptsBody('multipart/form-data')
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: UPLOAD_SCHEMA })
   @ApiHeader({ name: 'X-Commit-Id', required: false })

@@ -1,21 +1,17 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsNumberString, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { QueryInt } from '@platform/http';
 import { ACTOR_TYPES, FINDING_ACTIONS, FindingAction } from '../../action-log/finding-action';
 
 export class FindingActionsQueryDto {
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @QueryInt({ min: 1, max: 1000, default: 100 })
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Entries after this entry id (oldest first)' })
-  @IsOptional()
-  @IsNumberString({ no_symbols: true })
-  after?: string;
+  @QueryInt({
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    description: 'Entries after this entry id (oldest first)',
+  })
+  after?: number;
 }
 
 export class ActionActorDto {

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { InputValidationError } from '@platform/errors';
-import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, isUUID, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsString, IsUUID, isUUID, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import {
   FINDING_STATUS_GROUP_NAMES,
   FINDING_STATUSES,
@@ -14,38 +15,38 @@ const MAX_LIST_VALUES = 100;
 /** List filters (query parameters of GET /findings, `filters` of bulk-tags). Lists are comma-separated. */
 export class FindingFiltersDto {
   @ApiPropertyOptional({ description: `Comma list of: ${FINDING_STATUSES.join(', ')}` })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   status?: string;
 
   @ApiPropertyOptional({ enum: FINDING_STATUS_GROUP_NAMES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(FINDING_STATUS_GROUP_NAMES)
   status_group?: FindingStatusGroup;
 
   @ApiPropertyOptional({
     description: 'Comma list of CRITICAL, HIGH, MEDIUM, LOW, INFO (any case)',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   severity?: string;
 
   @ApiPropertyOptional({ description: 'Comma list of exact scanner names' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   scanner?: string;
 
   @ApiPropertyOptional({ description: 'Comma list of project ids' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(4000)
   project_id?: string;
 
   @ApiPropertyOptional({ description: 'Comma list of product ids' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(4000)
   product_id?: string;
@@ -53,57 +54,57 @@ export class FindingFiltersDto {
   @ApiPropertyOptional({
     description: 'Comma list: findings carrying any of these tags (manual, report or enrichment)',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   tags?: string;
 
   @ApiPropertyOptional({ description: 'Comma list of CVE ids (exact)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   cve?: string;
 
   @ApiPropertyOptional({ description: 'Substring of the host (case-insensitive)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   host?: string;
 
   @ApiPropertyOptional({ description: 'Substring of the file path (case-insensitive)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(1000)
   file_path?: string;
 
   @ApiPropertyOptional({ description: 'Full-text search: title, description, rule id' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   search?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   assignee_id?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'created_at >= (inclusive)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601()
   created_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'created_at < (exclusive)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601()
   created_to?: string;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601()
   last_seen_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601()
   last_seen_to?: string;
 }

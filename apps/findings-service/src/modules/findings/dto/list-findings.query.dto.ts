@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { QueryInt } from '@platform/http';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MAX_QUERY_LENGTH } from '../query';
 import { FINDING_SORT_KEYS, FindingSortKey, SORT_ORDERS, SortOrder } from '../list/finding-sort';
 import { FindingFiltersDto } from './finding-filters.dto';
@@ -34,11 +34,6 @@ export class ListFindingsQueryDto extends FindingFiltersDto {
   @MaxLength(1000)
   cursor?: string;
 
-  @ApiPropertyOptional({ default: DEFAULT_PAGE_SIZE, minimum: 1, maximum: MAX_PAGE_SIZE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @QueryInt({ min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
   limit?: number;
 }

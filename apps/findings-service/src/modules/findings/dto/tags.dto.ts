@@ -4,12 +4,12 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
-  IsOptional,
   IsString,
   IsUUID,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { MAX_QUERY_LENGTH } from '../query';
 import { FindingFiltersDto } from './finding-filters.dto';
 
@@ -26,7 +26,7 @@ export class FindingTagsDto {
 /** POST /findings/bulk-tags: `finding_ids`, or `q` and/or `filters` (same names as the list). */
 export class BulkTagsDto {
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 10000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10_000)
@@ -34,19 +34,19 @@ export class BulkTagsDto {
   finding_ids?: string[];
 
   @ApiPropertyOptional({ description: 'Query language selection' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(MAX_QUERY_LENGTH * 5)
   q?: string;
 
   @ApiPropertyOptional({ type: FindingFiltersDto })
-  @IsOptional()
+  @OptionalNotNull()
   @ValidateNested()
   @Type(() => FindingFiltersDto)
   filters?: FindingFiltersDto;
 
   @ApiPropertyOptional({ type: [String], maxItems: 50 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
@@ -54,7 +54,7 @@ export class BulkTagsDto {
   add?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 50 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })

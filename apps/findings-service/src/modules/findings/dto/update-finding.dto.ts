@@ -8,13 +8,14 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { FINDING_STATUSES, FindingStatus } from '../finding-status';
 import type { TriagePatch } from '../triage/triage-rules';
 
 /** PATCH /findings/{id}: absent fields stay; `null` clears assignee_id or comment. */
 export class UpdateFindingDto {
   @ApiPropertyOptional({ enum: FINDING_STATUSES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(FINDING_STATUSES)
   status?: FindingStatus;
 
@@ -22,12 +23,12 @@ export class UpdateFindingDto {
     format: 'date-time',
     description: 'Required with status risk_accepted; in the future',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601()
   risk_accepted_until?: string;
 
   @ApiPropertyOptional({ description: 'Required with status waiting' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   waiting_reason?: string;
@@ -36,7 +37,7 @@ export class UpdateFindingDto {
     format: 'date-time',
     description: 'Required with status waiting; at most 30 days ahead',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601()
   waiting_until?: string;
 

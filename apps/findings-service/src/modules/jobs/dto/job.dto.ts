@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { QueryInt } from '@platform/http';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { JOB_STATES, JobStateName, JobView } from '../job-view';
 
 export class JobListQueryDto {
@@ -26,20 +26,10 @@ export class JobListQueryDto {
   @IsUUID()
   report_id?: string;
 
-  @ApiPropertyOptional({ default: 50, maximum: 500 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @QueryInt({ min: 1, max: 500, default: 50 })
   limit?: number;
 
-  @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(100_000)
+  @QueryInt({ min: 0, max: 100_000, default: 0 })
   offset?: number;
 }
 

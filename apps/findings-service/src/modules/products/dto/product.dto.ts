@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { ProductEntity } from '../product.entity';
 
 export class CreateProductDto {
@@ -27,7 +28,7 @@ export class CreateProductDto {
   repository_url?: string | null;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   scan_enabled?: boolean;
 }
@@ -35,7 +36,7 @@ export class CreateProductDto {
 /** Every field optional; `null` clears description or repository_url. */
 export class UpdateProductDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -54,7 +55,7 @@ export class UpdateProductDto {
   repository_url?: string | null;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   scan_enabled?: boolean;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 
 export class CreateProjectDto {
   @ApiProperty({ example: 'Payments' })
@@ -9,7 +10,7 @@ export class CreateProjectDto {
   name!: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(10_000)
   description?: string;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { ProjectEntity } from '../project.entity';
 
 /** Remediation days per severity; null means no deadline. */
@@ -52,13 +53,13 @@ export class RemediationDaysPatchDto {
 
 export class UpdateProjectSettingsDto {
   @ApiPropertyOptional({ type: RemediationDaysPatchDto })
-  @IsOptional()
+  @OptionalNotNull()
   @ValidateNested()
   @Type(() => RemediationDaysPatchDto)
   remediation_days?: RemediationDaysPatchDto;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   auto_verify_fixes?: boolean;
 }

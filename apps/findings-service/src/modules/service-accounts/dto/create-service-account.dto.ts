@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 
 export class CreateServiceAccountDto {
   @ApiProperty({ example: 'ci-uploader', maxLength: 200 })
@@ -9,7 +10,7 @@ export class CreateServiceAccountDto {
   name!: string;
 
   @ApiPropertyOptional({ maxLength: 2000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   description?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsDateString, IsIn, IsUUID } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import {
   PERMISSION_LEVELS,
   PERMISSION_NAMES,
@@ -17,12 +18,12 @@ export class GrantPermissionDto {
   level!: PermissionLevel;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for level `project`' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   project_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for level `product`' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUUID()
   product_id?: string;
 
@@ -30,7 +31,7 @@ export class GrantPermissionDto {
     format: 'date-time',
     description: 'Expiry; required for a global write_findings grant',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsDateString({ strict: true })
   expires_at?: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'bob@example.com' })
@@ -8,7 +9,7 @@ export class CreateUserDto {
   email!: string;
 
   @ApiPropertyOptional({ example: 'Bob', description: 'Defaults to the local part of the email' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(200)
   display_name?: string;
@@ -17,14 +18,14 @@ export class CreateUserDto {
     description: 'Local password (min 12 characters); omit for SSO-only users',
     minLength: 12,
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(12)
   @MaxLength(1024)
   password?: string;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   is_admin?: boolean;
 }

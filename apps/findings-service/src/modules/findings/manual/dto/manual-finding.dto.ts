@@ -1,18 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { SEVERITIES, Severity } from '../../../ingestion/parsing';
 import { FindingEntity } from '../../finding.entity';
 import { findingSources } from '../../finding-sources';
+
+// Line numbers are PostgreSQL integers.
+const MAX_LINE = 2_147_483_647;
 
 /** A finding entered by hand: `host` (network), `path` (code) or `url` (web) is required. */
 export class CreateManualFindingDto {
@@ -27,70 +21,73 @@ export class CreateManualFindingDto {
   severity!: Severity;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(20_000)
   description?: string;
 
   @ApiPropertyOptional({ example: 'db1.example.com' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   host?: string;
 
   @ApiPropertyOptional({ example: 5432 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(65535)
   port?: number;
 
   @ApiPropertyOptional({ example: 'tcp' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(16)
   protocol?: string;
 
   @ApiPropertyOptional({ example: 'src/app.c' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2_000)
   path?: string;
 
   @ApiPropertyOptional({ example: 12 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
+  @Max(MAX_LINE)
   start_line?: number;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
+  @Max(MAX_LINE)
   end_line?: number;
 
   @ApiPropertyOptional({ example: 'https://app.example.com/admin' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(/^https?:\/\//i, { message: 'url must start with http:// or https://' })
   @MaxLength(2_000)
   url?: string;
 
   @ApiPropertyOptional({ example: 'manual-exposed-console' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   rule_id?: string;
 
   @ApiPropertyOptional({ example: 'pentest' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(200)
   scanner?: string;
 
   @ApiPropertyOptional({ example: 'CVE-2024-1234' })
-  @IsOptional()
+  @OptionalNotNull()
   @Matches(/^CVE-\d{4}-\d{4,}$/i)
+  @MaxLength(64)
   cve?: string;
 }
 
