@@ -1,23 +1,117 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import type { CertificateIssuer } from '../../src/modules/pki';
+import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
+import { Public } from '../../src/modules/auth/access/access.decorators';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-describe('Features - /api/v1/features (GET)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: { CERTSVC_FEATURES_K8S: 'true', CERTSVC_WEBHOOKS_ENABLED: 'true' },
-    });
-  });
-  afterAll(() => t.close());
+/** Where each flag is observable, by the specification's paths (not the service's table). */
+type Probe = { method: 'get' | 'post'; path: string; body?: Record<string, string> };
+const PROBES: Record<string, Probe> = {
+  local_auth: {
+    method: 'post',
+    path: '/api/v1/auth/local/login',
+    body: { email: 'nobody@certsvc.test', password: 'not-the-password' },
+  },
+  oidc: {
+    method: 'post',
+    path: '/api/v1/auth/callback',
+    body: { code: 'c', code_verifier: 'v'.repeat(43), redirect_uri: 'https://ui.example/cb' },
+  },
+  ssh: { method: 'get', path: '/api/v1/ssh/ca-public-key' },
+  k8s: { method: 'get', path: '/api/v1/admin/k8s-clusters' },
+  webhooks: { method: 'get', path: '/api/v1/admin/webhooks' },
+};
 
-  it('lists public feature flags from the configuration', async () => {
-    const res = await t.http.get('/api/v1/features').expect(200);
-    expect(res.body).toEqual({
-      local_auth: true,
-      oidc: false,
-      scep: false,
-      ssh: true,
-      k8s: true,
-      webhooks: true,
+async function features(t: TestApp): Promise<Record<string, boolean>> {
+  return (await t.http.get('/api/v1/features').expect(200)).body as Record<string, boolean>;
+}
+
+/** `true` when a well-formed request gets anything but 404 (a served route may refuse: 401). */
+async function served(t: TestApp, probe: Probe): Promise<boolean> {
+  const res =
+    probe.method === 'get'
+      ? await t.http.get(probe.path)
+      : await t.http.post(probe.path).send(probe.body);
+  return res.status !== 404;
+}
+
+/** Each flag true => its route serves; false => it answers 404. SCEP => a SCEP issuer exists. */
+async function expectFlagsMatchRoutes(t: TestApp): Promise<Record<string, boolean>> {
+  const flags = await features(t);
+  expect(Object.keys(flags).sort()).toEqual([...Object.keys(PROBES), 'scep'].sort());
+  for (const [name, probe] of Object.entries(PROBES)) {
+    expect({ name, served: await served(t, probe) }).toEqual({ name, served: flags[name] });
+  }
+  const issuer = (await t.http.get('/api/v1/issuer').expect(200)).body as {
+    by_purpose: { kind: string }[];
+  };
+  expect(flags.scep).toBe(issuer.by_purpose.some((p) => p.kind === 'scep'));
+  return flags;
+}
+
+@Controller('api/v1/ssh')
+class SshProbeController {
+  @Get('ca-public-key')
+  @Public()
+  caPublicKey(): { key: string } {
+    return { key: 'ssh-ed25519 AAAA' };
+  }
+}
+@Module({ controllers: [SshProbeController] })
+class SshProbeModule {}
+
+describe('Features - /api/v1/features (GET)', () => {
+  it('reports only what this build serves (no SSH, k8s, SCEP or webhooks yet)', async () => {
+    const t = await startTestApp();
+    try {
+      expect(await expectFlagsMatchRoutes(t)).toEqual({
+        local_auth: true,
+        oidc: false,
+        scep: false,
+        ssh: false,
+        k8s: false,
+        webhooks: false,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('stays false for switched-on features without routes; local sign-in follows its switch', async () => {
+    const t = await startTestApp({
+      env: {
+        CERTSVC_FEATURES_SSH: 'true',
+        CERTSVC_FEATURES_K8S: 'true',
+        CERTSVC_FEATURES_SCEP: 'true',
+        CERTSVC_WEBHOOKS_ENABLED: 'true',
+        CERTSVC_LOCAL_AUTH_ENABLED: 'false',
+      },
+      withoutLocalAdmin: true,
     });
+    try {
+      expect(Object.values(await expectFlagsMatchRoutes(t))).toEqual(Array(6).fill(false));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('turns a flag on once its route is mounted and switched on (ssh route, SCEP issuer)', async () => {
+    const t = await startTestApp({
+      env: { CERTSVC_FEATURES_SCEP: 'true' },
+      extraImports: [SshProbeModule],
+    });
+    const registry = t.app.get(IssuerRegistry);
+    const builtIn = registry.builtIn();
+    const scep: CertificateIssuer = Object.assign(Object.create(builtIn) as CertificateIssuer, {
+      capabilities: () => ({ ...builtIn.capabilities(), kind: 'scep', async: true }),
+    });
+    try {
+      expect((await expectFlagsMatchRoutes(t)).ssh).toBe(true);
+      registry.use('user_mtls', scep);
+      expect((await expectFlagsMatchRoutes(t)).scep).toBe(true);
+    } finally {
+      registry.use('user_mtls', undefined);
+      await t.close();
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { currentBuildInfo } from '@platform/versioning';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
 import { CertsvcMetrics } from '../../metrics/certsvc-metrics';
 import { Public } from '../auth/access/access.decorators';
+import { ServedFeatures } from './served-features';
 import { FeaturesDto, HealthDto, VersionDto } from './system.dto';
 
 /** Public service routes: health, metrics, version and feature flags. */
@@ -12,8 +12,8 @@ import { FeaturesDto, HealthDto, VersionDto } from './system.dto';
 @Public()
 export class SystemController {
   constructor(
-    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
     private readonly metrics: CertsvcMetrics,
+    private readonly servedFeatures: ServedFeatures,
   ) {}
 
   @Get('health')
@@ -38,16 +38,8 @@ export class SystemController {
   }
 
   @Get('api/v1/features')
-  @ApiOkResponse({ type: FeaturesDto })
+  @ApiOkResponse({ type: FeaturesDto, description: 'what this build and configuration serve' })
   features(): FeaturesDto {
-    const f = this.config.features;
-    return {
-      local_auth: this.config.localAuth.enabled,
-      oidc: false,
-      scep: f.scep,
-      ssh: f.ssh,
-      k8s: f.k8s,
-      webhooks: f.webhooks,
-    };
+    return this.servedFeatures.current();
   }
 }

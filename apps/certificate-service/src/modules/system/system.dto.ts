@@ -11,12 +11,17 @@ export class VersionDto {
   @ApiProperty({ format: 'date-time' }) built_at!: string;
 }
 
+/** Each flag is true only when this build serves the feature and it is switched on. */
 export class FeaturesDto {
-  @ApiProperty({ description: 'local email/password sign-in' }) local_auth!: boolean;
+  @ApiProperty({ description: 'local email/password sign-in (CERTSVC_LOCAL_AUTH_ENABLED)' })
+  local_auth!: boolean;
   @ApiProperty({ description: 'single sign-on through an identity provider (PKCE)' })
   oidc!: boolean;
-  @ApiProperty({ description: 'asynchronous issuance through a SCEP CA' }) scep!: boolean;
-  @ApiProperty({ description: 'SSH certificates and key registry' }) ssh!: boolean;
-  @ApiProperty({ description: 'Kubernetes credential broker' }) k8s!: boolean;
-  @ApiProperty({ description: 'outgoing webhooks' }) webhooks!: boolean;
+  @ApiProperty({ description: 'asynchronous issuance: some purpose issues through a SCEP CA' })
+  scep!: boolean;
+  @ApiProperty({ description: 'SSH certificates and key registry (/api/v1/ssh/...)' })
+  ssh!: boolean;
+  @ApiProperty({ description: 'Kubernetes credential broker (/api/v1/admin/k8s-clusters)' })
+  k8s!: boolean;
+  @ApiProperty({ description: 'outgoing webhooks (/api/v1/admin/webhooks)' }) webhooks!: boolean;
 }

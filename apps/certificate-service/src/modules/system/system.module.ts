@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CaModule } from '../ca/ca.module';
+import { ServedFeatures } from './served-features';
 import { SystemController } from './system.controller';
 
-@Module({ controllers: [SystemController] })
+@Module({ imports: [CaModule], controllers: [SystemController], providers: [ServedFeatures] })
 export class SystemModule {}

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { IssuerRegistry } from '../ca/issuer-registry';
+import type { FeaturesDto } from './system.dto';
+
+type RouteFeature = Exclude<keyof FeaturesDto, 'scep'>;
+
+/**
+ * The route (specification path) that serves each route-backed feature, and the setting that
+ * switches it on. A flag is true only when its route is mounted in this build AND switched on;
+ * a module mounted while its switch is off must answer 404 there.
+ */
+export const FEATURE_ROUTES: Record<
+  RouteFeature,
+  { method: HTTPMethods; url: string; switchedOn: (config: CertsvcConfig) => boolean }
+> = {
+  local_auth: {
+    method: 'POST',
+    url: '/api/v1/auth/local/login',
+    switchedOn: (c) => c.localAuth.enabled,
+  },
+  // No identity-provider settings exist yet: the callback answers 404 oidc_disabled.
+  oidc: { method: 'POST', url: '/api/v1/auth/callback', switchedOn: () => false },
+  ssh: { method: 'GET', url: '/api/v1/ssh/ca-public-key', switchedOn: (c) => c.features.ssh },
+  k8s: { method: 'GET', url: '/api/v1/admin/k8s-clusters', switchedOn: (c) => c.features.k8s },
+  webhooks: {
+    method: 'GET',
+    url: '/api/v1/admin/webhooks',
+    switchedOn: (c) => c.features.webhooks,
+  },
+};
+
+/** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
+@Injectable()
+export class ServedFeatures {
+  constructor(
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly issuers: IssuerRegistry,
+  ) {}
+
+  current(): FeaturesDto {
+    return {
+      local_auth: this.served('local_auth'),
+      oidc: this.served('oidc'),
+      scep: this.config.features.scep && this.scepIssuerConfigured(),
+      ssh: this.served('ssh'),
+      k8s: this.served('k8s'),
+      webhooks: this.served('webhooks'),
+    };
+  }
+
+  private served(feature: RouteFeature): boolean {
+    const { method, url, switchedOn } = FEATURE_ROUTES[feature];
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    return switchedOn(this.config) && fastify.hasRoute({ method, url });
+  }
+
+  /** SCEP has no route of its own: it is served when some purpose issues through a SCEP CA. */
+  private scepIssuerConfigured(): boolean {
+    return this.issuers
+      .purposes()
+      .some((purpose) => this.issuers.forPurpose(purpose).capabilities().kind === 'scep');
+  }
+}
