@@ -15,6 +15,9 @@ const esmPackages = ['content-disposition', '@apidevtools/json-schema-ref-parser
 
 module.exports = {
   testEnvironment: 'node',
+  // Per test and per hook. Jest's 5 s default is shorter than an e2e file's set-up on a loaded
+  // 2-core machine (a Nest boot is ~1 s alone); a test that needs more says so and why.
+  testTimeout: 30_000,
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': [
