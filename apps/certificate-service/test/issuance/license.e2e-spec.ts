@@ -1,4 +1,10 @@
-import { enrollDevice, sql, startEnrollApp, type EnrolledDevice } from '../fixtures/enroll';
+import {
+  enrollDevice,
+  enrollDevices,
+  sql,
+  startEnrollApp,
+  type EnrolledDevice,
+} from '../fixtures/enroll';
 import { bearer, createServiceAccount, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
 import { firstBrokenLink } from '../../src/modules/license/license-ledger';
@@ -65,7 +71,9 @@ describe('License - /api/v1/license/status, /api/v1/license/decommission (GET, P
   describe('at the 50-device limit', () => {
     const devices: EnrolledDevice[] = [];
     beforeAll(async () => {
-      for (let i = 0; i < 52; i++) devices.push(await enrollDevice(t));
+      // Concurrent, CSRs made in process: 52 serial openssl spawns and round trips made this
+      // set-up the slowest of the suite on a busy machine.
+      devices.push(...(await enrollDevices(t, 52)));
       const rows = await approveRows(
         t,
         admin.accessToken,
