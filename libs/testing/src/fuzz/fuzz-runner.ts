@@ -53,13 +53,20 @@ export interface FuzzTarget {
   roles: (op: FuzzOperation) => RoleAssignment;
   /** Current headers of a role (`{}` for the anonymous one). */
   credentials: (role: string) => Record<string, string>;
-  /** Real ids and bodies that make the operation's valid request succeed or get deep. */
-  valid: (op: FuzzOperation) => ValidRequest;
+  /**
+   * Real ids and bodies that make the operation's valid request succeed or get deep. Set
+   * `prepared` when making it stored something (a one-use nonce, say): the digest is retaken.
+   */
+  valid: (op: FuzzOperation) => ValidRequest | Promise<ValidRequest>;
   /** Why an error answer is not in the service's envelope (undefined when it is). */
   envelopeProblem: (status: number, body: Buffer) => string | undefined;
   digest: DatabaseDigest;
   /** After a 2xx/3xx: replace objects the request consumed (deleted, revoked, ...). */
-  afterSuccess?: (fuzzCase: FuzzCase, response: FuzzResponse) => Promise<void>;
+  afterSuccess?: (
+    fuzzCase: FuzzCase,
+    response: FuzzResponse,
+    request: FuzzRequest,
+  ) => Promise<void>;
   secondarySample?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -132,7 +139,9 @@ export async function runFuzz(target: FuzzTarget): Promise<FuzzResult> {
   try {
     for (const [index, fuzzCase] of plan.cases.entries()) {
       const op = fuzzCase.operation;
-      const draft = validDraft(op, target.valid(op), target.credentials(fuzzCase.role));
+      const valid = await timed('fixtures', async () => target.valid(op));
+      if (valid.prepared) baseline = await snapshot();
+      const draft = validDraft(op, valid, target.credentials(fuzzCase.role));
       const requestId = `fuzz-${settings.seed}-${index}`;
       setHeader(draft, 'x-request-id', requestId);
       fuzzCase.apply(draft);
@@ -160,7 +169,7 @@ export async function runFuzz(target: FuzzTarget): Promise<FuzzResult> {
       }
       if (response.status >= 200 && response.status < 400) {
         // A success may store: the new state is the baseline of the next refusal.
-        await timed('fixtures', async () => target.afterSuccess?.(fuzzCase, response));
+        await timed('fixtures', async () => target.afterSuccess?.(fuzzCase, response, request));
         baseline = await snapshot();
       } else {
         const after = await snapshot();

@@ -13,6 +13,8 @@ export interface ValidRequest {
   body?: unknown;
   /** Replaces the sampled multipart form. */
   multipart?: MultipartPart[];
+  /** Making this request stored something (the runner retakes the database digest). */
+  prepared?: boolean;
 }
 
 export const MULTIPART_BOUNDARY = 'fuzz-boundary-7d1c';
