@@ -2,4 +2,6 @@
 module.exports = {
   projects: ['<rootDir>/apps/*/jest.config.js', '<rootDir>/libs/*/jest.config.js'],
   reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
+  // Jest reads testTimeout from the global config only: the projects' (jest.preset.js) is ignored.
+  testTimeout: require('./jest.preset.js').testTimeout,
 };
