@@ -1,6 +1,7 @@
-import { DynamicModule, Module, ValidationPipe, type ModuleMetadata } from '@nestjs/common';
+import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { flattenValidationErrors } from '@platform/errors';
+import { inputPipes } from '@platform/http';
 import { CoreModule, type CertsvcRuntime } from './bootstrap/core.module';
 import { InvalidRequestError } from './common/errors/certsvc-error';
 import { CertsvcExceptionFilter } from './common/errors/certsvc-exception.filter';
@@ -54,15 +55,10 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: CertsvcExceptionFilter },
-        {
-          provide: APP_PIPE,
-          useValue: new ValidationPipe({
-            whitelist: true,
-            forbidNonWhitelisted: true,
-            transform: true,
-            exceptionFactory: (errors) => new InvalidRequestError(flattenValidationErrors(errors)),
-          }),
-        },
+        // Unstorable text is refused first, then the DTOs are validated (libs/http).
+        ...inputPipes((errors) => new InvalidRequestError(flattenValidationErrors(errors))).map(
+          (pipe) => ({ provide: APP_PIPE, useValue: pipe }),
+        ),
       ],
     };
   }

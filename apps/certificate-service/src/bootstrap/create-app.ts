@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { runMigrationsUnderLock } from '@platform/database';
+import { installJsonBodyParser } from '@platform/http';
 import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics } from '@platform/metrics';
 import { AppModule } from '../app.module';
@@ -33,6 +34,13 @@ export function createAdapter(runtime: CertsvcRuntime): FastifyAdapter {
     genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
   });
   const fastify = adapter.getInstance();
+  // Keeps the exact JSON body (`request.rawBody`): enroll source-auth verifies a signature
+  // over it. At the `observe` step a mislabelled body is still read as JSON (and counted).
+  installJsonBodyParser(fastify, {
+    bodyLimit: BODY_LIMIT_BYTES,
+    keepRawBody: true,
+    otherMediaTypes: config.contentTypeEnforcement === 'observe' ? 'parse-as-json' : 'refuse',
+  });
   installRequestContext(fastify);
   installHttpMetrics(fastify, metrics.http);
   installContentTypeEnforcement(fastify, metrics, config.contentTypeEnforcement);
@@ -54,9 +62,7 @@ export async function createCertificateApp(
     {
       logger: new NestLoggerAdapter(runtime.logger),
       abortOnError: false,
-      // Keeps the exact JSON body (`request.rawBody`): enroll source-auth verifies a
-      // signature over it.
-      rawBody: true,
+      bodyParser: false,
     },
   );
   mountSwagger(app);

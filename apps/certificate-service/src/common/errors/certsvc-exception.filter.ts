@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyError, InputValidationError } from '@platform/errors';
+import { RequestBodyError } from '@platform/http';
 import { loggableError } from '@platform/logging';
 import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
 import { requestContextOf } from '../request-context/request-context.hooks';
@@ -17,6 +18,14 @@ interface Answer {
   status: number;
   body: ErrorBody;
   retryAfterSeconds?: number;
+}
+
+/** A body refused before validation: 415 keeps its code, every other refusal is `invalid_request`. */
+function requestBodyAnswer(error: RequestBodyError): Answer {
+  if (error.code === 'unsupported_media_type') {
+    return { status: 415, body: { code: error.code, message: error.message } };
+  }
+  return { status: 400, body: { code: 'invalid_request', message: error.message } };
 }
 
 /**
@@ -50,6 +59,7 @@ export class CertsvcExceptionFilter implements ExceptionFilter {
             body: { code: 'invalid_request', message: error.message, details: error.fields },
           };
         }
+        if (error instanceof RequestBodyError) return requestBodyAnswer(error);
         const retry = error.details?.retryAfterSeconds;
         return {
           status: certsvcErrorStatuses.statusOf(error.code),

@@ -1,22 +1,14 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { QueryInt } from '@platform/http';
 
-/** `page` (from 1) and `limit` (1..500, default 50) of the admin lists. */
+export const MAX_PAGE = 100_000;
+export const MAX_PAGE_SIZE = 500;
+
+/** `page` (1..100 000) and `limit` (1..500, default 50) of the admin lists. */
 export class PagingQueryDto {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @QueryInt({ min: 1, max: MAX_PAGE, default: 1 })
   page?: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @QueryInt({ min: 1, max: MAX_PAGE_SIZE, default: 50 })
   limit?: number;
 }
 

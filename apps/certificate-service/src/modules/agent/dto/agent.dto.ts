@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import { AGENT_VERSION_PATTERN } from '../../enrollment/source-auth/agent-version';
 import type { CertificateRequestEntity } from '../../requests/certificate-request.entity';
@@ -31,7 +32,7 @@ export class RequestStatusDto {
 
 export class CheckinDto {
   @ApiPropertyOptional({ example: '2.4.1' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(AGENT_VERSION_PATTERN)
   agent_version?: string;

@@ -1,13 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, IsUUID, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import type { ApprovalRow, ApprovalRowStatus } from '../approval.types';
 import type { ConflictKind, SerialConflict } from '../conflicts.service';
@@ -27,7 +20,7 @@ export class RequestIdsDto {
 
 export class RejectDto extends RequestIdsDto {
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   reason?: string;

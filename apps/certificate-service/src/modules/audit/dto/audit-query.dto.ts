@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { QueryDateTime } from '@platform/http';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PagingQueryDto } from '../../../common/http/paging.dto';
 import { AUDIT_ACTIONS } from '../audit-actions';
 
@@ -17,15 +17,9 @@ export class AuditQueryDto extends PagingQueryDto {
   @MaxLength(320)
   actor?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'inclusive lower bound' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @QueryDateTime({ description: 'inclusive lower bound' })
   since?: Date;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'exclusive upper bound' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @QueryDateTime({ description: 'exclusive upper bound' })
   until?: Date;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { PASSWORD_MIN_LENGTH } from '../../users/dto/user-requests.dto';
 
 export class LocalLoginDto {
@@ -17,7 +18,7 @@ export class LocalLoginDto {
 
 export class RefreshDto {
   @ApiPropertyOptional({ description: 'or the httpOnly cookie set at sign-in' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(256)
   refresh_token?: string;

@@ -5,13 +5,13 @@ import {
   IsArray,
   IsDefined,
   IsIn,
-  IsOptional,
   IsString,
   MaxLength,
   MinLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import { OVERRIDE_MODES, type OverrideMode } from '../purpose-access';
 
@@ -35,27 +35,27 @@ export class SetOwnerDto {
 /** One optional property per purpose: `inherit`, `allow` or `deny`. */
 export class OverrideModesDto implements Partial<Record<Purpose, OverrideMode>> {
   @ApiPropertyOptional({ enum: OVERRIDE_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(OVERRIDE_MODES)
   wifi?: OverrideMode;
   @ApiPropertyOptional({ enum: OVERRIDE_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(OVERRIDE_MODES)
   user_mtls?: OverrideMode;
   @ApiPropertyOptional({ enum: OVERRIDE_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(OVERRIDE_MODES)
   ad_logon?: OverrideMode;
   @ApiPropertyOptional({ enum: OVERRIDE_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(OVERRIDE_MODES)
   ssh?: OverrideMode;
   @ApiPropertyOptional({ enum: OVERRIDE_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(OVERRIDE_MODES)
   k8s?: OverrideMode;
   @ApiPropertyOptional({ enum: OVERRIDE_MODES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(OVERRIDE_MODES)
   vpn?: OverrideMode;
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { QueryDateTime } from '@platform/http';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import { PagingQueryDto } from '../../../common/http/paging.dto';
 import { REQUEST_STATUSES, type RequestStatus } from '../request-status';
@@ -23,16 +23,10 @@ export class RequestQueryDto extends PagingQueryDto {
   @MaxLength(128)
   serial?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'created at or after' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @QueryDateTime({ description: 'created at or after' })
   since?: Date;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'created before' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @QueryDateTime({ description: 'created before' })
   until?: Date;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { REVOCATION_REASON_CODES, type RevocationReason } from '../../pki';
 import type { RevocationRowOutcome } from '../certificate-revoker';
 import type { DeviceRevocation } from '../revocation.service';
@@ -8,7 +9,7 @@ const REASONS = Object.keys(REVOCATION_REASON_CODES) as RevocationReason[];
 
 export class RevokeCertificateDto {
   @ApiPropertyOptional({ enum: REASONS, default: 'unspecified' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(REASONS)
   reason?: RevocationReason;
 }

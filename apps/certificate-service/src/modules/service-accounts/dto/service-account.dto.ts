@@ -6,13 +6,13 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
   Min,
   MinLength,
 } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
 import type { ServiceAccountEntity } from '../service-account.entity';
 
@@ -29,14 +29,14 @@ export class CreateServiceAccountDto {
     default: 0,
     description: '0 or empty: never expires',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(3650)
   expires_in_days?: number;
 
   @ApiPropertyOptional({ enum: PURPOSES, isArray: true, default: ['wifi'] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayUnique()

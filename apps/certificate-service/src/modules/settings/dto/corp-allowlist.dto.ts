@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, Matches, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { SERIAL_PATTERN } from '../../enrollment/dto/serial';
 import type { CorpAllowlistEntryEntity } from '../corp-allowlist-entry.entity';
 
@@ -10,7 +11,7 @@ export class AddCorpAllowlistEntryDto {
   serial!: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   note?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsUrl, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import type { Stored } from '../policy-settings.service';
 import {
   CORP_OWNERSHIP_POLICIES,
@@ -24,7 +25,7 @@ export class PutSaAutoApproveDto {
   webhook_url?: string | null;
 
   @ApiPropertyOptional({ minimum: 100, maximum: 30000, default: 3000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(100)
   @Max(30000)

@@ -5,11 +5,11 @@ import {
   IsBoolean,
   IsEmail,
   IsIn,
-  IsOptional,
   IsString,
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
 import { HUMAN_ROLES, type HumanRole } from '../../auth/roles';
 
 export const PASSWORD_MIN_LENGTH = 12;
@@ -28,7 +28,7 @@ export class CreateLocalUserDto {
   password!: string;
 
   @ApiPropertyOptional({ enum: HUMAN_ROLES, isArray: true, default: [] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayUnique()
   @IsIn(HUMAN_ROLES, {
