@@ -1,5 +1,5 @@
 import { FuzzRandom } from './fuzz-random';
-import { fuzzSettings } from './fuzz-settings';
+import { DEFAULT_FUZZ_SEED, fuzzSettings } from './fuzz-settings';
 
 const defaults = { modestRequests: 100, fullRequests: 5000 };
 
@@ -53,9 +53,11 @@ describe('fuzzSettings', () => {
     expect(fuzzSettings({ FUZZ_SEED: '5', FUZZ_REQUESTS: '77' }, defaults).requests).toBe(77);
   });
 
-  it('draws a fresh positive seed when none is given', () => {
-    const { seed } = fuzzSettings({}, defaults);
-    expect(Number.isSafeInteger(seed) && seed > 0).toBe(true);
+  it('uses the fixed default seed when none is given, a fresh one for FUZZ_SEED=random', () => {
+    expect(fuzzSettings({}, defaults).seed).toBe(DEFAULT_FUZZ_SEED);
+    const drawn = [1, 2, 3].map(() => fuzzSettings({ FUZZ_SEED: 'random' }, defaults).seed);
+    expect(drawn.every((seed) => Number.isSafeInteger(seed) && seed > 0)).toBe(true);
+    expect(new Set(drawn).size).toBeGreaterThan(1);
   });
 
   it('refuses malformed values instead of silently running another size', () => {

@@ -20,12 +20,24 @@ function positiveInt(name: string, raw: string): number {
   return value;
 }
 
+/**
+ * The seed of a run that names none. Fixed, so `npm test` sends the same cases every time
+ * (a deterministic suite); `FUZZ_SEED=random` explores.
+ */
+export const DEFAULT_FUZZ_SEED = 1;
+
 /** `FUZZ_SEED` reproduces a run, `FUZZ_SIZE=full` or `FUZZ_REQUESTS=<n>` sets its size. */
 export function fuzzSettings(
   env: Record<string, string | undefined>,
   defaults: FuzzDefaults,
 ): FuzzSettings {
-  const seed = env.FUZZ_SEED ? positiveInt('FUZZ_SEED', env.FUZZ_SEED) >>> 0 : freshFuzzSeed();
+  const rawSeed = env.FUZZ_SEED ?? '';
+  const seed =
+    rawSeed === ''
+      ? DEFAULT_FUZZ_SEED
+      : rawSeed === 'random'
+        ? freshFuzzSeed()
+        : positiveInt('FUZZ_SEED', rawSeed) >>> 0;
   const sizeName = env.FUZZ_SIZE ?? 'modest';
   if (sizeName !== 'modest' && sizeName !== 'full') {
     throw new Error(`FUZZ_SIZE must be modest or full, got ${JSON.stringify(sizeName)}`);
