@@ -1,0 +1,200 @@
+import type {
+  FuzzCase,
+  FuzzOperation,
+  FuzzRequest,
+  FuzzResponse,
+  ValidRequest,
+} from '@platform/testing';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app';
+import type { CertificateFuzzSeed } from './fuzz-seed';
+
+/** Path parameter values of seeded objects, by route prefix and parameter name. */
+function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string, string> {
+  const p = op.path;
+  if (p.startsWith('/api/v1/admin/corp-allowlist/')) return { serial: seed.allowlistSerial };
+  if (p.startsWith('/api/v1/admin/purpose-overrides/')) return { purpose: 'wifi' };
+  if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
+  if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
+  if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
+  if (p.startsWith('/api/v1/service-accounts/')) return { id: seed.targetAccountId };
+  if (p.startsWith('/api/v1/users/')) {
+    return { email: seed.targetUserEmail, identity: seed.targetUserEmail };
+  }
+  return {};
+}
+
+function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
+  const issued = seed.issued;
+  return {
+    'POST /api/v1/admin/corp-allowlist': { serial: 'FZ-CREATED', note: 'fuzz' },
+    'POST /api/v1/auth/callback': {
+      code: 'fuzz-code',
+      code_verifier: 'fuzz-verifier-0123456789012345678901234567890123',
+      redirect_uri: 'https://example.test/callback',
+    },
+    'POST /api/v1/auth/change-password': {
+      current_password: seed.member.password,
+      new_password: `${seed.member.password}-next`,
+    },
+    'POST /api/v1/auth/local/login': { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    'POST /api/v1/auth/logout': { refresh_token: seed.refreshToken },
+    'POST /api/v1/auth/refresh': { refresh_token: seed.refreshToken },
+    'PUT /api/v1/certificates/{serial}/key-protection': { level: 'prompt' },
+    'POST /api/v1/certificates/{serial}/revoke': { reason: 'superseded' },
+    'PUT /api/v1/devices/{serial}/owner': { owner: 'owner@certsvc.test' },
+    'PUT /api/v1/devices/{serial}/purpose-overrides': { overrides: { user_mtls: 'allow' } },
+    'PUT /api/v1/devices/{serial}/purposes': { purposes: ['wifi', 'user_mtls'] },
+    'POST /api/v1/devices/{serial}/purposes/{purpose}/decision': { decision: 'deny' },
+    'POST /api/v1/enroll/purpose-request': {
+      serial: issued.serial,
+      enrollment_token: issued.enrollmentToken,
+      purpose: 'ad_logon',
+      note: 'fuzz',
+    },
+    'POST /api/v1/enroll/purposes': {
+      serial: issued.serial,
+      enrollment_token: issued.enrollmentToken,
+    },
+    'POST /api/v1/enroll/user': {
+      serial: issued.serial,
+      enrollment_token: issued.enrollmentToken,
+      csr: seed.userCsrPem,
+      purpose: 'user_mtls',
+      user: 'fuzz-user@example.test',
+    },
+    'POST /api/v1/license/decommission': { identity_key: `sn:${seed.decommissioned.serial}` },
+    'POST /api/v1/requests/approve': { request_ids: [seed.pending.requestId] },
+    'POST /api/v1/requests/check-conflicts': { request_ids: [seed.pending.requestId] },
+    'POST /api/v1/requests/reject': { request_ids: [seed.pending.requestId], reason: 'fuzz' },
+    'POST /api/v1/requests/{id}/checkin': { agent_version: '2.4.1' },
+    'POST /api/v1/service-accounts': { name: 'fuzz-created', allowed_purposes: ['wifi'] },
+    'PUT /api/v1/service-accounts/{id}/allowed-purposes': { allowed_purposes: ['wifi'] },
+    'PUT /api/v1/service-accounts/{id}/enabled': { enabled: true },
+    'PUT /api/v1/settings/enroll-source-auth': { mode: 'off' },
+    'PUT /api/v1/settings/sa-auto-approve': { policy: 'off' },
+    'POST /api/v1/users/local': {
+      email: 'fuzz-created@certsvc.test',
+      password: 'fuzz-password-0123',
+      roles: ['cert-viewer'],
+    },
+    'PUT /api/v1/users/{email}/enabled': { enabled: true },
+    'PUT /api/v1/users/{email}/password': { password: 'fuzz-password-0123' },
+    'PUT /api/v1/users/{email}/roles': { roles: ['cert-viewer'] },
+  };
+}
+
+const QUERIES: Record<string, Record<string, string>> = {
+  'GET /api/v1/audit': { page: '1', limit: '5' },
+  'GET /api/v1/audit.csv': { page: '1', limit: '5' },
+  'GET /api/v1/devices': { page: '1', limit: '5' },
+  'GET /api/v1/devices.csv': { page: '1', limit: '5' },
+  'GET /api/v1/requests': { page: '1', limit: '5' },
+  'GET /api/v1/requests.csv': { page: '1', limit: '5' },
+  'GET /api/v1/admin/purpose-requests': { page: '1', limit: '5' },
+};
+
+/** The valid request of each operation, with the ids of the seeded objects. */
+export async function validCertificateRequest(
+  op: FuzzOperation,
+  seed: CertificateFuzzSeed,
+): Promise<ValidRequest> {
+  const valid: ValidRequest = {
+    path: pathValues(op, seed),
+    query: QUERIES[op.key],
+    body: bodies(seed)[op.key],
+  };
+  if (op.path.startsWith('/api/v1/requests/{id}/')) {
+    valid.headers = { 'x-agent-secret': seed.issued.agentSecret };
+  }
+  if (op.key === 'POST /api/v1/enroll') {
+    // Re-enrollment of a known device: a fresh one-use nonce for every case.
+    valid.body = {
+      csr: seed.reenrolling.csr.csrPem,
+      serial: seed.reenrolling.serial,
+      nonce: await seed.nonce(),
+      enrollment_token: seed.reenrolling.enrollmentToken,
+      agent_version: '2.4.1',
+      platform: 'windows',
+      hostname: 'fuzz-host',
+    };
+    valid.prepared = true;
+  }
+  return valid;
+}
+
+function jsonOf(bytes: Buffer | undefined): Record<string, unknown> {
+  try {
+    return JSON.parse(bytes?.toString() ?? '') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** Replaces what a successful request consumed, so later cases still reach deep code. */
+export async function replaceConsumed(
+  seed: CertificateFuzzSeed,
+  fuzzCase: FuzzCase,
+  response: FuzzResponse,
+  request: FuzzRequest,
+): Promise<void> {
+  const answer = jsonOf(response.body);
+  switch (fuzzCase.operation.key) {
+    case 'POST /api/v1/auth/refresh':
+      seed.refreshToken =
+        typeof answer.refresh_token === 'string' ? answer.refresh_token : seed.refreshToken;
+      return;
+    case 'POST /api/v1/auth/logout':
+      await seed.newRefreshSession();
+      await seed.reloginIfSignedOut();
+      return;
+    case 'POST /api/v1/auth/change-password': {
+      const sent = jsonOf(request.body).new_password;
+      if (typeof sent === 'string') await seed.reloginMember(sent);
+      return;
+    }
+    case 'POST /api/v1/devices/{serial}/rotate-enrollment-token':
+      if (typeof answer.enrollment_token === 'string') {
+        seed.issued.enrollmentToken = answer.enrollment_token;
+      }
+      return;
+    case 'POST /api/v1/devices/{serial}/revoke':
+    case 'POST /api/v1/certificates/{serial}/revoke':
+      await seed.newIssuedDevice();
+      return;
+    case 'POST /api/v1/devices/{serial}/purposes/{purpose}/decision':
+      await seed.askPurpose();
+      return;
+    case 'POST /api/v1/requests/approve':
+    case 'POST /api/v1/requests/reject':
+      await seed.newPendingDevice();
+      return;
+    case 'POST /api/v1/license/decommission':
+      await seed.newDecommissionedDevice();
+      return;
+    case 'DELETE /api/v1/admin/corp-allowlist/{serial}':
+      await seed.newAllowlistEntry();
+      return;
+    case 'DELETE /api/v1/service-accounts/{id}':
+      await seed.newTargetAccount();
+      return;
+    default:
+      return;
+  }
+}
+
+/** Certificate errors are `{code, message, details?}`. */
+export function certificateEnvelopeProblem(_status: number, body: Buffer): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString());
+  } catch {
+    return 'the error answer is not JSON';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return 'the error answer is not a JSON object';
+  }
+  const { code, message } = parsed as Record<string, unknown>;
+  if (typeof code !== 'string') return 'the error answer has no string "code"';
+  if (typeof message !== 'string') return 'the error answer has no string "message"';
+  return undefined;
+}

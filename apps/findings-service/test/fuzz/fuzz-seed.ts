@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { createProduct, createProject, bearer, addMember } from '../support/catalog';
+import { seedFindings } from '../support/findings-seed';
+import {
+  freshServiceAccount,
+  freshUser,
+  grant,
+  login,
+  loginAdmin,
+  type Login,
+} from '../support/identities';
+import { syntheticSarif } from '../support/synthetic-sarif';
+import type { TestApp } from '../support/test-app';
+
+/** Real objects the fuzz requests address, replaced when a request consumes one. */
+export class FindingsFuzzSeed {
+  admin!: Login;
+  /** A second session of the member user whose refresh cookie the refresh route rotates. */
+  refreshCookie = '';
+  serviceAccountKey = '';
+  projectId = '';
+  memberId = '';
+  memberEmail = '';
+  memberPassword = '';
+  productId = '';
+  productName = '';
+  repositoryUrl = '';
+  findingId = '';
+  reportId = '';
+  targetAccountId = '';
+  permissionId = '';
+
+  constructor(private readonly t: TestApp) {}
+
+  async seed(): Promise<void> {
+    this.admin = await loginAdmin(this.t);
+    const project = await createProject(this.t, bearer(this.admin), `fuzz-${randomUUID()}`);
+    this.projectId = project.id;
+    const member = await freshUser(this.t, this.admin);
+    this.memberId = member.id;
+    this.memberEmail = member.email;
+    this.memberPassword = member.password;
+    await this.addMember();
+    this.refreshCookie = (await login(this.t, member.email, member.password)).cookie;
+    this.serviceAccountKey = await this.keyWithEveryPermission();
+    await this.newTargetAccount();
+    await this.newProduct();
+  }
+
+  async addMember(): Promise<void> {
+    await addMember(this.t, bearer(this.admin), this.projectId, this.memberId, 'analyst');
+  }
+
+  /** Logout revokes refresh tokens; signs the admin in again if it also ended the access. */
+  async reloginIfSignedOut(): Promise<void> {
+    const me = await request(this.t.url)
+      .get('/api/v1/auth/me')
+      .set('Authorization', `Bearer ${this.admin.token}`);
+    if (me.status === 401) this.admin = await loginAdmin(this.t);
+  }
+
+  /** A product (with a repository URL), one finding in it and one pending report. */
+  async newProduct(): Promise<void> {
+    this.repositoryUrl = `https://git.example.test/fuzz/${randomUUID()}.git`;
+    const product = await createProduct(this.t, bearer(this.admin), this.projectId, {
+      repository_url: this.repositoryUrl,
+    });
+    this.productId = product.id;
+    this.productName = product.name;
+    await this.newFinding();
+    await this.newReport();
+  }
+
+  async newFinding(): Promise<void> {
+    const product = { id: this.productId, project_id: this.projectId, name: this.productName };
+    [this.findingId] = await seedFindings(this.t, product, [{ title: 'fuzz target' }]);
+  }
+
+  async newReport(): Promise<void> {
+    const res = await request(this.t.url)
+      .post(`/api/v1/products/${this.productId}/reports`)
+      .set('Authorization', `Bearer ${this.admin.token}`)
+      .attach('file', Buffer.from(syntheticSarif(2)), 'seed.sarif')
+      .expect(202);
+    this.reportId = (res.body as { data: { report_id: string } }).data.report_id;
+  }
+
+  /** The service account the admin routes address (not the one the fuzz role signs in with). */
+  async newTargetAccount(): Promise<void> {
+    this.targetAccountId = (await freshServiceAccount(this.t, this.admin)).id;
+    await this.newPermission();
+  }
+
+  async newPermission(): Promise<void> {
+    const res = await grant(this.t, this.admin, this.targetAccountId, {
+      permission: 'read_findings',
+      level: 'project',
+      project_id: this.projectId,
+    }).expect(201);
+    this.permissionId = (res.body as { data: { id: string } }).data.id;
+  }
+
+  private async keyWithEveryPermission(): Promise<string> {
+    const sa = await freshServiceAccount(this.t, this.admin);
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const grants = [
+      ...[
+        'upload_report',
+        'read_findings',
+        'list_products',
+        'create_project',
+        'create_product',
+        'update_product',
+        'delete_product',
+        'read_metrics',
+      ].map((permission) => ({ permission, level: 'global' })),
+      { permission: 'write_findings', level: 'global', expires_at: expires },
+      { permission: 'read_reports', level: 'project', project_id: this.projectId },
+    ];
+    for (const body of grants) await grant(this.t, this.admin, sa.id, body).expect(201);
+    return sa.key;
+  }
+}

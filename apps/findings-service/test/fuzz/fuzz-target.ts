@@ -1,0 +1,142 @@
+import type { FuzzCase, FuzzOperation, FuzzResponse, ValidRequest } from '@platform/testing';
+import { syntheticSarif } from '../support/synthetic-sarif';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app';
+import type { FindingsFuzzSeed } from './fuzz-seed';
+
+/** Path parameter values of seeded objects, by route prefix and parameter name. */
+function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, string> {
+  const p = op.path;
+  if (p.startsWith('/api/v1/admin/service-accounts/')) {
+    return { id: seed.targetAccountId, permission_id: seed.permissionId };
+  }
+  if (p.startsWith('/api/v1/projects/')) return { id: seed.projectId, user_id: seed.memberId };
+  if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
+  if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
+  if (p.startsWith('/api/v1/findings/')) return { id: seed.findingId };
+  if (p.startsWith('/api/v1/jobs/')) return { id: seed.reportId };
+  return {};
+}
+
+function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
+  return {
+    'POST /api/v1/auth/local/login': { login: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    'POST /api/v1/admin/users': {
+      email: 'fuzz-created@example.test',
+      password: 'fuzz-password-0123',
+      is_admin: false,
+    },
+    'POST /api/v1/admin/service-accounts': { name: 'fuzz-created' },
+    'POST /api/v1/admin/service-accounts/{id}/permissions': {
+      permission: 'read_findings',
+      level: 'project',
+      project_id: seed.projectId,
+    },
+    'POST /api/v1/projects': { name: 'fuzz-created', description: 'fuzz' },
+    'PUT /api/v1/projects/{id}/settings': {
+      remediation_days: { CRITICAL: 5 },
+      auto_verify_fixes: false,
+    },
+    'PUT /api/v1/projects/{id}/members/{user_id}': { role: 'analyst' },
+    'POST /api/v1/projects/{id}/products': { name: 'fuzz-created', scan_enabled: false },
+    'PUT /api/v1/products/{id}': { name: seed.productName, scan_enabled: true },
+    'POST /api/v1/products/{id}/findings': {
+      title: 'fuzz manual',
+      severity: 'LOW',
+      host: 'fuzz.example.test',
+    },
+    'POST /api/v1/findings/bulk-tags': { finding_ids: [seed.findingId], add: ['fuzz'] },
+    'POST /api/v1/findings/{id}/tags': { tags: ['fuzz'] },
+    'DELETE /api/v1/findings/{id}/tags': { tags: ['fuzz'] },
+    'PATCH /api/v1/findings/{id}': { status: 'confirmed', comment: 'fuzz' },
+  };
+}
+
+function queries(seed: FindingsFuzzSeed): Record<string, Record<string, string>> {
+  return {
+    'GET /api/v1/products/lookup': { repository_url: seed.repositoryUrl },
+    'GET /api/v1/findings': { project_id: seed.projectId, limit: '5' },
+    'GET /api/v1/findings/{id}/actions': { limit: '5' },
+    'GET /api/v1/jobs': { limit: '5' },
+  };
+}
+
+/** The valid request of each operation, with the ids of the seeded objects. */
+export function validFindingsRequest(op: FuzzOperation, seed: FindingsFuzzSeed): ValidRequest {
+  const valid: ValidRequest = {
+    path: pathValues(op, seed),
+    query: queries(seed)[op.key],
+    body: bodies(seed)[op.key],
+  };
+  if (op.key === 'POST /api/v1/auth/token/refresh') valid.headers = { cookie: seed.refreshCookie };
+  if (op.key === 'POST /api/v1/products/{product_id}/reports') {
+    valid.multipart = [
+      {
+        name: 'file',
+        filename: 'fuzz.sarif',
+        contentType: 'application/json',
+        data: syntheticSarif(1),
+      },
+      { name: 'engine', data: 'fuzz-engine' },
+      { name: 'verify_fixes', data: 'false' },
+    ];
+  }
+  return valid;
+}
+
+function setCookieValue(response: FuzzResponse): string | undefined {
+  const lines = response.headers['set-cookie'] ?? [];
+  return lines.find((c) => c.startsWith('findsvc_refresh='))?.split(';')[0];
+}
+
+/** Replaces what a successful request consumed, so later cases still reach deep code. */
+export async function replaceConsumed(
+  seed: FindingsFuzzSeed,
+  fuzzCase: FuzzCase,
+  response: FuzzResponse,
+): Promise<void> {
+  switch (fuzzCase.operation.key) {
+    case 'POST /api/v1/auth/token/refresh':
+      seed.refreshCookie = setCookieValue(response) ?? seed.refreshCookie;
+      return;
+    case 'POST /api/v1/auth/logout':
+      await seed.reloginIfSignedOut();
+      return;
+    case 'DELETE /api/v1/admin/service-accounts/{id}':
+      await seed.newTargetAccount();
+      return;
+    case 'DELETE /api/v1/admin/service-accounts/{id}/permissions/{permission_id}':
+      await seed.newPermission();
+      return;
+    case 'DELETE /api/v1/projects/{id}/members/{user_id}':
+      await seed.addMember();
+      return;
+    case 'DELETE /api/v1/products/{id}':
+      await seed.newProduct();
+      return;
+    case 'DELETE /api/v1/findings/{id}':
+      await seed.newFinding();
+      return;
+    case 'POST /api/v1/jobs/{id}/cancel':
+      await seed.newReport();
+      return;
+    default:
+      return;
+  }
+}
+
+/** Findings errors are `{error: <localized>, code: <machine code>, ...}`. */
+export function findingsEnvelopeProblem(_status: number, body: Buffer): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString());
+  } catch {
+    return 'the error answer is not JSON';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return 'the error answer is not a JSON object';
+  }
+  const { error, code } = parsed as Record<string, unknown>;
+  if (typeof error !== 'string') return 'the error answer has no string "error"';
+  if (typeof code !== 'string') return 'the error answer has no string "code"';
+  return undefined;
+}
