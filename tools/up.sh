@@ -213,7 +213,7 @@ start findings-api dist/apps/findings-service/main.js \
 start certificate-api dist/apps/certificate-service/main.js "${CERTSVC_ENV[@]}"
 start plugin-runner dist/apps/plugin-runner/main.js \
   "PLUGIN_RUNNER_PORT=$PLUGIN_RUNNER_PORT" "PLUGIN_RUNNER_GRPC_PORT=$PLUGIN_RUNNER_GRPC_PORT" \
-  "METRICS_PORT=$PLUGIN_RUNNER_METRICS_PORT"
+  "METRICS_PORT=$PLUGIN_RUNNER_METRICS_PORT" "LOG_FILE_SINK_ENABLED=true" "LOG_DIR=$LOG_DIR"
 wait_http findings-api "http://127.0.0.1:$FINDINGS_PORT/health"
 wait_http certificate-api "http://127.0.0.1:$CERTSVC_PORT/health"
 wait_http plugin-runner "http://127.0.0.1:$PLUGIN_RUNNER_PORT/health"

@@ -17,6 +17,7 @@ function spawnRunner(env: Record<string, string>): {
       PATH: process.env.PATH ?? '',
       SWC_NODE_PROJECT: join(WORKSPACE, 'tsconfig.base.json'),
       APP_ENV: 'production',
+      LOG_FILE_SINK_ENABLED: 'false',
       ...env,
     },
   });

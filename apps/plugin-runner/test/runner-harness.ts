@@ -14,6 +14,7 @@ export function startTestRunner(): Promise<RunningPluginRunner> {
       METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
       APP_ENV: 'production',
+      LOG_FILE_SINK_ENABLED: 'false',
       PLUGIN_RUNNER_SHUTDOWN_GRACE_MS: '2000',
     }),
   );

@@ -23,6 +23,18 @@ describe('loadFindingsConfig', () => {
     expect(loadFindingsConfig(base, 'worker').metricsPort).toBe(9091);
   });
 
+  it('writes log files by default (spec: LOG_FILE_SINK_ENABLED=true); false turns the sink off', () => {
+    expect(
+      loadFindingsConfig({ ...base, APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }),
+    ).toMatchObject({ logFileSinkEnabled: true, logDir: '/var/tmp/secplatform/logs' });
+    expect(loadFindingsConfig({ ...base, LOG_FILE_SINK_ENABLED: 'false' }).logFileSinkEnabled).toBe(
+      false,
+    );
+    expect(() => loadFindingsConfig({ ...base, LOG_FILE_SINK_ENABLED: 'maybe' })).toThrow(
+      /LOG_FILE_SINK_ENABLED/,
+    );
+  });
+
   it('requires JWT_SECRET in production and reports every problem at once', () => {
     expect(() =>
       loadFindingsConfig({ APP_ENV: 'production', LOG_LEVEL: 'loud', TRUSTED_PROXIES: 'nope' }),

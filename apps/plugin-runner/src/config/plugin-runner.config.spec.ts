@@ -10,6 +10,14 @@ describe('plugin runner config', () => {
     expect(config.sandbox).toEqual({ globalLimit: 20, perPluginLimit: 4, keepWarmSeconds: 300 });
   });
 
+  it('writes rotated log files by default, like the findings service (LOG_FILE_SINK_ENABLED)', () => {
+    expect(loadPluginRunnerConfig({}).log.fileDirectory).toBe('/var/tmp/secplatform/logs');
+    expect(loadPluginRunnerConfig({ LOG_DIR: '/srv/logs' }).log.fileDirectory).toBe('/srv/logs');
+    expect(loadPluginRunnerConfig({ LOG_FILE_SINK_ENABLED: 'false' }).log.fileDirectory).toBe(
+      undefined,
+    );
+  });
+
   it('reports every invalid setting at once', () => {
     const attempt = () =>
       loadPluginRunnerConfig({

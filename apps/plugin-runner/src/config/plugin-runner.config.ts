@@ -19,6 +19,8 @@ export interface PluginRunnerConfig {
 }
 
 const PORT = { min: 0, max: 65535 };
+/** Same default as the findings service's LOG_DIR (the spec's LOG_FILE_SINK_ENABLED is true). */
+const DEFAULT_LOG_DIR = '/var/tmp/secplatform/logs';
 
 /** Reads the plugin runner's environment; throws ConfigError listing every problem. */
 export function loadPluginRunnerConfig(
@@ -41,8 +43,8 @@ export function loadPluginRunnerConfig(
     log: {
       level: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
       json: read.string('APP_ENV', 'development') === 'production',
-      fileDirectory: read.bool('LOG_FILE_SINK_ENABLED', false)
-        ? read.string('LOG_DIR', './logs')
+      fileDirectory: read.bool('LOG_FILE_SINK_ENABLED', true)
+        ? read.string('LOG_DIR', DEFAULT_LOG_DIR)
         : undefined,
     },
     sandbox: {
