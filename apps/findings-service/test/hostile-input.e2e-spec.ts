@@ -76,6 +76,17 @@ describe('Hostile input - JSON body shape', () => {
   });
 });
 
+describe('Hostile input - request line', () => {
+  it('answers a URL over 16 KiB with 431 in the envelope', async () => {
+    const res = await request(t.url).get(`/api/v1/version?pad=${'u'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({
+      error: 'request line and headers exceed 16 KiB',
+      code: 'headers_too_large',
+    });
+  });
+});
+
 describe('Hostile input - text PostgreSQL cannot store', () => {
   it('refuses NUL and unpaired surrogates in login fields with 400 naming the field', async () => {
     const nul = await request(t.url)

@@ -9,3 +9,4 @@ export * from './input/storable-text.pipe';
 export * from './validation/optional-not-null';
 export * from './validation/query-date-time';
 export * from './validation/query-int';
+export * from './transport/client-error';

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { runMigrationsUnderLock } from '@platform/database';
-import { installJsonBodyParser } from '@platform/http';
+import { clientErrorHandler, installJsonBodyParser } from '@platform/http';
 import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics } from '@platform/metrics';
 import { AppModule } from '../app.module';
@@ -32,6 +32,10 @@ export function createAdapter(runtime: CertsvcRuntime): FastifyAdapter {
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
+    clientErrorHandler: clientErrorHandler(({ code, message }) => ({
+      code: code === 'bad_request' ? 'invalid_request' : code,
+      message,
+    })),
   });
   const fastify = adapter.getInstance();
   // Keeps the exact JSON body (`request.rawBody`): enroll source-auth verifies a signature

@@ -76,6 +76,25 @@ describe('Hostile input - JSON body shape at the reject step', () => {
   });
 });
 
+describe('Hostile input - request line', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers a URL over 16 KiB with 431 in the envelope', async () => {
+    const res = await request(t.app.getHttpServer()).get(
+      `/api/v1/version?pad=${'u'.repeat(20_000)}`,
+    );
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({
+      code: 'headers_too_large',
+      message: 'request line and headers exceed 16 KiB',
+    });
+  });
+});
+
 describe('Hostile input - mislabelled bodies at the observe step', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -3,12 +3,18 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { validationExceptionFactory } from '@platform/errors';
-import { inputPipes, installJsonBodyParser, installMediaTypeGate } from '@platform/http';
+import {
+  clientErrorHandler,
+  inputPipes,
+  installJsonBodyParser,
+  installMediaTypeGate,
+} from '@platform/http';
 import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics } from '@platform/metrics';
 import { Logger } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { AppModule } from '../app.module';
+import { ERROR_MESSAGES } from '../common/errors/error-messages';
 import { FindingsExceptionFilter } from '../common/errors/exception.filter';
 import { DataEnvelopeInterceptor } from '../common/http/data-envelope.interceptor';
 import { FindingsMetrics } from '../common/metrics/findings-metrics';
@@ -40,6 +46,11 @@ export async function createFindingsApp(
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
+    // No headers are parsed yet, so the message is the default (English) one.
+    clientErrorHandler: clientErrorHandler(({ code }) => ({
+      error: ERROR_MESSAGES[code].en,
+      code,
+    })),
   });
   const fastify = adapter.getInstance();
   installJsonBodyParser(fastify, { bodyLimit: JSON_BODY_LIMIT_BYTES });

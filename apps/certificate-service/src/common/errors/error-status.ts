@@ -11,7 +11,10 @@ export const CERTSVC_ERROR_STATUSES = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  request_timeout: 408,
+  payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
   // auth

@@ -17,7 +17,12 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
   method_not_allowed: { en: 'method not allowed', ru: 'метод не поддерживается' },
   not_acceptable: { en: 'not acceptable', ru: 'неприемлемый формат ответа' },
   conflict: { en: 'conflict', ru: 'конфликт' },
+  request_timeout: { en: 'request not received in time', ru: 'запрос не получен вовремя' },
   payload_too_large: { en: 'request body too large', ru: 'тело запроса слишком велико' },
+  headers_too_large: {
+    en: 'request line and headers exceed 16 KiB',
+    ru: 'строка запроса и заголовки длиннее 16 КиБ',
+  },
   unsupported_media_type: {
     en: 'unsupported media type',
     ru: 'неподдерживаемый тип содержимого',
