@@ -35,6 +35,8 @@ describe('OpenAPI - docs/openapi/findings-service.json', () => {
       '/api/v1/admin/service-accounts/{id}/permissions',
       '/api/v1/admin/service-accounts/{id}/permissions/{permission_id}',
       '/api/v1/admin/users',
+      '/api/v1/admin/users/{id}',
+      '/api/v1/admin/users/{id}/enabled',
       '/api/v1/auth/local/login',
       '/api/v1/auth/token/refresh',
       '/api/v1/auth/logout',

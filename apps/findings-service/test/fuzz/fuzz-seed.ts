@@ -29,6 +29,8 @@ export class FindingsFuzzSeed {
   findingId = '';
   reportId = '';
   targetAccountId = '';
+  /** A user the disable/enable and delete routes act on (the member stays untouched). */
+  targetUserId = '';
   permissionId = '';
 
   constructor(private readonly t: TestApp) {}
@@ -45,6 +47,7 @@ export class FindingsFuzzSeed {
     this.refreshCookie = (await login(this.t, member.email, member.password)).cookie;
     this.serviceAccountKey = await this.keyWithEveryPermission();
     await this.newTargetAccount();
+    await this.newTargetUser();
     await this.newProduct();
   }
 
@@ -90,6 +93,10 @@ export class FindingsFuzzSeed {
   async newTargetAccount(): Promise<void> {
     this.targetAccountId = (await freshServiceAccount(this.t, this.admin)).id;
     await this.newPermission();
+  }
+
+  async newTargetUser(): Promise<void> {
+    this.targetUserId = (await freshUser(this.t, this.admin)).id;
   }
 
   async newPermission(): Promise<void> {

@@ -9,6 +9,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/admin/service-accounts/')) {
     return { id: seed.targetAccountId, permission_id: seed.permissionId };
   }
+  if (p.startsWith('/api/v1/admin/users/')) return { id: seed.targetUserId };
   if (p.startsWith('/api/v1/projects/')) return { id: seed.projectId, user_id: seed.memberId };
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
@@ -25,6 +26,7 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
       password: 'fuzz-password-0123',
       is_admin: false,
     },
+    'PUT /api/v1/admin/users/{id}/enabled': { enabled: false },
     'POST /api/v1/admin/service-accounts': { name: 'fuzz-created' },
     'POST /api/v1/admin/service-accounts/{id}/permissions': {
       permission: 'read_findings',
@@ -100,6 +102,9 @@ export async function replaceConsumed(
       return;
     case 'POST /api/v1/auth/logout':
       await seed.reloginIfSignedOut();
+      return;
+    case 'DELETE /api/v1/admin/users/{id}':
+      await seed.newTargetUser();
       return;
     case 'DELETE /api/v1/admin/service-accounts/{id}':
       await seed.newTargetAccount();

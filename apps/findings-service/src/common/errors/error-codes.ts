@@ -35,6 +35,9 @@ export const ERROR_STATUS = {
   // users
   user_exists: 409,
   user_not_found: 404,
+  user_is_self: 409,
+  user_last_admin: 409,
+  user_configured_admin: 409,
   // service accounts
   service_account_not_found: 404,
   service_account_revoked: 409,

@@ -70,6 +70,18 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ru: 'пользователь с таким e-mail уже существует',
   },
   user_not_found: { en: 'user not found', ru: 'пользователь не найден' },
+  user_is_self: {
+    en: 'you cannot disable or delete your own account',
+    ru: 'нельзя отключить или удалить собственную учётную запись',
+  },
+  user_last_admin: {
+    en: 'this is the last active administrator; make another user an administrator first',
+    ru: 'это последний активный администратор; сначала назначьте администратором другого пользователя',
+  },
+  user_configured_admin: {
+    en: 'this is the configured local administrator (LOCAL_ADMIN_EMAIL); remove it from the configuration first',
+    ru: 'это локальный администратор из конфигурации (LOCAL_ADMIN_EMAIL); сначала уберите его из конфигурации',
+  },
   service_account_not_found: {
     en: 'service account not found',
     ru: 'сервисная учётная запись не найдена',

@@ -1,16 +1,23 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
 import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
-import { AdminOnly } from '../auth/access/access.decorators';
+import { UuidParam } from '../../common/http/uuid-param';
+import { AccessContext } from '../auth/access/access-context';
+import { AdminOnly, CurrentAccess } from '../auth/access/access.decorators';
 import { CreateUserDto } from './dto/create-user.dto';
+import { SetUserEnabledDto } from './dto/set-user-enabled.dto';
 import { UserDto } from './dto/user.dto';
+import { UserLifecycleService } from './user-lifecycle.service';
 import { UsersService } from './users.service';
 
 @ApiTags('admin')
 @Controller(`${API_PREFIX}/admin/users`)
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly lifecycle: UserLifecycleService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -33,5 +40,38 @@ export class UsersController {
   @ApiErrorResponses(401, 403, 429)
   async list(): Promise<UserDto[]> {
     return (await this.users.list()).map((u) => UserDto.from(u));
+  }
+
+  @Get(':id')
+  @AdminOnly()
+  @ApiDataResponse(UserDto)
+  @ApiErrorResponses(401, 403, 404, 429)
+  async get(@UuidParam('id') id: string): Promise<UserDto> {
+    return UserDto.from(await this.users.get(id));
+  }
+
+  @Put(':id/enabled')
+  @AdminOnly()
+  @ApiDataResponse(UserDto, {
+    description: 'Enabled or disabled (idempotent); disabling revokes every session at once',
+  })
+  @ApiErrorResponses(400, 401, 403, 404, 409, 429)
+  async setEnabled(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+    @Body() body: SetUserEnabledDto,
+  ): Promise<UserDto> {
+    return UserDto.from(await this.lifecycle.setEnabled(access, id, body.enabled));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @AdminOnly()
+  @ApiNoContentResponse({
+    description: 'Deleted with its sessions and memberships; the action log keeps its entries',
+  })
+  @ApiErrorResponses(400, 401, 403, 404, 409, 429)
+  async delete(@CurrentAccess() access: AccessContext, @UuidParam('id') id: string): Promise<void> {
+    await this.lifecycle.delete(access, id);
   }
 }

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActionLogModule } from '../action-log/action-log.module';
 import { UserEntity } from './user.entity';
+import { UserLifecycleRepository } from './user-lifecycle.repository';
+import { UserLifecycleService } from './user-lifecycle.service';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
+  imports: [TypeOrmModule.forFeature([UserEntity]), ActionLogModule],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService],
+  providers: [UsersRepository, UsersService, UserLifecycleRepository, UserLifecycleService],
   exports: [UsersService],
 })
 export class UsersModule {}

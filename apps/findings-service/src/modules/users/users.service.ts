@@ -40,6 +40,18 @@ export class UsersService implements OnApplicationBootstrap {
     this.logger.log(`local administrator ${adminEmail} ${existing ? 'refreshed' : 'created'}`);
   }
 
+  /** The local administrator the configuration seeds (and restores) at every start. */
+  isConfiguredAdmin(email: string): boolean {
+    const { enabled, adminEmail } = this.config.localAuth;
+    return enabled && adminEmail !== undefined && adminEmail === email.toLowerCase();
+  }
+
+  async get(id: string): Promise<UserEntity> {
+    const user = await this.users.findById(id);
+    if (!user) throw new UsersError('user_not_found');
+    return user;
+  }
+
   isBootstrapAdmin(email: string): boolean {
     const e = email.toLowerCase();
     return this.config.bootstrapAdminEmails.includes(e) || this.config.localAuth.adminEmail === e;
