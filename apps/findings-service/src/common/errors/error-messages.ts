@@ -135,6 +135,26 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the report is larger than allowed (REPORT_MAX_BYTES)',
     ru: 'отчёт больше допустимого размера (REPORT_MAX_BYTES)',
   },
+  multipart_malformed: {
+    en: 'the multipart/form-data body is malformed or incomplete',
+    ru: 'тело multipart/form-data повреждено или не завершено',
+  },
+  multipart_boundary_missing: {
+    en: 'the multipart/form-data Content-Type has no boundary',
+    ru: 'в Content-Type multipart/form-data не указан boundary',
+  },
+  upload_too_many_files: {
+    en: 'an upload carries exactly one file part, named "file"',
+    ru: 'загрузка содержит ровно один файл в поле "file"',
+  },
+  upload_too_many_parts: {
+    en: 'the multipart/form-data body has more parts than an upload takes',
+    ru: 'в теле multipart/form-data больше частей, чем допускает загрузка',
+  },
+  invalid_filename: {
+    en: 'the file name must be 1-255 characters without control characters',
+    ru: 'имя файла должно содержать от 1 до 255 символов без управляющих символов',
+  },
   queue_unavailable: {
     en: 'job queue unavailable, try again later',
     ru: 'очередь задач недоступна, повторите позже',

@@ -8,7 +8,7 @@ import { UuidParam } from '../../common/http/uuid-param';
 import type { AccessContext } from '../auth/access/access-context';
 import { Access, CurrentAccess } from '../auth/access/access.decorators';
 import { ReportAcceptedDto, ReportDto } from './dto/report.dto';
-import { multipartParts } from './multipart-parts';
+import { fallbackCommitIdOf, multipartParts } from './multipart-parts';
 import { ReportsService } from './reports.service';
 
 const UPLOAD_SCHEMA = {
@@ -45,12 +45,11 @@ export class ReportsController {
     @Req() request: FastifyRequest<{ Querystring: { commit_id?: string } }>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ReportAcceptedDto> {
-    const header = request.headers['x-commit-id'];
     try {
       const report = await this.reports.upload(access, {
         productId,
         parts: multipartParts(request),
-        fallbackCommitId: (Array.isArray(header) ? header[0] : header) ?? request.query.commit_id,
+        fallbackCommitId: fallbackCommitIdOf(request),
       });
       return { report_id: report.id, status: 'pending' };
     } catch (error) {

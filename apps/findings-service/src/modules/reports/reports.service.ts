@@ -18,13 +18,21 @@ import { rejectArchives } from './archive-guard';
 import { ReportEntity } from './report.entity';
 import { ReportsError } from './reports.errors';
 import { ReportsRepository } from './reports.repository';
-import { hasAcceptedExtension, parseUploadFields, UploadPart } from './upload-form';
+import {
+  collectField,
+  FallbackCommitId,
+  FILE_FIELD,
+  hasAcceptedExtension,
+  parseUploadFields,
+  UploadPart,
+  uploadFileName,
+} from './upload-form';
 
 export interface UploadRequest {
   productId: string;
   parts: AsyncIterable<UploadPart>;
   /** Header `X-Commit-Id`, else query parameter `commit_id`. */
-  fallbackCommitId?: string;
+  fallbackCommitId?: FallbackCommitId;
 }
 
 @Injectable()
@@ -41,9 +49,10 @@ export class ReportsService {
   ) {}
 
   /**
-   * Streams the file into storage (413 past REPORT_MAX_BYTES, 400 for archives), records the
-   * report and queues one ingestion job (job id = report id). Any failure, including the queue
-   * being unavailable (503), removes the stored file and the report row.
+   * Streams the one file part into storage (413 past REPORT_MAX_BYTES, 400 for archives, a
+   * bad file name, a second file or broken multipart), records the report and queues one
+   * ingestion job (job id = report id). Any failure, including the queue being unavailable
+   * (503), removes the stored file and the report row.
    */
   async upload(access: AccessContext, request: UploadRequest): Promise<ReportEntity> {
     const product = await this.products.authorized(access, request.productId, 'upload_report');
@@ -53,14 +62,11 @@ export class ReportsService {
     try {
       const fields = new Map<string, string>();
       for await (const part of request.parts) {
-        if (part.type === 'field') {
-          fields.set(part.field, part.value);
+        if (part.type === 'field' || part.field !== FILE_FIELD) {
+          collectField(fields, part);
           continue;
         }
-        if (part.field !== 'file' || stored) {
-          part.stream.resume();
-          continue;
-        }
+        if (stored) throw new ReportsError('upload_too_many_files');
         stored = await this.store(id, part.filename, part.stream);
       }
       if (!stored) throw new ReportsError('report_file_missing');
@@ -121,7 +127,7 @@ export class ReportsService {
     filename: string,
     stream: Readable,
   ): Promise<{ key: string; fileName: string; sizeBytes: number }> {
-    const fileName = filename.split(/[\\/]/).pop()?.slice(0, 255) ?? '';
+    const fileName = uploadFileName(filename);
     if (!hasAcceptedExtension(fileName)) throw new ReportsError('report_extension_refused');
     const key = `${id}${fileName.toLowerCase().endsWith('.sarif') ? '.sarif' : '.json'}`;
     try {
