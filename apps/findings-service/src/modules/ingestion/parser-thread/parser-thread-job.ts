@@ -1,12 +1,21 @@
 import type { Worker } from 'node:worker_threads';
 import type { StagedBatch } from '../../findings/ingestion/finding-row';
-import { ReportChunk, ReportParseError, ReportParseErrorCode, ReportSource } from '../parsing';
+import {
+  ReportChunk,
+  ReportParseError,
+  ReportParseErrorCode,
+  ReportSource,
+  ResultWarnings,
+} from '../parsing';
 import {
   copiedArrayBuffer,
   MainThreadMessage,
   ParserThreadInput,
   ParserThreadMessage,
 } from './parser-thread.protocol';
+import { StoredReportReadError } from './stored-report-read.error';
+
+export { StoredReportReadError } from './stored-report-read.error';
 
 /** One batch as encoded by the parser thread. */
 export interface EncodedBatch {
@@ -23,6 +32,8 @@ export interface EncodedBatch {
   copy: Buffer;
   /** Unchanged re-sightings (`finding_id \t content_digest` lines), if any. */
   resighted: StagedBatch | undefined;
+  /** Results read since the previous batch that cannot be stored, per warning code. */
+  skipped: ResultWarnings;
 }
 
 /** The main thread's side of one report on a parser thread (see ParserThreadPool). */
@@ -99,6 +110,7 @@ export class ParserThreadJob {
         resighted: message.resighted
           ? { data: Buffer.from(message.resighted), rows: message.resightedRows }
           : undefined,
+        skipped: message.skipped,
       };
     }
   }
@@ -193,15 +205,18 @@ export class ParserThreadJob {
       this.post({ type: 'chunk', stream, data }, [data]);
     } catch (error) {
       this.streams.delete(stream);
+      const errno = (error as { code?: unknown } | null)?.code;
       this.post({
         type: 'read_failed',
         stream,
         message: error instanceof Error ? error.message : String(error),
+        ...(typeof errno === 'string' ? { errno } : {}),
       });
     }
   }
 }
 
+/** The thread's failure as an error of this thread: a parse error, a read error or a bug. */
 function parseFailure(message: Extract<ParserThreadMessage, { type: 'failed' }>): Error {
   if (message.code) {
     return new ReportParseError(
@@ -210,5 +225,6 @@ function parseFailure(message: Extract<ParserThreadMessage, { type: 'failed' }>)
       message.details,
     );
   }
+  if (message.read) return new StoredReportReadError(message.message, message.read.errno);
   return new Error(message.message);
 }

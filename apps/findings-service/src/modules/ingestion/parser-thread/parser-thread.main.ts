@@ -16,6 +16,7 @@ import {
   ParserThreadInput,
   ParserThreadMessage,
 } from './parser-thread.protocol';
+import { markedReadErrors, StoredReportReadError } from './stored-report-read.error';
 
 type ChunkReply = Extract<MainThreadMessage, { stream: number }>;
 
@@ -46,7 +47,9 @@ class ParserJob {
   async run(): Promise<void> {
     try {
       let index = 0;
-      const source = this.input.path ? fileReportSource(this.input.path) : this.remoteSource();
+      const source = markedReadErrors(
+        this.input.path ? fileReportSource(this.input.path) : this.remoteSource(),
+      );
       const batches = readReport(source, this.input.format, this.input.defaults, {
         batchSize: this.input.batchSize,
         memo: () => this.memo,
@@ -81,21 +84,14 @@ class ParserJob {
             copy,
             resighted,
             resightedRows,
+            skipped: batch.skipped,
           },
           transfer,
         );
       }
       this.send({ type: 'done', batches: index });
     } catch (error) {
-      this.send(
-        error instanceof ReportParseError
-          ? { type: 'failed', code: error.code, message: error.message, details: error.details }
-          : {
-              type: 'failed',
-              code: null,
-              message: error instanceof Error ? error.message : String(error),
-            },
-      );
+      this.send(failedMessage(error));
     }
   }
 
@@ -195,7 +191,10 @@ class ParserJob {
         }
         if (reply.type === 'read_failed') {
           ended = true;
-          throw new Error(`reading the stored report failed: ${reply.message}`);
+          throw new StoredReportReadError(
+            `reading the stored report failed: ${reply.message}`,
+            reply.errno,
+          );
         }
         if (reply.type === 'chunk') yield Buffer.from(reply.data);
         reply = await this.reply(stream, { type: 'pull', stream });
@@ -205,6 +204,25 @@ class ParserJob {
       if (!ended) this.send({ type: 'close', stream });
     }
   }
+}
+
+function failedMessage(error: unknown): ParserThreadMessage {
+  if (error instanceof ReportParseError) {
+    return {
+      type: 'failed',
+      code: error.code,
+      message: error.message,
+      details: error.details as Record<string, string | number> | undefined,
+    };
+  }
+  return {
+    type: 'failed',
+    code: null,
+    message: error instanceof Error ? error.message : String(error),
+    ...(error instanceof StoredReportReadError
+      ? { read: error.errno === undefined ? {} : { errno: error.errno } }
+      : {}),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ReportFormat, UploadDefaults } from '../parsing';
+import type { ReportFormat, ResultWarnings, UploadDefaults } from '../parsing';
 
 /**
  * Messages between the worker's main thread and its ingestion parser thread. The main thread
@@ -42,18 +42,28 @@ export type ParserThreadMessage =
       /** `finding_id \t content_digest` lines of the unchanged re-sightings, if any. */
       resighted: ArrayBuffer | null;
       resightedRows: number;
+      /** Results read since the previous batch that cannot be stored, per warning code. */
+      skipped: ResultWarnings;
     }
   | { type: 'done'; batches: number }
   | { type: 'resolved'; request: number; copy: ArrayBuffer; rows: number }
   | { type: 'resolve_failed'; request: number; message: string }
-  | { type: 'failed'; code: string | null; message: string; details?: Record<string, unknown> };
+  | {
+      type: 'failed';
+      /** A ReportParseError's code, else null (a read error or a bug). */
+      code: string | null;
+      message: string;
+      details?: Record<string, string | number>;
+      /** Reading the stored report failed (not a parse error): its errno, if any. */
+      read?: { errno?: string };
+    };
 
 /** Main thread -> parser thread. A thread runs one `start` at a time and is reused. */
 export type MainThreadMessage =
   | { type: 'start'; input: ParserThreadInput }
   | { type: 'chunk'; stream: number; data: ArrayBuffer }
   | { type: 'end'; stream: number }
-  | { type: 'read_failed'; stream: number; message: string }
+  | { type: 'read_failed'; stream: number; message: string; errno?: string }
   | { type: 'credit' }
   /** COPY text `id \t content_digest` lines, or null: no memo for this report. */
   | { type: 'memo'; data: ArrayBuffer | null }

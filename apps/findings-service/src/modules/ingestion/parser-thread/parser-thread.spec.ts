@@ -3,6 +3,7 @@ import { bufferReportSource, readReport, ReportParseError, ReportSource } from '
 import { collect, fixture, fixturePath, rejectionOf } from '../parsing/parsing-test-helpers';
 import { EncodedBatch, ParserThreadPool } from './parser-thread';
 import { ParserThreadInput } from './parser-thread.protocol';
+import { StoredReportReadError } from './stored-report-read.error';
 
 const INPUT: ParserThreadInput = {
   format: undefined,
@@ -159,6 +160,36 @@ describe('ParserThreadPool', () => {
       runOn(pool, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT),
     );
     expect(next.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('carries the skipped results of each batch like the in-process reader', async () => {
+    const results = Array.from({ length: 9 }, (_, i) => ({
+      ruleId: 'R',
+      message: { text: `finding ${i}` },
+      ...(i % 3 === 1 ? { level: 'fatal' } : {}),
+      ...(i === 8 ? { locations: [{ physicalLocation: { region: { startLine: 0 } } }] } : {}),
+    }));
+    const sarif = Buffer.from(
+      JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 't' } }, results }] }),
+    );
+    const inProcess = await collect(
+      readReport(bufferReportSource(sarif), undefined, {}, { batchSize: 3 }),
+    );
+    const threaded = await drain(runOn(pool, bufferReportSource(sarif), INPUT));
+    expect(threaded.map((b) => b.skipped)).toEqual(inProcess.map((b) => b.skipped));
+    expect(threaded.map((b) => b.skipped)).toEqual([
+      { result_level_invalid: 1 },
+      { result_level_invalid: 2, result_region_invalid: 1 },
+    ]);
+  }, 30_000);
+
+  it('fails a report whose local file is gone with a read error (not a parse error)', async () => {
+    const unused: ReportSource = { reopenable: true, open: () => [] as never };
+    const error = await rejectionOf(
+      drain(runOn(pool, unused, { ...INPUT, path: '/nonexistent/report.sarif' })),
+    );
+    expect(error).toBeInstanceOf(StoredReportReadError);
+    expect(error).toMatchObject({ errno: 'ENOENT' });
   }, 30_000);
 
   it('terminates a thread abandoned mid-report and starts a fresh one for the next', async () => {

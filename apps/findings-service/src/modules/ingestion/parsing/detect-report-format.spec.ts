@@ -50,6 +50,17 @@ describe('detectReportFormat', () => {
     expect(error).toMatchObject({ code: 'report_archive_refused', details: { archive: name } });
   });
 
+  it('refuses UTF-16 content with its own code (a UTF-8 byte order mark is skipped)', () => {
+    const sarif = '{"version":"2.1.0","runs":[]}';
+    for (const encoding of ['utf16le'] as const) {
+      const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(sarif, encoding)]);
+      expect(refusal(bytes).code).toBe('report_encoding_unsupported');
+    }
+    const bigEndian = Buffer.from(Buffer.from(`\uFEFF${sarif}`, 'utf16le').swap16());
+    expect(refusal(bigEndian).code).toBe('report_encoding_unsupported');
+    expect(detectReportFormat(Buffer.from(`\uFEFF${sarif}`))).toBe('sarif');
+  });
+
   it('refuses a tar archive (ustar at offset 257)', () => {
     const tar = Buffer.alloc(512);
     tar.write('report.sarif', 0);
@@ -93,5 +104,33 @@ describe('readReport', () => {
     ).toMatchObject({
       code: 'report_format_unknown',
     });
+  });
+
+  it.each([
+    [
+      'sarif',
+      '{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"t"}},"results":[{"message":{"text":"m"}}]}]}',
+    ],
+    ['sonarqube', '{"issues":[{"rule":"r","message":"m","component":"p:a.c","line":3}]}'],
+  ] as const)(
+    'reads a %s report that starts with a UTF-8 byte order mark, detected or named',
+    async (format, text) => {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`\r\n${text}`)]);
+      for (const named of [undefined, format]) {
+        for (const chunk of [1, 2, 5, 1 << 20]) {
+          for (const input of [bufferReportSource(bytes, chunk), oneShot(bytes, chunk)]) {
+            const [finding] = await findingsOf(readReport(input, named));
+            expect(finding.description).toBe('m');
+          }
+        }
+      }
+    },
+  );
+
+  it('refuses a UTF-16 report named as SARIF as report_encoding_unsupported', async () => {
+    const bytes = Buffer.from('\uFEFF{"version":"2.1.0","runs":[]}', 'utf16le');
+    expect(
+      await rejectionOf(findingsOf(readReport(bufferReportSource(bytes), 'sarif'))),
+    ).toMatchObject({ code: 'report_encoding_unsupported' });
   });
 });

@@ -1,5 +1,11 @@
 import { asString } from './json-value';
-import { JsonStructureScanner, ScanAction, ScanFrame, ScanHandler } from './json-structure-scanner';
+import {
+  JsonStructureScanner,
+  refuseUtf16,
+  ScanAction,
+  ScanFrame,
+  ScanHandler,
+} from './json-structure-scanner';
 import { ReportParseError } from './report-parse.errors';
 import { ReportChunk, toBuffer } from './report-source';
 
@@ -63,8 +69,9 @@ function firstSignificantByte(bytes: Buffer): number | undefined {
  * Detects the report format from the first bytes (used when the upload has no `format`):
  * `sarif` when the top-level object has `runs`, a SARIF `$schema`, or only a `version`;
  * `sonarqube` when it has `issues` or `hotspots`; undefined when it cannot tell (not a JSON
- * object, or no telling key within the prefix). An archive signature (zip, gzip, 7z, rar, tar,
- * bzip2, xz, zstd) throws `report_archive_refused`; a malformed prefix `report_malformed`.
+ * object, or no telling key within the prefix). A UTF-8 byte order mark is skipped. An archive
+ * signature (zip, gzip, 7z, rar, tar, bzip2, xz, zstd) throws `report_archive_refused`; a UTF-16
+ * byte order mark `report_encoding_unsupported`; a malformed prefix `report_malformed`.
  */
 export function detectReportFormat(firstBytes: ReportChunk): ReportFormat | undefined {
   const bytes = toBuffer(firstBytes);
@@ -74,6 +81,7 @@ export function detectReportFormat(firstBytes: ReportChunk): ReportFormat | unde
       archive,
     });
   }
+  refuseUtf16(bytes);
   if (firstSignificantByte(bytes) !== 0x7b) return undefined;
   const handler = new TopLevelKeys();
   const scanner = new JsonStructureScanner(handler);

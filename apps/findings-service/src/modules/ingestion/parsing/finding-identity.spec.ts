@@ -123,4 +123,23 @@ describe('findingIdentity', () => {
     };
     expect(findingIdentity(extended as IdentityInput)).toBe(findingIdentity(plain));
   });
+
+  it('a discriminator separates line-less code findings only, in a longer material', () => {
+    const lineless = code({ start_line: undefined, end_line: undefined });
+    const a = { ...lineless, discriminator: 'CVE-2021-44228' };
+    const b = { ...lineless, discriminator: 'CVE-2021-45046' };
+    expect(identityMaterial(a)).toEqual([
+      'finding-identity/v1',
+      'code',
+      'R1',
+      'src/a.c',
+      null,
+      null,
+      'CVE-2021-44228',
+    ]);
+    expect(findingIdentity(a)).not.toBe(findingIdentity(b));
+    expect(findingIdentity(a)).not.toBe(findingIdentity(lineless));
+    // With a line the discriminator is ignored: stored identities keep their meaning.
+    expect(findingIdentity({ ...code(), discriminator: 'x' })).toBe(findingIdentity(code()));
+  });
 });

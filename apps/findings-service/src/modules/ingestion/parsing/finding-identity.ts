@@ -12,6 +12,12 @@ export interface IdentityInput {
   rule_id: string;
   location: FindingLocation;
   cve?: string;
+  /**
+   * Tells apart code findings of one rule and file that have no line (SonarQube issues without
+   * a text range, e.g. one dependency-check issue per CVE): the vulnerability id, else the
+   * issue key. Ignored when the finding has a start line.
+   */
+  discriminator?: string;
 }
 
 type Material = readonly [string, IdentityKind, ...(string | number | null)[]];
@@ -34,6 +40,7 @@ function webAddressOf(location: FindingLocation): string | undefined {
  * | kind        | material                                                         |
  * |-------------|------------------------------------------------------------------|
  * | code        | rule, normalized path, start line, end line (end = start if absent) |
+ * |             | + the discriminator when there is no start line and one is given |
  * | web         | rule, address with scheme and host lower-cased                   |
  * | network_cve | upper-cased CVE, lower-cased host, port, protocol                |
  * | network     | lower-cased host, port, protocol (the rule is NOT included)      |
@@ -52,6 +59,9 @@ export function identityMaterial(input: IdentityInput): Material {
     const start = location.start_line ?? null;
     const end = location.end_line ?? start;
     const path = normalizeFindingPath(location.path);
+    // A longer array than every v1 material: no stored identity can collide with it.
+    if (start === null && input.discriminator !== undefined)
+      return [IDENTITY_VERSION, 'code', input.rule_id, path, start, end, input.discriminator];
     return [IDENTITY_VERSION, 'code', input.rule_id, path, start, end];
   }
   const host = location.host.trim().toLowerCase();

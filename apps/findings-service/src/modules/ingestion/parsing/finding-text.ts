@@ -1,5 +1,7 @@
 import { JsonRecord } from './json-value';
 
+/** Scanner name length ceiling (characters; `findings.scanner` is varchar(200)). */
+export const MAX_SCANNER = 200;
 /** Title length ceiling (characters). */
 export const MAX_TITLE = 200;
 /** Description length ceiling (characters); longer messages are cut with an ellipsis. */

@@ -35,3 +35,6 @@ export {
 } from './finding-identity';
 export type { IdentityInput, IdentityKind } from './finding-identity';
 export { isWebAddress, normalizeFindingPath, normalizeWebAddress } from './finding-path';
+export { RESULT_WARNING_CODES, addWarnings, isResultWarningCode } from './result-warnings';
+export type { ResultWarningCode, ResultWarnings } from './result-warnings';
+export { MAX_NESTING } from './json-structure-scanner';

@@ -1,4 +1,11 @@
-import { malformedAt } from './report-parse.errors';
+import { malformedAt, ReportParseError } from './report-parse.errors';
+
+/**
+ * Deepest nesting of arrays and objects a report may have (serde_json's default). SARIF and
+ * SonarQube need about 15 levels; deeper documents would overflow the stack of the recursive
+ * `JSON.stringify` (and PostgreSQL's jsonb input) later on.
+ */
+export const MAX_NESTING = 128;
 
 /**
  * What to do with a value that starts inside the descended containers:
@@ -36,6 +43,11 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const MAX_KEY_BYTES = 64 * 1024;
 const BOM = [0xef, 0xbb, 0xbf];
+/** UTF-16 byte order marks (UTF-32 LE starts with the UTF-16 LE one). */
+const UTF16_BOMS = [
+  [0xff, 0xfe],
+  [0xfe, 0xff],
+];
 
 const EXPECT_VALUE = 0;
 const EXPECT_VALUE_OR_CLOSE = 1;
@@ -101,6 +113,7 @@ export class JsonStructureScanner {
   write(chunk: Buffer): void {
     const n = chunk.length;
     let i = 0;
+    if (this.offset === 0 && n > 0) refuseUtf16(chunk);
     while (this.bomPending && i < n) {
       // A UTF-8 byte order mark may open the document (possibly split across chunks).
       const at = this.offset + i;
@@ -212,6 +225,7 @@ export class JsonStructureScanner {
       throw malformedAt(this.offset + i, `expected a value, found ${describe(c)}`);
     const action = this.handler.onValue(this.frames, c, this.offset + i);
     if (action === 'descend' && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
+      this.checkNesting(this.frames.length + 1, i);
       const container = c === OPEN_OBJECT ? 'object' : 'array';
       this.frames.push({ container, key: undefined, index: 0 });
       this.state = c === OPEN_OBJECT ? EXPECT_KEY_OR_CLOSE : EXPECT_VALUE_OR_CLOSE;
@@ -224,9 +238,10 @@ export class JsonStructureScanner {
     this.capPieces = [];
     this.capStack.length = 0;
     this.capLiteral = false;
-    if (c === OPEN_OBJECT) this.capStack.push(CLOSE_OBJECT);
-    else if (c === OPEN_ARRAY) this.capStack.push(CLOSE_ARRAY);
-    else if (c === QUOTE) {
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      this.checkNesting(this.frames.length + 1, i);
+      this.capStack.push(c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY);
+    } else if (c === QUOTE) {
       this.inString = true;
       this.backslashCarry = 0;
     } else this.capLiteral = true;
@@ -253,9 +268,10 @@ export class JsonStructureScanner {
       } else if (c === QUOTE) {
         this.inString = true;
         this.backslashCarry = 0;
-      } else if (c === OPEN_OBJECT) stack.push(CLOSE_OBJECT);
-      else if (c === OPEN_ARRAY) stack.push(CLOSE_ARRAY);
-      else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        this.checkNesting(this.frames.length + stack.length + 1, i);
+        stack.push(c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY);
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         if (stack.pop() !== c) throw malformedAt(this.offset + i, `unexpected ${describe(c)}`);
         if (stack.length === 0) return this.finishCapture(chunk, i + 1);
       }
@@ -311,7 +327,27 @@ export class JsonStructureScanner {
     return i + 1;
   }
 
+  private checkNesting(depth: number, i: number): void {
+    if (depth <= MAX_NESTING) return;
+    const offset = this.offset + i;
+    throw new ReportParseError(
+      'report_nesting_too_deep',
+      `nesting deeper than ${MAX_NESTING} levels at byte ${offset}`,
+      { offset, limit: MAX_NESTING },
+    );
+  }
+
   private valueDone(): void {
     this.state = this.frames.length === 0 ? DONE : AFTER_VALUE;
+  }
+}
+
+/** A UTF-16 (or UTF-32) report is refused with its own code instead of as malformed JSON. */
+export function refuseUtf16(chunk: Buffer): void {
+  if (UTF16_BOMS.some(([a, b]) => chunk[0] === a && chunk[1] === b)) {
+    throw new ReportParseError(
+      'report_encoding_unsupported',
+      'the report is UTF-16 or UTF-32 encoded (byte order mark); UTF-8 is expected',
+    );
   }
 }

@@ -1,3 +1,5 @@
+import type { ResultWarnings } from './result-warnings';
+
 /** Severity of a normalized finding, highest first. */
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -63,6 +65,8 @@ export interface NormalizedFinding {
   /** Fully qualified logical location (function, class), when the report gives one. */
   logical_location?: string;
   cve?: string;
+  /** See IdentityInput.discriminator (SonarQube issues without a line). */
+  discriminator?: string;
   cwe: string[];
   tags: string[];
   component?: string;
@@ -117,10 +121,13 @@ export interface ReportRunInfo {
 /**
  * One batch of results, all of one run: normalized findings plus, when a ResultMemo was
  * given, the results recognized as unchanged re-sightings. The batch boundaries count both,
- * so they do not depend on the memo (resumed ingestions rely on that).
+ * so they do not depend on the memo (resumed ingestions rely on that). `skipped` counts the
+ * results read since the previous batch that could not be stored (they do not count towards
+ * the batch size); a report whose last results are all skipped ends with a batch of only those.
  */
 export interface FindingBatch {
   run: ReportRunInfo;
   findings: NormalizedFinding[];
   resighted: ResightedFinding[];
+  skipped: ResultWarnings;
 }

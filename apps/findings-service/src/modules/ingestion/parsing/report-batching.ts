@@ -7,6 +7,7 @@ import {
 } from './normalized-finding';
 import { ReportChunk, toBuffer } from './report-source';
 import type { ResultMemo } from './result-digest';
+import type { ResultWarningCode, ResultWarnings } from './result-warnings';
 
 export const DEFAULT_BATCH_SIZE = 1000;
 
@@ -45,10 +46,15 @@ export async function scanAll(
   for await (const _ of scanChunks(chunks, handler));
 }
 
-/** Groups results (normalized or re-sighted) into batches of `size` results of one run each. */
+/**
+ * Groups results (normalized or re-sighted) into batches of `size` results of one run each;
+ * skipped results are counted on the next batch.
+ */
 export class FindingBatcher {
   private findings: NormalizedFinding[] = [];
   private resighted: ResightedFinding[] = [];
+  private skipped: ResultWarnings = {};
+  private hasSkipped = false;
   private run: ReportRunInfo | undefined;
 
   constructor(private readonly size: number = DEFAULT_BATCH_SIZE) {}
@@ -67,12 +73,27 @@ export class FindingBatcher {
     return this.fill(run, out);
   }
 
+  /** Counts a result that cannot be stored. */
+  skip(run: ReportRunInfo, code: ResultWarningCode): void {
+    this.run ??= run;
+    this.skipped[code] = (this.skipped[code] ?? 0) + 1;
+    this.hasSkipped = true;
+  }
+
   /** The incomplete batch, if any. */
   flush(): FindingBatch | undefined {
-    if (!this.run || this.findings.length + this.resighted.length === 0) return undefined;
-    const batch = { run: this.run, findings: this.findings, resighted: this.resighted };
+    if (!this.run || (this.findings.length + this.resighted.length === 0 && !this.hasSkipped))
+      return undefined;
+    const batch = {
+      run: this.run,
+      findings: this.findings,
+      resighted: this.resighted,
+      skipped: this.skipped,
+    };
     this.findings = [];
     this.resighted = [];
+    this.skipped = {};
+    this.hasSkipped = false;
     return batch;
   }
 

@@ -10,6 +10,8 @@ import {
 } from './json-value';
 import { FileLocation, FindingLocation, NetworkLocation } from './normalized-finding';
 import { hasUriScheme, isWebAddress, normalizeFindingPath } from './finding-path';
+import { optionalPort } from './json-shape';
+import type { ResultWarningCode } from './result-warnings';
 import { SarifBaseUri, SarifRunContext } from './sarif-run-context';
 
 const MAX_SNIPPET = 4096;
@@ -115,10 +117,11 @@ function networkFromProperties(bags: (JsonRecord | undefined)[]): NetworkLocatio
   return location;
 }
 
-/** `tcp://host:port` / `udp://host:port` artifact URIs. */
-function networkFromUri(uri: string): NetworkLocation | undefined {
+/** `tcp://host:port` / `udp://host:port` artifact URIs (a port outside 1-65535: invalid). */
+function networkFromUri(uri: string): NetworkLocation | 'result_network_invalid' | undefined {
   const match = /^(tcp|udp):\/\/([^/:]+|\[[^\]]+\])(?::(\d+))?/i.exec(uri);
   if (!match) return undefined;
+  if (!optionalPort(match[3])) return 'result_network_invalid';
   const port = asPositiveInt(match[3]);
   return {
     kind: 'network',
@@ -147,8 +150,14 @@ function logicalName(location: JsonRecord | undefined): string | undefined {
  * 5. other physical artifact → file with region lines and snippet;
  * 6. logical location only → file whose path is the fully qualified logical name;
  * 7. nothing → file with an empty path.
+ *
+ * The result passed `sarifResultProblem`; a `tcp://` / `udp://` port outside 1-65535 (only
+ * known once the artifact reference is resolved) makes it invalid.
  */
-export function resolveLocation(result: JsonRecord, ctx: SarifRunContext): ResolvedLocation {
+export function resolveLocation(
+  result: JsonRecord,
+  ctx: SarifRunContext,
+): ResolvedLocation | ResultWarningCode {
   const first = asRecord(asArray(result.locations)[0]);
   const physical = asRecord(first?.physicalLocation);
   const uri = artifactUri(ctx, asRecord(physical?.artifactLocation));
@@ -164,6 +173,7 @@ export function resolveLocation(result: JsonRecord, ctx: SarifRunContext): Resol
     return withLogical(isWebAddress(network.host) ? { kind: 'web', url: network.host } : network);
   }
   const fromUri = uri === undefined ? undefined : networkFromUri(uri);
+  if (fromUri === 'result_network_invalid') return fromUri;
   if (fromUri) return withLogical(fromUri);
   if (uri !== undefined && physical) return withLogical(fileLocation(ctx, uri, physical));
   return withLogical({ kind: 'file', path: logical ?? '' });

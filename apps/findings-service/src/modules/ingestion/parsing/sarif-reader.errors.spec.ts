@@ -42,25 +42,24 @@ describe('readSarif errors', () => {
   });
 
   it.each([
-    ['{"version":"1.0.0","runs":[]}', 'SARIF version "1.0.0" is not supported (2.x expected)'],
     ['{"runs":[]}', 'not a SARIF 2.x log: no `version` member'],
     ['{"version":"2.1.0"}', 'not a SARIF log: no `runs` member'],
-    ['{"version":"2.1.0","runs":{}}', 'SARIF `runs` is not an array'],
-    ['{"version":"2.1.0","runs":[1]}', 'runs[0] is not an object'],
     ['[1,2]', 'not a SARIF log: the report is not a JSON object'],
-    [
-      '{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"t"}},"results":[7]}]}',
-      'run 0: a result is not an object',
-    ],
   ])('refuses %s as unsupported', async (text, message) => {
     const error = await failure(bufferReportSource(text));
     expect(error).toMatchObject({ code: 'report_unsupported', message });
   });
 
-  it('refuses the unsupported-version fixture', async () => {
-    expect((await failure(fileReportSource(fixturePath('unsupported-version.sarif')))).code).toBe(
-      'report_unsupported',
-    );
+  it('refuses a SARIF version other than 2.x with its own code', async () => {
+    for (const input of [
+      bufferReportSource('{"version":"1.0.0","runs":[]}'),
+      fileReportSource(fixturePath('unsupported-version.sarif')),
+    ]) {
+      expect(await failure(input)).toMatchObject({
+        code: 'report_version_unsupported',
+        message: 'the SARIF version is not supported (2.x expected)',
+      });
+    }
   });
 
   it('accepts runs: null and a $schema-only version as empty SARIF 2 logs', async () => {

@@ -17,6 +17,23 @@ import { SarifResultItem, SarifScanHandler } from './sarif-scan-handler';
 import { runContextMaterial, SarifRunContext } from './sarif-run-context';
 import { normalizeSarifResult } from './sarif-result';
 import { ResultMemo, resultDigest, runSeed } from './result-digest';
+import { ResultWarningCode } from './result-warnings';
+
+function normalizeRaw(
+  item: SarifResultItem,
+  ctx: SarifRunContext,
+  digest: string,
+): NormalizedFinding | ResultWarningCode {
+  const finding = normalizeSarifResult(parseCaptured(item.raw, item.offset), ctx);
+  if (typeof finding !== 'string') finding.content_digest = digest;
+  return finding;
+}
+
+/** A re-sighting's result was stored with this digest, so it normalizes (never skipped). */
+function storable(normalized: NormalizedFinding | ResultWarningCode): NormalizedFinding {
+  if (typeof normalized === 'string') throw new Error(`re-sighted result is ${normalized}`);
+  return normalized;
+}
 
 function runInfo(ctx: SarifRunContext): ReportRunInfo {
   return {
@@ -31,7 +48,9 @@ function runInfo(ctx: SarifRunContext): ReportRunInfo {
 /**
  * Turns raw results into findings. Every result gets a content digest (stored with the
  * finding); a result whose digest the memo knows is an unchanged re-sighting of that finding
- * and is neither parsed nor normalized (on a re-scan, most results are).
+ * and is neither parsed nor normalized (on a re-scan, most results are). A result that cannot
+ * be stored (see sarifResultProblem) is skipped and counted; it is never in the memo (its
+ * digest was never stored), so resumed and memo-less reads skip the same results.
  */
 class SarifNormalizer {
   private readonly runs = new Map<number, { info: ReportRunInfo; seed: Buffer }>();
@@ -47,19 +66,18 @@ class SarifNormalizer {
       const ctx = this.contexts[item.runIndex];
       const run = this.runOf(item.runIndex, ctx);
       const digest = resultDigest(run.seed, item.raw);
-      const normalize = (): NormalizedFinding => {
-        const finding = normalizeSarifResult(parseCaptured(item.raw, item.offset), ctx);
-        finding.content_digest = digest;
-        return finding;
-      };
       const known = this.memo?.findingOf(digest);
-      yield* known === undefined
-        ? this.batcher.push(run.info, normalize())
-        : this.batcher.pushResighted(run.info, {
-            finding_id: known,
-            content_digest: digest,
-            normalize,
-          });
+      if (known !== undefined) {
+        yield* this.batcher.pushResighted(run.info, {
+          finding_id: known,
+          content_digest: digest,
+          normalize: () => storable(normalizeRaw(item, ctx, digest)),
+        });
+        continue;
+      }
+      const normalized = normalizeRaw(item, ctx, digest);
+      if (typeof normalized === 'string') this.batcher.skip(run.info, normalized);
+      else yield* this.batcher.push(run.info, normalized);
     }
   }
 

@@ -20,7 +20,8 @@ import {
   Severity,
   SeveritySource,
 } from './normalized-finding';
-import { ReportParseError } from './report-parse.errors';
+import { ResultWarningCode } from './result-warnings';
+import { sarifResultProblem } from './sarif-result-check';
 import { findRule, SarifRule, SarifRunContext } from './sarif-run-context';
 import { resolveLocation } from './sarif-location';
 import { severityFromLevel, severityFromScore, severityFromWord } from './severity';
@@ -98,15 +99,17 @@ function oneOf<T extends string>(values: readonly T[], value: unknown): T | unde
   return values.find((v) => v === value);
 }
 
-/** Normalizes one SARIF `result` of the run described by `ctx`. */
-export function normalizeSarifResult(value: unknown, ctx: SarifRunContext): NormalizedFinding {
-  const result = asRecord(value);
-  if (!result) {
-    throw new ReportParseError(
-      'report_unsupported',
-      `run ${ctx.runIndex}: a result is not an object`,
-    );
-  }
+/**
+ * Normalizes one SARIF `result` of the run described by `ctx`, or says why it cannot be
+ * stored (see sarifResultProblem; the caller skips and counts it).
+ */
+export function normalizeSarifResult(
+  value: unknown,
+  ctx: SarifRunContext,
+): NormalizedFinding | ResultWarningCode {
+  const problem = sarifResultProblem(value);
+  if (problem !== undefined) return problem;
+  const result = value as JsonRecord;
   const ref = asRecord(result.rule);
   const ruleId = asString(result.ruleId) ?? asString(ref?.id);
   const rule = findRule(ctx, ref, ruleId, asNumber(result.ruleIndex));
@@ -115,7 +118,9 @@ export function normalizeSarifResult(value: unknown, ctx: SarifRunContext): Norm
   const ruleProps = rule?.properties;
   const message = messageText(result.message, rule);
   const { severity, source } = sarifSeverity(result, rule);
-  const { location, logical } = resolveLocation(result, ctx);
+  const resolved = resolveLocation(result, ctx);
+  if (typeof resolved === 'string') return resolved;
+  const { location, logical } = resolved;
   const tags = unique([...asStringList(ruleProps?.tags), ...asStringList(resultProps?.tags)]);
   const cwe = unique([
     ...cweFromProperty(resultProps?.cwe),

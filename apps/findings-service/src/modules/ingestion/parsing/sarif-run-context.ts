@@ -1,4 +1,7 @@
-import { asArray, asNumber, asRecord, asString, JsonRecord } from './json-value';
+import { asNumber, asRecord, asString, bounded, JsonRecord } from './json-value';
+import { MAX_SCANNER } from './finding-text';
+import { structuralObject, structuralObjects } from './json-shape';
+import { structureInvalid } from './report-parse.errors';
 import { UploadDefaults } from './normalized-finding';
 import { cweFromRelationships } from './sarif-taxonomy';
 import { normalizeFindingPath } from './finding-path';
@@ -69,18 +72,18 @@ function toRule(value: unknown): SarifRule {
   };
 }
 
-function toComponent(value: unknown): SarifToolComponent {
-  const component = asRecord(value) ?? {};
-  const byIndex = asArray(component.rules).map(toRule);
+function toComponent(component: JsonRecord | undefined, path: string): SarifToolComponent {
+  if (!component) return { byIndex: [], byId: new Map() };
+  const byIndex = structuralObjects(component.rules, `${path}.rules`).map(toRule);
   const byId = new Map<string, SarifRule>();
   for (const rule of byIndex)
     if (rule.id !== undefined && !byId.has(rule.id)) byId.set(rule.id, rule);
   return { name: asString(component.name), guid: asString(component.guid), byIndex, byId };
 }
 
-function firstRevision(provenance: unknown): string | undefined {
-  for (const entry of asArray(provenance)) {
-    const revision = asString(asRecord(entry)?.revisionId);
+function firstRevision(provenance: unknown, path: string): string | undefined {
+  for (const entry of structuralObjects(provenance, path)) {
+    const revision = asString(entry.revisionId);
     if (revision !== undefined) return revision;
   }
   return undefined;
@@ -92,45 +95,66 @@ function toBaseUri(value: unknown): SarifBaseUri {
 }
 
 /** `invocations[].ruleConfigurationOverrides[]`: a configured level replaces the default. */
-function applyOverrides(invocations: unknown, ctx: SarifRunContext): void {
-  for (const invocation of asArray(invocations)) {
-    for (const override of asArray(asRecord(invocation)?.ruleConfigurationOverrides)) {
-      const record = asRecord(override);
-      const level = asString(asRecord(record?.configuration)?.level);
-      const rule = level === undefined ? undefined : findRule(ctx, asRecord(record?.descriptor));
+function applyOverrides(invocations: unknown, ctx: SarifRunContext, path: string): void {
+  structuralObjects(invocations, path).forEach((invocation, i) => {
+    const overrides = `${path}[${i}].ruleConfigurationOverrides`;
+    for (const record of structuralObjects(invocation.ruleConfigurationOverrides, overrides)) {
+      const level = asString(asRecord(record.configuration)?.level);
+      const rule = level === undefined ? undefined : findRule(ctx, asRecord(record.descriptor));
       if (rule && level !== undefined) rule.level = level;
     }
-  }
+  });
 }
 
-/** Builds the context of run `runIndex` from its non-`results` members. */
+/** `originalUriBaseIds`: an object whose values are artifact locations. */
+function baseUrisOf(value: unknown, path: string): Map<string, SarifBaseUri> {
+  const baseUris = new Map<string, SarifBaseUri>();
+  for (const [key, entry] of Object.entries(structuralObject(value, path) ?? {})) {
+    const location = asRecord(entry);
+    if (!location && entry !== null) throw structureInvalid(path, 'an object of locations');
+    baseUris.set(key, toBaseUri(location));
+  }
+  return baseUris;
+}
+
+/**
+ * Builds the context of run `runIndex` from its non-`results` members. A member it reads that
+ * has the wrong JSON type (`tool` not an object, `rules` not an array of objects, ...) fails the
+ * report as `report_structure_invalid`.
+ */
 export function buildRunContext(
   runIndex: number,
   members: JsonRecord,
   defaults: UploadDefaults,
 ): SarifRunContext {
-  const tool = asRecord(members.tool);
-  const driverRecord = asRecord(tool?.driver);
-  const baseUris = new Map<string, SarifBaseUri>();
-  for (const [key, value] of Object.entries(asRecord(members.originalUriBaseIds) ?? {})) {
-    baseUris.set(key, toBaseUri(value));
-  }
+  const at = `runs[${runIndex}]`;
+  const tool = structuralObject(members.tool, `${at}.tool`);
+  const driverRecord = structuralObject(tool?.driver, `${at}.tool.driver`);
+  const baseUris = baseUrisOf(members.originalUriBaseIds, `${at}.originalUriBaseIds`);
   const ctx: SarifRunContext = {
     runIndex,
-    scanner:
+    scanner: bounded(
       asString(driverRecord?.name) ??
-      asString(driverRecord?.fullName) ??
-      asString(defaults.engine) ??
-      'unknown',
+        asString(driverRecord?.fullName) ??
+        asString(defaults.engine) ??
+        'unknown',
+      MAX_SCANNER,
+    ),
     scannerVersion:
       asString(driverRecord?.version) ??
       asString(driverRecord?.semanticVersion) ??
       asString(defaults.engine_version),
-    revision: firstRevision(members.versionControlProvenance) ?? asString(defaults.commit_id),
-    driver: toComponent(driverRecord),
-    extensions: asArray(tool?.extensions).map(toComponent),
+    revision:
+      firstRevision(members.versionControlProvenance, `${at}.versionControlProvenance`) ??
+      asString(defaults.commit_id),
+    driver: toComponent(driverRecord, `${at}.tool.driver`),
+    extensions: structuralObjects(tool?.extensions, `${at}.tool.extensions`).map((e, i) =>
+      toComponent(e, `${at}.tool.extensions[${i}]`),
+    ),
     baseUris,
-    artifacts: asArray(members.artifacts).map((a) => toBaseUri(asRecord(a)?.location)),
+    artifacts: structuralObjects(members.artifacts, `${at}.artifacts`).map((a) =>
+      toBaseUri(asRecord(a.location)),
+    ),
     checkoutRoots: [...baseUris.values()]
       .map((base) => base.uri)
       .filter((uri): uri is string => uri !== undefined && /^file:/i.test(uri))
@@ -138,7 +162,7 @@ export function buildRunContext(
       .filter((root) => root.length > 1),
     pathCache: new Map(),
   };
-  applyOverrides(members.invocations, ctx);
+  applyOverrides(members.invocations, ctx, `${at}.invocations`);
   return ctx;
 }
 

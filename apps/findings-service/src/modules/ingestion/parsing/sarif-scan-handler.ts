@@ -2,7 +2,7 @@ import { parseCaptured } from './captured-json';
 import { asString, JsonRecord } from './json-value';
 import { ScanAction, ScanFrame, ScanHandler } from './json-structure-scanner';
 import { UploadDefaults } from './normalized-finding';
-import { ReportParseError } from './report-parse.errors';
+import { ReportParseError, structureInvalid } from './report-parse.errors';
 import { buildRunContext, SarifRunContext } from './sarif-run-context';
 
 /**
@@ -62,12 +62,13 @@ export class SarifScanHandler implements ScanHandler {
       return this.mode === 'results' ? 'skip' : 'capture';
     }
     if (depth === 2) {
-      if (first !== OPEN_OBJECT) throw unsupported(`runs[${frames[1].index}] is not an object`);
+      if (first !== OPEN_OBJECT) throw structureInvalid(`runs[${frames[1].index}]`, 'an object');
       this.members = {};
       return 'descend';
     }
     if (depth === 3) {
-      if (key === 'results') return first === OPEN_ARRAY ? 'descend' : 'skip';
+      if (key === 'results' && first === OPEN_ARRAY) return 'descend';
+      // Anything else but null as `results` fails the report (checked in pass 1).
       return this.mode === 'results' ? 'skip' : 'capture';
     }
     return this.mode === 'metadata' ? 'skip' : 'capture';
@@ -80,9 +81,12 @@ export class SarifScanHandler implements ScanHandler {
       const value = parseCaptured(raw, offset);
       this.top[key] = value;
       if (key === 'version') this.checkVersion(value);
-      if (key === 'runs' && value !== null) throw unsupported('SARIF `runs` is not an array');
+      if (key === 'runs' && value !== null) throw structureInvalid('runs', 'an array');
     } else if (depth === 3) {
-      this.members[key] = parseCaptured(raw, offset);
+      const value = parseCaptured(raw, offset);
+      if (key === 'results' && value !== null)
+        throw structureInvalid(`runs[${frames[1].index}].results`, 'an array');
+      this.members[key] = value;
     } else if (depth === 4) {
       const runIndex = frames[1].index;
       if (this.mode === 'results') this.ready.push({ runIndex, offset, raw });
@@ -125,7 +129,10 @@ export class SarifScanHandler implements ScanHandler {
 
   private checkVersion(value: unknown): void {
     if (typeof value !== 'string' || !/^2\./.test(value)) {
-      throw unsupported(`SARIF version ${JSON.stringify(value)} is not supported (2.x expected)`);
+      throw new ReportParseError(
+        'report_version_unsupported',
+        'the SARIF version is not supported (2.x expected)',
+      );
     }
   }
 }

@@ -2,8 +2,10 @@ import { asArray, asRecord, asString, asStringList, unique } from './json-value'
 
 const CWE_TAG = /^(?:external\/cwe\/)?cwe[-_:/ ]?(\d{1,5})$/i;
 const CWE_ID = /^(?:cwe[-_: ]?)?(\d{1,5})$/i;
-const CVE = /^CVE-\d{4}-\d{4,}$/i;
-const CVE_INSIDE = /\bCVE-\d{4}-\d{4,}\b/i;
+// At most 19 sequence digits: the id fits `findings.cve` (64 characters).
+const CVE = /^CVE-\d{4}-\d{4,19}$/i;
+const CVE_INSIDE = /\bCVE-\d{4}-\d{4,19}\b/i;
+const GHSA_INSIDE = /\bGHSA(?:-[23456789cfghjmpqrvwx]{4}){3}\b/i;
 
 /** `CWE-79` from a tag such as `external/cwe/cwe-79`, `CWE-79`, `cwe:79`; else undefined. */
 export function cweFromTag(tag: string): string | undefined {
@@ -59,6 +61,15 @@ export function cveInside(values: readonly (string | undefined)[]): string | und
   for (const value of values) {
     const match = value === undefined ? null : CVE_INSIDE.exec(value);
     if (match) return match[0].toUpperCase();
+  }
+  return undefined;
+}
+
+/** First GitHub advisory id (`GHSA-xxxx-xxxx-xxxx`, lower-cased) contained in the strings. */
+export function ghsaInside(values: readonly (string | undefined)[]): string | undefined {
+  for (const value of values) {
+    const match = value === undefined ? null : GHSA_INSIDE.exec(value);
+    if (match) return `GHSA${match[0].slice(4).toLowerCase()}`;
   }
   return undefined;
 }

@@ -1,4 +1,6 @@
-import { asArray, asRecord, asString, JsonRecord } from './json-value';
+import { bounded, asString, JsonRecord } from './json-value';
+import { MAX_SCANNER } from './finding-text';
+import { structuralObjects } from './json-shape';
 import { UploadDefaults } from './normalized-finding';
 
 export const SONAR_DEFAULT_SCANNER = 'SonarQube';
@@ -22,20 +24,21 @@ export interface SonarContext {
   rules: Map<string, SonarRule>;
 }
 
-/** Builds the context from the non-record top-level members (pass 1). */
+/**
+ * Builds the context from the non-record top-level members (pass 1); `components` or `rules`
+ * that are not arrays of objects fail the report (`report_structure_invalid`).
+ */
 export function buildSonarContext(top: JsonRecord, defaults: UploadDefaults): SonarContext {
   const components = new Map<string, string>();
-  for (const entry of asArray(top.components)) {
-    const component = asRecord(entry);
-    const key = asString(component?.key);
-    const path = asString(component?.path);
+  for (const component of structuralObjects(top.components, 'components')) {
+    const key = asString(component.key);
+    const path = asString(component.path);
     if (key !== undefined && path !== undefined) components.set(key, path);
   }
   const rules = new Map<string, SonarRule>();
-  for (const entry of asArray(top.rules)) {
-    const rule = asRecord(entry);
-    const key = asString(rule?.key) ?? asString(rule?.id);
-    if (rule && key !== undefined) {
+  for (const rule of structuralObjects(top.rules, 'rules')) {
+    const key = asString(rule.key) ?? asString(rule.id);
+    if (key !== undefined) {
       rules.set(key, {
         name: asString(rule.name),
         description: asString(rule.description),
@@ -47,7 +50,7 @@ export function buildSonarContext(top: JsonRecord, defaults: UploadDefaults): So
     }
   }
   return {
-    scanner: asString(defaults.engine) ?? SONAR_DEFAULT_SCANNER,
+    scanner: bounded(asString(defaults.engine) ?? SONAR_DEFAULT_SCANNER, MAX_SCANNER),
     scannerVersion: asString(defaults.engine_version),
     revision: asString(defaults.commit_id),
     components,

@@ -9,7 +9,13 @@ import {
   unique,
 } from './json-value';
 import { findingIdentity } from './finding-identity';
-import { boundedProperties, firstLine, MAX_DESCRIPTION, MAX_TITLE } from './finding-text';
+import {
+  boundedProperties,
+  firstLine,
+  MAX_DESCRIPTION,
+  MAX_SCANNER,
+  MAX_TITLE,
+} from './finding-text';
 import { normalizeFindingPath } from './finding-path';
 import {
   FileLocation,
@@ -18,8 +24,9 @@ import {
   Severity,
   SeveritySource,
 } from './normalized-finding';
-import { ReportParseError } from './report-parse.errors';
-import { asCve, cweFromTags } from './sarif-taxonomy';
+import { ResultWarningCode } from './result-warnings';
+import { asCve, cveInside, cweFromTags, ghsaInside } from './sarif-taxonomy';
+import { sonarRecordProblem } from './sonarqube-issue-check';
 import { componentPath, SonarContext, SonarRule } from './sonarqube-context';
 import { SonarRecordKind } from './sonarqube-scan-handler';
 import {
@@ -120,7 +127,7 @@ function parts(kind: SonarRecordKind, issue: JsonRecord, ctx: SonarContext): Par
       ),
       severity: issueSeverity(issue, rule),
       tags: [],
-      scanner: asString(issue.engineId) ?? rule?.engineId ?? ctx.scanner,
+      scanner: bounded(asString(issue.engineId) ?? rule?.engineId ?? ctx.scanner, MAX_SCANNER),
       hotspot: false,
     };
   }
@@ -152,15 +159,32 @@ function parts(kind: SonarRecordKind, issue: JsonRecord, ctx: SonarContext): Par
   };
 }
 
-/** Normalizes one element of `issues[]` (Web API or generic import) or `hotspots[]`. */
+/**
+ * What tells apart issues of one rule and file that have no line (SonarQube reports one
+ * dependency-check issue per CVE, all on the project or its build file): the CVE (tags, then
+ * message, then rule key), else a GitHub advisory id in the message or tags, else the issue
+ * key (stable across analyses of one project).
+ */
+function unlocatedDiscriminator(
+  cve: string | undefined,
+  p: Parts,
+  issueKey: string | undefined,
+): string | undefined {
+  return cve ?? ghsaInside([p.message, ...p.tags]) ?? issueKey;
+}
+
+/**
+ * Normalizes one element of `issues[]` (Web API or generic import) or `hotspots[]`, or says why
+ * it cannot be stored (see sonarRecordProblem; the caller skips and counts it).
+ */
 export function normalizeSonarRecord(
   kind: SonarRecordKind,
   value: unknown,
   ctx: SonarContext,
-): NormalizedFinding {
-  const issue = asRecord(value);
-  if (!issue)
-    throw new ReportParseError('report_unsupported', `an element of ${kind} is not an object`);
+): NormalizedFinding | ResultWarningCode {
+  const problem = sonarRecordProblem(value);
+  if (problem !== undefined) return problem;
+  const issue = value as JsonRecord;
   const p = parts(kind, issue, ctx);
   const title = p.rule?.name ?? (p.message && firstLine(p.message)) ?? p.ruleId;
   const issueKey = asString(issue.key);
@@ -185,8 +209,12 @@ export function normalizeSonarRecord(
     identity: '',
   };
   if (p.rule?.name !== undefined) finding.rule_name = p.rule.name;
-  const cve = p.tags.map(asCve).find((c) => c !== undefined);
+  const cve = p.tags.map(asCve).find((c) => c !== undefined) ?? cveInside([p.message, p.ruleId]);
   if (cve !== undefined) finding.cve = cve;
+  if (p.location.start_line === undefined) {
+    const discriminator = unlocatedDiscriminator(cve, p, issueKey);
+    if (discriminator !== undefined) finding.discriminator = discriminator;
+  }
   if (ctx.scannerVersion !== undefined) finding.scanner_version = ctx.scannerVersion;
   if (ctx.revision !== undefined) finding.revision = ctx.revision;
   const score = asNumber(issue.cvss);

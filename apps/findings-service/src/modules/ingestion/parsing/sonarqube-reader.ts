@@ -20,7 +20,9 @@ function* normalizeAll(
 ): Generator<FindingBatch> {
   for (const item of items) {
     const value = item.raw ? parseCaptured(item.raw, item.offset) : item.value;
-    yield* batcher.push(run, normalizeSonarRecord(item.kind, value, ctx));
+    const normalized = normalizeSonarRecord(item.kind, value, ctx);
+    if (typeof normalized === 'string') batcher.skip(run, normalized);
+    else yield* batcher.push(run, normalized);
   }
 }
 

@@ -1,7 +1,7 @@
 import { parseCaptured } from './captured-json';
 import { JsonRecord } from './json-value';
 import { ScanAction, ScanFrame, ScanHandler } from './json-structure-scanner';
-import { ReportParseError } from './report-parse.errors';
+import { ReportParseError, structureInvalid } from './report-parse.errors';
 
 /** Top-level arrays whose elements are findings. */
 export const SONAR_RECORD_ARRAYS = ['issues', 'hotspots'] as const;
@@ -75,6 +75,11 @@ export class SonarScanHandler implements ScanHandler {
   }
 
   validateDocument(): void {
+    for (const key of SONAR_RECORD_ARRAYS) {
+      const value = this.top[key];
+      if (value !== undefined && value !== null && !Array.isArray(value))
+        throw structureInvalid(key, 'an array');
+    }
     if ('runs' in this.top) {
       throw new ReportParseError(
         'report_unsupported',
