@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { waitFor } from '@platform/testing';
 import {
   freshServiceAccount,
   freshUser,
@@ -58,11 +59,13 @@ describe('Service accounts - /api/v1/admin/service-accounts (POST, GET, DELETE)'
       .set('Authorization', `Bearer ${sa.key}`)
       .expect(401);
     expect(bearer.body.code).toBe('invalid_token');
-    await new Promise((r) => setTimeout(r, 100));
-    const shown = await asAdmin(
-      request(t.url).get(`/api/v1/admin/service-accounts/${sa.id}`),
-    ).expect(200);
-    expect(shown.body.data.last_used_at).not.toBeNull();
+    // Written in the background: the authenticated request does not wait for it.
+    await waitFor(async () => {
+      const shown = await asAdmin(
+        request(t.url).get(`/api/v1/admin/service-accounts/${sa.id}`),
+      ).expect(200);
+      expect(shown.body.data.last_used_at).not.toBeNull();
+    });
   });
 
   it('refuses unknown, malformed and revoked keys (401)', async () => {

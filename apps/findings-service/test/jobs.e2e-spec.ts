@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
+import { waitFor } from '@platform/testing';
 import { addMember, bearer, createProduct, createProject } from './support/catalog';
 import { INGEST_REPORT } from '../src/modules/jobs/ingest-report.job';
 import { ReportQueue } from '../src/modules/jobs/report-queue.provider';
@@ -160,7 +161,10 @@ describe('Cancel and retry jobs - /api/v1/jobs/{id}/cancel, /api/v1/jobs/{id}/re
         ]);
         return (res.rows[0] as { processed_batches: number }).processed_batches;
       });
-    while ((await batches()) < 1) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(async () => expect(await batches()).toBeGreaterThanOrEqual(1), {
+      timeoutMs: 60_000,
+      intervalMs: 10,
+    });
     await post(`/api/v1/jobs/${reportId}/cancel`).expect(200);
     const failed = await waitForReport(t, bearer(admin), reportId);
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'cancelled' });

@@ -1,5 +1,5 @@
 import { detectSchemaDrift } from '@platform/database';
-import { freePort, testRedisUrl } from '@platform/testing';
+import { freePort, testRedisUrl, waitFor, WaitAborted } from '@platform/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -63,19 +63,17 @@ function startApi(databaseUrl: string, port: number, metricsPort: number): Proc 
 }
 
 async function waitHealthy(p: Proc, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (p.child.exitCode !== null)
-      throw new Error(`process exited ${p.child.exitCode}:\n${p.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${p.port}/health`);
-      if (res.ok && ((await res.json()) as { status: string }).status === 'ok') return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`not healthy in time:\n${p.output()}`);
+  await waitFor(
+    async () => {
+      if (p.child.exitCode !== null) {
+        throw new WaitAborted(`process exited ${p.child.exitCode}:\n${p.output()}`);
+      }
+      const res = await fetch(`http://127.0.0.1:${p.port}/health`).catch(() => undefined);
+      const health = res?.ok ? ((await res.json()) as { status: string }).status : res?.status;
+      if (health !== 'ok') throw new Error(`health ${health ?? 'not listening'}:\n${p.output()}`);
+    },
+    { timeoutMs, intervalMs: 200, what: `health of port ${p.port}` },
+  );
 }
 
 /** Sends SIGTERM; true when the process shut down cleanly (exit 0, or Nest re-raising SIGTERM). */

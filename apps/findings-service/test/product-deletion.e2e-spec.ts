@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { waitFor } from '@platform/testing';
 import { FindingsIngestionRepository } from '../src/modules/findings/ingestion/findings-ingestion.repository';
 import { lockProductForWrite } from '../src/modules/findings/product-write-lock';
 import { ProductsRepository } from '../src/modules/products/products.repository';
@@ -46,6 +47,20 @@ async function orphans(): Promise<number> {
   return row.n;
 }
 
+/** Until a session of this file's database waits for a lock another session holds. */
+async function blockedOnLock(): Promise<void> {
+  await waitFor(
+    async () => {
+      const [row] = (await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      )) as { n: number }[];
+      expect(row.n).toBeGreaterThanOrEqual(1);
+    },
+    { what: 'a session blocked on a lock' },
+  );
+}
+
 describe('Deleting a product - its findings go with it', () => {
   it('DELETE /api/v1/products/{id} removes its findings and leaves other products alone', async () => {
     const project = await createProject(t, bearer(admin));
@@ -89,7 +104,7 @@ describe('Deleting a product - its findings go with it', () => {
         .then(() => {
           deleted = true;
         });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await blockedOnLock();
       expect(deleted).toBe(false); // blocked by the writer's KEY SHARE lock
       await runner.commitTransaction();
     } finally {
@@ -148,7 +163,7 @@ describe('Deleting a product - its findings go with it', () => {
         .finally(() => {
           settled = true;
         });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await blockedOnLock();
       expect(settled).toBe(false); // waiting for the product, not writing
       await deleting.query(`DELETE FROM products WHERE id = $1`, [product.id]);
       await deleting.commitTransaction();

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { waitFor } from '@platform/testing';
 import { bearer, createProduct, createProject } from './support/catalog';
 import { withDb } from './support/findings-db';
 import { loginAdmin, Login } from './support/identities';
@@ -83,11 +84,14 @@ describe('Worker killed mid-report - /api/v1/products/{product_id}/reports (POST
     let crashedId: string;
     try {
       crashedId = await uploadReport(t, bearer(admin), crashed.id, report);
-      const deadline = Date.now() + 60_000;
-      while ((await processedBatches(crashedId)) < 3) {
-        if (Date.now() > deadline) throw new Error('worker made no progress');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await waitFor(
+        async () => expect(await processedBatches(crashedId)).toBeGreaterThanOrEqual(3),
+        {
+          timeoutMs: 60_000,
+          intervalMs: 20,
+          what: 'three written batches before the kill',
+        },
+      );
     } finally {
       first.kill('SIGKILL');
       await stopped(first);

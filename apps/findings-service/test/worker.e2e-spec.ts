@@ -1,4 +1,4 @@
-import { freePort, testRedisUrl, uniqueQueuePrefix } from '@platform/testing';
+import { freePort, testRedisUrl, uniqueQueuePrefix, waitFor, WaitAborted } from '@platform/testing';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { testDatabase } from './support/test-app';
@@ -36,24 +36,20 @@ describe('Worker - src/worker.ts', () => {
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
     try {
-      const deadline = Date.now() + 60_000;
-      let metrics = '';
-      while (Date.now() < deadline && child.exitCode === null) {
-        try {
+      const metrics = await waitFor(
+        async () => {
+          if (child.exitCode !== null) throw new WaitAborted(`worker exited:\n${output}`);
           const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
-          if (res.ok) {
-            metrics = await res.text();
-            break;
-          }
-        } catch {
-          // not up yet
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
+          if (!res.ok) throw new Error(`metrics answered ${res.status}`);
+          return res.text();
+        },
+        { timeoutMs: 60_000, what: 'the worker metrics endpoint' },
+      );
       expect(metrics).toContain('findsvc_build_info');
       expect(metrics).toContain('process_cpu_user_seconds_total');
-      await new Promise((r) => setTimeout(r, 200));
-      expect(output).toMatch(/component=worker version=\d+\.\d+\.\d{14}\+[0-9a-z]+/);
+      await waitFor(() =>
+        expect(output).toMatch(/component=worker version=\d+\.\d+\.\d{14}\+[0-9a-z]+/),
+      );
       child.kill('SIGTERM');
       // Nest runs the shutdown hooks, then re-raises the signal: exit by SIGTERM, not a crash.
       const { code, signal } = await exited;

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { waitFor, WaitAborted } from '@platform/testing';
 import type { Auth } from './catalog';
 import type { TestApp } from './test-app';
 
@@ -33,12 +34,14 @@ export async function waitForReport(
   reportId: string,
   timeoutMs = 30_000,
 ): Promise<ReportView> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await auth.apply(request(t.url).get(`/api/v1/reports/${reportId}`)).expect(200);
-    const report = (res.body as { data: ReportView }).data;
-    if (report.status !== 'pending') return report;
-    if (Date.now() > deadline) throw new Error(`report ${reportId} still pending`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitFor(
+    async () => {
+      const res = await auth.apply(request(t.url).get(`/api/v1/reports/${reportId}`));
+      if (res.status !== 200) throw new WaitAborted(`GET report ${res.status}: ${res.text}`);
+      const report = (res.body as { data: ReportView }).data;
+      if (report.status === 'pending') throw new Error(`still pending: ${JSON.stringify(report)}`);
+      return report;
+    },
+    { timeoutMs, intervalMs: 100, what: `report ${reportId} finished` },
+  );
 }
