@@ -6,12 +6,30 @@ import {
   type QueryRunner,
 } from 'typeorm';
 
+let gate: { enter(): void; opened: Promise<void> } | undefined;
+
+/**
+ * Holds the next run of CreateWidget inside `up()` (a replica mid-migration, holding the lock)
+ * until `open()`; `entered` resolves once it is there.
+ */
+export function holdNextMigration(): { entered: Promise<void>; open(): void } {
+  let open!: () => void;
+  let enter!: () => void;
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  gate = { enter, opened: new Promise<void>((resolve) => (open = resolve)) };
+  return { entered, open };
+}
+
 export class CreateWidget1700000000000 implements MigrationInterface {
   name = 'CreateWidget1700000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // Slow enough that a racing replica reaches the lock while this one migrates.
-    await queryRunner.query('SELECT pg_sleep(0.3)');
+    const held = gate;
+    gate = undefined;
+    if (held) {
+      held.enter();
+      await held.opened;
+    }
     await queryRunner.query(
       'CREATE TABLE "widget" ("id" SERIAL NOT NULL, "display_name" text NOT NULL, ' +
         '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), ' +

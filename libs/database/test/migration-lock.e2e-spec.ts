@@ -10,11 +10,26 @@ import {
   waitForMigrations,
   type MigrationLogger,
 } from '../src';
-import { CreateWidget1700000000000, Widget, WidgetWithSeverity } from './fixtures';
+import {
+  CreateWidget1700000000000,
+  holdNextMigration,
+  Widget,
+  WidgetWithSeverity,
+} from './fixtures';
 import { createScratchDatabase } from './scratch-database';
 
 const silent: MigrationLogger = { log: () => undefined, warn: () => undefined };
 const lock = { lockKey: 'dblib-e2e-migrations', waitSeconds: 10, logger: silent };
+
+/** A logger whose `seen` resolves when the lock is reported held by another process. */
+function contentionLogger(): { logger: MigrationLogger; seen: Promise<void> } {
+  let found!: () => void;
+  const seen = new Promise<void>((resolve) => (found = resolve));
+  const note = (message: string) => {
+    if (message.includes('held by another process')) found();
+  };
+  return { logger: { log: note, warn: note }, seen };
+}
 
 describe('migrations under an advisory lock (real PostgreSQL)', () => {
   let db: { url: string; drop(): Promise<void> };
@@ -46,16 +61,18 @@ describe('migrations under an advisory lock (real PostgreSQL)', () => {
   it('applies a migration once when two replicas race', async () => {
     const [a, b] = await Promise.all([dataSource(), dataSource()]);
 
-    const messages: string[] = [];
-    const logger: MigrationLogger = { log: (m) => messages.push(m), warn: (m) => messages.push(m) };
+    const contention = contentionLogger();
+    const migration = holdNextMigration();
 
-    const results = await Promise.all([
-      runMigrationsUnderLock(a, { ...lock, logger }),
-      runMigrationsUnderLock(b, { ...lock, logger }),
+    const racing = Promise.all([
+      runMigrationsUnderLock(a, { ...lock, logger: contention.logger }),
+      runMigrationsUnderLock(b, { ...lock, logger: contention.logger }),
     ]);
+    await migration.entered; // one replica holds the lock, inside up()
+    await contention.seen; // the other one found it held
+    migration.open();
 
-    expect(results.flat()).toEqual(['CreateWidget1700000000000']);
-    expect(messages).toContainEqual(expect.stringMatching(/held by another process/));
+    expect((await racing).flat()).toEqual(['CreateWidget1700000000000']);
     const rows: unknown[] = await a.query('SELECT name FROM migrations');
     expect(rows).toHaveLength(1);
   });
@@ -88,10 +105,16 @@ describe('migrations under an advisory lock (real PostgreSQL)', () => {
 
   it('makes a worker wait while an API replica is migrating', async () => {
     const [api, worker] = await Promise.all([dataSource(), dataSource()]);
+    const migration = holdNextMigration();
     const migrating = runMigrationsUnderLock(api, lock);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the API is inside up()
+    await migration.entered;
 
-    await expect(waitForMigrations(worker, lock)).resolves.toBeUndefined();
+    const contention = contentionLogger();
+    const waiting = waitForMigrations(worker, { ...lock, logger: contention.logger });
+    await contention.seen;
+    migration.open();
+
+    await expect(waiting).resolves.toBeUndefined();
     expect(await migrating).toEqual(['CreateWidget1700000000000']);
   });
 

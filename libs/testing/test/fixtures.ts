@@ -3,12 +3,28 @@ import { buildDataSourceOptions } from '@platform/database';
 
 export const migrationRuns = { count: 0 };
 
+let gate: { enter(): void; opened: Promise<void> } | undefined;
+
+/** Holds the next run of CreateGadget inside `up()` until `open()`; `entered` says it is there. */
+export function holdNextMigration(): { entered: Promise<void>; open(): void } {
+  let open!: () => void;
+  let enter!: () => void;
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  gate = { enter, opened: new Promise<void>((resolve) => (open = resolve)) };
+  return { entered, open };
+}
+
 export class CreateGadget1700000000001 implements MigrationInterface {
   name = 'CreateGadget1700000000001';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     migrationRuns.count += 1;
-    await queryRunner.query('SELECT pg_sleep(0.2)');
+    const held = gate;
+    gate = undefined;
+    if (held) {
+      held.enter();
+      await held.opened;
+    }
     await queryRunner.query('CREATE TABLE gadget (id text PRIMARY KEY, serial_number text)');
   }
 

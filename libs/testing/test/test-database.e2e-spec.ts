@@ -1,13 +1,35 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { createTestDatabase, ensureTemplateDatabase, type TestDatabase } from '../src';
+import { advisoryLockKey } from '@platform/database';
+import {
+  createTestDatabase,
+  ensureTemplateDatabase,
+  identifierPart,
+  testRunId,
+  waitFor,
+  type TestDatabase,
+} from '../src';
 import { withAdminClient } from '../src/admin-database';
-import { Gadget, gadgetDataSourceOptions, migrationRuns } from './fixtures';
+import { Gadget, gadgetDataSourceOptions, holdNextMigration, migrationRuns } from './fixtures';
 
 async function databaseExists(name: string): Promise<boolean> {
   return withAdminClient(async (admin) => {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     return rowCount === 1;
+  });
+}
+
+/** Sessions waiting for the advisory lock that guards the building of `service`'s template. */
+async function templateLockWaiters(service: string): Promise<number> {
+  const template = `tmpl_${identifierPart(service, 20)}_${testRunId()}`;
+  const key = BigInt.asUintN(64, BigInt(advisoryLockKey(`platform-test-template:${template}`)));
+  return withAdminClient(async (admin) => {
+    const { rows } = await admin.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted AND classid::bigint = $1 AND objid::bigint = $2`,
+      [String(key >> 32n), String(key & 0xffffffffn)],
+    );
+    return rows[0].n;
   });
 }
 
@@ -23,10 +45,17 @@ describe('createTestDatabase (real PostgreSQL)', () => {
   });
 
   it('migrates the template once, even for concurrent callers', async () => {
-    const templates = await Promise.all([
+    const migration = holdNextMigration();
+    const building = Promise.all([
       ensureTemplateDatabase(options),
       ensureTemplateDatabase(options),
     ]);
+    await migration.entered;
+    await waitFor(async () => expect(await templateLockWaiters(service)).toBe(1), {
+      what: 'the second caller waiting for the template lock',
+    });
+    migration.open();
+    const templates = await building;
 
     expect(new Set(templates).size).toBe(1);
     expect(migrationRuns.count).toBe(1);
