@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { freePort, testRedisUrl, uniqueQueuePrefix } from '@platform/testing';
@@ -58,9 +59,11 @@ describe('addJob against real Redis', () => {
   it('fails fast when Redis goes away after connecting, and adds nothing later', async () => {
     const url = new URL(testRedisUrl());
     const proxy = new TcpProxy(Number(url.port), await freePort());
+    closables.push({ close: () => proxy.stop() });
     await proxy.start();
     const prefix = uniqueQueuePrefix();
     const viaProxy = queue(`redis://127.0.0.1:${proxy.port}`, prefix);
+    const proxied = connections[connections.length - 1];
     await addJob(viaProxy, scanRequested, { scanId: 's-1' });
 
     await proxy.stop();
@@ -71,9 +74,11 @@ describe('addJob against real Redis', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
 
     await proxy.start();
-    await viaProxy.waitUntilReady();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await queue(testRedisUrl(), prefix).getJobCountByTypes('waiting')).toBe(1);
+    if (proxied.status !== 'ready') await once(proxied, 'ready');
+    // Anything ioredis kept to resend on reconnect goes out before this, on the same connection.
+    await addJob(viaProxy, scanRequested, { scanId: 's-3' });
+    const waiting = await queue(testRedisUrl(), prefix).getJobs(['waiting']);
+    expect(waiting.map((job) => (job.data as ScanRequested).scanId).sort()).toEqual(['s-1', 's-3']);
     await proxy.stop();
   });
 
