@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import { waitFor } from '@platform/testing';
 import { check, healthClient } from './runner-harness';
 
 const WORKSPACE = join(__dirname, '../../..');
@@ -28,19 +29,17 @@ function spawnRunner(env: Record<string, string>): {
   return { child, output: () => text, exited };
 }
 
-async function servingLine(
-  output: () => string,
-  timeoutMs = 20000,
-): Promise<Record<string, number>> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const line = output()
-      .split('\n')
-      .find((l) => l.includes('"plugin-runner serving"'));
-    if (line) return JSON.parse(line) as Record<string, number>;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`runner did not start:\n${output()}`);
+function servingLine(output: () => string, timeoutMs = 20000): Promise<Record<string, number>> {
+  return waitFor(
+    () => {
+      const line = output()
+        .split('\n')
+        .find((l) => l.includes('"plugin-runner serving"'));
+      if (!line) throw new Error(`runner output so far:\n${output()}`);
+      return JSON.parse(line) as Record<string, number>;
+    },
+    { timeoutMs, what: 'the "plugin-runner serving" line' },
+  );
 }
 
 describe('plugin runner process', () => {
