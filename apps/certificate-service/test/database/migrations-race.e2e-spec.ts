@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '@platform/testing';
+import { freePort, waitFor, WaitAborted } from '@platform/testing';
 import { CERTSVC_MIGRATIONS } from '../../src/database/migrations';
 import { TEST_JWT_SECRET } from '../support/test-app';
 
@@ -41,18 +41,15 @@ function startApi(databaseUrl: string, port: number): Started {
 }
 
 async function waitHealthy(api: Started, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (api.child.exitCode !== null) throw new Error(`process exited: ${api.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${api.port}/health`);
-      if (res.status === 200 && ((await res.json()) as { status: string }).status === 'ok') return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`not healthy in time: ${api.output()}`);
+  await waitFor(
+    async () => {
+      if (api.child.exitCode !== null) throw new WaitAborted(`process exited: ${api.output()}`);
+      const res = await fetch(`http://127.0.0.1:${api.port}/health`).catch(() => undefined);
+      const health = res?.ok ? ((await res.json()) as { status: string }).status : res?.status;
+      if (health !== 'ok') throw new Error(`health ${health ?? 'not listening'}: ${api.output()}`);
+    },
+    { timeoutMs, intervalMs: 250, what: `health of port ${api.port}` },
+  );
 }
 
 async function admin<T>(work: (c: Client) => Promise<T>, url = ADMIN_URL): Promise<T> {
