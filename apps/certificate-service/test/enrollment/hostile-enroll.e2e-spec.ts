@@ -223,6 +223,17 @@ describe('Hostile enrollment - /api/v1/enroll, /enroll/user, /enroll/purposes, /
     expectFieldRefused(await refused(`/api/v1/enroll${route}`, body), field);
   });
 
+  it('agent check-in with an agent_version of 80: 400 naming the field, nothing stored', async () => {
+    const device = await enrollDevice(t);
+    const before = await stored();
+    const res = await t.http
+      .post(`/api/v1/requests/${device.requestId}/checkin`)
+      .set('x-agent-secret', device.agentSecret)
+      .send({ agent_version: LONG_AGENT_VERSION });
+    expectFieldRefused({ status: res.status, body: res.body as Refusal['body'] }, 'agent_version');
+    expect(await stored()).toBe(before);
+  });
+
   it('still enrolls with a CSR at the subject bounds and a multi-line note', async () => {
     const serial = uniqueSerial();
     const csr = hostileCsr({

@@ -1,5 +1,9 @@
-/** `2`, `2.4`, `2.4.1`, `2.4.1.7`, optionally with a `-beta.1` or `+build` suffix. */
-export const AGENT_VERSION_PATTERN = /^\d{1,9}(\.\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,40})?$/;
+/**
+ * `2`, `2.4`, `2.4.1`, `2.4.1.7`, optionally with a `-beta.1` or `+build` suffix; at most 64
+ * characters in all (the width of every agent version column).
+ */
+export const AGENT_VERSION_PATTERN =
+  /^(?=.{1,64}$)\d{1,9}(\.\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,40})?$/;
 
 function numericParts(version: string): number[] | null {
   if (!AGENT_VERSION_PATTERN.test(version)) return null;
