@@ -11,6 +11,8 @@
  * (130 000 results, more context per result) into a fresh product, for the peak-RSS target.
  * Each line also gives the CPU seconds used meanwhile by the worker, the API and PostgreSQL
  * (all `postgres` processes): on 2 cores, their sum / 2 is the floor of the elapsed time.
+ * After the measured ingests it times a plain COPY of the stored rows into an unindexed temp
+ * table (copy-reference.ts) and prints each rate's ratio to it: compare machines by the ratio.
  * Env: BENCH_RESULTS (default 100000), BENCH_SKIP_LARGE=1, BENCH_DIR (default OS temp dir),
  * BENCH_FROM_SOURCE=1 (run the TypeScript sources instead of the bundles), BENCH_COLD=1 (no
  * warm-up report: the measured first ingest also pays the parser thread's start and JIT),
@@ -30,6 +32,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { plainCopyReference } from './copy-reference';
 import { writeSarif } from './sarif-file';
 
 const ROOT = join(__dirname, '../../..');
@@ -224,7 +227,7 @@ function print(
   run: { ms: number; uploadedMs: number; counts: Record<string, number> },
   rss: number,
   cpu?: { before: CpuSnapshot; after: CpuSnapshot },
-): void {
+): number {
   const rate = Math.round((run.counts.results / run.ms) * 1000);
   const used = cpu
     ? `; CPU s worker ${(cpu.after.worker - cpu.before.worker).toFixed(1)}, ` +
@@ -236,18 +239,40 @@ function print(
       `(upload ${(run.uploadedMs / 1000).toFixed(2)} s) = ${rate} findings/s; ` +
       `new ${run.counts.new}, updated ${run.counts.updated}; worker peak RSS ${rss} MiB${used}`,
   );
+  return rate;
 }
 
+/** Returns findings/s. */
 async function measured(
   label: string,
   worker: ChildProcess,
   api: ChildProcess,
   ingest: () => ReturnType<typeof timedIngest>,
-): Promise<void> {
+): Promise<number> {
   const before = cpuSnapshot(worker, api);
   const run = await ingest();
   const after = cpuSnapshot(worker, api);
-  print(label, run, peakRssMiB(worker.pid ?? 0), { before, after });
+  return print(label, run, peakRssMiB(worker.pid ?? 0), { before, after });
+}
+
+/** The figures next to a plain COPY of the same rows, timed now on this machine. */
+async function printAgainstReference(
+  databaseUrl: string,
+  productId: string,
+  rates: Record<string, number>,
+): Promise<void> {
+  const reference = await plainCopyReference(databaseUrl, productId);
+  const rate = Math.round(reference.rowsPerSecond);
+  console.log(
+    `reference: plain COPY of the same ${reference.rows} rows (${reference.megabytes.toFixed(1)} MB) ` +
+      `into an unindexed temp table: ${rate} rows/s ` +
+      `(median of ${reference.runsMs.map((ms) => ms.toFixed(0)).join(' / ')} ms)`,
+  );
+  for (const [label, findingsPerSecond] of Object.entries(rates)) {
+    console.log(
+      `ratio ${label}: ${findingsPerSecond} / ${rate} = ${(findingsPerSecond / rate).toFixed(3)}`,
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -313,8 +338,14 @@ async function main(): Promise<void> {
         timedIngest(token, String(warm.json.data?.id), small),
       );
     }
-    await measured('first ingest', w, api, () => timedIngest(token, productId, file));
-    await measured('duplicate re-ingest', w, api, () => timedIngest(token, productId, file));
+    const first = await measured('first ingest', w, api, () => timedIngest(token, productId, file));
+    const duplicate = await measured('duplicate re-ingest', w, api, () =>
+      timedIngest(token, productId, file),
+    );
+    await printAgainstReference(databaseUrl, productId, {
+      'first ingest': first,
+      'duplicate re-ingest': duplicate,
+    });
 
     if (process.env.BENCH_SKIP_LARGE !== '1') {
       const large = join(dir, 'bench-100mb.sarif');

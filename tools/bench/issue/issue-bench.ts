@@ -10,6 +10,8 @@
  * certificates/s for the approval phase (HTTP, checks, CSR re-verification, build, sign,
  * database) and the share of each phase measured by the service's issuance timing hook.
  * Build vs sign inside the issuer are split by timing the same builder on the same CA.
+ * Then, as the in-run reference, raw ECDSA P-256 signing of the same count with node:crypto
+ * (signing-reference.ts), and the ratio certificates/s / signatures/s: compare machines by it.
  * Env: BENCH_N (default 2000), BENCH_BATCH (default 500), BENCH_PARALLEL (approval calls
  * in flight, default 1), BENCH_KEEP_DB=1 keeps the database.
  */
@@ -32,6 +34,7 @@ import {
   ecKeyPair,
   makeCsr,
 } from '../../../apps/certificate-service/src/modules/pki/testing/csr-factory';
+import { rawSigningReference } from './signing-reference';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);
 const BATCH = Number(process.env['BENCH_BATCH'] ?? 500);
@@ -92,8 +95,11 @@ async function pool<T>(
   );
 }
 
-/** µs per TBS build and per signature with the same builder and CA kind the service uses. */
-function buildSignSplit(csrs: Buffer[]): { buildUs: number; signUs: number } {
+/**
+ * µs per TBS build and per signature with the same builder and CA kind the service uses, and
+ * the size of a leaf's TBS.
+ */
+function buildSignSplit(csrs: Buffer[]): { buildUs: number; signUs: number; tbsBytes: number } {
   const kek = Buffer.alloc(32, 7);
   const ca = loadIssuingCa(generateCaMaterial(kek), kek);
   const builder = new LeafCertificateBuilder(ca);
@@ -113,7 +119,7 @@ function buildSignSplit(csrs: Buffer[]): { buildUs: number; signUs: number } {
   t = process.hrtime.bigint();
   for (let i = 0; i < rounds; i++) ca.signer.sign(tbs[i]);
   const signUs = Number(process.hrtime.bigint() - t) / 1000 / rounds;
-  return { buildUs, signUs };
+  return { buildUs, signUs, tbsBytes: tbs[0].length };
 }
 
 async function main(): Promise<void> {
@@ -192,7 +198,7 @@ async function main(): Promise<void> {
     });
     const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
     const phases = timings.snapshot();
-    const { buildUs, signUs } = buildSignSplit(csrs);
+    const { buildUs, signUs, tbsBytes } = buildSignSplit(csrs);
     const buildMs = (phases.issueMs * buildUs) / (buildUs + signUs);
     const signMs = phases.issueMs - buildMs;
     const otherMs = Math.max(0, totalMs - phases.issueMs - phases.databaseMs);
@@ -213,6 +219,17 @@ async function main(): Promise<void> {
     );
     console.log(
       `  (build ${buildUs.toFixed(1)} µs vs sign ${signUs.toFixed(1)} µs per certificate, measured on the same builder)`,
+    );
+    const rate = Math.round((issued / totalMs) * 1000);
+    const reference = rawSigningReference(issued, tbsBytes);
+    const referenceRate = Math.round(reference.perSecond);
+    console.log(
+      `\nreference: raw ECDSA P-256 signing (node:crypto, this process) of ${reference.signatures} ` +
+        `${tbsBytes}-byte messages in ${reference.ms.toFixed(0)} ms ` +
+        `(median of ${reference.runsMs.map((ms) => ms.toFixed(0)).join(' / ')}): ${referenceRate} signatures/s`,
+    );
+    console.log(
+      `ratio: ${rate} certificates/s / ${referenceRate} signatures/s = ${(rate / referenceRate).toFixed(3)}`,
     );
     if (PARALLEL > 1) {
       console.log(
