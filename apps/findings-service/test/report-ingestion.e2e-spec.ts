@@ -268,13 +268,16 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
     expect(f1.id).not.toBe(f2.id);
   });
 
-  it('fails a malformed report with the parser message', async () => {
+  it('fails a malformed report with a stable code and the byte offset of the error', async () => {
     const product = await freshProduct();
     const id = await uploadReport(t, bearer(admin), product.id, fixture('malformed.sarif'));
     const report = await waitForReport(t, bearer(admin), id);
     expect(report.status).toBe('failed');
     expect(report.failure_code).toBe('report_malformed');
-    expect(report.failure_reason).toMatch(/malformed JSON at byte \d+/);
+    const offset = fixture('malformed.sarif').indexOf('{\n          "ruleId": "FF1001"');
+    expect(report.failure_reason).toBe(
+      `the report is not valid JSON (first error at byte ${offset})`,
+    );
   });
 
   it('hides a report from a key without read_reports on its product (404)', async () => {

@@ -4,6 +4,7 @@ import { FindingsTriageActionLog1764200000000 } from './1764200000000-findings-t
 import { FindingsIngestionHotUpdates1764300000000 } from './1764300000000-findings-ingestion-hot-updates';
 import { FindingsProductKeyShare1764400000000 } from './1764400000000-findings-product-key-share';
 import { FindingsContentDigest1764500000000 } from './1764500000000-findings-content-digest';
+import { ReportsFailureDetailsWarnings1764600000000 } from './1764600000000-reports-failure-details-warnings';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingsIngestionHotUpdates1764300000000,
   FindingsProductKeyShare1764400000000,
   FindingsContentDigest1764500000000,
+  ReportsFailureDetailsWarnings1764600000000,
 ];

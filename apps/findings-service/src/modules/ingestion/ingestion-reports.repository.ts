@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SlaDays } from '../findings/ingestion/findings-ingestion.repository';
-import type { ReportFailureCode, ReportFormat, ReportStatus } from '../reports/report-status';
+import type {
+  ReportFailureCode,
+  ReportFailureDetails,
+  ReportFormat,
+  ReportStatus,
+} from '../reports/report-status';
 
 /** What the worker needs to ingest one report. */
 export interface IngestionContext {
@@ -101,12 +106,17 @@ export class IngestionReportsRepository {
     return result[1] > 0;
   }
 
-  async fail(reportId: string, code: ReportFailureCode, reason: string): Promise<void> {
+  /** A pending report fails with a stable code (and the values its message shows). */
+  async fail(
+    reportId: string,
+    code: ReportFailureCode,
+    details?: ReportFailureDetails,
+  ): Promise<void> {
     await this.dataSource.query(
-      `UPDATE reports SET status = 'failed', failure_code = $2, failure_reason = $3,
+      `UPDATE reports SET status = 'failed', failure_code = $2, failure_details = $3,
               finished_at = now(), updated_at = now()
         WHERE id = $1 AND status = 'pending'`,
-      [reportId, code, reason.slice(0, 4000)],
+      [reportId, code, details ? JSON.stringify(details) : null],
     );
   }
 }

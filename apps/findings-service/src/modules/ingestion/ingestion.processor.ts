@@ -6,18 +6,23 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { createRedisConnection } from '@platform/queue';
-import { Job, Worker } from 'bullmq';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { FINDINGS_CONFIG } from '../../config/config.tokens';
 import type { FindingsConfig } from '../../config/findings-config';
 import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from '../jobs/ingest-report.job';
+import { classifyIngestionFailure, isTransientFailureCode } from './ingestion-failure';
 import { IngestionReportsRepository } from './ingestion-reports.repository';
 import { IngestionResult, ReportIngestionService } from './report-ingestion.service';
 
 /**
- * The BullMQ consumer of the ingestion queue in the worker process. A job whose worker died is
- * picked up again once its lock (INGEST_LOCK_MS) expires; when the last attempt fails the
- * report is marked failed with the error.
+ * The BullMQ consumer of the ingestion queue in the worker process. Only transient failures
+ * (database or storage unreachable, lock and statement timeouts, serialization failures,
+ * deadlocks) are retried; any other failure fails the report at once with a stable code (an
+ * UnrecoverableError ends the job). A job whose worker died is picked up again once its lock
+ * (INGEST_LOCK_MS) expires. The job's `failedReason` is the failure code; the internal detail
+ * is only logged.
  */
 @Injectable()
 export class IngestionProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -56,30 +61,71 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
   }
 
   private async process(job: Job): Promise<IngestionResult> {
-    const { reportId } = INGEST_REPORT.parse(job.data);
+    let reportId: string;
+    try {
+      reportId = INGEST_REPORT.parse(job.data).reportId;
+    } catch {
+      throw new UnrecoverableError('invalid_job_payload');
+    }
     const started = Date.now();
-    const result = await this.ingestion.ingest(reportId);
-    this.logger.log(`report ${reportId}: ${result} in ${Date.now() - started} ms`);
-    return result;
+    try {
+      const result = await this.ingestion.ingest(reportId);
+      this.logger.log(`report ${reportId}: ${result} in ${Date.now() - started} ms`);
+      return result;
+    } catch (error) {
+      throw await this.failure(reportId, job, error);
+    }
   }
 
+  /**
+   * The error that ends this attempt: a transient failure is retried (its code as message); any
+   * other fails the report now (an internal error with an id that names its log line).
+   */
+  private async failure(reportId: string, job: Job, error: unknown): Promise<Error> {
+    if (error instanceof UnrecoverableError) return error;
+    const failure = classifyIngestionFailure(error);
+    const attempt = `report ${reportId} attempt ${job.attemptsMade + 1}`;
+    if (failure.retry) {
+      this.logger.warn(`${attempt}: ${failure.code}, will be retried (${failure.log})`);
+      return new Error(failure.code);
+    }
+    const errorId = failure.code === 'internal_error' ? randomUUID() : undefined;
+    const log = `${attempt} failed: ${failure.code}${errorId ? ` error_id=${errorId}` : ''} (${failure.log})`;
+    if (errorId) this.logger.error(`${log}${error instanceof Error ? `\n${error.stack}` : ''}`);
+    else this.logger.warn(log);
+    try {
+      await this.reports.fail(
+        reportId,
+        failure.code,
+        errorId ? { error_id: errorId } : failure.details,
+      );
+    } catch (marking) {
+      // The report stays pending: the next attempt fails it (or the last one, see onFailed).
+      const cause = classifyIngestionFailure(marking);
+      this.logger.warn(`${attempt}: could not mark the report failed (${cause.log})`);
+      return new Error(cause.retry ? cause.code : 'internal_error');
+    }
+    return new UnrecoverableError(failure.code);
+  }
+
+  /** After the last attempt of a transient failure (or a stalled job): the report fails. */
   private async onFailed(job: Job | undefined, error: Error): Promise<void> {
-    if (!job) return;
-    const attempts = job.opts.attempts ?? 1;
-    const final = error.name === 'UnrecoverableError' || job.attemptsMade >= attempts;
-    this.logger.warn(
-      `ingestion job ${job.id} failed (attempt ${job.attemptsMade}): ${error.message}`,
-    );
+    if (!job || error.name === 'UnrecoverableError') return;
+    if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
     const reportId =
       typeof job.data === 'object' && job.data
         ? (job.data as { reportId?: unknown }).reportId
         : undefined;
-    if (final && typeof reportId === 'string') {
-      await this.reports
-        .fail(reportId, 'internal_error', `ingestion failed: ${error.message}`)
-        .catch((e: unknown) =>
-          this.logger.error(`could not mark report ${reportId} failed: ${String(e)}`),
-        );
-    }
+    if (typeof reportId !== 'string') return;
+    const transient = isTransientFailureCode(error.message) ? error.message : undefined;
+    const errorId = transient ? undefined : randomUUID();
+    this.logger.error(
+      `report ${reportId} failed after ${job.attemptsMade} attempts: ${transient ?? `internal_error error_id=${errorId} (${error.message.slice(0, 300)})`}`,
+    );
+    await this.reports
+      .fail(reportId, transient ?? 'internal_error', errorId ? { error_id: errorId } : undefined)
+      .catch((e: unknown) =>
+        this.logger.error(`could not mark report ${reportId} failed: ${String(e)}`),
+      );
   }
 }

@@ -40,6 +40,8 @@ export type IngestionResult = 'completed' | 'already_finished' | 'missing' | 'su
  * batch as COPY text while this thread writes the previous batch (COPY + one set-based upsert),
  * so parsing and the database work run on two cores. Batches below the report's watermark
  * (written by an earlier, interrupted attempt) are parsed again but neither encoded nor written.
+ * A missing file and a cancellation fail the report here; other errors are thrown for the
+ * caller to classify (ingestion-failure.ts).
  */
 @Injectable()
 export class ReportIngestionService implements OnApplicationShutdown {
@@ -60,23 +62,14 @@ export class ReportIngestionService implements OnApplicationShutdown {
     if (!ctx) return 'missing';
     if (ctx.status !== 'pending') return 'already_finished';
     if (!(await this.storage.exists(ctx.storageKey))) {
-      await this.reports.fail(reportId, 'report_file_missing', 'the stored report file is gone');
-      throw new UnrecoverableError('report file missing');
+      await this.reports.fail(reportId, 'report_file_missing');
+      throw new UnrecoverableError('report_file_missing');
     }
     await this.reports.markStarted(reportId);
-    let outcome: BatchOutcome['kind'] = 'written';
-    try {
-      outcome = await this.writeAll(ctx);
-    } catch (error) {
-      if (error instanceof ReportParseError) {
-        await this.reports.fail(reportId, error.code, error.message);
-        throw new UnrecoverableError(`${error.code}: ${error.message}`);
-      }
-      throw error;
-    }
+    const outcome = await this.writeAll(ctx);
     if (outcome === 'skipped') return 'superseded';
     if (outcome === 'cancelled' || !(await this.reports.complete(reportId))) {
-      await this.reports.fail(reportId, 'cancelled', 'cancelled before the results were written');
+      await this.reports.fail(reportId, 'cancelled');
       throw new UnrecoverableError('cancelled');
     }
     return 'completed';
@@ -147,6 +140,7 @@ export class ReportIngestionService implements OnApplicationShutdown {
           scanner: batch.scanner,
           scannerVersion: batch.scannerVersion,
           revision: batch.revision,
+          skipped: batch.skipped,
         },
         { data: batch.copy, rows: batch.rows },
         batch.resighted && {

@@ -126,12 +126,11 @@ export class JobsService {
     if (view.state === 'completed' || view.state === 'failed') {
       throw new JobsError('job_not_cancellable', { state: view.state });
     }
-    const reason = `cancelled by ${access.principal.kind} ${access.principal.id}`;
     if (view.state !== 'active') {
       const job = await this.job(id);
       const removed = await guardQueue(() => job.remove().then(() => true)).catch(() => false);
       if (removed) {
-        if (view.reportId) await this.reports.failPending(view.reportId, 'cancelled', reason);
+        if (view.reportId) await this.reports.failPending(view.reportId, 'cancelled');
         return { ...view, cancelRequested: true };
       }
     }

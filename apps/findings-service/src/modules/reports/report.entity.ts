@@ -9,7 +9,13 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { ProductEntity } from '../products/product.entity';
-import type { ReportFailureCode, ReportFormat, ReportStatus } from './report-status';
+import type { ResultWarnings } from '../ingestion/parsing';
+import type {
+  ReportFailureCode,
+  ReportFailureDetails,
+  ReportFormat,
+  ReportStatus,
+} from './report-status';
 
 const bigintAsNumber = {
   to: (value: number): number => value,
@@ -75,7 +81,11 @@ export class ReportEntity {
 
   @Column({ type: 'varchar', length: 64, nullable: true }) failureCode!: ReportFailureCode | null;
 
-  @Column({ type: 'text', nullable: true }) failureReason!: string | null;
+  /** Values for the failure's localized message (never report or driver text). */
+  @Column({ type: 'jsonb', nullable: true }) failureDetails!: ReportFailureDetails | null;
+
+  /** Results skipped because they cannot be stored, per warning code (added per batch). */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) warnings!: ResultWarnings;
 
   @Column({ type: 'timestamptz', nullable: true }) cancelRequestedAt!: Date | null;
 

@@ -1,7 +1,8 @@
-import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AcceptsBody } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { negotiateLocale } from '../../common/errors/accept-language';
 import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
 import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
 import { UuidParam } from '../../common/http/uuid-param';
@@ -66,10 +67,12 @@ export class ReportsController {
   @Access({ permission: 'read_reports' })
   @ApiDataResponse(ReportDto)
   @ApiErrorResponses(400, 401, 403, 404, 429)
+  @ApiHeader({ name: 'Accept-Language', required: false, description: 'en or ru' })
   async get(
     @CurrentAccess() access: AccessContext,
     @UuidParam('report_id') id: string,
+    @Headers('accept-language') acceptLanguage?: string,
   ): Promise<ReportDto> {
-    return ReportDto.from(await this.reports.get(access, id));
+    return ReportDto.from(await this.reports.get(access, id), negotiateLocale(acceptLanguage));
   }
 }

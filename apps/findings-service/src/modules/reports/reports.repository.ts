@@ -78,10 +78,10 @@ export class ReportsRepository {
   }
 
   /** A job that never started (removed from the queue): the report fails as cancelled. */
-  async failPending(id: string, code: ReportFailureCode, reason: string): Promise<void> {
+  async failPending(id: string, code: ReportFailureCode): Promise<void> {
     await this.reports.update(
       { id, status: 'pending' },
-      { status: 'failed', failureCode: code, failureReason: reason, finishedAt: new Date() },
+      { status: 'failed', failureCode: code, failureDetails: null, finishedAt: new Date() },
     );
   }
 
@@ -92,7 +92,7 @@ export class ReportsRepository {
       {
         status: 'pending',
         failureCode: null,
-        failureReason: null,
+        failureDetails: null,
         cancelRequestedAt: null,
         finishedAt: null,
       },

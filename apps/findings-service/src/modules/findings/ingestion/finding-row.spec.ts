@@ -31,10 +31,11 @@ function finding(overrides: Partial<NormalizedFinding> = {}): NormalizedFinding 
 }
 
 describe('COPY text encoding of ingestion batches', () => {
-  it('escapes backslash, tab, newline and carriage return and drops NUL', () => {
+  it('escapes backslash, tab, newline and carriage return and replaces NUL with U+FFFD', () => {
     expect(copyText('plain')).toBe('plain');
-    expect(copyText('a\tb\nc\rd\\e\0f')).toBe('a\\tb\\nc\\rd\\\\ef');
+    expect(copyText('a\tb\nc\rd\\e\0f')).toBe('a\\tb\\nc\\rd\\\\e\uFFFDf');
     expect(copyText('\\N')).toBe('\\\\N');
+    expect(copyTextArray(['a\0b'])).toBe('{"a\uFFFDb"}');
   });
 
   it('encodes text[] with every element quoted, then COPY-escaped', () => {
@@ -45,9 +46,16 @@ describe('COPY text encoding of ingestion batches', () => {
     expect(copyTextArray(['t\tx'])).toBe('{"t\\tx"}');
   });
 
-  it('encodes jsonb, dropping NUL from strings and keys', () => {
+  it('encodes jsonb, replacing NUL and unpaired surrogates (jsonb refuses both) with U+FFFD', () => {
     expect(copyJson({ a: 'x"y' })).toBe('{"a":"x\\\\"y"}');
-    expect(copyJson({ 'k\0': ['v\0w'] })).toBe('{"k":["vw"]}');
+    expect(copyJson({ 'k\0': ['v\0w'] })).toBe('{"k\uFFFD":["v\uFFFDw"]}');
+    expect(copyJson({ a: '\uD800x', b: 'y\uDC00', c: '\uD83D\uDE00' })).toBe(
+      '{"a":"\uFFFDx","b":"y\uFFFD","c":"\uD83D\uDE00"}',
+    );
+    // An escaped backslash before `u0000` is text, not an escape: kept as it is.
+    expect(copyJson({ p: 'C:\\u0000', q: '\u0001' })).toBe(
+      '{"p":"C:\\\\\\\\u0000","q":"\\\\u0001"}',
+    );
   });
 
   it('writes one line per finding with one field per staging column', () => {

@@ -60,6 +60,8 @@ export interface StagedBatch {
 }
 
 const NULL = '\\N';
+/** What PostgreSQL text cannot hold (NUL) is stored as U+FFFD, the replacement character. */
+export const REPLACEMENT = '\uFFFD';
 const COPY_SPECIAL = /[\\\n\r\t\0]/;
 const COPY_SPECIAL_ALL = /[\\\n\r\t\0]/g;
 const COPY_ESCAPES: Record<string, string> = {
@@ -67,15 +69,22 @@ const COPY_ESCAPES: Record<string, string> = {
   '\n': '\\n',
   '\r': '\\r',
   '\t': '\\t',
-  // PostgreSQL text cannot hold NUL: dropped (json_to_recordset rejected the whole batch).
-  '\0': '',
+  '\0': REPLACEMENT,
 };
 
-/** A string as one COPY text field (backslash, tab, newline and CR escaped; NUL dropped). */
+/**
+ * A string as one COPY text field (backslash, tab, newline and CR escaped; NUL replaced by
+ * U+FFFD). Unpaired UTF-16 surrogates become U+FFFD when the line is encoded as UTF-8.
+ */
 export function copyText(value: string): string {
   return COPY_SPECIAL.test(value)
     ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c] ?? c)
     : value;
+}
+
+/** A string PostgreSQL accepts as text or as a bound parameter (NUL replaced by U+FFFD). */
+export function pgText(value: string): string {
+  return value.includes('\0') ? value.replaceAll('\0', REPLACEMENT) : value;
 }
 
 function opt(value: string | undefined | null): string {
@@ -97,25 +106,44 @@ export function copyTextArray(values: readonly string[]): string {
     if (i > 0) out += ',';
     const value = values[i];
     out += ARRAY_ELEMENT_TEST.test(value)
-      ? `"${value.replace(ARRAY_ELEMENT_SPECIAL, (c) => (c === '\0' ? '' : `\\${c}`))}"`
+      ? `"${value.replace(ARRAY_ELEMENT_SPECIAL, (c) => (c === '\0' ? REPLACEMENT : `\\${c}`))}"`
       : `"${value}"`;
   }
   return copyText(`${out}}`);
 }
 
-function withoutNul(_key: string, value: unknown): unknown {
-  return typeof value === 'string' ? value.replace(/\0/g, '') : value;
+/** Unpaired UTF-16 surrogates: JSON.stringify writes them as `\udXXX` escapes, which jsonb refuses. */
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function jsonbString(value: string): string {
+  return value.replace(LONE_SURROGATES, REPLACEMENT).replaceAll('\0', REPLACEMENT);
 }
 
-/** A `jsonb` value as one COPY text field (NUL, which jsonb rejects, dropped from strings). */
+/** A JSON value whose strings and keys jsonb accepts (no NUL, no unpaired surrogates). */
+function jsonbValue(value: unknown): unknown {
+  if (typeof value === 'string') return jsonbString(value);
+  if (Array.isArray(value)) return value.map(jsonbValue);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) out[jsonbString(key)] = jsonbValue(entry);
+    return out;
+  }
+  return value;
+}
+
+/** A `\u0000` or surrogate escape in JSON.stringify output (not an escaped backslash + `u`). */
+const JSONB_REFUSED_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u(?:0000|d[89a-f])/;
+
+/**
+ * A `jsonb` value as one COPY text field. jsonb refuses `\u0000` and unpaired surrogate
+ * escapes: such strings and keys get U+FFFD instead (JSON.stringify writes both as `\u`
+ * escapes; values without a `\u` cost one `includes`).
+ */
 export function copyJson(value: unknown): string {
   if (isEmptyObject(value)) return '{}';
   let json = JSON.stringify(value);
-  if (json.includes('\\u0000')) {
-    const clean = JSON.parse(JSON.stringify(value, withoutNul)) as Record<string, unknown>;
-    // Keys too: rebuild objects without NUL in their names.
-    json = JSON.stringify(stripKeys(clean));
-  }
+  if (json.includes('\\u') && JSONB_REFUSED_ESCAPE.test(json))
+    json = JSON.stringify(jsonbValue(value));
   return copyText(json);
 }
 
@@ -123,16 +151,6 @@ function isEmptyObject(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   for (const _ in value) return false;
   return true;
-}
-
-function stripKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k.replace(/\0/g, ''), stripKeys(v)]),
-    );
-  }
-  return value;
 }
 
 let lastMs = 0;

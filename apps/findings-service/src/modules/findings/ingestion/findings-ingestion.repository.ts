@@ -4,9 +4,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { ResultWarnings } from '../../ingestion/parsing';
 import { lockProductForWrite } from '../product-write-lock';
-import { StagedBatch } from './finding-row';
+import { pgText, StagedBatch } from './finding-row';
 import {
+  ADVANCE_REPORT,
   PREPARE_STAGE,
   RESIGHTED_STAGE,
   STAGE,
@@ -42,6 +44,8 @@ export interface BatchMeta {
   scanner: string;
   scannerVersion: string | null;
   revision: string | null;
+  /** Results skipped since the previous batch (not stored), per warning code. */
+  skipped?: ResultWarnings;
 }
 
 /**
@@ -97,24 +101,17 @@ export class FindingsIngestionRepository {
         }
       }
       if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch));
-      await manager.query(
-        `UPDATE reports SET processed_batches = processed_batches + 1,
-           results_total = results_total + $2, new_count = new_count + $3,
-           updated_count = updated_count + $4, renewed_count = renewed_count + $5,
-           format = COALESCE(format, $6), scanner = COALESCE(scanner, $7),
-           scanner_version = COALESCE(scanner_version, $8), updated_at = now()
-         WHERE id = $1`,
-        [
-          target.reportId,
-          meta.results,
-          counts.new,
-          counts.updated,
-          counts.renewed,
-          meta.format,
-          meta.scanner.slice(0, 200),
-          meta.scannerVersion?.slice(0, 100) ?? null,
-        ],
-      );
+      await manager.query(ADVANCE_REPORT, [
+        target.reportId,
+        meta.results,
+        counts.new,
+        counts.updated,
+        counts.renewed,
+        meta.format,
+        pgText(meta.scanner.slice(0, 200)),
+        meta.scannerVersion === null ? null : pgText(meta.scannerVersion.slice(0, 100)),
+        meta.skipped && Object.keys(meta.skipped).length > 0 ? JSON.stringify(meta.skipped) : null,
+      ]);
       return { kind: 'written', counts };
     });
   }
@@ -202,8 +199,8 @@ async function touch(
     target.projectId,
     target.seenAt,
     target.reportId,
-    meta.scannerVersion,
-    meta.revision,
+    meta.scannerVersion === null ? null : pgText(meta.scannerVersion),
+    meta.revision === null ? null : pgText(meta.revision),
   ])) as { updated: number; renewed: number; missing: string[] }[];
   return rows[0] ?? { updated: 0, renewed: 0, missing: [] };
 }

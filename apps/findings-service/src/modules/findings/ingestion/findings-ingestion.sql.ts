@@ -148,3 +148,23 @@ SELECT count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
   (SELECT coalesce(array_agg(s.finding_id::text), '{}') FROM ${RESIGHTED_STAGE} s
     WHERE s.finding_id NOT IN (SELECT id FROM up)) AS missing
 FROM seen`;
+
+/**
+ * The report's watermark and counters after a batch, in the batch's transaction: counts, the
+ * first format and scanner seen, and the skipped results per warning code ($9, a JSON object
+ * or NULL) added to `warnings`.
+ */
+export const ADVANCE_REPORT = `
+UPDATE reports SET processed_batches = processed_batches + 1,
+  results_total = results_total + $2, new_count = new_count + $3,
+  updated_count = updated_count + $4, renewed_count = renewed_count + $5,
+  format = COALESCE(format, $6), scanner = COALESCE(scanner, $7),
+  scanner_version = COALESCE(scanner_version, $8),
+  warnings = CASE WHEN $9::jsonb IS NULL THEN warnings ELSE (
+    SELECT jsonb_object_agg(code, total) FROM (
+      SELECT code, sum(n::int) AS total
+        FROM (SELECT * FROM jsonb_each_text(warnings)
+              UNION ALL SELECT * FROM jsonb_each_text($9::jsonb)) AS w(code, n)
+       GROUP BY code) AS summed) END,
+  updated_at = now()
+WHERE id = $1`;

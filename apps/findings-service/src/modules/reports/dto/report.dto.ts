@@ -1,5 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { REPORT_FORMATS, REPORT_STATUSES } from '../report-status';
+import type { Locale } from '../../../common/errors/error-messages';
+import { RESULT_WARNING_CODES } from '../../ingestion/parsing';
+import {
+  REPORT_FAILURE_MESSAGES,
+  renderReportMessage,
+  RESULT_WARNING_MESSAGES,
+} from '../report-messages';
+import {
+  isReportFailureCode,
+  REPORT_FAILURE_CODES,
+  REPORT_FORMATS,
+  REPORT_STATUSES,
+} from '../report-status';
 import { ReportEntity } from '../report.entity';
 
 export class ReportAcceptedDto {
@@ -14,6 +26,28 @@ export class ReportCountsDto {
   @ApiProperty({ description: 'Fixed findings seen again, now renewed' }) renewed!: number;
   @ApiProperty({ description: 'Results read from the report (duplicates included)' })
   results!: number;
+}
+
+export class ReportWarningDto {
+  @ApiProperty({ enum: RESULT_WARNING_CODES, description: 'Why the results were skipped' })
+  code!: string;
+  @ApiProperty({ description: 'Results skipped for this reason (not stored, not in counts)' })
+  count!: number;
+  @ApiProperty({ description: 'Localized by Accept-Language (en, ru)' }) message!: string;
+}
+
+function failureReason(r: ReportEntity, locale: Locale): string | null {
+  if (r.failureCode === null) return null;
+  const code = isReportFailureCode(r.failureCode) ? r.failureCode : 'internal_error';
+  return renderReportMessage(REPORT_FAILURE_MESSAGES[code][locale], r.failureDetails);
+}
+
+function warnings(r: ReportEntity, locale: Locale): ReportWarningDto[] {
+  return RESULT_WARNING_CODES.filter((code) => (r.warnings[code] ?? 0) > 0).map((code) => ({
+    code,
+    count: r.warnings[code] ?? 0,
+    message: RESULT_WARNING_MESSAGES[code][locale],
+  }));
 }
 
 export class ReportDto {
@@ -32,17 +66,31 @@ export class ReportDto {
   @ApiProperty() verify_fixes!: boolean;
   @ApiProperty({ type: ReportCountsDto, description: 'Final once status is completed' })
   counts!: ReportCountsDto;
-  @ApiProperty({ nullable: true, type: String, description: 'Machine code of a failure' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    enum: REPORT_FAILURE_CODES,
+    description: 'Stable code of a failure',
+  })
   failure_code!: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'Why the report failed' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why the report failed, localized by Accept-Language (en, ru)',
+  })
   failure_reason!: string | null;
+  @ApiProperty({
+    type: [ReportWarningDto],
+    description: 'Results skipped because they cannot be stored, per reason',
+  })
+  warnings!: ReportWarningDto[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at!: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at!: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'finished_at - created_at' })
   duration_ms!: number | null;
 
-  static from(r: ReportEntity): ReportDto {
+  static from(r: ReportEntity, locale: Locale = 'en'): ReportDto {
     return {
       id: r.id,
       product_id: r.productId,
@@ -64,7 +112,8 @@ export class ReportDto {
         results: r.resultsTotal,
       },
       failure_code: r.failureCode,
-      failure_reason: r.failureReason,
+      failure_reason: failureReason(r, locale),
+      warnings: warnings(r, locale),
       created_at: r.createdAt.toISOString(),
       started_at: r.startedAt?.toISOString() ?? null,
       finished_at: r.finishedAt?.toISOString() ?? null,
