@@ -1,3 +1,5 @@
+import { once, type EventEmitter } from 'node:events';
+import { waitFor } from '@platform/testing';
 import { stagedBatch } from '../../findings/ingestion/finding-row';
 import { bufferReportSource, readReport, ReportParseError, ReportSource } from '../parsing';
 import { collect, fixture, fixturePath, rejectionOf } from '../parsing/parsing-test-helpers';
@@ -138,11 +140,18 @@ describe('ParserThreadPool', () => {
     const batches = runOn(pool, source, { ...INPUT, format: 'sarif', batchSize: 1, ahead: 1 });
     const first = await batches.next();
     expect(first.done).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const whilePaused = reads();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-
-    expect(reads()).toBe(whilePaused); // waiting for credit, not reading on
+    // Waiting for credit, not reading on: the read count stops moving (however slow the box).
+    let previous = -1;
+    const whilePaused = await waitFor(
+      () => {
+        const now = reads();
+        const still = now === previous;
+        previous = now;
+        if (!still) throw new Error(`the thread is still reading (${now} reads)`);
+        return now;
+      },
+      { intervalMs: 300, what: 'the parser thread to stop reading' },
+    );
     // Two passes over ~6 KB in 64-byte chunks: the whole file would be ~200 reads.
     expect(whilePaused).toBeLessThan(Math.ceil(sarif.length / 64) * 2);
     const rest = await drain({ [Symbol.asyncIterator]: () => batches });
@@ -207,8 +216,9 @@ describe('ParserThreadPool', () => {
     await drain(runOn(own, bufferReportSource(fixture('sarif-all-cases.sarif')), INPUT));
     const parked = (own as unknown as { idle: { terminate(): Promise<number> }[] }).idle;
     expect(parked).toHaveLength(1);
+    const exited = once(parked[0] as unknown as EventEmitter, 'exit');
     await parked[0].terminate();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await exited; // the pool's own `exit` listener was registered first, at spawn
 
     expect(parked).toHaveLength(0);
     const next = await drain(
