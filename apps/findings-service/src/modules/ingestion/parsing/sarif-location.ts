@@ -10,7 +10,7 @@ import {
 } from './json-value';
 import { FileLocation, FindingLocation, NetworkLocation } from './normalized-finding';
 import { hasUriScheme, isWebAddress, normalizeFindingPath } from './finding-path';
-import { optionalPort } from './json-shape';
+import { optionalPort, optionalProtocol } from './json-shape';
 import type { ResultWarningCode } from './result-warnings';
 import { SarifBaseUri, SarifRunContext } from './sarif-run-context';
 
@@ -95,7 +95,13 @@ function rawText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-function networkFromProperties(bags: (JsonRecord | undefined)[]): NetworkLocation | undefined {
+/**
+ * A network location from property bags; a port that is not an integer 1-65535 or a protocol
+ * that is not a string of at most 16 characters makes the result invalid.
+ */
+function networkFromProperties(
+  bags: (JsonRecord | undefined)[],
+): NetworkLocation | 'result_network_invalid' | undefined {
   const get = (keys: readonly string[]): unknown => {
     for (const bag of bags) {
       const value = pick(bag, keys);
@@ -106,8 +112,11 @@ function networkFromProperties(bags: (JsonRecord | undefined)[]): NetworkLocatio
   const ip = asString(get(NETWORK_PROPERTY_KEYS.ip));
   const host = asString(get(NETWORK_PROPERTY_KEYS.host)) ?? ip;
   if (host === undefined) return undefined;
-  const port = asPositiveInt(get(NETWORK_PROPERTY_KEYS.port));
-  const protocol = asString(get(NETWORK_PROPERTY_KEYS.protocol))?.toLowerCase();
+  const rawPort = get(NETWORK_PROPERTY_KEYS.port);
+  const rawProtocol = get(NETWORK_PROPERTY_KEYS.protocol);
+  if (!optionalPort(rawPort) || !optionalProtocol(rawProtocol)) return 'result_network_invalid';
+  const port = asPositiveInt(rawPort);
+  const protocol = asString(rawProtocol)?.toLowerCase();
   const service = asString(get(NETWORK_PROPERTY_KEYS.service));
   const location: NetworkLocation = { kind: 'network', host };
   if (port !== undefined) location.port = port;
@@ -151,8 +160,8 @@ function logicalName(location: JsonRecord | undefined): string | undefined {
  * 6. logical location only → file whose path is the fully qualified logical name;
  * 7. nothing → file with an empty path.
  *
- * The result passed `sarifResultProblem`; a `tcp://` / `udp://` port outside 1-65535 (only
- * known once the artifact reference is resolved) makes it invalid.
+ * The result passed `sarifResultProblem`; the network members it reads (the port of
+ * properties or of a `tcp://` / `udp://` URI, the protocol) are checked here.
  */
 export function resolveLocation(
   result: JsonRecord,
@@ -169,6 +178,7 @@ export function resolveLocation(
   if (target !== undefined && isWebAddress(target))
     return withLogical({ kind: 'web', url: target });
   const network = networkFromProperties([asRecord(result.properties), asRecord(first?.properties)]);
+  if (network === 'result_network_invalid') return network;
   if (network) {
     return withLogical(isWebAddress(network.host) ? { kind: 'web', url: network.host } : network);
   }

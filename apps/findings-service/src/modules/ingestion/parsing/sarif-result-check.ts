@@ -1,4 +1,4 @@
-import { JsonRecord, pick } from './json-value';
+import { JsonRecord } from './json-value';
 import { BASELINE_STATES, RESULT_KINDS } from './normalized-finding';
 import {
   absent,
@@ -7,12 +7,9 @@ import {
   optionalIndex,
   optionalLine,
   optionalObject,
-  optionalPort,
-  optionalProtocol,
   optionalString,
 } from './json-shape';
 import { ResultWarningCode } from './result-warnings';
-import { NETWORK_PROPERTY_KEYS } from './sarif-location';
 
 /** SARIF 2.1.0 `result.level` (§3.27.10). */
 export const SARIF_LEVELS = ['none', 'note', 'warning', 'error'] as const;
@@ -20,24 +17,6 @@ export const SARIF_LEVELS = ['none', 'note', 'warning', 'error'] as const;
 const LEVELS: ReadonlySet<unknown> = new Set(SARIF_LEVELS);
 const KINDS: ReadonlySet<unknown> = new Set(RESULT_KINDS);
 const BASELINE: ReadonlySet<unknown> = new Set(BASELINE_STATES);
-
-function firstOf(bags: (JsonRecord | undefined)[], keys: readonly string[]): unknown {
-  for (const bag of bags) {
-    const value = pick(bag, keys);
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
-
-/** Port and protocol of a result that normalization reads as a network location. */
-function networkProblem(bags: (JsonRecord | undefined)[]): ResultWarningCode | undefined {
-  const host = firstOf(bags, NETWORK_PROPERTY_KEYS.host) ?? firstOf(bags, NETWORK_PROPERTY_KEYS.ip);
-  if (host === undefined) return undefined;
-  return optionalPort(firstOf(bags, NETWORK_PROPERTY_KEYS.port)) &&
-    optionalProtocol(firstOf(bags, NETWORK_PROPERTY_KEYS.protocol))
-    ? undefined
-    : 'result_network_invalid';
-}
 
 function regionProblem(region: unknown): ResultWarningCode | undefined {
   if (absent(region)) return undefined;
@@ -76,8 +55,9 @@ function locationProblem(location: JsonRecord): ResultWarningCode | undefined {
 /**
  * Why a SARIF 2.1.0 `result` cannot be stored, if it cannot: the members normalization reads
  * must have their SARIF type (enums within their values, line and column numbers positive
- * integers that fit `integer` columns, ports 1-65535). A few property checks per result;
- * no schema engine (the parser thread's budget is a few microseconds per result).
+ * integers that fit `integer` columns; network ports and protocols are checked where they are
+ * read, see resolveLocation). A few property checks per result; no schema engine (the parser
+ * thread's budget is a few microseconds per result).
  */
 export function sarifResultProblem(value: unknown): ResultWarningCode | undefined {
   if (!isObject(value)) return 'result_not_object';
@@ -105,10 +85,5 @@ export function sarifResultProblem(value: unknown): ResultWarningCode | undefine
   const first = Array.isArray(locations) ? (locations[0] as unknown) : undefined;
   if (!absent(first) && !isObject(first)) return 'result_location_invalid';
   const location = isObject(first) ? first : undefined;
-  const problem = location && locationProblem(location);
-  if (problem) return problem;
-  return networkProblem([
-    value.properties as JsonRecord | undefined,
-    location?.properties as JsonRecord | undefined,
-  ]);
+  return location && locationProblem(location);
 }
