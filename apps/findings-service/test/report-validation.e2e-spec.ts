@@ -118,6 +118,18 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
     ]);
   });
 
+  it('adds up the warnings of every batch (one transaction per batch)', async () => {
+    const product = await freshProduct();
+    const results = Array.from({ length: 4_500 }, (_, i) =>
+      i % 1_000 === 7
+        ? result(`bad ${i}`, { level: 'severe' })
+        : result(`finding ${i}`, { locations: at({ startLine: i + 1 }) }),
+    );
+    const report = await ingest(product.id, sarif(results));
+    expect(report).toMatchObject({ status: 'completed', counts: { new: 4_495, results: 4_495 } });
+    expect(report.warnings.map((w) => [w.code, w.count])).toEqual([['result_level_invalid', 5]]);
+  });
+
   it.each([
     ['SARIF', sarif([result('after a BOM')])],
     ['SonarQube', JSON.stringify({ issues: [{ rule: 'r', message: 'after a BOM', line: 1 }] })],
