@@ -219,4 +219,22 @@ describe('Project members - /api/v1/projects/{id}/members (GET, PUT, DELETE)', (
       .send({ role: 'viewer' })
       .expect(404);
   });
+
+  it('takes ids in upper case as the same object (member answered, one row, DELETE finds it)', async () => {
+    const project = await createProject(t, bearer(admin));
+    const u = await user();
+    const shouted = `/api/v1/projects/${project.id.toUpperCase()}/members/${u.userId.toUpperCase()}`;
+    const put = await request(t.url)
+      .put(shouted)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ role: 'viewer' })
+      .expect(200);
+    expect(put.body.data).toMatchObject({ user_id: u.userId, role: 'viewer' });
+    const list = await request(t.url)
+      .get(`/api/v1/projects/${project.id}/members`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .expect(200);
+    expect((list.body.data as { user_id: string }[]).map((m) => m.user_id)).toContain(u.userId);
+    await request(t.url).delete(shouted).set('Authorization', `Bearer ${admin.token}`).expect(204);
+  });
 });

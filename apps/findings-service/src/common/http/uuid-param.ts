@@ -13,13 +13,15 @@ export class PathNotFoundError extends FindingsError<'not_found'> {
 export const UUID_SEGMENT: PipeTransform<unknown, string> = {
   transform(value: unknown): string {
     if (typeof value !== 'string' || !isUUID(value, 'loose')) throw new PathNotFoundError();
-    return value;
+    // PostgreSQL compares uuids case-insensitively, JavaScript strings do not: one spelling.
+    return value.toLowerCase();
   },
 };
 
 /**
  * A path parameter that names an object by UUID. Any other value (a word, a malformed UUID)
- * is a path that does not exist: 404 `not_found`, checked after authentication.
+ * is a path that does not exist: 404 `not_found`, checked after authentication. The value is
+ * handed on in lower case.
  */
 export function UuidParam(name: string): ParameterDecorator {
   return Param(name, UUID_SEGMENT);

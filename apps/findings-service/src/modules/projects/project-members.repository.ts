@@ -51,21 +51,28 @@ export class ProjectMembersRepository {
       relations: { user: true },
       order: { createdAt: 'ASC', userId: 'ASC' },
     });
-    return rows.map((r) => ({
-      userId: r.userId,
-      email: r.user?.email ?? '',
-      displayName: r.user?.displayName ?? '',
-      role: r.role,
-      createdAt: r.createdAt,
-    }));
+    return rows.map(toMemberRow);
   }
 
   async find(projectId: string, userId: string): Promise<MemberRow | null> {
-    const rows = await this.list(projectId);
-    return rows.find((r) => r.userId === userId) ?? null;
+    const row = await this.members.findOne({
+      where: { projectId, userId },
+      relations: { user: true },
+    });
+    return row ? toMemberRow(row) : null;
   }
 }
 
 function sqlState(error: QueryFailedError): unknown {
   return (error.driverError as { code?: unknown }).code;
+}
+
+function toMemberRow(r: ProjectMemberEntity): MemberRow {
+  return {
+    userId: r.userId,
+    email: r.user?.email ?? '',
+    displayName: r.user?.displayName ?? '',
+    role: r.role,
+    createdAt: r.createdAt,
+  };
 }
