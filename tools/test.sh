@@ -66,21 +66,32 @@ TEST_RUN_ID="${TEST_RUN_ID:-r$(date +%s)_$$}"
 TEST_RUN_ID="$(printf '%s' "$TEST_RUN_ID" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_' '_' | cut -c1-24)"
 export TEST_RUN_ID
 summary="$(mktemp)"
+jest_log="$(mktemp)"
 export TEST_SUMMARY_FILE="$summary"
 
+# No --forceExit: Jest must end by itself. A worker it has to kill left a handle open (server,
+# connection, timer, thread, child process): that fails the run like a failing test.
 set +e
-npx jest -c jest.config.js --ci -w 2 --forceExit "$@"
-status=$?
+npx jest -c jest.config.js --ci -w 2 "$@" 2>&1 | tee "$jest_log"
+status=${PIPESTATUS[0]}
 set -e
 drop_run_databases
 
 line="$(tail -n 1 "$summary" 2>/dev/null || true)"
 rm -f "$summary"
 if [ -z "$line" ]; then
+  rm -f "$jest_log"
   echo "test.sh: jest ended without a summary (exit $status)" >&2
   echo "0 passed, 1 failed"
   [ "$status" -ne 0 ] || status=1
   exit "$status"
 fi
+if grep -q 'failed to exit gracefully' "$jest_log"; then
+  echo "test.sh: Jest had to kill a worker: a test left a handle open" \
+    "(find it with: npx jest -c <project>/jest.config.js --detectOpenHandles <file>)" >&2
+  line="$(printf '%s\n' "$line" | awk '{ $3 = $3 + 1; print }')"
+  [ "$status" -ne 0 ] || status=1
+fi
+rm -f "$jest_log"
 echo "$line"
 exit "$status"
