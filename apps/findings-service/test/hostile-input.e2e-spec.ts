@@ -35,6 +35,19 @@ describe('Hostile input - JSON body shape', () => {
     });
   });
 
+  it('refuses an array of 10 001 ids on the bulk route before validating it', async () => {
+    const ids = Array.from({ length: 10_001 }, () => '00000000-0000-4000-8000-000000000000');
+    const res = await postJson(
+      '/api/v1/findings/bulk-tags',
+      JSON.stringify({ finding_ids: ids, add: ['x'] }),
+      admin.token,
+    ).expect(400);
+    expect(res.body).toEqual({
+      error: 'an object or array in the request body has more than 10000 members',
+      code: 'body_too_wide',
+    });
+  });
+
   it('validates a body nested exactly 64 deep like any other body', async () => {
     const res = await postJson('/api/v1/auth/local/login', `{"login":${nested(63)}}`).expect(400);
     expect(res.body.code).toBe('validation_failed');

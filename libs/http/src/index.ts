@@ -1,6 +1,6 @@
 export * from './body/json-body';
 export * from './body/json-body-parser';
-export * from './body/json-depth';
+export * from './body/json-shape';
 export * from './body/media-type-gate';
 export * from './body/request-body-error';
 export * from './input/input-pipes';

@@ -27,6 +27,19 @@ describe('Hostile input - JSON body shape at the reject step', () => {
     });
   });
 
+  it('refuses a 100 000-element array on the unauthenticated enroll before validating it', async () => {
+    const wide = JSON.stringify({
+      serial: 'SN-WIDE',
+      csr: Array.from({ length: 100_000 }, () => 0),
+    });
+    const res = await postJson('/api/v1/enroll', wide);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      code: 'invalid_request',
+      message: 'an object or array in the request body has more than 10000 members',
+    });
+  });
+
   it('refuses a __proto__ key and malformed JSON with 400 invalid_request', async () => {
     const proto = await postJson(
       '/api/v1/auth/local/login',

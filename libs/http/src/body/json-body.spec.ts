@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, parseJsonBody } from './json-body';
+import { MAX_JSON_DEPTH, MAX_JSON_MEMBERS, parseJsonBody } from './json-body';
 import { RequestBodyError } from './request-body-error';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
@@ -29,6 +29,25 @@ describe('parseJsonBody', () => {
   it('refuses 10 000 levels (and a million) without a stack overflow', () => {
     expect(refusal(bytes(`{"email":${nested(10_000)}}`)).code).toBe('body_too_deep');
     expect(refusal(bytes('['.repeat(1_000_000))).code).toBe('body_too_deep');
+  });
+
+  it('accepts containers up to the member bound and refuses one member more', () => {
+    expect(MAX_JSON_MEMBERS).toBe(10_000);
+    const ids = (n: number): string => JSON.stringify({ ids: Array.from({ length: n }, () => 1) });
+    expect((parseJsonBody(bytes(ids(10_000))) as { ids: number[] }).ids).toHaveLength(10_000);
+    expect(refusal(bytes(ids(10_001)))).toMatchObject({
+      code: 'body_too_wide',
+      details: { max_members: 10_000 },
+    });
+    const keys = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`k${i}`, i]));
+    expect(refusal(bytes(JSON.stringify(keys))).code).toBe('body_too_wide');
+  });
+
+  it('counts members per container, not per body, and not commas inside strings', () => {
+    const many = Array.from({ length: 30 }, () => Array.from({ length: 5_000 }, () => 0));
+    expect(parseJsonBody(bytes(JSON.stringify(many)))).toHaveLength(30);
+    const text = JSON.stringify({ s: ','.repeat(50_000), t: [1, 2] });
+    expect(parseJsonBody(bytes(text))).toEqual(JSON.parse(text));
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {

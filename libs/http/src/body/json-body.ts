@@ -1,8 +1,11 @@
-import { exceedsJsonDepth } from './json-depth';
+import { jsonShapeViolation } from './json-shape';
 import { RequestBodyError } from './request-body-error';
 
 /** Deepest object/array nesting a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
+
+/** Most members of one object or elements of one array (the largest bulk DTO takes 10 000). */
+export const MAX_JSON_MEMBERS = 10_000;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -32,12 +35,15 @@ function mayHoldPrototypeKeys(text: string): boolean {
 
 /**
  * Parses a JSON request body: an empty (or blank) body is `{}`; nesting deeper than
- * `maxDepth` is refused before parsing; invalid UTF-8, invalid JSON and prototype keys are
- * refused. Duplicate keys: the last one wins (JSON.parse).
+ * `maxDepth` or a container with more than `MAX_JSON_MEMBERS` members is refused before
+ * parsing; invalid UTF-8, invalid JSON and prototype keys are refused. Duplicate keys: the
+ * last one wins (JSON.parse).
  */
 export function parseJsonBody(raw: Uint8Array, maxDepth = MAX_JSON_DEPTH): unknown {
   if (isBlank(raw)) return {};
-  if (exceedsJsonDepth(raw, maxDepth)) throw RequestBodyError.tooDeep(maxDepth);
+  const violation = jsonShapeViolation(raw, { maxDepth, maxMembers: MAX_JSON_MEMBERS });
+  if (violation === 'too_deep') throw RequestBodyError.tooDeep(maxDepth);
+  if (violation === 'too_wide') throw RequestBodyError.tooWide(MAX_JSON_MEMBERS);
   let text: string;
   try {
     text = utf8.decode(raw);

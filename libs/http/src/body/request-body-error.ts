@@ -2,11 +2,16 @@ import { DomainError } from '@platform/errors';
 
 /**
  * A request body refused before validation. `bad_request` (400): not UTF-8, not JSON, or a
- * prototype key; `body_too_deep` (400): nested deeper than the bound; `unsupported_media_type`
+ * prototype key; `body_too_deep` (400): nested deeper than the bound; `body_too_wide` (400): an
+ * object or array with more members than the bound; `unsupported_media_type`
  * (415): a media type the route does not take. Each service's filter maps the code to its
  * own envelope.
  */
-export type RequestBodyErrorCode = 'bad_request' | 'body_too_deep' | 'unsupported_media_type';
+export type RequestBodyErrorCode =
+  | 'bad_request'
+  | 'body_too_deep'
+  | 'body_too_wide'
+  | 'unsupported_media_type';
 
 export class RequestBodyError extends DomainError {
   declare readonly code: RequestBodyErrorCode;
@@ -24,6 +29,14 @@ export class RequestBodyError extends DomainError {
       'body_too_deep',
       `request body is nested deeper than ${maxDepth} levels`,
       { max_depth: maxDepth },
+    );
+  }
+
+  static tooWide(maxMembers: number): RequestBodyError {
+    return new RequestBodyError(
+      'body_too_wide',
+      `an object or array in the request body has more than ${maxMembers} members`,
+      { max_members: maxMembers },
     );
   }
 

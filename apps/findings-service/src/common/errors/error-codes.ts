@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   bad_request: 400,
   validation_failed: 400,
   body_too_deep: 400,
+  body_too_wide: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

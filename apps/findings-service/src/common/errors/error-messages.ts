@@ -11,6 +11,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'request body is nested deeper than {max_depth} levels',
     ru: 'тело запроса вложено глубже {max_depth} уровней',
   },
+  body_too_wide: {
+    en: 'an object or array in the request body has more than {max_members} members',
+    ru: 'объект или массив в теле запроса содержит больше {max_members} элементов',
+  },
   unauthorized: { en: 'authentication required', ru: 'требуется аутентификация' },
   forbidden: { en: 'forbidden', ru: 'доступ запрещён' },
   not_found: { en: 'not found', ru: 'не найдено' },
