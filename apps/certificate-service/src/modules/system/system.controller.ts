@@ -1,4 +1,5 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { currentBuildInfo } from '@platform/versioning';
 import { CertsvcMetrics } from '../../metrics/certsvc-metrics';
@@ -23,11 +24,13 @@ export class SystemController {
   }
 
   @Get('metrics')
-  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition', schema: { type: 'string' } })
-  exposition(): Promise<string> {
-    return this.metrics.registry.metrics();
+  async exposition(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const text = await this.metrics.registry.metrics();
+    // Set only once the text exists: a failed collection answers in the JSON error envelope.
+    void reply.header('content-type', this.metrics.registry.contentType);
+    return text;
   }
 
   @Get('api/v1/version')
