@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { ConfigError } from '@platform/config';
 import { currentBuildInfo } from '@platform/versioning';
-import { createCertificateApp } from './bootstrap/create-app';
-import { loadCertsvcConfig } from './config/certsvc-config';
-import { createCertsvcLogger } from './logging/certsvc-logger';
-import { CertsvcMetrics } from './metrics/certsvc-metrics';
+import { createCertificateApp } from './app/create-app';
+import { loadCertsvcConfig } from './app/config/certsvc-config';
+import { createCertsvcLogger } from './app/logging/certsvc-logger';
+import { CertsvcMetrics } from './app/metrics/certsvc-metrics';
 
 async function main(): Promise<void> {
   const config = loadCertsvcConfig();

@@ -4,12 +4,12 @@ import { DataSource } from 'typeorm';
 import { ConfigError } from '@platform/config';
 import { waitForMigrations } from '@platform/database';
 import { currentBuildInfo } from '@platform/versioning';
-import { loadCertsvcConfig } from './config/certsvc-config';
+import { loadCertsvcConfig } from './app/config/certsvc-config';
 import { CERTSVC_MIGRATION_LOCK } from './database/data-source';
-import { createCertsvcLogger } from './logging/certsvc-logger';
-import { NestLoggerAdapter } from './logging/nest-logger.adapter';
-import { CertsvcMetrics } from './metrics/certsvc-metrics';
-import { WorkerModule } from './worker.module';
+import { createCertsvcLogger } from './app/logging/certsvc-logger';
+import { NestLoggerAdapter } from './app/logging/nest-logger.adapter';
+import { CertsvcMetrics } from './app/metrics/certsvc-metrics';
+import { WorkerModule } from './worker/worker.module';
 
 async function main(): Promise<void> {
   const config = loadCertsvcConfig();

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { currentBuildInfo } from '@platform/versioning';
-import { createFindingsApp } from './bootstrap/create-app';
-import { loadFindingsConfig } from './config/findings-config';
+import { createFindingsApp } from './app/create-app';
+import { loadFindingsConfig } from './app/config/findings-config';
 
 async function main(): Promise<void> {
   const config = loadFindingsConfig(process.env, 'api');

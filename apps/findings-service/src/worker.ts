@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { FindingsMetrics } from './common/metrics/findings-metrics';
-import { loadFindingsConfig } from './config/findings-config';
-import { WorkerModule } from './worker.module';
+import { FindingsMetrics } from './app/metrics/findings-metrics';
+import { loadFindingsConfig } from './app/config/findings-config';
+import { WorkerModule } from './worker/worker.module';
 
 /** Worker entry point: waits for migrations, serves its metrics, runs queue consumers. */
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { listRouteAccess } from '../src/modules/auth/access/route-inventory';
-import { createFindingsApp } from '../src/bootstrap/create-app';
-import { loadFindingsConfig } from '../src/config/findings-config';
+import { createFindingsApp } from '../src/app/create-app';
+import { loadFindingsConfig } from '../src/app/config/findings-config';
 import { ProbeModule } from './support/probe.module';
 import { startTestApp, TestApp } from './support/test-app';
 

@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
-import { createFindingsApp } from '../src/bootstrap/create-app';
-import { loadFindingsConfig } from '../src/config/findings-config';
-import { OPENAPI_FILE } from '../src/openapi/openapi-export';
+import { createFindingsApp } from '../src/app/create-app';
+import { loadFindingsConfig } from '../src/app/config/findings-config';
+import { OPENAPI_FILE } from '../src/app/openapi/openapi-export';
 import { servedRoutes } from './support/served-routes';
 
 type Document = { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };

@@ -18,10 +18,10 @@
 import 'reflect-metadata';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { Client } from 'pg';
-import { createCertificateApp } from '../../../apps/certificate-service/src/bootstrap/create-app';
-import { loadCertsvcConfig } from '../../../apps/certificate-service/src/config/certsvc-config';
-import { createCertsvcLogger } from '../../../apps/certificate-service/src/logging/certsvc-logger';
-import { CertsvcMetrics } from '../../../apps/certificate-service/src/metrics/certsvc-metrics';
+import { createCertificateApp } from '../../../apps/certificate-service/src/app/create-app';
+import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
+import { createCertsvcLogger } from '../../../apps/certificate-service/src/app/logging/certsvc-logger';
+import { CertsvcMetrics } from '../../../apps/certificate-service/src/app/metrics/certsvc-metrics';
 import { IssuanceTimings } from '../../../apps/certificate-service/src/modules/issuance/issuance-timings';
 import {
   generateCaMaterial,

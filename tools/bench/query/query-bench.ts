@@ -20,8 +20,8 @@ import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createFindingsApp } from '../../../apps/findings-service/src/bootstrap/create-app';
-import { loadFindingsConfig } from '../../../apps/findings-service/src/config/findings-config';
+import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
+import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);

@@ -13,7 +13,7 @@ import {
 } from '@platform/testing';
 import { appendFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { buildOpenApiDocument } from '../../src/openapi/openapi-document';
+import { buildOpenApiDocument } from '../../src/app/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { CertificateFuzzSeed } from './fuzz-seed';
 import {

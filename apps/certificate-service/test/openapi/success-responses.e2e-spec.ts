@@ -2,12 +2,12 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AppModule } from '../../src/app.module';
-import { createAdapter } from '../../src/bootstrap/create-app';
-import { loadCertsvcConfig } from '../../src/config/certsvc-config';
-import { createCertsvcLogger } from '../../src/logging/certsvc-logger';
-import { CertsvcMetrics } from '../../src/metrics/certsvc-metrics';
-import { OPENAPI_OUTPUT } from '../../src/openapi/write-openapi';
+import { AppModule } from '../../src/app/app.module';
+import { createAdapter } from '../../src/app/create-app';
+import { loadCertsvcConfig } from '../../src/app/config/certsvc-config';
+import { createCertsvcLogger } from '../../src/app/logging/certsvc-logger';
+import { CertsvcMetrics } from '../../src/app/metrics/certsvc-metrics';
+import { OPENAPI_OUTPUT } from '../../src/app/openapi/write-openapi';
 import { servedRoutes } from '../support/served-routes';
 
 type Document = { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };

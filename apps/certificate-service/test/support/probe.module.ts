@@ -9,8 +9,8 @@ import {
   Patch,
   Post,
 } from '@nestjs/common';
-import { RequestContext } from '../../src/common/request-context/request-context';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../src/logging/certsvc-logger';
+import { RequestContext } from '../../src/app/request-context/request-context';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../src/app/logging/certsvc-logger';
 import { CurrentActor, Public, Roles } from '../../src/modules/auth/access/access.decorators';
 import type { Actor } from '../../src/modules/auth/actor';
 

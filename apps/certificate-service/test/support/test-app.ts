@@ -2,11 +2,11 @@ import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
-import { createCertificateApp } from '../../src/bootstrap/create-app';
-import { loadCertsvcConfig, type CertsvcConfig } from '../../src/config/certsvc-config';
+import { createCertificateApp } from '../../src/app/create-app';
+import { loadCertsvcConfig, type CertsvcConfig } from '../../src/app/config/certsvc-config';
 import { certificateDataSourceOptions } from '../../src/database/data-source';
-import { createCertsvcLogger } from '../../src/logging/certsvc-logger';
-import { CertsvcMetrics } from '../../src/metrics/certsvc-metrics';
+import { createCertsvcLogger } from '../../src/app/logging/certsvc-logger';
+import { CertsvcMetrics } from '../../src/app/metrics/certsvc-metrics';
 import { LogCapture } from './log-capture';
 
 export const ADMIN_EMAIL = 'admin@certsvc.test';

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { FindingsConfig } from '../config/findings-config';
+import { FindingsConfig } from '../app/config/findings-config';
 import { findingsDataSourceOptions } from './data-source';
 import { MigrationGateService } from './migration-gate.service';
 

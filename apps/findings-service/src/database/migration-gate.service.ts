@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { runMigrationsUnderLock, waitForMigrations } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { FINDINGS_CONFIG } from '../config/config.tokens';
-import { FindingsConfig } from '../config/findings-config';
+import { FINDINGS_CONFIG } from '../app/config/config.tokens';
+import { FindingsConfig } from '../app/config/findings-config';
 import { MIGRATION_LOCK_KEY } from './data-source';
 
 /**

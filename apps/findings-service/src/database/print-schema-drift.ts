@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import { detectSchemaDrift, runMigrationsUnderLock } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { loadFindingsConfig } from '../config/findings-config';
+import { loadFindingsConfig } from '../app/config/findings-config';
 import { findingsDataSourceOptions, MIGRATION_LOCK_KEY } from './data-source';
 
 async function main(): Promise<void> {

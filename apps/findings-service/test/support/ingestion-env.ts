@@ -4,9 +4,9 @@ import { uniqueQueuePrefix } from '@platform/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FindingsMetrics } from '../../src/common/metrics/findings-metrics';
-import { loadFindingsConfig } from '../../src/config/findings-config';
-import { WorkerModule } from '../../src/worker.module';
+import { FindingsMetrics } from '../../src/app/metrics/findings-metrics';
+import { loadFindingsConfig } from '../../src/app/config/findings-config';
+import { WorkerModule } from '../../src/worker/worker.module';
 import type { TestApp } from './test-app';
 
 export interface IngestionEnv {

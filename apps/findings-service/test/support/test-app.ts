@@ -6,9 +6,9 @@ import {
   uniqueQueuePrefix,
 } from '@platform/testing';
 import request from 'supertest';
-import { createFindingsApp } from '../../src/bootstrap/create-app';
-import { MetricsServerService } from '../../src/common/metrics/metrics-server.service';
-import { FindingsConfig, loadFindingsConfig } from '../../src/config/findings-config';
+import { createFindingsApp } from '../../src/app/create-app';
+import { MetricsServerService } from '../../src/app/metrics/metrics-server.service';
+import { FindingsConfig, loadFindingsConfig } from '../../src/app/config/findings-config';
 import { findingsDataSourceOptions } from '../../src/database/data-source';
 import { ProbeModule } from './probe.module';
 

@@ -2,7 +2,7 @@ import { INestApplicationContext, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { UUID_SEGMENT } from '../../src/common/http/uuid-param';
+import { UUID_SEGMENT } from '../../src/app/http/uuid-param';
 
 export interface UuidRoute {
   method: string;

@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { MemoryRateLimiter, safeEqual, sha256Hex } from '@platform/auth';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { RequestsRepository } from '../requests/requests.repository';
 import { AgentError } from './agent.errors';

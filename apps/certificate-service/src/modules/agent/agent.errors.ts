@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type AgentErrorCode =
   'agent_unauthorized' | 'certificate_not_issued' | 'certificate_not_found' | 'rate_limited';

@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 /** Row error codes of approve/reject (and their HTTP status when raised alone). */
 export type ApprovalErrorCode =

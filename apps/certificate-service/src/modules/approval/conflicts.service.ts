@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { ApprovalRepository } from './approval.repository';
 
 export type ConflictKind = 'multiple_pending' | 'active_certificate';

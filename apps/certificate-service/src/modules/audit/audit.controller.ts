@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { toCsv } from '../../common/http/csv';
-import { CsvExport } from '../../common/http/csv-export.decorator';
-import { pageOf } from '../../common/http/paging.dto';
+import { toCsv } from '../../app/http/csv';
+import { CsvExport } from '../../app/http/csv-export.decorator';
+import { pageOf } from '../../app/http/paging.dto';
 import { Roles } from '../auth/access/access.decorators';
 import { READER_ROLES } from '../auth/roles';
 import { AuditQueryDto } from './dto/audit-query.dto';

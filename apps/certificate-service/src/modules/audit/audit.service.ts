@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
-import { CertsvcMetrics } from '../../metrics/certsvc-metrics';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
+import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { actorLabel, type Actor } from '../auth/actor';
 import type { AuditAction } from './audit-actions';
 import type { AuditRecordEntity } from './audit-record.entity';

@@ -6,7 +6,7 @@ import {
   tokenTimeViolation,
   type TokenTimeClaims,
 } from '@platform/auth';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 
 const ISSUER = 'certificate-service';
 const AUDIENCE = 'certificate-service-api';

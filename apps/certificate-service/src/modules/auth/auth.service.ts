@@ -8,7 +8,7 @@ import {
   verifyAgainstDummy,
   verifyPassword,
 } from '@platform/auth';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { AuditService } from '../audit/audit.service';
 import { UsersRepository } from '../users/users.repository';
 import { AccessTokenService } from './access-token.service';

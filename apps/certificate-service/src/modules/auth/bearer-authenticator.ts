@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import { isServiceAccountToken } from '../service-accounts/service-account-token';
 import { ServiceAccountsService } from '../service-accounts/service-accounts.service';
 import { UsersRepository } from '../users/users.repository';

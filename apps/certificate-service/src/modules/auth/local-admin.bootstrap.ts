@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { hashPassword } from '@platform/auth';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import { UsersRepository } from '../users/users.repository';
 
 /**

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import {
   BuiltInCaIssuer,
   ensureCaMaterial,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { X509Certificate } from 'node:crypto';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import type { CrlSource, CurrentCrl } from '../enrollment/crl-source';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import { CertificatesRepository } from '../certificates/certificates.repository';

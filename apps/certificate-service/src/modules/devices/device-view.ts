@@ -1,4 +1,4 @@
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import type { DeviceEntity } from './device.entity';
 import { effectivePurposes, type PurposeOverrides } from './purpose-access';
 

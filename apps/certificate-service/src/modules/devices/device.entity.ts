@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 
 /** A machine known by the serial its agent claims. */
 @Entity('devices')

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { toCsv } from '../../common/http/csv';
-import { CsvExport } from '../../common/http/csv-export.decorator';
+import { toCsv } from '../../app/http/csv';
+import { CsvExport } from '../../app/http/csv-export.decorator';
 import { CurrentActor, Roles } from '../auth/access/access.decorators';
 import type { Actor } from '../auth/actor';
 import { READER_ROLES } from '../auth/roles';
@@ -15,7 +15,7 @@ import {
   DevicePurposesDto,
   RotatedEnrollmentTokenDto,
 } from './dto/device.dto';
-import { pageOf } from '../../common/http/paging.dto';
+import { pageOf } from '../../app/http/paging.dto';
 import { PurposeDecisionDto, PurposeRequestDto } from './dto/purpose-request.dto';
 import { DevicesService } from './devices.service';
 import { purposeParam } from './purpose-param';

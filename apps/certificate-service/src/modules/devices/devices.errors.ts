@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type DevicesErrorCode =
   | 'device_not_found'

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from './device.entity';
 import type { PurposeOverrides } from './purpose-access';
 import { PurposeOverrideEntity, type StoredOverride } from './purpose-override.entity';

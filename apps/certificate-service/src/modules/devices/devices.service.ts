@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PURPOSES, type Purpose } from '../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
 import { actorLabel, type Actor } from '../auth/actor';
 import type { DeviceEntity } from './device.entity';

@@ -1,4 +1,4 @@
-import { PURPOSES, type Purpose } from '../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../app/domain/purposes';
 
 export const OVERRIDE_MODES = ['inherit', 'allow', 'deny'] as const;
 export type OverrideMode = (typeof OVERRIDE_MODES)[number];

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, Roles } from '../auth/access/access.decorators';
 import type { Actor } from '../auth/actor';
 import { READER_ROLES } from '../auth/roles';
-import { pageOf } from '../../common/http/paging.dto';
+import { pageOf } from '../../app/http/paging.dto';
 import {
   OverrideCostDto,
   OverrideResetDto,

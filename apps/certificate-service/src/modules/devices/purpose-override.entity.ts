@@ -7,7 +7,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from './device.entity';
 
 /** An explicit per-device decision for a purpose; `inherit` is the absence of a row. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../auth/actor';
 import { DevicesRepository } from './devices.repository';

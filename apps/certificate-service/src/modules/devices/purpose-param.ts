@@ -1,4 +1,4 @@
-import { isPurpose, type Purpose } from '../../common/domain/purposes';
+import { isPurpose, type Purpose } from '../../app/domain/purposes';
 import { DevicesError } from './devices.errors';
 
 /** A purpose taken from a path segment. */

@@ -8,7 +8,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from './device.entity';
 
 export const PURPOSE_REQUEST_STATUSES = ['pending', 'approved', 'denied'] as const;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from './device.entity';
 import { PurposeRequestEntity, type PurposeRequestStatus } from './purpose-request.entity';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
 import { actorLabel, type Actor } from '../auth/actor';
 import type { DeviceEntity } from './device.entity';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { DeviceCredentials } from '../devices/device-credentials.service';
 import { DevicesService } from '../devices/devices.service';
 import type { DeviceView } from '../devices/device-view';

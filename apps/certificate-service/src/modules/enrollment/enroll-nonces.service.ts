@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomSecret, sha256Hex } from '@platform/auth';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { EnrollNonceKind } from './enroll-nonce.entity';
 import { EnrollNoncesRepository } from './enroll-nonces.repository';
 

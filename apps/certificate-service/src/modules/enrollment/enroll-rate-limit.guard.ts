@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { MemoryRateLimiter, TrustedProxies } from '@platform/auth';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { EnrollmentError } from './enrollment.errors';
 
 /**

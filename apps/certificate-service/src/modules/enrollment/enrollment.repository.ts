@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from '../devices/device.entity';
 import { CertificateRequestEntity } from '../requests/certificate-request.entity';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { setSerial } from '../../common/request-context/request-context';
+import { setSerial } from '../../app/request-context/request-context';
 import { tokenMatches } from '../devices/device-credentials.service';
 import { deviceIdentityKey } from '../devices/device-identity';
 import { DevicesRepository } from '../devices/devices.repository';

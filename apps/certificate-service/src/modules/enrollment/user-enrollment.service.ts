@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { setSerial } from '../../common/request-context/request-context';
+import { setSerial } from '../../app/request-context/request-context';
 import { DeviceCredentials } from '../devices/device-credentials.service';
 import { DevicesRepository } from '../devices/devices.repository';
 import { purposeAllowed } from '../devices/purpose-access';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { generateKeyPairSync } from 'node:crypto';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { sealPrivateKey } from '../pki';
 import { LicenseRepository } from './license.repository';
 

@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type LicenseErrorCode = 'license_limit' | 'license_tamper' | 'license_slot_not_found';
 

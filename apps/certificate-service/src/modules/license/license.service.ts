@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PURPOSES, type Purpose } from '../../common/domain/purposes';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { PURPOSES, type Purpose } from '../../app/domain/purposes';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { LicenseError } from './license.errors';
 import { LicenseRepository, type LicenseTx, type SlotCandidate } from './license.repository';
 import { admitSlots } from './slot-admission';

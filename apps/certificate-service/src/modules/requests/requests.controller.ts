@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { toCsv } from '../../common/http/csv';
-import { CsvExport } from '../../common/http/csv-export.decorator';
+import { toCsv } from '../../app/http/csv';
+import { CsvExport } from '../../app/http/csv-export.decorator';
 import { Roles } from '../auth/access/access.decorators';
 import { ROLES } from '../auth/roles';
-import { pageOf } from '../../common/http/paging.dto';
+import { pageOf } from '../../app/http/paging.dto';
 import { requestFilterOf, RequestQueryDto } from './dto/request-query.dto';
 import { CertificateRequestDto, CertificateRequestPageDto } from './dto/request.dto';
 import { RequestsService } from './requests.service';

@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type RevocationErrorCode =
   'certificate_not_found' | 'device_not_found' | 'ca_revoke_unsupported' | 'issuer_revoke_failed';

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { Purpose } from '../../common/domain/purposes';
+import type { Purpose } from '../../app/domain/purposes';
 
 /** An API caller with a `wca_*` token (only its SHA-256 is stored) and role cert-auto-approver. */
 @Entity('service_accounts')

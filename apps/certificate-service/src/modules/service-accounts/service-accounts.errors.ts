@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type ServiceAccountsErrorCode = 'service_account_not_found' | 'invalid_purposes';
 

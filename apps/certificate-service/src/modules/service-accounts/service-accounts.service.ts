@@ -2,7 +2,7 @@ import { isUUID } from 'class-validator';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '@platform/auth';
-import { isPurpose, type Purpose } from '../../common/domain/purposes';
+import { isPurpose, type Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
 import { actorLabel, type Actor, type ServiceAccountActor } from '../auth/actor';
 import { SERVICE_ACCOUNT_ROLE } from '../auth/roles';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import { CorpAllowlistRepository } from './corp-allowlist.repository';
 import { PolicySettingsService } from './policy-settings.service';
 import { usesAllowlist, usesWebhook, type SaAutoApprovePolicy } from './sa-auto-approve.policy';

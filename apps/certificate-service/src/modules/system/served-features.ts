@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { FeaturesDto } from './system.dto';
 

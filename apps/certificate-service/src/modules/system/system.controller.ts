@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { currentBuildInfo } from '@platform/versioning';
-import { CertsvcMetrics } from '../../metrics/certsvc-metrics';
+import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { Public } from '../auth/access/access.decorators';
 import { ServedFeatures } from './served-features';
 import { FeaturesDto, HealthDto, VersionDto } from './system.dto';

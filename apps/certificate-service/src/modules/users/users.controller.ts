@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { toCsv } from '../../common/http/csv';
-import { CsvExport } from '../../common/http/csv-export.decorator';
+import { toCsv } from '../../app/http/csv';
+import { CsvExport } from '../../app/http/csv-export.decorator';
 import { CurrentActor, Roles } from '../auth/access/access.decorators';
 import type { Actor } from '../auth/actor';
 import {

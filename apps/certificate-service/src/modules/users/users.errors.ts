@@ -1,4 +1,4 @@
-import { CertsvcError } from '../../common/errors/certsvc-error';
+import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type UsersErrorCode =
   'user_not_found' | 'user_exists' | 'last_admin' | 'invalid_role' | 'not_local_user';

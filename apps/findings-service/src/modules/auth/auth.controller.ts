@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
-import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
+import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 import { UserDto } from '../users/dto/user.dto';
 import { AccessContext } from './access/access-context';
 import { CurrentAccess, Public, RateLimit, UserOnly } from './access/access.decorators';

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomSecret, sha256Hex, verifyAgainstDummy, verifyPassword } from '@platform/auth';
 import { randomUUID } from 'node:crypto';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { UserDto } from '../users/dto/user.dto';

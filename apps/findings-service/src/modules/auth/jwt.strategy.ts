@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { currentNumericDate, TOKEN_CLOCK_SKEW_SECONDS, tokenTimeViolation } from '@platform/auth';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 import { AuthError } from './auth.errors';
 import {
   ACCESS_TOKEN_TYPE,

@@ -1,10 +1,10 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { currentBuildInfo } from '@platform/versioning';
-import { ApiDataResponse } from '../../common/http/api-responses';
-import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { ApiDataResponse } from '../../app/http/api-responses';
+import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 import { Public, RateLimit } from '../auth/access/access.decorators';
 
 export class HealthDto {

@@ -1,4 +1,4 @@
-import { FindingsError } from '../../common/errors/app-error';
+import { FindingsError } from '../../app/errors/app-error';
 
 export type JobsErrorCode = 'job_not_found' | 'job_not_retryable' | 'job_not_cancellable';
 

@@ -2,8 +2,8 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createRedisConnection } from '@platform/queue';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import type { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import type { FindingsConfig } from '../../app/config/findings-config';
 import { REPORT_INGESTION_QUEUE } from './ingest-report.job';
 
 /**

@@ -1,4 +1,4 @@
-import { FindingsError } from '../../common/errors/app-error';
+import { FindingsError } from '../../app/errors/app-error';
 
 export type ProductsErrorCode = 'product_not_found' | 'product_exists' | 'repository_url_invalid';
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
-import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
-import { UuidParam } from '../../common/http/uuid-param';
+import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
+import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
+import { UuidParam } from '../../app/http/uuid-param';
 import type { AccessContext } from '../auth/access/access-context';
 import { CurrentAccess, UserOnly } from '../auth/access/access.decorators';
 import { MemberDto, PutMemberDto } from './dto/member.dto';

@@ -1,4 +1,4 @@
-import { FindingsError } from '../../common/errors/app-error';
+import { FindingsError } from '../../app/errors/app-error';
 
 export class RateLimitError extends FindingsError<'rate_limited'> {
   constructor(retryAfterSeconds: number) {

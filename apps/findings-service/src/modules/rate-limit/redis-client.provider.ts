@@ -1,7 +1,7 @@
 import { Provider } from '@nestjs/common';
 import Redis from 'ioredis';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 
 export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
 

@@ -1,4 +1,4 @@
-import { LOCALES } from '../../common/errors/error-messages';
+import { LOCALES } from '../../app/errors/error-messages';
 import { RESULT_WARNING_CODES } from '../ingestion/parsing';
 import {
   REPORT_FAILURE_MESSAGES,

@@ -1,4 +1,4 @@
-import type { Locale } from '../../common/errors/error-messages';
+import type { Locale } from '../../app/errors/error-messages';
 import type { ResultWarningCode } from '../ingestion/parsing';
 import type { ReportFailureCode } from './report-status';
 

@@ -2,10 +2,10 @@ import { Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/comm
 import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AcceptsBody } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { negotiateLocale } from '../../common/errors/accept-language';
-import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
-import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
-import { UuidParam } from '../../common/http/uuid-param';
+import { negotiateLocale } from '../../app/errors/accept-language';
+import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
+import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
+import { UuidParam } from '../../app/http/uuid-param';
 import type { AccessContext } from '../auth/access/access-context';
 import { Access, CurrentAccess } from '../auth/access/access.decorators';
 import { ReportAcceptedDto, ReportDto } from './dto/report.dto';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import type { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import type { FindingsConfig } from '../../app/config/findings-config';
 import { LocalReportStorage } from './local-report-storage';
 import { REPORT_STORAGE } from './report-storage';
 

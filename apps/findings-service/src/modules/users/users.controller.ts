@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
-import { API_PREFIX } from '../../common/http/data-envelope.interceptor';
-import { ApiDataResponse, ApiErrorResponses } from '../../common/http/api-responses';
-import { UuidParam } from '../../common/http/uuid-param';
+import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
+import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
+import { UuidParam } from '../../app/http/uuid-param';
 import { AccessContext } from '../auth/access/access-context';
 import { AdminOnly, CurrentAccess } from '../auth/access/access.decorators';
 import { CreateUserDto } from './dto/create-user.dto';

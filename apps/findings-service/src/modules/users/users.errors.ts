@@ -1,4 +1,4 @@
-import { FindingsError } from '../../common/errors/app-error';
+import { FindingsError } from '../../app/errors/app-error';
 
 export type UsersErrorCode =
   'user_exists' | 'user_not_found' | 'user_is_self' | 'user_last_admin' | 'user_configured_admin';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { hashPassword, verifyPassword } from '@platform/auth';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 import { UserEntity } from './user.entity';
 import { UsersError } from './users.errors';
 import { UsersRepository } from './users.repository';

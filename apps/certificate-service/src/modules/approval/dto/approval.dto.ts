@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, IsUUID, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { ApprovalRow, ApprovalRowStatus } from '../approval.types';
 import type { ConflictKind, SerialConflict } from '../conflicts.service';
 import type { RejectionRow } from '../rejection.service';

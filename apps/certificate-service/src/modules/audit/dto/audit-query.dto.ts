@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { QueryDateTime } from '@platform/http';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PagingQueryDto } from '../../../common/http/paging.dto';
+import { PagingQueryDto } from '../../../app/http/paging.dto';
 import { AUDIT_ACTIONS } from '../audit-actions';
 
 /** Audit filters plus `page`/`limit` paging. */

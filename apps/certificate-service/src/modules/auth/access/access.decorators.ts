@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { requestContextOf } from '../../../common/request-context/request-context.hooks';
+import { requestContextOf } from '../../../app/request-context/request-context.hooks';
 import type { Actor, HumanActor } from '../actor';
 import type { CertRole } from '../roles';
 

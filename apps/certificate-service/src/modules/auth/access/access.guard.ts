@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { requestContextOf } from '../../../common/request-context/request-context.hooks';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../logging/certsvc-logger';
+import { requestContextOf } from '../../../app/request-context/request-context.hooks';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../app/logging/certsvc-logger';
 import { hasAnyRole, type Actor } from '../actor';
 import { AuthError } from '../auth.errors';
 import { BearerAuthenticator } from '../bearer-authenticator';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { CertificateEntity } from '../certificate.entity';
 import {
   CERTIFICATE_STATUSES,

@@ -12,7 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import { OVERRIDE_MODES, type OverrideMode } from '../purpose-access';
 
 export class SetPurposesDto {

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { DeviceFilter } from '../devices.repository';
-import { PagingQueryDto } from '../../../common/http/paging.dto';
+import { PagingQueryDto } from '../../../app/http/paging.dto';
 
 export class DeviceQueryDto extends PagingQueryDto {
   @ApiPropertyOptional({ description: 'case-insensitive part of the serial' })

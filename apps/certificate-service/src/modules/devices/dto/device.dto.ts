@@ -1,5 +1,5 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { DeviceView } from '../device-view';
 import type { PurposeOverrides } from '../purpose-access';
 

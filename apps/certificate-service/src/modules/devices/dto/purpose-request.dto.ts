@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import { PURPOSE_REQUEST_STATUSES, type PurposeRequestStatus } from '../purpose-request.entity';
 import type { PurposeRequestRow } from '../purpose-requests.repository';
 import type { OverrideCost } from '../purpose-overrides.service';
-import { PagingQueryDto } from '../../../common/http/paging.dto';
+import { PagingQueryDto } from '../../../app/http/paging.dto';
 
 export class PurposeRequestQueryDto extends PagingQueryDto {
   @ApiPropertyOptional({ enum: PURPOSE_REQUEST_STATUSES, default: 'pending' })

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../logging/certsvc-logger';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../app/logging/certsvc-logger';
 import type { SourceAuthResult } from '../../requests/certificate-request.entity';
 import type { EnrollSourceAuthPolicy } from '../../settings/enroll-source-auth.policy';
 import { EnrollmentError } from '../enrollment.errors';

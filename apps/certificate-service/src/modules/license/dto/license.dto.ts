@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Matches, MaxLength } from 'class-validator';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { LicenseStatus } from '../license.service';
 
 export class PurposeSeatsDto {

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { QueryDateTime } from '@platform/http';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
-import { PagingQueryDto } from '../../../common/http/paging.dto';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
+import { PagingQueryDto } from '../../../app/http/paging.dto';
 import { REQUEST_STATUSES, type RequestStatus } from '../request-status';
 import type { RequestFilter } from '../requests.repository';
 

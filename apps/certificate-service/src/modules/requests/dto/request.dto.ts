@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import { REQUEST_STATUSES, type RequestStatus } from '../request-status';
 import type { RequestRow } from '../requests.repository';
 

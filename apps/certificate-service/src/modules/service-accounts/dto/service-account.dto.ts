@@ -13,7 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { PURPOSES, type Purpose } from '../../../common/domain/purposes';
+import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { ServiceAccountEntity } from '../service-account.entity';
 
 export class CreateServiceAccountDto {

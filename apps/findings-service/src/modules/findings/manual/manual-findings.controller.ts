@@ -1,9 +1,9 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiDataResponse, ApiErrorResponses } from '../../../common/http/api-responses';
-import { API_PREFIX } from '../../../common/http/data-envelope.interceptor';
-import { UuidParam } from '../../../common/http/uuid-param';
+import { ApiDataResponse, ApiErrorResponses } from '../../../app/http/api-responses';
+import { API_PREFIX } from '../../../app/http/data-envelope.interceptor';
+import { UuidParam } from '../../../app/http/uuid-param';
 import type { AccessContext } from '../../auth/access/access-context';
 import { Access, CurrentAccess } from '../../auth/access/access.decorators';
 import { CreateManualFindingDto, ManualFindingDto } from './dto/manual-finding.dto';

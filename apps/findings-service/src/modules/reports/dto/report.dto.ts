@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Locale } from '../../../common/errors/error-messages';
+import type { Locale } from '../../../app/errors/error-messages';
 import { RESULT_WARNING_CODES } from '../../ingestion/parsing';
 import {
   REPORT_FAILURE_MESSAGES,

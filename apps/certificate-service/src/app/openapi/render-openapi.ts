@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
-import { createAdapter } from '../bootstrap/create-app';
+import { createAdapter } from '../create-app';
 import { loadCertsvcConfig } from '../config/certsvc-config';
 import { createCertsvcLogger } from '../logging/certsvc-logger';
 import { CertsvcMetrics } from '../metrics/certsvc-metrics';

@@ -13,14 +13,14 @@ import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics } from '@platform/metrics';
 import { Logger } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
-import { AppModule } from '../app.module';
-import { ERROR_MESSAGES } from '../common/errors/error-messages';
-import { FindingsExceptionFilter } from '../common/errors/exception.filter';
-import { DataEnvelopeInterceptor } from '../common/http/data-envelope.interceptor';
-import { FindingsMetrics } from '../common/metrics/findings-metrics';
-import { FindingsConfig } from '../config/findings-config';
+import { AppModule } from './app.module';
+import { ERROR_MESSAGES } from './errors/error-messages';
+import { FindingsExceptionFilter } from './errors/exception.filter';
+import { DataEnvelopeInterceptor } from './http/data-envelope.interceptor';
+import { FindingsMetrics } from './metrics/findings-metrics';
+import { FindingsConfig } from './config/findings-config';
 import { assertEveryRouteDeclaresAccess } from '../modules/auth/access/route-inventory';
-import { serveOpenApi } from '../openapi/openapi-document';
+import { serveOpenApi } from './openapi/openapi-document';
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalize } from '@platform/auth';
-import { requestContextOf } from '../common/request-context/request-context.hooks';
+import { requestContextOf } from '../request-context/request-context.hooks';
 import type { CertsvcLogger } from './certsvc-logger';
 
 /** Agent polling routes: their successful calls are logged at debug to keep logs readable. */

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { buildLoggerOptions, resolveRequestId } from '@platform/logging';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
-import { FindingsConfig } from '../../config/findings-config';
+import { FindingsConfig } from '../config/findings-config';
 
 const QUIET_PATHS = new Set(['/health']);
 

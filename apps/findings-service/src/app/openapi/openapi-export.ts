@@ -1,11 +1,11 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { join } from 'node:path';
-import { createFindingsApp } from '../bootstrap/create-app';
+import { createFindingsApp } from '../create-app';
 import { loadFindingsConfig } from '../config/findings-config';
 import { buildOpenApiDocument } from './openapi-document';
 
 /** Where the committed, portable OpenAPI document lives. */
-export const OPENAPI_FILE = join(__dirname, '../../../../docs/openapi/findings-service.json');
+export const OPENAPI_FILE = join(__dirname, '../../../../../docs/openapi/findings-service.json');
 
 /**
  * Builds the OpenAPI document from the module graph in preview mode: no provider is

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CoreModule, type CertsvcRuntime } from './bootstrap/core.module';
+import { CoreModule, type CertsvcRuntime } from '../app/core.module';
 
 /**
  * The background worker: no HTTP. For now it waits for migrations and idles; the webhook

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyError, InputValidationError } from '@platform/errors';
 import { RequestBodyError } from '@platform/http';
 import { loggableError } from '@platform/logging';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../logging/certsvc-logger';
+import { CERTSVC_LOGGER, type CertsvcLogger } from '../logging/certsvc-logger';
 import { requestContextOf } from '../request-context/request-context.hooks';
 import { InvalidRequestError } from './certsvc-error';
 import { certsvcErrorStatuses } from './error-status';

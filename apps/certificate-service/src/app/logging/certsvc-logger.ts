@@ -2,7 +2,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { buildLoggerOptions } from '@platform/logging';
 import type { CertsvcConfig } from '../config/certsvc-config';
-import { RequestContext } from '../common/request-context/request-context';
+import { RequestContext } from '../request-context/request-context';
 
 export type CertsvcLogger = Logger;
 

@@ -7,13 +7,13 @@ import { runMigrationsUnderLock } from '@platform/database';
 import { clientErrorHandler, installJsonBodyParser } from '@platform/http';
 import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics } from '@platform/metrics';
-import { AppModule } from '../app.module';
-import { installRequestContext } from '../common/request-context/request-context.hooks';
+import { AppModule } from './app.module';
+import { installRequestContext } from './request-context/request-context.hooks';
 import { CERTSVC_MIGRATION_LOCK } from '../database/data-source';
-import { installAccessLog } from '../logging/access-log';
-import { NestLoggerAdapter } from '../logging/nest-logger.adapter';
-import { installContentTypeEnforcement } from '../metrics/content-type.hook';
-import { mountSwagger } from '../openapi/openapi-document';
+import { installAccessLog } from './logging/access-log';
+import { NestLoggerAdapter } from './logging/nest-logger.adapter';
+import { installContentTypeEnforcement } from './metrics/content-type.hook';
+import { mountSwagger } from './openapi/openapi-document';
 import type { CertsvcRuntime } from './core.module';
 
 export interface CreateAppOptions {

@@ -6,8 +6,8 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { startMetricsServer } from '@platform/metrics';
-import { FINDINGS_CONFIG } from '../../config/config.tokens';
-import { FindingsConfig } from '../../config/findings-config';
+import { FINDINGS_CONFIG } from '../config/config.tokens';
+import { FindingsConfig } from '../config/findings-config';
 import { FindingsMetrics } from './findings-metrics';
 
 /** Serves `/metrics` of this process on METRICS_PORT (never on the API port). */

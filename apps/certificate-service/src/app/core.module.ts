@@ -1,9 +1,9 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../config/certsvc-config';
+import { CERTSVC_CONFIG, type CertsvcConfig } from './config/certsvc-config';
 import { certificateDataSourceOptions } from '../database/data-source';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../logging/certsvc-logger';
-import { CertsvcMetrics } from '../metrics/certsvc-metrics';
+import { CERTSVC_LOGGER, type CertsvcLogger } from './logging/certsvc-logger';
+import { CertsvcMetrics } from './metrics/certsvc-metrics';
 
 /** What a process is started with: validated config, its logger and its metrics registry. */
 export interface CertsvcRuntime {
