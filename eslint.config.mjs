@@ -37,12 +37,12 @@ export default [
               onlyDependOnLibsWithTags: ['scope:findings', 'scope:shared'],
             },
             {
-              sourceTag: 'scope:certificate',
-              onlyDependOnLibsWithTags: ['scope:certificate', 'scope:shared'],
+              sourceTag: 'scope:certificates',
+              onlyDependOnLibsWithTags: ['scope:certificates', 'scope:shared'],
             },
             {
-              sourceTag: 'scope:plugin-runner',
-              onlyDependOnLibsWithTags: ['scope:plugin-runner', 'scope:shared'],
+              sourceTag: 'scope:plugins',
+              onlyDependOnLibsWithTags: ['scope:plugins', 'scope:shared'],
             },
           ],
         },
