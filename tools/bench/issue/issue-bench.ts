@@ -29,11 +29,11 @@ import {
   loadIssuingCa,
   parseCsr,
   toPem,
-} from '../../../apps/certificate-service/src/modules/pki';
+} from '@platform/pki';
 import {
   ecKeyPair,
   makeCsr,
-} from '../../../apps/certificate-service/src/modules/pki/testing/csr-factory';
+} from '@platform/pki/testing';
 import { rawSigningReference } from './signing-reference';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);

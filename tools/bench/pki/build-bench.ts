@@ -8,12 +8,12 @@ import {
   LeafCertificateBuilder,
   loadIssuingCa,
   parseCsr,
-} from '../../../apps/certificate-service/src/modules/pki';
+} from '@platform/pki';
 import {
   ecKeyPair,
   makeCsr,
   rsaKeyPair,
-} from '../../../apps/certificate-service/src/modules/pki/testing/csr-factory';
+} from '@platform/pki/testing';
 
 const N = Number(process.env['BENCH_N'] ?? 5000);
 const CRL_ENTRIES = Number(process.env['BENCH_CRL'] ?? 100_000);

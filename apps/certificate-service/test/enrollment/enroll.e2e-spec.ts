@@ -1,6 +1,5 @@
-import { toPem } from '../../src/modules/pki';
-import { flipLastByte } from '../../src/modules/pki/testing/csr-factory';
-import { fromPem } from '../../src/modules/pki';
+import { fromPem, toPem } from '@platform/pki';
+import { flipLastByte } from '@platform/pki/testing';
 import {
   enrollDevice,
   nonce,

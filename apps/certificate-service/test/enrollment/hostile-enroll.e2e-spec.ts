@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { toPem } from '../../src/modules/pki';
-import { DerTag } from '../../src/modules/pki/der/der-tag';
-import { Oids } from '../../src/modules/pki/der/oids';
+import { DerTag, Oids, toPem } from '@platform/pki';
 import {
   ecKeyPair,
   makeCsr,
   type CsrOptions,
   type SubjectAttribute,
-} from '../../src/modules/pki/testing/csr-factory';
+} from '@platform/pki/testing';
 import {
   enrollDevice,
   nonce,

@@ -2,7 +2,7 @@ import { enrollDevice, sql, startEnrollApp, uniqueSerial } from '../fixtures/enr
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
 import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
-import type { CertificateIssuer, RevocationReason, RevokeOutcome } from '../../src/modules/pki';
+import type { CertificateIssuer, RevocationReason, RevokeOutcome } from '@platform/pki';
 import { approveRows, bundleOf, servedCrlPem, verifyBundle } from './issuance-support';
 
 /** The built-in issuer whose revoke fails for chosen serials (an unreachable external CA). */

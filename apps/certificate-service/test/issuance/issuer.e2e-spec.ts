@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { startTestApp, TEST_CA_KEY_ENC_KEY, type TestApp } from '../support/test-app';
 import { CaMaterialRepository } from '../../src/modules/ca/ca-material.repository';
-import { generateCaMaterial, parseKeyEncryptionKey } from '../../src/modules/pki';
+import { generateCaMaterial, parseKeyEncryptionKey } from '@platform/pki';
 
 describe('Issuer - /api/v1/issuer (GET)', () => {
   let t: TestApp;

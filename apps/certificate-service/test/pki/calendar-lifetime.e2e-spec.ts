@@ -4,7 +4,7 @@ import {
   IssueRequest,
   loadIssuingCa,
   ParsedCsr,
-} from '../../src/modules/pki';
+} from '@platform/pki';
 import { OpensslWorkspace } from './support/openssl';
 import { issueTo, opensslCsr } from './support/pki-fixture';
 

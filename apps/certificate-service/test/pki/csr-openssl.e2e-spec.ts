@@ -1,4 +1,4 @@
-import { MAX_CSR_BYTES, parseCsr, PkiError } from '../../src/modules/pki';
+import { MAX_CSR_BYTES, parseCsr, PkiError } from '@platform/pki';
 import { OpensslWorkspace } from './support/openssl';
 
 describe('CSR parsing against openssl req', () => {

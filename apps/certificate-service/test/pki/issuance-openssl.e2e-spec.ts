@@ -1,4 +1,4 @@
-import { buildCertificateBundle, certificatesFromPem, ParsedCsr } from '../../src/modules/pki';
+import { buildCertificateBundle, certificatesFromPem, ParsedCsr } from '@platform/pki';
 import { OpensslWorkspace } from './support/openssl';
 import { createCa, issueTo, opensslCsr } from './support/pki-fixture';
 

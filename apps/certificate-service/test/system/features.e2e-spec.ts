@@ -1,5 +1,5 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import type { CertificateIssuer } from '../../src/modules/pki';
+import type { CertificateIssuer } from '@platform/pki';
 import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
 import { Public } from '../../src/modules/auth/access/access.decorators';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -8,7 +8,7 @@ import {
   parseLifetime,
   PURPOSE_PROFILES,
   lifetimeProblem,
-} from '../../modules/pki';
+} from '@platform/pki';
 
 export type ContentTypeEnforcement = 'observe' | 'reject';
 

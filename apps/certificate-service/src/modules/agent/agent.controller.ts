@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Post, Res, UseGuards } from '
 import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentAuth } from '../auth/access/access.decorators';
-import { toPem } from '../pki';
+import { toPem } from '@platform/pki';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { AgentRequest, AgentSecretGuard } from './agent-secret.guard';
 import { AgentService } from './agent.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
-import type { IssuableCsr } from '../pki';
+import type { IssuableCsr } from '@platform/pki';
 import type { RequestStatus } from '../requests/request-status';
 
 /** A request as the approval checks see it, with its device. */

@@ -4,7 +4,7 @@ import { actorLabel, mayActOnPurpose, type Actor } from '../auth/actor';
 import { IssuanceService } from '../issuance/issuance.service';
 import type { IssuableRequest } from '../issuance/issuance.types';
 import { LicenseError } from '../license/license.errors';
-import { isX509Purpose } from '../pki';
+import { isX509Purpose } from '@platform/pki';
 import { CorpOwnershipCheck, type CorpOwnershipVerdict } from '../settings/corp-ownership-check';
 import { ApprovalRepository, type ApprovalCandidate } from './approval.repository';
 import type { ApprovalRow } from './approval.types';

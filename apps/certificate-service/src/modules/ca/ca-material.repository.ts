@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { toPem, type CaMaterial, type CaMaterialStore } from '../pki';
+import { toPem, type CaMaterial, type CaMaterialStore } from '@platform/pki';
 import { CaMaterialEntity } from './ca-material.entity';
 
 const ROW_ID = 1;

@@ -8,7 +8,7 @@ import {
   X509_PURPOSES,
   type CertificateIssuer,
   type X509Purpose,
-} from '../pki';
+} from '@platform/pki';
 import { CaMaterialRepository } from './ca-material.repository';
 import { CaError } from './ca.errors';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../auth/actor';
 import { IssuerRegistry } from '../ca/issuer-registry';
-import { buildCertificateBundle, normalizeSerialHex } from '../pki';
+import { buildCertificateBundle, normalizeSerialHex } from '@platform/pki';
 import type { CertificateEntity } from './certificate.entity';
 import type { KeyProtectionLevel } from './certificate-status';
 import { CertificatesError } from './certificates.errors';

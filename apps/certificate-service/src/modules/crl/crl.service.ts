@@ -4,7 +4,7 @@ import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-lo
 import type { CrlSource, CurrentCrl } from '../enrollment/crl-source';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import { CertificatesRepository } from '../certificates/certificates.repository';
-import { isRevocationReason } from '../pki';
+import { isRevocationReason } from '@platform/pki';
 import { CrlRepository, type StoredCrl } from './crl.repository';
 import { loggableError } from '@platform/logging';
 

@@ -12,7 +12,7 @@ import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/s
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../auth/access/access.decorators';
 import { DevicePurposesDto } from '../devices/dto/device.dto';
-import { toPem } from '../pki';
+import { toPem } from '@platform/pki';
 import { CrlDistributionService } from './crl-distribution.service';
 import { DeviceSelfService } from './device-self-service.service';
 import {

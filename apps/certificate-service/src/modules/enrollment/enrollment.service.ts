@@ -5,7 +5,7 @@ import { tokenMatches } from '../devices/device-credentials.service';
 import { deviceIdentityKey } from '../devices/device-identity';
 import { DevicesRepository } from '../devices/devices.repository';
 import { issueEnrollmentToken } from '../devices/enrollment-token';
-import { parseCsr } from '../pki';
+import { parseCsr } from '@platform/pki';
 import { PolicySettingsService } from '../settings/policy-settings.service';
 import { issueAgentSecret } from './agent-secret';
 import { EnrollmentError } from './enrollment.errors';

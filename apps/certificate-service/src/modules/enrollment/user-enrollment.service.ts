@@ -4,7 +4,7 @@ import { setSerial } from '../../app/request-context/request-context';
 import { DeviceCredentials } from '../devices/device-credentials.service';
 import { DevicesRepository } from '../devices/devices.repository';
 import { purposeAllowed } from '../devices/purpose-access';
-import { parseCsr } from '../pki';
+import { parseCsr } from '@platform/pki';
 import { issueAgentSecret } from './agent-secret';
 import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';

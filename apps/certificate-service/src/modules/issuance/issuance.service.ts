@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { SlotCandidate } from '../license/license.repository';
 import { LicenseService } from '../license/license.service';
-import { type CertificateIssuer, type IssueManyOutcome, type IssueRequest } from '../pki';
+import { type CertificateIssuer, type IssueManyOutcome, type IssueRequest } from '@platform/pki';
 import { elapsedMs, IssuanceTimings } from './issuance-timings';
 import {
   IssuanceRepository,

@@ -1,4 +1,4 @@
-import type { IssuableCsr, X509Purpose } from '../pki';
+import type { IssuableCsr, X509Purpose } from '@platform/pki';
 
 /** A pending request that passed the approval checks. */
 export interface IssuableRequest {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { generateKeyPairSync } from 'node:crypto';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { sealPrivateKey } from '../pki';
+import { sealPrivateKey } from '@platform/pki';
 import { LicenseRepository } from './license.repository';
 
 /** AAD label binding the sealed deployment instance key to its role. */

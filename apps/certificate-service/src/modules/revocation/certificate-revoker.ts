@@ -3,7 +3,7 @@ import type { CertificateEntity } from '../certificates/certificate.entity';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import { CrlService } from '../crl/crl.service';
-import { isX509Purpose, PkiError, type RevocationReason } from '../pki';
+import { isX509Purpose, PkiError, type RevocationReason } from '@platform/pki';
 
 export type RevocationRowOutcome =
   { serial: string; status: 'revoked' } | { serial: string; status: 'error'; error: string };

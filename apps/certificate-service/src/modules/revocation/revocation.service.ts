@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor';
 import type { CertificateEntity } from '../certificates/certificate.entity';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { LicenseService } from '../license/license.service';
-import { normalizeSerialHex, type RevocationReason } from '../pki';
+import { normalizeSerialHex, type RevocationReason } from '@platform/pki';
 import { CertificateRevoker, type RevocationRowOutcome } from './certificate-revoker';
 import { DeviceBlockRepository } from './device-block.repository';
 import { RevocationError } from './revocation.errors';

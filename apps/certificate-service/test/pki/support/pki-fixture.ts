@@ -6,7 +6,7 @@ import {
   parseCsr,
   ParsedCsr,
   toPem,
-} from '../../../src/modules/pki';
+} from '@platform/pki';
 import { OpensslWorkspace } from './openssl';
 
 /** A fresh built-in CA with its PEM files written into the workspace. */

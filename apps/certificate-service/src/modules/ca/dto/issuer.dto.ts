@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { X509_PURPOSES, type X509Purpose } from '../../pki';
+import { X509_PURPOSES, type X509Purpose } from '@platform/pki';
 
 export class PurposeIssuerDto {
   @ApiProperty({ enum: X509_PURPOSES }) purpose!: X509Purpose;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { REVOCATION_REASON_CODES, type RevocationReason } from '../../pki';
+import { REVOCATION_REASON_CODES, type RevocationReason } from '@platform/pki';
 import type { RevocationRowOutcome } from '../certificate-revoker';
 import type { DeviceRevocation } from '../revocation.service';
 

@@ -1,4 +1,5 @@
-// Public surface of the PKI domain module (pure code: no NestJS, no database).
+// @platform/pki: CSR, certificate and CRL building and parsing, DER helpers and CA key
+// handling. Pure code (node:crypto only): no NestJS, no database, no service configuration.
 export { PkiError } from './pki.errors';
 export type { PkiErrorCode } from './pki.errors';
 
@@ -55,3 +56,5 @@ export { writeStoredZip } from './bundle/zip-writer';
 export type { ZipEntry } from './bundle/zip-writer';
 
 export { toPem, fromPem, certificatesFromPem } from './der/pem';
+export { DerTag } from './der/der-tag';
+export { Oids } from './der/oids';
