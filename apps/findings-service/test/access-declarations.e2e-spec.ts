@@ -1,5 +1,5 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { listRouteAccess } from '../src/modules/auth/access/route-inventory';
+import { listRouteAccess } from '../src/app/access/route-inventory';
 import { createFindingsApp } from '../src/app/create-app';
 import { loadFindingsConfig } from '../src/app/config/findings-config';
 import { ProbeModule } from './support/probe.module';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { isLevelAllowed, PERMISSION_NAMES } from '../src/modules/auth/access/permissions';
-import { listRouteAccess } from '../src/modules/auth/access/route-inventory';
+import { isLevelAllowed, PERMISSION_NAMES } from '../src/app/access/permissions';
+import { listRouteAccess } from '../src/app/access/route-inventory';
 import { keyWith } from './support/findings-seed';
 import { Auth, bearer } from './support/catalog';
 import { freshUser, login, loginAdmin, Login } from './support/identities';

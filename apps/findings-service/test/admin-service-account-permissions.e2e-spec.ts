@@ -5,7 +5,7 @@ import {
   PERMISSION_ALLOWED_LEVELS,
   PERMISSION_LEVELS,
   PERMISSION_NAMES,
-} from '../src/modules/auth/access/permissions';
+} from '../src/app/access/permissions';
 import { freshServiceAccount, grant, loginAdmin, Login } from './support/identities';
 import { startTestApp, TestApp } from './support/test-app';
 

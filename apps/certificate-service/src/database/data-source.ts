@@ -7,7 +7,7 @@ import { EnrollNonceEntity } from '../modules/enrollment/enroll-nonce.entity';
 import { CertificateRequestEntity } from '../modules/requests/certificate-request.entity';
 import { CorpAllowlistEntryEntity } from '../modules/settings/corp-allowlist-entry.entity';
 import { PolicySettingEntity } from '../modules/settings/policy-setting.entity';
-import { RefreshTokenEntity } from '../modules/auth/refresh-token.entity';
+import { RefreshTokenEntity } from '../modules/users/refresh-token.entity';
 import { ServiceAccountEntity } from '../modules/service-accounts/service-account.entity';
 import { UserRoleEntity } from '../modules/users/user-role.entity';
 import { UserEntity } from '../modules/users/user.entity';

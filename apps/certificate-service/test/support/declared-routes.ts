@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { ACCESS_POLICY, type AccessPolicy } from '../../src/modules/auth/access/access.decorators';
+import { ACCESS_POLICY, type AccessPolicy } from '../../src/app/access/access.decorators';
 import type { TestApp } from './test-app';
 
 export interface DeclaredRoute {

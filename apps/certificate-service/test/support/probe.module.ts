@@ -11,8 +11,8 @@ import {
 } from '@nestjs/common';
 import { RequestContext } from '../../src/app/request-context/request-context';
 import { CERTSVC_LOGGER, type CertsvcLogger } from '../../src/app/logging/certsvc-logger';
-import { CurrentActor, Public, Roles } from '../../src/modules/auth/access/access.decorators';
-import type { Actor } from '../../src/modules/auth/actor';
+import { CurrentActor, Public, Roles } from '../../src/app/access/access.decorators';
+import type { Actor } from '../../src/app/access/actor';
 
 /**
  * Routes that exist only in tests. The agent polling probe uses PATCH on the real status

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
-import type { HumanRole } from '../../src/modules/auth/roles';
+import type { HumanRole } from '../../src/app/access/roles';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from './test-app';
 
 export interface TestUser {

@@ -1,7 +1,7 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import type { CertificateIssuer } from '@platform/pki';
 import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
-import { Public } from '../../src/modules/auth/access/access.decorators';
+import { Public } from '../../src/app/access/access.decorators';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Where each flag is observable, by the specification's paths (not the service's table). */

@@ -19,7 +19,7 @@ import { FindingsExceptionFilter } from './errors/exception.filter';
 import { DataEnvelopeInterceptor } from './http/data-envelope.interceptor';
 import { FindingsMetrics } from './metrics/findings-metrics';
 import { FindingsConfig } from './config/findings-config';
-import { assertEveryRouteDeclaresAccess } from '../modules/auth/access/route-inventory';
+import { assertEveryRouteDeclaresAccess } from './access/route-inventory';
 import { serveOpenApi } from './openapi/openapi-document';
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;

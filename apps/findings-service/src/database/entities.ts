@@ -1,5 +1,5 @@
 import { FindingActionEntity } from '../modules/action-log/finding-action.entity';
-import { RefreshTokenEntity } from '../modules/auth/refresh-token.entity';
+import { RefreshTokenEntity } from '../modules/users/refresh-token.entity';
 import { FindingEntity } from '../modules/findings/finding.entity';
 import { ProductEntity } from '../modules/products/product.entity';
 import { ProjectMemberEntity } from '../modules/projects/project-member.entity';

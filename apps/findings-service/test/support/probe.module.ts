@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Min } from 'class-validator';
-import { AccessContext } from '../../src/modules/auth/access/access-context';
-import { Access, CurrentAccess, Public } from '../../src/modules/auth/access/access.decorators';
+import { AccessContext } from '../../src/app/access/access-context';
+import { Access, CurrentAccess, Public } from '../../src/app/access/access.decorators';
 import { UuidParam } from '../../src/app/http/uuid-param';
 
 class EchoDto {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Actor } from '../../modules/auth/actor';
+import type { Actor } from '../access/actor';
 
 /** What the service learns about one HTTP request while handling it; read by the access log. */
 export interface RequestContextState {

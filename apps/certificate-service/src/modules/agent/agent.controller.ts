@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AgentAuth } from '../auth/access/access.decorators';
+import { AgentAuth } from '../../app/access/access.decorators';
 import { toPem } from '@platform/pki';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { AgentRequest, AgentSecretGuard } from './agent-secret.guard';

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentActor, Roles } from '../auth/access/access.decorators';
-import type { Actor } from '../auth/actor';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
 import { ApprovalService } from './approval.service';
 import { ConflictsService } from './conflicts.service';
 import {

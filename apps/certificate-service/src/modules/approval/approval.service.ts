@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService, type AuditEntry } from '../audit/audit.service';
-import { actorLabel, mayActOnPurpose, type Actor } from '../auth/actor';
+import { actorLabel, mayActOnPurpose, type Actor } from '../../app/access/actor';
 import { IssuanceService } from '../issuance/issuance.service';
 import type { IssuableRequest } from '../issuance/issuance.types';
 import { LicenseError } from '../license/license.errors';

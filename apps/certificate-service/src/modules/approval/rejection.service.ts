@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import { actorLabel, type Actor } from '../auth/actor';
+import { actorLabel, type Actor } from '../../app/access/actor';
 import { ApprovalRepository } from './approval.repository';
 
 export interface RejectionRow {

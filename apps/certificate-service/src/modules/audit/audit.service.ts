@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
-import { actorLabel, type Actor } from '../auth/actor';
+import { actorLabel, type Actor } from '../../app/access/actor';
 import type { AuditAction } from './audit-actions';
 import type { AuditRecordEntity } from './audit-record.entity';
 import { AuditRepository, type AuditFilter } from './audit.repository';

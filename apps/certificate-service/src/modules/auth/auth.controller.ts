@@ -2,8 +2,8 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { CurrentUser, Public, SignedIn } from './access/access.decorators';
-import type { HumanActor } from './actor';
+import { CurrentUser, Public, SignedIn } from '../../app/access/access.decorators';
+import type { HumanActor } from '../../app/access/actor';
 import { AuthError } from './auth.errors';
 import { AuthService, type Session } from './auth.service';
 import {

@@ -12,10 +12,10 @@ import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-con
 import { AuditService } from '../audit/audit.service';
 import { UsersRepository } from '../users/users.repository';
 import { AccessTokenService } from './access-token.service';
-import type { HumanActor } from './actor';
+import type { HumanActor } from '../../app/access/actor';
 import { AuthError } from './auth.errors';
-import { RefreshTokensRepository } from './refresh-tokens.repository';
-import { primaryRole } from './roles';
+import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
+import { primaryRole } from '../../app/access/roles';
 
 export interface Session {
   accessToken: string;

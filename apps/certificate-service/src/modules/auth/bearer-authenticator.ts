@@ -4,9 +4,9 @@ import { isServiceAccountToken } from '../service-accounts/service-account-token
 import { ServiceAccountsService } from '../service-accounts/service-accounts.service';
 import { UsersRepository } from '../users/users.repository';
 import { AccessTokenService } from './access-token.service';
-import type { Actor } from './actor';
+import type { Actor } from '../../app/access/actor';
 import { AuthError } from './auth.errors';
-import { primaryRole } from './roles';
+import { primaryRole } from '../../app/access/roles';
 import { loggableError } from '@platform/logging';
 
 /**

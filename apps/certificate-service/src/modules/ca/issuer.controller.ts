@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/access/access.decorators';
+import { Public } from '../../app/access/access.decorators';
 import { IssuerDto } from './dto/issuer.dto';
 import { IssuerRegistry } from './issuer-registry';
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, Put, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentActor, Roles } from '../auth/access/access.decorators';
-import type { Actor } from '../auth/actor';
-import { READER_ROLES } from '../auth/roles';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
+import { READER_ROLES } from '../../app/access/roles';
 import { CertificatesService } from './certificates.service';
 import { CertificateDto, KeyProtectionDto } from './dto/certificate.dto';
 

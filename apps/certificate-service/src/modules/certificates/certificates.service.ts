@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../auth/actor';
+import type { Actor } from '../../app/access/actor';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import { buildCertificateBundle, normalizeSerialHex } from '@platform/pki';
 import type { CertificateEntity } from './certificate.entity';

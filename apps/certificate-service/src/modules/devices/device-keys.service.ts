@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditAction } from '../audit/audit-actions';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../auth/actor';
+import type { Actor } from '../../app/access/actor';
 import { deviceView, type DeviceView } from './device-view';
 import type { DeviceEntity } from './device.entity';
 import { DevicesRepository, type DeviceChanges } from './devices.repository';

@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestj
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { toCsv } from '../../app/http/csv';
 import { CsvExport } from '../../app/http/csv-export.decorator';
-import { CurrentActor, Roles } from '../auth/access/access.decorators';
-import type { Actor } from '../auth/actor';
-import { READER_ROLES } from '../auth/roles';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
+import { READER_ROLES } from '../../app/access/roles';
 import { DeviceKeysService } from './device-keys.service';
 import { SetOverridesDto, SetOwnerDto, SetPurposesDto } from './dto/device-changes.dto';
 import { deviceFilterOf, DeviceQueryDto } from './dto/device-query.dto';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PURPOSES, type Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
-import { actorLabel, type Actor } from '../auth/actor';
+import { actorLabel, type Actor } from '../../app/access/actor';
 import type { DeviceEntity } from './device.entity';
 import { deviceView, type DeviceView } from './device-view';
 import { DevicesError } from './devices.errors';

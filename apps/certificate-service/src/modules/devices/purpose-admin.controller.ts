@@ -1,8 +1,8 @@
 import { Controller, Delete, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentActor, Roles } from '../auth/access/access.decorators';
-import type { Actor } from '../auth/actor';
-import { READER_ROLES } from '../auth/roles';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
+import { READER_ROLES } from '../../app/access/roles';
 import { pageOf } from '../../app/http/paging.dto';
 import {
   OverrideCostDto,

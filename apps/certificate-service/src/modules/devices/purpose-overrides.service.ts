@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../auth/actor';
+import type { Actor } from '../../app/access/actor';
 import { DevicesRepository } from './devices.repository';
 
 export interface OverrideCost {

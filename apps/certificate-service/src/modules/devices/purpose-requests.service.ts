@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
-import { actorLabel, type Actor } from '../auth/actor';
+import { actorLabel, type Actor } from '../../app/access/actor';
 import type { DeviceEntity } from './device.entity';
 import { DevicesError } from './devices.errors';
 import { DevicesRepository } from './devices.repository';

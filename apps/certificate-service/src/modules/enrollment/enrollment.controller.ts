@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '../auth/access/access.decorators';
+import { Public } from '../../app/access/access.decorators';
 import { DevicePurposesDto } from '../devices/dto/device.dto';
 import { toPem } from '@platform/pki';
 import { CrlDistributionService } from './crl-distribution.service';

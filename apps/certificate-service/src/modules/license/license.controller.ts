@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../auth/access/access.decorators';
-import { READER_ROLES } from '../auth/roles';
+import { Roles } from '../../app/access/access.decorators';
+import { READER_ROLES } from '../../app/access/roles';
 import { DecommissionDto, DecommissionResultDto, LicenseStatusDto } from './dto/license.dto';
 import { LicenseService } from './license.service';
 

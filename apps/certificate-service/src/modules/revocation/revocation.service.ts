@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../auth/actor';
+import type { Actor } from '../../app/access/actor';
 import type { CertificateEntity } from '../certificates/certificate.entity';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { LicenseService } from '../license/license.service';

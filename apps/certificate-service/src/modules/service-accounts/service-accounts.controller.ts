@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentActor, Roles } from '../auth/access/access.decorators';
-import type { Actor } from '../auth/actor';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
 import {
   CreatedServiceAccountDto,
   CreateServiceAccountDto,

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentActor, Roles } from '../auth/access/access.decorators';
-import type { Actor } from '../auth/actor';
-import { READER_ROLES } from '../auth/roles';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
+import { READER_ROLES } from '../../app/access/roles';
 import { EnrollSourceAuthDto, PutEnrollSourceAuthDto } from './dto/enroll-source-auth.dto';
 import { PutSaAutoApproveDto, SaAutoApproveDto } from './dto/sa-auto-approve.dto';
 import { PolicySettingsService } from './policy-settings.service';

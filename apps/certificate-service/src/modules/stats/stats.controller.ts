@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../auth/access/access.decorators';
-import { READER_ROLES } from '../auth/roles';
+import { Roles } from '../../app/access/access.decorators';
+import { READER_ROLES } from '../../app/access/roles';
 import { StatsDto } from './dto/stats.dto';
 import { StatsService } from './stats.service';
 

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { currentBuildInfo } from '@platform/versioning';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
-import { Public } from '../auth/access/access.decorators';
+import { Public } from '../../app/access/access.decorators';
 import { ServedFeatures } from './served-features';
 import { FeaturesDto, HealthDto, VersionDto } from './system.dto';
 

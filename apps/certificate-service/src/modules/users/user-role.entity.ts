@@ -1,5 +1,5 @@
 import { CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { HumanRole } from '../auth/roles';
+import type { HumanRole } from '../../app/access/roles';
 import { UserEntity } from './user.entity';
 
 /** One role held by one user. An empty table means nobody has signed in yet. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { RefreshTokensRepository } from '../auth/refresh-tokens.repository';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { UsersController, UsersCsvController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';

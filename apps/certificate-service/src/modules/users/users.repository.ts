@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { advisoryLockKey } from '@platform/database';
-import { isHumanRole, type HumanRole } from '../auth/roles';
+import { isHumanRole, type HumanRole } from '../../app/access/roles';
 import { UserEntity } from './user.entity';
 
 /** A user row with its roles. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { hashPassword } from '@platform/auth';
 import { AuditService } from '../audit/audit.service';
-import type { Actor } from '../auth/actor';
-import { sortRoles, type HumanRole } from '../auth/roles';
-import { RefreshTokensRepository } from '../auth/refresh-tokens.repository';
+import type { Actor } from '../../app/access/actor';
+import { sortRoles, type HumanRole } from '../../app/access/roles';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { UsersError } from './users.errors';
 import { UsersRepository, type RoleChangeOutcome, type UserRecord } from './users.repository';
 

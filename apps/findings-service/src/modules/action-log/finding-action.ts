@@ -1,4 +1,4 @@
-import type { AccessContext } from '../auth/access/access-context';
+import type { AccessContext } from '../../app/access/access-context';
 
 export const ACTOR_TYPES = ['user', 'service_account', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];

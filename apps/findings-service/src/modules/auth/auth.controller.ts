@@ -6,8 +6,8 @@ import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig } from '../../app/config/findings-config';
 import { UserDto } from '../users/dto/user.dto';
-import { AccessContext } from './access/access-context';
-import { CurrentAccess, Public, RateLimit, UserOnly } from './access/access.decorators';
+import { AccessContext } from '../../app/access/access-context';
+import { CurrentAccess, Public, RateLimit, UserOnly } from '../../app/access/access.decorators';
 import { AuthService, Session } from './auth.service';
 import { AuthConfigDto } from './dto/auth-config.dto';
 import { LoginDto } from './dto/login.dto';

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { MembershipGrantsModule } from '../projects/membership-grants.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
@@ -14,13 +13,10 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
-import { RefreshTokenEntity } from './refresh-token.entity';
-import { RefreshTokensRepository } from './refresh-tokens.repository';
 
 /** Sign-in, tokens, and the global AccessGuard that every route passes through. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([RefreshTokenEntity]),
     PassportModule,
     JwtModule.register({}),
     UsersModule,
@@ -32,7 +28,6 @@ import { RefreshTokensRepository } from './refresh-tokens.repository';
   providers: [
     AuthService,
     AccessTokenService,
-    RefreshTokensRepository,
     JwtStrategy,
     JwtAuthGuard,
     Authenticator,

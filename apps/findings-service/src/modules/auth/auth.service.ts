@@ -6,12 +6,12 @@ import { FindingsConfig } from '../../app/config/findings-config';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { UserDto } from '../users/dto/user.dto';
-import { AccessContext } from './access/access-context';
+import { AccessContext } from '../../app/access/access-context';
 import { AuthConfigDto, AuthProviderDto } from './dto/auth-config.dto';
 import { MeDto } from './dto/me.dto';
 import { AccessTokenService } from './access-token.service';
 import { AuthError } from './auth.errors';
-import { RefreshTokensRepository } from './refresh-tokens.repository';
+import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
 
 /** What a successful login or refresh hands back to the controller. */
 export interface Session {

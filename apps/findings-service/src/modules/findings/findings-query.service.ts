@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessContext } from '../auth/access/access-context';
+import type { AccessContext } from '../../app/access/access-context';
 import type { FindingAction } from '../action-log/finding-action';
 import { ActionLogRepository } from '../action-log/action-log.repository';
 import { VisibilityService } from '../projects/visibility.service';

@@ -5,7 +5,7 @@ import { ApiDataResponse } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig } from '../../app/config/findings-config';
-import { Public, RateLimit } from '../auth/access/access.decorators';
+import { Public, RateLimit } from '../../app/access/access.decorators';
 
 export class HealthDto {
   @ApiProperty({ enum: ['ok'] }) status!: 'ok';

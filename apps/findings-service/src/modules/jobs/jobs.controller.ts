@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
-import type { AccessContext } from '../auth/access/access-context';
-import { CurrentAccess, UserOnly } from '../auth/access/access.decorators';
+import type { AccessContext } from '../../app/access/access-context';
+import { CurrentAccess, UserOnly } from '../../app/access/access.decorators';
 import { JobCancelDto, JobDto, JobListQueryDto, JobStatsDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Job, JobType } from 'bullmq';
-import type { AccessContext } from '../auth/access/access-context';
+import type { AccessContext } from '../../app/access/access-context';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { ReportsRepository } from '../reports/reports.repository';
 import {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessContext } from '../auth/access/access-context';
-import type { PermissionName } from '../auth/access/permissions';
+import type { AccessContext } from '../../app/access/access-context';
+import type { PermissionName } from '../../app/access/permissions';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { PROJECT_ROLES } from '../projects/project-roles';
 import { ProjectsError } from '../projects/projects.errors';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { PermissionGrant } from '../auth/access/permissions';
+import type { PermissionGrant } from '../../app/access/permissions';
 import { ProjectMemberEntity } from './project-member.entity';
 import { ROLE_PERMISSIONS } from './project-roles';
 

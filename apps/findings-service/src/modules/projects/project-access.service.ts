@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessContext } from '../auth/access/access-context';
-import type { PermissionName } from '../auth/access/permissions';
+import type { AccessContext } from '../../app/access/access-context';
+import type { PermissionName } from '../../app/access/permissions';
 import { ProjectMembersRepository } from './project-members.repository';
 import type { ProjectRole } from './project-roles';
 import { ProjectsError } from './projects.errors';

@@ -3,8 +3,8 @@ import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import { UuidParam } from '../../app/http/uuid-param';
-import type { AccessContext } from '../auth/access/access-context';
-import { CurrentAccess, UserOnly } from '../auth/access/access.decorators';
+import type { AccessContext } from '../../app/access/access-context';
+import { CurrentAccess, UserOnly } from '../../app/access/access.decorators';
 import { MemberDto, PutMemberDto } from './dto/member.dto';
 import { ProjectMembersService } from './project-members.service';
 

@@ -1,4 +1,4 @@
-import type { PermissionName } from '../auth/access/permissions';
+import type { PermissionName } from '../../app/access/permissions';
 
 /** Roles of human users inside a project (docs/findings-service/projects-and-roles.md). */
 export const PROJECT_ROLES = ['admin', 'analyst', 'viewer'] as const;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessContext } from '../auth/access/access-context';
+import type { AccessContext } from '../../app/access/access-context';
 import { ProjectAccessService } from './project-access.service';
 import { ProjectMembersRepository } from './project-members.repository';
 import { PROJECT_ROLES } from './project-roles';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessContext } from '../auth/access/access-context';
-import { grantCovers, type AccessTarget, type PermissionName } from '../auth/access/permissions';
+import type { AccessContext } from '../../app/access/access-context';
+import { grantCovers, type AccessTarget, type PermissionName } from '../../app/access/permissions';
 
 /** What a caller may read: everything, or a set of projects plus single products. */
 export type VisibleScope =

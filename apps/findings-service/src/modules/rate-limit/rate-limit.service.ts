@@ -9,7 +9,7 @@ import { RateLimiter, RedisRateLimiter, TrustedProxies } from '@platform/auth';
 import Redis from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig, rateLimitWarnings } from '../../app/config/findings-config';
-import { Principal } from '../auth/access/access-context';
+import { Principal } from '../../app/access/access-context';
 import { RateLimitError } from './rate-limit.errors';
 import { RATE_LIMIT_REDIS } from './redis-client.provider';
 

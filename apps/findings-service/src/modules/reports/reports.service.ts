@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
-import type { AccessContext } from '../auth/access/access-context';
+import type { AccessContext } from '../../app/access/access-context';
 import { INGEST_JOB_RETENTION_SECONDS, INGEST_REPORT } from '../jobs/ingest-report.job';
 import { ReportQueue } from '../jobs/report-queue.provider';
 import { ProductsService } from '../products/products.service';

@@ -2,7 +2,7 @@ import {
   PERMISSION_ALLOWED_LEVELS,
   PERMISSION_LEVELS,
   PERMISSION_NAMES,
-} from '../auth/access/permissions';
+} from '../../app/access/permissions';
 import { GrantRequest, validateGrant } from './permission-grant.rules';
 import { ServiceAccountsError } from './service-accounts.errors';
 

@@ -1,4 +1,4 @@
-import { isLevelAllowed, PermissionLevel, PermissionName } from '../auth/access/permissions';
+import { isLevelAllowed, PermissionLevel, PermissionName } from '../../app/access/permissions';
 import { ServiceAccountsError } from './service-accounts.errors';
 
 export interface GrantRequest {

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { PermissionLevel, PermissionName } from '../auth/access/permissions';
+import type { PermissionLevel, PermissionName } from '../../app/access/permissions';
 import { ServiceAccountEntity } from './service-account.entity';
 
 /**

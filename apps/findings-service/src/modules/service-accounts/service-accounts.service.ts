@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { safeEqual, sha256Hex } from '@platform/auth';
-import { PermissionGrant } from '../auth/access/permissions';
-import { ServiceAccountPrincipal } from '../auth/access/access-context';
+import { PermissionGrant } from '../../app/access/permissions';
+import { ServiceAccountPrincipal } from '../../app/access/access-context';
 import { apiKeyPrefix, generateApiKey } from './api-key';
 import { GrantRequest, validateGrant } from './permission-grant.rules';
 import { ServiceAccountPermissionEntity } from './service-account-permission.entity';

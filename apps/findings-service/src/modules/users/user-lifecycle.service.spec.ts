@@ -1,4 +1,4 @@
-import { AccessContext } from '../auth/access/access-context';
+import { AccessContext } from '../../app/access/access-context';
 import { UserEntity } from './user.entity';
 import { UserLifecycleRepository, UserLifecycleTx } from './user-lifecycle.repository';
 import { UserLifecycleService } from './user-lifecycle.service';

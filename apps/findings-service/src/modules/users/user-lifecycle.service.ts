@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { actorOf } from '../action-log/finding-action';
-import type { AccessContext } from '../auth/access/access-context';
+import type { AccessContext } from '../../app/access/access-context';
 import { UserEntity } from './user.entity';
 import { UsersError } from './users.errors';
 import { UserLifecycleRepository, UserLifecycleTx } from './user-lifecycle.repository';

@@ -3,10 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { requestContextOf } from '../../../app/request-context/request-context.hooks';
 import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../app/logging/certsvc-logger';
-import { hasAnyRole, type Actor } from '../actor';
+import { hasAnyRole, type Actor } from '../../../app/access/actor';
 import { AuthError } from '../auth.errors';
 import { BearerAuthenticator } from '../bearer-authenticator';
-import { ACCESS_POLICY, type AccessPolicy } from './access.decorators';
+import { ACCESS_POLICY, type AccessPolicy } from '../../../app/access/access.decorators';
 
 /**
  * Global guard: every route must declare its access policy; a route without one is refused

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HUMAN_ROLES, type HumanRole } from '../roles';
+import { HUMAN_ROLES, type HumanRole } from '../../../app/access/roles';
 import type { Session } from '../auth.service';
 
 export class MeDto {

@@ -10,7 +10,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { HUMAN_ROLES, type HumanRole } from '../../auth/roles';
+import { HUMAN_ROLES, type HumanRole } from '../../../app/access/roles';
 
 export const PASSWORD_MIN_LENGTH = 12;
 const PASSWORD_MAX_LENGTH = 256;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { HUMAN_ROLES, primaryRole, type HumanRole } from '../../auth/roles';
+import { HUMAN_ROLES, primaryRole, type HumanRole } from '../../../app/access/roles';
 import type { UserRecord } from '../users.repository';
 
 export class UserDto {

@@ -2,7 +2,7 @@ import { Controller, ExecutionContext, Get } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { AccessGuard } from './access.guard';
-import { Public } from './access.decorators';
+import { Public } from '../../../app/access/access.decorators';
 import { Authenticator } from './authenticator';
 
 @Controller()

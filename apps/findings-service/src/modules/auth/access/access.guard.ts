@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { AuthError } from '../auth.errors';
-import { AccessContext } from './access-context';
+import { AccessContext } from '../../../app/access/access-context';
 import {
   ACCESS_CONTEXT,
   ACCESS_METADATA,
@@ -10,7 +10,7 @@ import {
   RATE_LIMIT_METADATA,
   RateLimitBucket,
   RequestWithAccess,
-} from './access.decorators';
+} from '../../../app/access/access.decorators';
 import { Authenticator } from './authenticator';
 
 /**

@@ -6,7 +6,7 @@ import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
 import { JwtAuthGuard } from '../jwt-auth.guard';
 import { JwtSubject } from '../jwt.strategy';
-import { AccessContext } from './access-context';
+import { AccessContext } from '../../../app/access/access-context';
 import { userGrants, userPrincipal } from './user-grants';
 
 type Credential = { kind: 'bearer' } | { kind: 'api_key'; key: string } | { kind: 'none' };

@@ -1,6 +1,6 @@
 import { UserEntity } from '../../users/user.entity';
-import { UserPrincipal } from './access-context';
-import { PERMISSION_NAMES, PermissionGrant } from './permissions';
+import { UserPrincipal } from '../../../app/access/access-context';
+import { PERMISSION_NAMES, PermissionGrant } from '../../../app/access/permissions';
 
 /**
  * Effective permissions of a human user. Administrators hold every permission globally.

@@ -5,7 +5,7 @@ import {
   PERMISSION_NAMES,
   PermissionLevel,
   PermissionName,
-} from '../access/permissions';
+} from '../../../app/access/permissions';
 
 export class EffectivePermissionDto {
   @ApiProperty({ enum: PERMISSION_NAMES }) permission!: PermissionName;

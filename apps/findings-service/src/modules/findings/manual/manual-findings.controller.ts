@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { ApiDataResponse, ApiErrorResponses } from '../../../app/http/api-responses';
 import { API_PREFIX } from '../../../app/http/data-envelope.interceptor';
 import { UuidParam } from '../../../app/http/uuid-param';
-import type { AccessContext } from '../../auth/access/access-context';
-import { Access, CurrentAccess } from '../../auth/access/access.decorators';
+import type { AccessContext } from '../../../app/access/access-context';
+import { Access, CurrentAccess } from '../../../app/access/access.decorators';
 import { CreateManualFindingDto, ManualFindingDto } from './dto/manual-finding.dto';
 import { ManualFindingsService } from './manual-findings.service';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InputValidationError } from '@platform/errors';
 import { actorOf } from '../../action-log/finding-action';
-import type { AccessContext } from '../../auth/access/access-context';
+import type { AccessContext } from '../../../app/access/access-context';
 import {
   FindingLocation,
   findingIdentity,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessContext } from '../../auth/access/access-context';
+import type { AccessContext } from '../../../app/access/access-context';
 import { actorOf } from '../../action-log/finding-action';
 import { ProjectAccessService } from '../../projects/project-access.service';
 import { VisibilityService } from '../../projects/visibility.service';

@@ -6,7 +6,7 @@ import {
   PERMISSION_NAMES,
   PermissionLevel,
   PermissionName,
-} from '../../auth/access/permissions';
+} from '../../../app/access/permissions';
 
 export class GrantPermissionDto {
   @ApiProperty({ enum: PERMISSION_NAMES })

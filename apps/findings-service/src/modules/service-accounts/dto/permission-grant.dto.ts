@@ -4,7 +4,7 @@ import {
   PERMISSION_NAMES,
   PermissionLevel,
   PermissionName,
-} from '../../auth/access/permissions';
+} from '../../../app/access/permissions';
 import { ServiceAccountPermissionEntity } from '../service-account-permission.entity';
 
 export class PermissionGrantDto {

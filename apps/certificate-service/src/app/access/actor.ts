@@ -1,4 +1,4 @@
-import type { Purpose } from '../../app/domain/purposes';
+import type { Purpose } from '../domain/purposes';
 import type { CertRole, HumanRole } from './roles';
 
 /** A signed-in person (local login or, later, the identity provider). */

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
+import { UserEntity } from './user.entity';
 
 /** An opaque refresh token, stored as its SHA-256 only; rotations share one family. */
 @Entity('refresh_tokens')

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
+import { UserEntity } from './user.entity';
 
 /**
  * A refresh token (only its SHA-256 is stored). Rotation marks the old one used and issues a

@@ -6,9 +6,9 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { requestContextOf } from '../../../app/request-context/request-context.hooks';
-import type { Actor, HumanActor } from '../actor';
-import type { CertRole } from '../roles';
+import { requestContextOf } from '../request-context/request-context.hooks';
+import type { Actor, HumanActor } from './actor';
+import type { CertRole } from './roles';
 
 /**
  * How a route is reached. Every route declares exactly one; the global AccessGuard refuses
