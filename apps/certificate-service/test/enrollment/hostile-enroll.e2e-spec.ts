@@ -1,11 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { DerTag, Oids, toPem } from '@platform/pki';
-import {
-  ecKeyPair,
-  makeCsr,
-  type CsrOptions,
-  type SubjectAttribute,
-} from '@platform/pki/testing';
+import { ecKeyPair, makeCsr, type CsrOptions, type SubjectAttribute } from '@platform/pki/testing';
 import {
   enrollDevice,
   nonce,
