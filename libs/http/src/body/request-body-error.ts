@@ -8,10 +8,7 @@ import { DomainError } from '@platform/errors';
  * own envelope.
  */
 export type RequestBodyErrorCode =
-  | 'bad_request'
-  | 'body_too_deep'
-  | 'body_too_wide'
-  | 'unsupported_media_type';
+  'bad_request' | 'body_too_deep' | 'body_too_wide' | 'unsupported_media_type';
 
 export class RequestBodyError extends DomainError {
   declare readonly code: RequestBodyErrorCode;
