@@ -4,3 +4,6 @@ export * from './migration-lock';
 export * from './migration-lock.errors';
 export * from './schema-drift';
 export * from './snake-naming.strategy';
+export * from './database.module';
+export * from './leader-lock';
+export * from './leader-schedule';

@@ -10,3 +10,4 @@ export * from './validation/optional-not-null';
 export * from './validation/query-date-time';
 export * from './validation/query-int';
 export * from './transport/client-error';
+export * from './bootstrap/http-app';

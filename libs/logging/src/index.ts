@@ -5,3 +5,6 @@ export * from './logger-options';
 export * from './redact-secrets';
 export * from './request-id';
 export * from './secret-fields';
+export * from './nest/logging.module';
+export * from './nest/nest-logger';
+export * from './nest/process-logger';

@@ -21,7 +21,7 @@ export const DEFAULT_REDACT_PATHS = [
 ];
 
 /** `err` as a LoggedError; pino-http hands over its own serialization with the original in `raw`. */
-function serializeError(value: unknown): unknown {
+export function serializeError(value: unknown): unknown {
   const raw =
     typeof value === 'object' && value !== null && 'raw' in value
       ? (value as { raw: unknown }).raw

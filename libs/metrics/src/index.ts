@@ -2,3 +2,4 @@ export * from './registry';
 export * from './http-metrics';
 export * from './fastify-hooks';
 export * from './metrics-server';
+export * from './metrics-listener';
