@@ -1,3 +1,3 @@
-const { appWebpackConfig } = require('../../tools/build/webpack-app');
+const { appWebpackConfig, protoAssets } = require('../../tools/build/webpack-app');
 
-module.exports = appWebpackConfig(__dirname, { name: 'plugin-runner', assets: ['./src/proto'] });
+module.exports = appWebpackConfig(__dirname, { name: 'plugin-runner', assets: protoAssets });

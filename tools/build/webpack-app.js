@@ -2,6 +2,13 @@ const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
 const { join } = require('node:path');
 
 /**
+ * The plugin runner's gRPC contract (`@platform/plugin-protocol`): its loader looks for the
+ * proto files in `proto/` next to the entry bundle, so every app that imports the lib copies
+ * them there.
+ */
+const protoAssets = [{ input: 'libs/plugin-protocol/src/proto', glob: '*.proto', output: 'proto' }];
+
+/**
  * Webpack config of one Nest app: bundles the app and the libs it imports through path
  * aliases with the tsc compiler (keeps decorator metadata; esbuild/swc do not), leaving
  * node_modules external. `entries` adds extra entry points beside main.ts (the worker).
@@ -31,4 +38,4 @@ function appWebpackConfig(appDir, { name, entries = [], assets = [] }) {
   };
 }
 
-module.exports = { appWebpackConfig };
+module.exports = { appWebpackConfig, protoAssets };

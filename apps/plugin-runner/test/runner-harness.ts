@@ -1,6 +1,6 @@
 import { credentials, type Client, type ServiceError } from '@grpc/grpc-js';
 import { loadPluginRunnerConfig } from '../src/config/plugin-runner.config';
-import { loadHealthService } from '../src/grpc/health-proto';
+import { loadHealthService } from '@platform/plugin-protocol';
 import { startPluginRunner, type RunningPluginRunner } from '../src/runner';
 
 /** Boots a real runner on ephemeral loopback ports with quiet JSON logs. */

@@ -1,5 +1,5 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { loadHealthService } from './health-proto';
+import { loadHealthService } from '@platform/plugin-protocol';
 import { HealthGrpcService } from './health.grpc-service';
 import type { ServingStatusBoard } from './serving-status-board';
 

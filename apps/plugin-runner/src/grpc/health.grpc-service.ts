@@ -5,14 +5,13 @@ import {
   type ServerWritableStream,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import type { ServingStatus, ServingStatusBoard } from './serving-status-board';
+import type {
+  HealthCheckRequest,
+  HealthCheckResponse,
+  ServingStatus,
+} from '@platform/plugin-protocol';
+import type { ServingStatusBoard } from './serving-status-board';
 
-interface HealthCheckRequest {
-  service: string;
-}
-interface HealthCheckResponse {
-  status: ServingStatus;
-}
 type WatchCall = ServerWritableStream<HealthCheckRequest, HealthCheckResponse>;
 
 /**

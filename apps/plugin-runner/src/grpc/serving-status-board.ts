@@ -1,5 +1,4 @@
-/** Values of `grpc.health.v1.HealthCheckResponse.ServingStatus`. */
-export type ServingStatus = 'UNKNOWN' | 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN';
+import type { ServingStatus } from '@platform/plugin-protocol';
 
 type StatusListener = (service: string, status: ServingStatus) => void;
 

@@ -10,12 +10,13 @@ import { dirname, join } from 'node:path';
 export const HEALTH_PROTO_FILE = 'health.proto';
 
 /**
- * Where `proto/health.proto` lives at run time. Under Jest and ts-node this module sits in
- * `src/grpc/` and the file in `src/proto/`; in the webpack bundle everything is inlined
- * into `main.js`, and the build copies `src/proto` next to it as `proto/`.
+ * Where `proto/health.proto` lives at run time. From source (Jest, @swc-node/register) this
+ * module and `proto/` sit side by side in `libs/plugin-protocol/src/`; in a webpack bundle
+ * everything is inlined into the entry file, and the build copies the proto files next to it
+ * as `proto/` (`protoAssets` in tools/build/webpack-app.js).
  */
 export function healthProtoPath(): string {
-  const bases = [join(__dirname, '..'), __dirname];
+  const bases = [__dirname];
   const entry = require.main?.filename;
   if (entry) bases.push(dirname(entry));
   const candidates = bases.map((base) => join(base, 'proto', HEALTH_PROTO_FILE));
