@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
-import { FindingsMetrics } from './app/metrics/findings-metrics';
+import { NestLogger } from '@platform/logging';
 import { loadFindingsConfig } from './app/config/findings-config';
+import { FindingsMetrics } from './app/metrics/findings-metrics';
 import { WorkerModule } from './worker/worker.module';
 
 /** Worker entry point: waits for migrations, serves its metrics, runs queue consumers. */
@@ -10,12 +10,9 @@ async function main(): Promise<void> {
   const config = loadFindingsConfig(process.env, 'worker');
   const app = await NestFactory.createApplicationContext(
     WorkerModule.forRoot(config, new FindingsMetrics()),
-    {
-      bufferLogs: true,
-      abortOnError: false,
-    },
+    { bufferLogs: true, abortOnError: false },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(NestLogger));
   app.enableShutdownHooks();
 }
 

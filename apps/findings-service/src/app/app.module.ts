@@ -1,22 +1,22 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { FindingsLoggerModule } from './logging/logger.module';
-import { FindingsMetrics } from './metrics/findings-metrics';
-import { MetricsModule } from './metrics/metrics.module';
-import { FindingsConfigModule } from './config/config.module';
-import { FindingsConfig } from './config/findings-config';
-import { DatabaseModule } from '../database/database.module';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { findingsDatabase } from '../database/database';
 import { AuthModule } from '../modules/auth/auth.module';
-import { HealthModule } from '../modules/health/health.module';
-import { JobsModule } from '../modules/jobs/jobs.module';
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
+import { HealthModule } from '../modules/health/health.module';
+import { JobsModule } from '../modules/jobs/jobs.module';
 import { ProductsModule } from '../modules/products/products.module';
 import { ProjectsModule } from '../modules/projects/projects.module';
 import { ReportsModule } from '../modules/reports/reports.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { UsersModule } from '../modules/users/users.module';
+import { FindingsConfig } from './config/findings-config';
+import { CoreModule } from './core.module';
+import { DataEnvelopeInterceptor } from './http/data-envelope.interceptor';
+import { FindingsMetrics } from './metrics/findings-metrics';
 
-/** The HTTP API process. */
+/** The HTTP API process. `extraModules` lets tests mount probe routes. */
 @Module({})
 export class AppModule {
   static forRoot(
@@ -27,10 +27,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        FindingsConfigModule.forRoot(config),
-        FindingsLoggerModule.forRoot(config),
-        MetricsModule.forRoot(metrics),
-        DatabaseModule.forRoot(config),
+        CoreModule.forRoot(config, metrics),
+        findingsDatabase(config),
         HealthModule,
         AuthModule,
         UsersModule,
@@ -43,6 +41,7 @@ export class AppModule {
         JobsModule,
         ...extraModules,
       ],
+      providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],
     };
   }
 }

@@ -1,26 +1,16 @@
 import fastifyMultipart from '@fastify/multipart';
 import { Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { validationExceptionFactory } from '@platform/errors';
-import {
-  clientErrorHandler,
-  inputPipes,
-  installJsonBodyParser,
-  installMediaTypeGate,
-} from '@platform/http';
-import { resolveRequestId } from '@platform/logging';
-import { installHttpMetrics } from '@platform/metrics';
-import { Logger } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
+import { createHttpApp } from '@platform/http';
+import { assertEveryRouteDeclaresAccess } from './access/route-inventory';
 import { AppModule } from './app.module';
+import { FindingsConfig } from './config/findings-config';
 import { ERROR_MESSAGES } from './errors/error-messages';
 import { FindingsExceptionFilter } from './errors/exception.filter';
-import { DataEnvelopeInterceptor } from './http/data-envelope.interceptor';
+import { createFindingsLogger } from './logging/findings-logger';
 import { FindingsMetrics } from './metrics/findings-metrics';
-import { FindingsConfig } from './config/findings-config';
-import { assertEveryRouteDeclaresAccess } from './access/route-inventory';
-import { serveOpenApi } from './openapi/openapi-document';
+import { FINDINGS_OPENAPI } from './openapi/openapi-document';
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -32,60 +22,46 @@ export interface CreateAppOptions {
 }
 
 /**
- * Builds the configured Fastify Nest application (not yet listening). Used by main.ts, the
- * e2e tests and the OpenAPI writer. `listen()` runs migrations (onModuleInit), starts the
- * metrics listener and seeds the local admin (onApplicationBootstrap).
+ * The findings API on the shared HTTP bootstrap (not yet listening). Used by main.ts, the e2e
+ * tests and the OpenAPI writer. `listen()` runs migrations, starts the metrics listener on
+ * METRICS_PORT and seeds the local admin.
  */
 export async function createFindingsApp(
   config: FindingsConfig,
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
   const metrics = new FindingsMetrics();
-  const adapter = new FastifyAdapter({
-    trustProxy: false,
-    bodyLimit: JSON_BODY_LIMIT_BYTES,
-    requestIdHeader: false,
-    genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
+  const app = await createHttpApp({
+    module: AppModule.forRoot(config, metrics, options.extraModules),
+    errorFilter: FindingsExceptionFilter,
+    validationError: validationExceptionFactory,
     // No headers are parsed yet, so the message is the default (English) one.
-    clientErrorHandler: clientErrorHandler(({ code }) => ({
-      error: ERROR_MESSAGES[code].en,
-      code,
-    })),
-  });
-  const fastify = adapter.getInstance();
-  installJsonBodyParser(fastify, { bodyLimit: JSON_BODY_LIMIT_BYTES });
-  installHttpMetrics(fastify, metrics.http);
-  fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-ID', request.id);
-  });
-  installMediaTypeGate(fastify);
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, metrics, options.extraModules),
-    adapter,
-    {
-      bodyParser: false,
-      bufferLogs: !options.preview,
-      preview: options.preview,
-      abortOnError: false,
+    transportRefusal: ({ code }) => ({ error: ERROR_MESSAGES[code].en, code }),
+    bodyLimitBytes: JSON_BODY_LIMIT_BYTES,
+    logging: {
+      logger: createFindingsLogger(config),
+      requests: { kind: 'completed-line', quietPaths: ['/health'] },
     },
-  );
-  if (!options.preview) app.useLogger(app.get(Logger));
-  // Report uploads stream their file part (the reports module enforces REPORT_MAX_BYTES).
-  await app.register(fastifyMultipart, {
+    metrics: {
+      http: metrics.http,
+      listener: { registry: metrics.registry, port: config.metricsPort, host: config.host },
+    },
+    // Report uploads stream their file part (the reports module enforces REPORT_MAX_BYTES);
     // fileSize defaults to bodyLimit (1 MiB): lift it just above the reports ceiling.
-    limits: {
-      files: 1,
-      fields: 20,
-      fieldSize: 64 * 1024,
-      parts: 30,
-      fileSize: config.reports.maxBytes + 1,
+    plugins: async (nest) => {
+      await nest.register(fastifyMultipart, {
+        limits: {
+          files: 1,
+          fields: 20,
+          fieldSize: 64 * 1024,
+          parts: 30,
+          fileSize: config.reports.maxBytes + 1,
+        },
+      });
     },
+    openApi: FINDINGS_OPENAPI,
+    preview: options.preview,
   });
-  app.useGlobalFilters(new FindingsExceptionFilter());
-  app.useGlobalPipes(...inputPipes(validationExceptionFactory));
-  app.useGlobalInterceptors(new DataEnvelopeInterceptor());
-  app.enableShutdownHooks();
   assertEveryRouteDeclaresAccess(app);
-  if (!options.preview) serveOpenApi(app);
   return app;
 }

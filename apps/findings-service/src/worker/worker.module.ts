@@ -1,24 +1,29 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { FindingsLoggerModule } from '../app/logging/logger.module';
-import { FindingsMetrics } from '../app/metrics/findings-metrics';
-import { MetricsModule } from '../app/metrics/metrics.module';
-import { FindingsConfigModule } from '../app/config/config.module';
+import { LoggingModule } from '@platform/logging';
+import { MetricsListenerModule } from '@platform/metrics';
 import { FindingsConfig } from '../app/config/findings-config';
-import { DatabaseModule } from '../database/database.module';
+import { CoreModule } from '../app/core.module';
+import { createFindingsLogger } from '../app/logging/findings-logger';
+import { FindingsMetrics } from '../app/metrics/findings-metrics';
+import { findingsDatabase } from '../database/database';
 import { IngestionWorkerModule } from '../modules/ingestion/ingestion-worker.module';
 import { WorkerLifecycleService } from './worker-lifecycle.service';
 
-/** The queue-worker process: no HTTP; job processors are added by the ingestion issue. */
+/** The queue-worker process: no HTTP; queue consumers, its own metrics listener. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: FindingsConfig, metrics: FindingsMetrics): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
-        FindingsConfigModule.forRoot(config),
-        FindingsLoggerModule.forRoot(config),
-        MetricsModule.forRoot(metrics),
-        DatabaseModule.forRoot(config),
+        CoreModule.forRoot(config, metrics),
+        LoggingModule.forRoot({ logger: createFindingsLogger(config) }),
+        MetricsListenerModule.forRoot({
+          registry: metrics.registry,
+          port: config.metricsPort,
+          host: config.host,
+        }),
+        findingsDatabase(config),
         IngestionWorkerModule,
       ],
       providers: [WorkerLifecycleService],

@@ -1,4 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MetricsListener } from '@platform/metrics';
 import {
   createTestDatabase,
   testRedisUrl,
@@ -7,7 +8,6 @@ import {
 } from '@platform/testing';
 import request from 'supertest';
 import { createFindingsApp } from '../../src/app/create-app';
-import { MetricsServerService } from '../../src/app/metrics/metrics-server.service';
 import { FindingsConfig, loadFindingsConfig } from '../../src/app/config/findings-config';
 import { findingsDataSourceOptions } from '../../src/database/data-source';
 import { ProbeModule } from './probe.module';
@@ -66,7 +66,7 @@ export async function startTestApp(
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
-  const metricsUrl = `http://127.0.0.1:${app.get(MetricsServerService).port}`;
+  const metricsUrl = `http://127.0.0.1:${app.get(MetricsListener).port}`;
   return {
     app,
     config,

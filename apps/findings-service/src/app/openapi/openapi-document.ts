@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { type OpenApiMount } from '@platform/http';
 import { currentBuildInfo } from '@platform/versioning';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../access/access.decorators';
 
@@ -31,9 +32,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /** Interactive description at /api/docs, JSON at /api/docs-json. */
-export function serveOpenApi(app: INestApplication): void {
-  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), {
-    jsonDocumentUrl: 'api/docs-json',
-    yamlDocumentUrl: 'api/docs-yaml',
-  });
-}
+export const FINDINGS_OPENAPI: OpenApiMount = {
+  path: 'api/docs',
+  jsonPath: 'api/docs-json',
+  yamlPath: 'api/docs-yaml',
+  document: buildOpenApiDocument,
+};
