@@ -1,6 +1,6 @@
 import { findingIdentity } from './finding-identity';
 import { FindingBatch, NormalizedFinding } from './normalized-finding';
-import { collect, rejectionOf } from './parsing-test-helpers';
+import { collect, rejectionOf } from './testing/report-fixtures';
 import { bufferReportSource } from './report-source';
 import { addWarnings, ResultWarnings } from './result-warnings';
 import { readSonarqube } from './sonarqube-reader';

@@ -1,6 +1,6 @@
 import { MAX_NESTING } from './json-structure-scanner';
 import { FindingBatch } from './normalized-finding';
-import { collect, oneShot, rejectionOf } from './parsing-test-helpers';
+import { collect, oneShot, rejectionOf } from './testing/report-fixtures';
 import { ReportParseError } from './report-parse.errors';
 import { bufferReportSource, ReportSource } from './report-source';
 import { addWarnings, ResultWarnings } from './result-warnings';

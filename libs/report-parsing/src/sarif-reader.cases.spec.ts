@@ -1,5 +1,5 @@
 import { NormalizedFinding } from './normalized-finding';
-import { collect, fixture, fixturePath, oneShot } from './parsing-test-helpers';
+import { collect, fixture, fixturePath, oneShot } from './testing/report-fixtures';
 import { fileReportSource } from './report-source';
 import { readSarif } from './sarif-reader';
 

@@ -1,4 +1,4 @@
-import { collect, fixture, oneShot } from './parsing-test-helpers';
+import { collect, fixture, oneShot } from './testing/report-fixtures';
 import { FindingBatch } from './normalized-finding';
 import { bufferReportSource } from './report-source';
 import { memoFromCopyText, ResultMemo, resultDigest, runSeed } from './result-digest';

@@ -1,5 +1,5 @@
 import { detectReportFormat } from './detect-report-format';
-import { findingsOf, fixture, fixturePath, oneShot, rejectionOf } from './parsing-test-helpers';
+import { findingsOf, fixture, fixturePath, oneShot, rejectionOf } from './testing/report-fixtures';
 import { ReportParseError } from './report-parse.errors';
 import { bufferReportSource, fileReportSource } from './report-source';
 import { readReport } from './read-report';

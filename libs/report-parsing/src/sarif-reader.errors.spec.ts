@@ -1,4 +1,4 @@
-import { findingsOf, fixture, fixturePath, oneShot, rejectionOf } from './parsing-test-helpers';
+import { findingsOf, fixture, fixturePath, oneShot, rejectionOf } from './testing/report-fixtures';
 import { ReportParseError } from './report-parse.errors';
 import { bufferReportSource, fileReportSource } from './report-source';
 import { readSarif } from './sarif-reader';

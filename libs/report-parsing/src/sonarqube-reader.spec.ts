@@ -6,7 +6,7 @@ import {
   fixturePath,
   oneShot,
   rejectionOf,
-} from './parsing-test-helpers';
+} from './testing/report-fixtures';
 import { bufferReportSource, fileReportSource } from './report-source';
 import { readSonarqube } from './sonarqube-reader';
 

@@ -35,7 +35,7 @@ export function resultDigest(seed: Buffer, raw: Uint8Array): string {
 
 /**
  * The findings of the product being ingested by content digest of their last sighting (see
- * findings-ingestion.repository.ts `loadResultMemo`): a result whose digest is known is
+ * findings-bulk-write.repository.ts `loadResultMemo`): a result whose digest is known is
  * re-sighted without being parsed or normalized.
  */
 export interface ResultMemo {

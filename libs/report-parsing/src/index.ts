@@ -1,3 +1,5 @@
+// @platform/report-parsing: SARIF 2.1.0 and SonarQube readers that turn a report into batches
+// of normalized findings with stable identities and result digests. Pure: no NestJS, no database.
 export * from './normalized-finding';
 export * from './report-parse.errors';
 export * from './report-source';

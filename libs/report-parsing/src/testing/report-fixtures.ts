@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FindingBatch, NormalizedFinding } from './normalized-finding';
+import { FindingBatch, NormalizedFinding } from '../normalized-finding';
 
-/** Test-only helpers (imported by specs; not exported from the index). */
-export const FIXTURES = join(__dirname, '../../../../test/fixtures');
+/** Sample reports (real scanner output and hand-written cases); see test/fixtures/README.md. */
+export const FIXTURES = join(__dirname, '../../test/fixtures');
 
 export function fixturePath(name: string): string {
   return join(FIXTURES, name);

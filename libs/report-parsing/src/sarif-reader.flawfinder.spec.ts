@@ -1,4 +1,4 @@
-import { findingsOf, fixture, fixturePath, collect, oneShot } from './parsing-test-helpers';
+import { findingsOf, fixture, fixturePath, collect, oneShot } from './testing/report-fixtures';
 import { bufferReportSource, fileReportSource } from './report-source';
 import { readSarif } from './sarif-reader';
 
