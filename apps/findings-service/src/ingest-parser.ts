@@ -1,2 +1,2 @@
 /** Webpack entry of the ingestion parser thread (dist/apps/findings-service/ingest-parser.js). */
-import './modules/ingestion/parser-thread/parser-thread.entry';
+import './modules/report-ingestion/parser-thread/parser-thread.entry';

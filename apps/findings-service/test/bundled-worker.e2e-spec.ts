@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bearer, createProduct, createProject } from './support/catalog';
 import { loginAdmin, Login } from './support/identities';
@@ -7,6 +7,7 @@ import { IngestionEnv, ingestionEnv } from './support/ingestion-env';
 import { uploadReport, waitForReport } from './support/reports';
 import { syntheticSarif } from './support/synthetic-sarif';
 import { startTestApp, TestApp } from './support/test-app';
+import { fixture } from '@platform/report-parsing/testing';
 
 /**
  * The deployable worker: `dist/apps/findings-service/worker.js` as `node worker.js` runs it,
@@ -51,7 +52,7 @@ describe('Bundled worker - dist/apps/findings-service/worker.js', () => {
     });
     const project = await createProject(t, bearer(admin));
     const product = await createProduct(t, bearer(admin), project.id);
-    const flawfinder = readFileSync(join(__dirname, 'fixtures/flawfinder-vulnerable.sarif'));
+    const flawfinder = fixture('flawfinder-vulnerable.sarif');
 
     const first = await uploadReport(t, bearer(admin), product.id, flawfinder);
     const done = await waitForReport(t, bearer(admin), first, 60_000);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { waitFor } from '@platform/testing';
-import { FindingsIngestionRepository } from '../src/modules/findings/ingestion/findings-ingestion.repository';
+import { FindingsBulkWriteRepository } from '../src/modules/findings/bulk-write/findings-bulk-write.repository';
 import { lockProductForWrite } from '../src/modules/findings/product-write-lock';
 import { ProductsRepository } from '../src/modules/products/products.repository';
 import { bearer, createProduct, createProject } from './support/catalog';
@@ -141,7 +141,7 @@ describe('Deleting a product - its findings go with it', () => {
       await deleting.query(`SELECT 1 FROM products WHERE id = $1 FOR UPDATE`, [product.id]);
       await deleting.query(`DELETE FROM findings WHERE product_id = $1`, [product.id]);
       let settled = false;
-      const batch = new FindingsIngestionRepository(db)
+      const batch = new FindingsBulkWriteRepository(db)
         .writeBatch(
           {
             reportId: report.id,

@@ -10,8 +10,7 @@ import { loginAdmin, type Login } from './support/identities';
 import { type IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
 import { uploadReport, waitForReport } from './support/reports';
 import { startTestApp, type TestApp } from './support/test-app';
-
-const FIXTURES = join(__dirname, 'fixtures');
+import { FIXTURES } from '@platform/report-parsing/testing';
 
 /**
  * What flawfinder reports on fixtures/vulnerable.c, by line: rule, severity. The same list

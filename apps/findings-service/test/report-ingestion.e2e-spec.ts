@@ -1,6 +1,4 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
 import { bearer, createProduct, createProject } from './support/catalog';
 import { findingsOf, withDb } from './support/findings-db';
@@ -8,8 +6,7 @@ import { loginAdmin, Login } from './support/identities';
 import { IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
 import { uploadReport, waitForReport } from './support/reports';
 import { startTestApp, TestApp } from './support/test-app';
-
-const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name));
+import { fixture } from '@platform/report-parsing/testing';
 
 let t: TestApp;
 let worker: INestApplicationContext;

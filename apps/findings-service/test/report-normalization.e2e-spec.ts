@@ -1,12 +1,11 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { bearer, createProduct, createProject } from './support/catalog';
 import { FindingPage, listFindings } from './support/findings-seed';
 import { loginAdmin, Login } from './support/identities';
 import { IngestionEnv, ingestionEnv, startWorker } from './support/ingestion-env';
 import { ReportView, uploadReport, waitForReport } from './support/reports';
 import { startTestApp, TestApp } from './support/test-app';
+import { fixture } from '@platform/report-parsing/testing';
 
 /**
  * The hand-written all-cases SARIF goes through the real upload route and worker; what is
@@ -39,7 +38,7 @@ beforeAll(async () => {
   admin = await loginAdmin(t);
   const project = await createProject(t, bearer(admin));
   const product = await createProduct(t, bearer(admin), project.id);
-  const sarif = readFileSync(join(__dirname, 'fixtures', 'sarif-all-cases.sarif'));
+  const sarif = fixture('sarif-all-cases.sarif');
   const id = await uploadReport(t, bearer(admin), product.id, sarif, {
     filename: 'all-cases.sarif',
     fields: { engine: 'upload-engine', engine_version: '9.9', commit_id: 'upload-commit' },
@@ -143,7 +142,7 @@ describe('Report normalization, SonarQube export without a format field', () => 
   it('detects the format and stores the mapped severities, hotspots and suppressions', async () => {
     const project = await createProject(t, bearer(admin));
     const product = await createProduct(t, bearer(admin), project.id);
-    const json = readFileSync(join(__dirname, 'fixtures', 'sonarqube-issues.json'));
+    const json = fixture('sonarqube-issues.json');
     const id = await uploadReport(t, bearer(admin), product.id, json, {
       filename: 'issues.json',
     });

@@ -1,13 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { bearer, createProduct, createProject } from './support/catalog';
 import { loginAdmin, Login } from './support/identities';
 import { IngestionEnv, ingestionEnv } from './support/ingestion-env';
 import { startTestApp, TestApp } from './support/test-app';
+import { fixture } from '@platform/report-parsing/testing';
 
-const SARIF = readFileSync(join(__dirname, 'fixtures/flawfinder-vulnerable.sarif'));
+const SARIF = fixture('flawfinder-vulnerable.sarif');
 const BOUNDARY = 'b0undary-Of-Test';
 
 let t: TestApp;

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -9,8 +8,9 @@ import { freshServiceAccount, grant, loginAdmin, Login } from './support/identit
 import { IngestionEnv, ingestionEnv } from './support/ingestion-env';
 import { uploadReport } from './support/reports';
 import { startTestApp, TestApp } from './support/test-app';
+import { fixture } from '@platform/report-parsing/testing';
 
-const FLAWFINDER = readFileSync(join(__dirname, 'fixtures/flawfinder-vulnerable.sarif'));
+const FLAWFINDER = fixture('flawfinder-vulnerable.sarif');
 const MAX_BYTES = 64 * 1024;
 
 let t: TestApp;

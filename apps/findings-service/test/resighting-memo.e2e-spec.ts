@@ -1,17 +1,13 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { stagedBatch } from '../src/modules/findings/ingestion/finding-row';
+import { stagedBatch } from '../src/modules/findings/bulk-write/finding-row';
 import {
   BatchMeta,
   BatchTarget,
-  FindingsIngestionRepository,
-} from '../src/modules/findings/ingestion/findings-ingestion.repository';
-import {
-  bufferReportSource,
-  NormalizedFinding,
-  readReport,
-} from '../src/modules/ingestion/parsing';
-import { RESULT_MEMO_MIN_BYTES } from '../src/modules/ingestion/report-ingestion.service';
+  FindingsBulkWriteRepository,
+} from '../src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { bufferReportSource, NormalizedFinding, readReport } from '@platform/report-parsing';
+import { RESULT_MEMO_MIN_BYTES } from '../src/modules/report-ingestion/report-ingestion.service';
 import { bearer, createProduct, createProject } from './support/catalog';
 import { withDb } from './support/findings-db';
 import { loginAdmin, Login } from './support/identities';
@@ -41,7 +37,7 @@ beforeAll(async () => {
   worker = await startWorker(t, env.vars);
   admin = await loginAdmin(t);
   db = t.app.get(DataSource);
-  const repository = worker.get(FindingsIngestionRepository);
+  const repository = worker.get(FindingsBulkWriteRepository);
   const write = repository.writeBatch.bind(repository);
   jest.spyOn(repository, 'writeBatch').mockImplementation((target, meta, batch, again) => {
     const rows = again?.staged.rows ?? 0;
@@ -243,7 +239,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
       revision: null,
     };
     const lines = stored.map((f) => `${f.id}\t${f.content_digest}\n`).join('');
-    const outcome = await new FindingsIngestionRepository(db).writeBatch(
+    const outcome = await new FindingsBulkWriteRepository(db).writeBatch(
       target,
       meta,
       { data: Buffer.alloc(0), rows: 0 },
@@ -289,7 +285,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
       [withEntry.id],
     );
     await db.query(`UPDATE findings SET content_digest = NULL WHERE id = $1`, [withoutDigest.id]);
-    const repository = new FindingsIngestionRepository(db);
+    const repository = new FindingsBulkWriteRepository(db);
 
     const memo = await repository.loadResultMemo(product.id, 2);
     const lines = String(memo).split('\n').filter(Boolean).sort();

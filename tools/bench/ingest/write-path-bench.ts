@@ -6,7 +6,7 @@
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/ingest/write-path-bench.ts
  *
  * Parses a generated 100 000-result SARIF into memory (timed), builds the COPY text of every
- * batch (timed), then writes all batches through FindingsIngestionRepository.writeBatch into a
+ * batch (timed), then writes all batches through FindingsBulkWriteRepository.writeBatch into a
  * fresh product (first ingest) and again with a second report (duplicates); prints rows/s of
  * each and the HOT share of the duplicate updates.
  * Env: BENCH_RESULTS (default 100000), BENCH_BATCH (default INGEST_BATCH_SIZE).
@@ -17,17 +17,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { stagedBatch } from '../../../apps/findings-service/src/modules/findings/ingestion/finding-row';
+import { stagedBatch } from '../../../apps/findings-service/src/modules/findings/bulk-write/finding-row';
 import {
   BatchTarget,
-  FindingsIngestionRepository,
-} from '../../../apps/findings-service/src/modules/findings/ingestion/findings-ingestion.repository';
-import { INGEST_BATCH_SIZE } from '../../../apps/findings-service/src/modules/ingestion/report-ingestion.service';
-import {
-  FindingBatch,
-  fileReportSource,
-  readReport,
-} from '../../../apps/findings-service/src/modules/ingestion/parsing';
+  FindingsBulkWriteRepository,
+} from '../../../apps/findings-service/src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { INGEST_BATCH_SIZE } from '../../../apps/findings-service/src/modules/report-ingestion/report-ingestion.service';
+import { FindingBatch, fileReportSource, readReport } from '@platform/report-parsing';
 import { writeSarif } from './sarif-file';
 
 const ROOT = join(__dirname, '../../..');
@@ -70,7 +66,7 @@ async function main(): Promise<void> {
       `INSERT INTO products (project_id, name) VALUES ($1, $2) RETURNING id`,
       [project.id, `write-path-${Date.now()}`],
     )) as { id: string }[];
-    const repo = new FindingsIngestionRepository(ds);
+    const repo = new FindingsBulkWriteRepository(ds);
     for (const label of ['first ingest', 'duplicates']) {
       const reportId = randomUUID();
       const [report] = (await ds.query(

@@ -22,10 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  fileReportSource,
-  readSarif,
-} from '../../../apps/findings-service/src/modules/ingestion/parsing';
+import { fileReportSource, readSarif } from '@platform/report-parsing';
 
 interface Variant {
   name: string;

@@ -6,7 +6,7 @@ import { CoreModule } from '../app/core.module';
 import { createFindingsLogger } from '../app/logging/findings-logger';
 import { FindingsMetrics } from '../app/metrics/findings-metrics';
 import { findingsDatabase } from '../database/database';
-import { IngestionWorkerModule } from '../modules/ingestion/ingestion-worker.module';
+import { IngestionWorkerModule } from '../modules/report-ingestion/ingestion-worker.module';
 import { WorkerLifecycleService } from './worker-lifecycle.service';
 
 /** The queue-worker process: no HTTP; queue consumers, its own metrics listener. */

@@ -15,7 +15,7 @@ export interface SourceColumns {
  * scanner's entry is stored only when it differs from what the row's own columns say (another
  * rule id, CVE, score or description than the first sighting); otherwise it is implied by them,
  * with `scanned_at` = `last_seen_at`. Ingestion keeps that invariant (the upsert in
- * findings-ingestion.repository.ts): a first sighting stores `{}`, a re-sighting by the same
+ * findings-bulk-write.repository.ts): a first sighting stores `{}`, a re-sighting by the same
  * scanner with the same content drops a stored entry, any other re-sighting first stores the
  * previous scanner's implied entry and then the new one. Saves ~280 of ~1 070 bytes per
  * row and the JSON building of every first ingest.

@@ -13,7 +13,7 @@ import { ProductEntity } from '../products/product.entity';
 
 /**
  * A normalized finding, unique per (product, identity hash). Ingestion writes it set-based
- * (findings-ingestion.repository.ts); every searchable field has its own column. `sources`
+ * (findings-bulk-write.repository.ts); every searchable field has its own column. `sources`
  * holds the entries per contributing scanner, keyed by scanner name, that the row's own
  * columns do not imply (read it through `findingSources`, see finding-sources.ts). The table has fillfactor 50
  * (migration 1764300000000) so that re-ingestion updates are HOT: index only columns that

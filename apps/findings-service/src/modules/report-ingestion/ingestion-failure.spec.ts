@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 import { classifyIngestionFailure } from './ingestion-failure';
-import { StoredReportReadError } from './parser-thread/stored-report-read.error';
-import { ReportParseError } from './parsing';
+import { StoredReportReadError } from './parser-thread/stored-report-read-error';
+import { ReportParseError } from '@platform/report-parsing';
 
 function pgError(code: string, message = 'driver text'): Error {
   return Object.assign(new Error(message), { code, severity: 'ERROR' });

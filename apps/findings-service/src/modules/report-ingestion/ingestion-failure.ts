@@ -1,6 +1,6 @@
 import type { ReportFailureCode, ReportFailureDetails } from '../reports/report-status';
-import { StoredReportReadError } from './parser-thread/stored-report-read.error';
-import { ReportParseError } from './parsing';
+import { StoredReportReadError } from './parser-thread/stored-report-read-error';
+import { ReportParseError } from '@platform/report-parsing';
 
 /** Codes of failures that may go away: the job is retried, the report stays pending. */
 export const TRANSIENT_FAILURE_CODES = ['database_unavailable', 'storage_unavailable'] as const;

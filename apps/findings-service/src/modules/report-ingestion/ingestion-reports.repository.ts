@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { SlaDays } from '../findings/ingestion/findings-ingestion.repository';
+import type { SlaDays } from '../findings/bulk-write/findings-bulk-write.repository';
 import type {
   ReportFailureCode,
   ReportFailureDetails,

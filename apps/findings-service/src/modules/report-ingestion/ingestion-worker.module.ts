@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { FindingsIngestionRepository } from '../findings/ingestion/findings-ingestion.repository';
+import { FindingsBulkWriteRepository } from '../findings/bulk-write/findings-bulk-write.repository';
 import { StorageModule } from '../storage/storage.module';
 import { IngestionProcessor } from './ingestion.processor';
 import { IngestionReportsRepository } from './ingestion-reports.repository';
@@ -10,7 +10,7 @@ import { ReportIngestionService } from './report-ingestion.service';
   imports: [StorageModule],
   providers: [
     IngestionReportsRepository,
-    FindingsIngestionRepository,
+    FindingsBulkWriteRepository,
     ReportIngestionService,
     IngestionProcessor,
   ],

@@ -1,14 +1,14 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import {
-  FindingsIngestionRepository,
+  FindingsBulkWriteRepository,
   BatchOutcome,
   BatchTarget,
-} from '../findings/ingestion/findings-ingestion.repository';
+} from '../findings/bulk-write/findings-bulk-write.repository';
 import { REPORT_STORAGE, ReportStorage } from '../storage/report-storage';
 import { IngestionContext, IngestionReportsRepository } from './ingestion-reports.repository';
 import { ParserRun, ParserThreadPool } from './parser-thread/parser-thread';
-import { ReportParseError } from './parsing';
+import { ReportParseError } from '@platform/report-parsing';
 
 /**
  * Findings per batch: one transaction each (COPY into the staging table + one upsert). Larger
@@ -50,7 +50,7 @@ export class ReportIngestionService implements OnApplicationShutdown {
   constructor(
     @Inject(REPORT_STORAGE) private readonly storage: ReportStorage,
     private readonly reports: IngestionReportsRepository,
-    private readonly findings: FindingsIngestionRepository,
+    private readonly findings: FindingsBulkWriteRepository,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,4 @@
-import { archiveSignature } from '../ingestion/parsing';
+import { archiveSignature } from '@platform/report-parsing';
 import { ReportsError } from './reports.errors';
 
 /** Bytes needed to recognize every archive signature (tar's `ustar` sits at offset 257). */

@@ -1,5 +1,5 @@
 import { LOCALES } from '../../app/errors/error-messages';
-import { RESULT_WARNING_CODES } from '../ingestion/parsing';
+import { RESULT_WARNING_CODES } from '@platform/report-parsing';
 import {
   REPORT_FAILURE_MESSAGES,
   renderReportMessage,

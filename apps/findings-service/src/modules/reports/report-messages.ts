@@ -1,5 +1,5 @@
 import type { Locale } from '../../app/errors/error-messages';
-import type { ResultWarningCode } from '../ingestion/parsing';
+import type { ResultWarningCode } from '@platform/report-parsing';
 import type { ReportFailureCode } from './report-status';
 
 type Catalog<C extends string> = Record<C, Record<Locale, string>>;

@@ -9,7 +9,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { ProductEntity } from '../products/product.entity';
-import type { ResultWarnings } from '../ingestion/parsing';
+import type { ResultWarnings } from '@platform/report-parsing';
 import type {
   ReportFailureCode,
   ReportFailureDetails,

@@ -3,7 +3,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileReportSource, ReportSource } from '../ingestion/parsing';
+import { fileReportSource, ReportSource } from '@platform/report-parsing';
 import { ReportStorage, StoredObjectTooLargeError } from './report-storage';
 
 /** Counts bytes and fails the stream as soon as the ceiling is passed. */

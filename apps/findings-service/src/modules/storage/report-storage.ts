@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ReportSource } from '../ingestion/parsing';
+import type { ReportSource } from '@platform/report-parsing';
 
 /** Injection token of the process's ReportStorage. */
 export const REPORT_STORAGE = Symbol('REPORT_STORAGE');

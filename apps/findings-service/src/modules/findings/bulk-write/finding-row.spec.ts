@@ -1,4 +1,4 @@
-import type { NormalizedFinding } from '../../ingestion/parsing';
+import type { NormalizedFinding } from '@platform/report-parsing';
 import {
   copyJson,
   copyLine,

@@ -6,10 +6,10 @@ import {
   maxSeverity,
   NormalizedFinding,
   ResightedFinding,
-} from '../../ingestion/parsing';
+} from '@platform/report-parsing';
 
 /**
- * Columns of the per-connection staging table (findings-ingestion.repository.ts), in the order
+ * Columns of the per-connection staging table (findings-bulk-write.repository.ts), in the order
  * of the `COPY ... FROM STDIN` text that `stagedBatch` builds. A finding's `sources` entry,
  * when it has to be stored, is built in SQL from these columns (scanner, scanner_version,
  * rule_id, cve, score, description), see finding-sources.ts.

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { ResultWarnings } from '../../ingestion/parsing';
+import type { ResultWarnings } from '@platform/report-parsing';
 import { lockProductForWrite } from '../product-write-lock';
 import { pgText, StagedBatch } from './finding-row';
 import {
@@ -15,7 +15,7 @@ import {
   STAGED,
   TOUCH,
   UPSERT,
-} from './findings-ingestion.sql';
+} from './findings-bulk-write.sql';
 
 /** Remediation days per severity from the project settings (null: no deadline). */
 export type SlaDays = Record<'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO', number | null>;
@@ -69,7 +69,7 @@ export type BatchOutcome =
  * uninterrupted run.
  */
 @Injectable()
-export class FindingsIngestionRepository {
+export class FindingsBulkWriteRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   writeBatch(

@@ -1,7 +1,7 @@
 import { STAGE_COLUMNS } from './finding-row';
 
 /**
- * The SQL of the ingestion write path (findings-ingestion.repository.ts): staging tables,
+ * The SQL of the ingestion write path (findings-bulk-write.repository.ts): staging tables,
  * the upsert of normalized results and the touch of unchanged re-sightings.
  */
 

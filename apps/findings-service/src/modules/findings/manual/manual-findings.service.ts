@@ -8,7 +8,7 @@ import {
   identityKind,
   isWebAddress,
   normalizeFindingPath,
-} from '../../ingestion/parsing';
+} from '@platform/report-parsing';
 import { ProductsError } from '../../products/products.errors';
 import { ProductsService } from '../../products/products.service';
 import { ProjectsService } from '../../projects/projects.service';

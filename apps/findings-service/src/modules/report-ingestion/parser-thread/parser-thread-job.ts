@@ -1,21 +1,21 @@
 import type { Worker } from 'node:worker_threads';
-import type { StagedBatch } from '../../findings/ingestion/finding-row';
+import type { StagedBatch } from '../../findings/bulk-write/finding-row';
 import {
   ReportChunk,
   ReportParseError,
   ReportParseErrorCode,
   ReportSource,
   ResultWarnings,
-} from '../parsing';
+} from '@platform/report-parsing';
 import {
   copiedArrayBuffer,
   MainThreadMessage,
   ParserThreadInput,
   ParserThreadMessage,
 } from './parser-thread.protocol';
-import { StoredReportReadError } from './stored-report-read.error';
+import { StoredReportReadError } from './stored-report-read-error';
 
-export { StoredReportReadError } from './stored-report-read.error';
+export { StoredReportReadError } from './stored-report-read-error';
 
 /** One batch as encoded by the parser thread. */
 export interface EncodedBatch {

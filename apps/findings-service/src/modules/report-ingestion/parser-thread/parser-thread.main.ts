@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { stagedBatch, stagedResightings } from '../../findings/ingestion/finding-row';
+import { stagedBatch, stagedResightings } from '../../findings/bulk-write/finding-row';
 import {
   fileReportSource,
   memoFromCopyText,
@@ -9,14 +9,14 @@ import {
   ReportSource,
   ResightedFinding,
   ResultMemo,
-} from '../parsing';
+} from '@platform/report-parsing';
 import {
   MainThreadMessage,
   ownArrayBuffer,
   ParserThreadInput,
   ParserThreadMessage,
 } from './parser-thread.protocol';
-import { markedReadErrors, StoredReportReadError } from './stored-report-read.error';
+import { markedReadErrors, StoredReportReadError } from './stored-report-read-error';
 
 type ChunkReply = Extract<MainThreadMessage, { stream: number }>;
 

@@ -1,4 +1,4 @@
-import type { ReportFormat, ResultWarnings, UploadDefaults } from '../parsing';
+import type { ReportFormat, ResultWarnings, UploadDefaults } from '@platform/report-parsing';
 
 /**
  * Messages between the worker's main thread and its ingestion parser thread. The main thread

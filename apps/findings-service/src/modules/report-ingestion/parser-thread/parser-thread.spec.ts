@@ -1,11 +1,16 @@
 import { once, type EventEmitter } from 'node:events';
 import { waitFor } from '@platform/testing';
-import { stagedBatch } from '../../findings/ingestion/finding-row';
-import { bufferReportSource, readReport, ReportParseError, ReportSource } from '../parsing';
-import { collect, fixture, fixturePath, rejectionOf } from '../parsing/parsing-test-helpers';
+import { stagedBatch } from '../../findings/bulk-write/finding-row';
+import {
+  bufferReportSource,
+  readReport,
+  ReportParseError,
+  ReportSource,
+} from '@platform/report-parsing';
+import { collect, fixture, fixturePath, rejectionOf } from '@platform/report-parsing/testing';
 import { EncodedBatch, ParserThreadPool } from './parser-thread';
 import { ParserThreadInput } from './parser-thread.protocol';
-import { StoredReportReadError } from './stored-report-read.error';
+import { StoredReportReadError } from './stored-report-read-error';
 
 const INPUT: ParserThreadInput = {
   format: undefined,

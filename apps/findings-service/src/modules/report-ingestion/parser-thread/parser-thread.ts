@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ReportSource } from '../parsing';
-import type { StagedBatch } from '../../findings/ingestion/finding-row';
+import { ReportSource } from '@platform/report-parsing';
+import type { StagedBatch } from '../../findings/bulk-write/finding-row';
 import { EncodedBatch, ParserThreadJob } from './parser-thread-job';
 import { ParserThreadInput } from './parser-thread.protocol';
 

@@ -1,4 +1,4 @@
-import type { ReportChunk, ReportSource } from '../parsing';
+import type { ReportChunk, ReportSource } from '@platform/report-parsing';
 
 /**
  * Reading the stored report failed (file gone, I/O error, storage unreachable): `errno` is

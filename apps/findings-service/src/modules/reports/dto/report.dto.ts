@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Locale } from '../../../app/errors/error-messages';
-import { RESULT_WARNING_CODES } from '../../ingestion/parsing';
+import { RESULT_WARNING_CODES } from '@platform/report-parsing';
 import {
   REPORT_FAILURE_MESSAGES,
   renderReportMessage,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { SEVERITIES, Severity } from '../../../ingestion/parsing';
+import { SEVERITIES, Severity } from '@platform/report-parsing';
 import { FindingEntity } from '../../finding.entity';
 import { findingSources } from '../../finding-sources';
 
