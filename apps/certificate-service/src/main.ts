@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { ConfigError } from '@platform/config';
 import { currentBuildInfo } from '@platform/versioning';
-import { createCertificateApp } from './app/create-app';
 import { loadCertsvcConfig } from './app/config/certsvc-config';
+import { createCertificateApp } from './app/create-app';
 import { createCertsvcLogger } from './app/logging/certsvc-logger';
 import { CertsvcMetrics } from './app/metrics/certsvc-metrics';
 
@@ -19,15 +19,7 @@ async function main(): Promise<void> {
       'CERTSVC_JWT_SECRET is not set: using a random secret for this process (dev mode); sessions end at restart',
     );
   }
-  const app = await createCertificateApp({
-    runtime: {
-      config,
-      logger,
-      metrics: new CertsvcMetrics(),
-      applicationName: 'certificate-service-api',
-    },
-  });
-  app.enableShutdownHooks();
+  const app = await createCertificateApp({ config, logger, metrics: new CertsvcMetrics() });
   await app.listen({ port: config.port, host: config.host });
   logger.info({ host: config.host, port: config.port }, 'certificate-service listening');
 }

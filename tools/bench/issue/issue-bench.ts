@@ -30,10 +30,7 @@ import {
   parseCsr,
   toPem,
 } from '@platform/pki';
-import {
-  ecKeyPair,
-  makeCsr,
-} from '@platform/pki/testing';
+import { ecKeyPair, makeCsr } from '@platform/pki/testing';
 import { rawSigningReference } from './signing-reference';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);
@@ -138,12 +135,9 @@ async function main(): Promise<void> {
   });
   const logger = createCertsvcLogger(config);
   const app = await createCertificateApp({
-    runtime: {
-      config,
-      logger,
-      metrics: new CertsvcMetrics({ processMetrics: false }),
-      applicationName: 'issue-bench',
-    },
+    config,
+    logger,
+    metrics: new CertsvcMetrics({ processMetrics: false }),
   });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();

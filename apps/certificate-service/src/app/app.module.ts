@@ -1,10 +1,8 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { flattenValidationErrors } from '@platform/errors';
-import { inputPipes } from '@platform/http';
-import { CoreModule, type CertsvcRuntime } from './core.module';
-import { InvalidRequestError } from './errors/certsvc-error';
-import { CertsvcExceptionFilter } from './errors/certsvc-exception.filter';
+import { certificateDatabase } from '../database/database';
+import type { CertsvcConfig } from './config/certsvc-config';
+import { CoreModule } from './core.module';
+import type { CertsvcMetrics } from './metrics/certsvc-metrics';
 import { AgentModule } from '../modules/agent/agent.module';
 import { ApprovalModule } from '../modules/approval/approval.module';
 import { CaModule } from '../modules/ca/ca.module';
@@ -26,14 +24,16 @@ import { UsersModule } from '../modules/users/users.module';
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
 export class AppModule {
-  static register(
-    runtime: CertsvcRuntime,
+  static forRoot(
+    config: CertsvcConfig,
+    metrics: CertsvcMetrics,
     extraImports: ModuleMetadata['imports'] = [],
   ): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.register(runtime),
+        CoreModule.forRoot(config, metrics),
+        certificateDatabase(config, 'apply'),
         SystemModule,
         AuthModule,
         UsersModule,
@@ -52,13 +52,6 @@ export class AppModule {
         RevocationModule,
         StatsModule,
         ...extraImports,
-      ],
-      providers: [
-        { provide: APP_FILTER, useClass: CertsvcExceptionFilter },
-        // Unstorable text is refused first, then the DTOs are validated (libs/http).
-        ...inputPipes((errors) => new InvalidRequestError(flattenValidationErrors(errors))).map(
-          (pipe) => ({ provide: APP_PIPE, useValue: pipe }),
-        ),
       ],
     };
   }

@@ -1,82 +1,68 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DataSource } from 'typeorm';
-import { runMigrationsUnderLock } from '@platform/database';
-import { clientErrorHandler, installJsonBodyParser } from '@platform/http';
-import { resolveRequestId } from '@platform/logging';
-import { installHttpMetrics } from '@platform/metrics';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { flattenValidationErrors } from '@platform/errors';
+import { createHttpApp } from '@platform/http';
+import type { ProcessLogger } from '@platform/logging';
 import { AppModule } from './app.module';
-import { installRequestContext } from './request-context/request-context.hooks';
-import { CERTSVC_MIGRATION_LOCK } from '../database/data-source';
+import type { CertsvcConfig } from './config/certsvc-config';
+import { InvalidRequestError } from './errors/certsvc-error';
+import { CertsvcExceptionFilter } from './errors/certsvc-exception.filter';
 import { installAccessLog } from './logging/access-log';
-import { NestLoggerAdapter } from './logging/nest-logger.adapter';
-import { installContentTypeEnforcement } from './metrics/content-type.hook';
-import { mountSwagger } from './openapi/openapi-document';
-import type { CertsvcRuntime } from './core.module';
+import { CertsvcMetrics } from './metrics/certsvc-metrics';
+import { contentTypeEnforcement } from './metrics/content-type.hook';
+import { CERTSVC_OPENAPI } from './openapi/openapi-document';
+import { installRequestContext } from './request-context/request-context.hooks';
+
+/** What the API process is started with: validated config, its logger and its metrics. */
+export interface CertsvcRuntime {
+  config: CertsvcConfig;
+  logger: ProcessLogger;
+  metrics: CertsvcMetrics;
+}
 
 export interface CreateAppOptions {
-  runtime: CertsvcRuntime;
-  /** Apply pending migrations under the advisory lock before start-up tasks (default true). */
-  migrate?: boolean;
+  /** Build the module graph without instantiating providers (no database): OpenAPI export. */
+  preview?: boolean;
+  /** Additional modules (tests mount probe controllers this way). */
   extraImports?: ModuleMetadata['imports'];
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** The Fastify transport with the service's hooks; shared by `createCertificateApp` and OpenAPI. */
-export function createAdapter(runtime: CertsvcRuntime): FastifyAdapter {
+/**
+ * The certificate API on the shared HTTP bootstrap (not yet listening). Used by main.ts, the
+ * e2e tests and the OpenAPI writer. `listen()` (or `init()`) applies pending migrations under
+ * the advisory lock, then runs the start-up tasks (CA, local admin).
+ */
+export function createCertificateApp(
+  runtime: CertsvcRuntime,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
   const { config, logger, metrics } = runtime;
-  const adapter = new FastifyAdapter({
-    logger: false,
-    bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: (req: IncomingMessage) => resolveRequestId(req.headers),
-    clientErrorHandler: clientErrorHandler(({ code, message }) => ({
+  return createHttpApp({
+    module: AppModule.forRoot(config, metrics, options.extraImports),
+    errorFilter: CertsvcExceptionFilter,
+    validationError: (errors) => new InvalidRequestError(flattenValidationErrors(errors)),
+    transportRefusal: ({ code, message }) => ({
       code: code === 'bad_request' ? 'invalid_request' : code,
       message,
-    })),
-  });
-  const fastify = adapter.getInstance();
-  // Keeps the exact JSON body (`request.rawBody`): enroll source-auth verifies a signature
-  // over it. At the `observe` step a mislabelled body is still read as JSON (and counted).
-  installJsonBodyParser(fastify, {
-    bodyLimit: BODY_LIMIT_BYTES,
-    keepRawBody: true,
-    otherMediaTypes: config.contentTypeEnforcement === 'observe' ? 'parse-as-json' : 'refuse',
-  });
-  installRequestContext(fastify);
-  installHttpMetrics(fastify, metrics.http);
-  installContentTypeEnforcement(fastify, metrics, config.contentTypeEnforcement);
-  installAccessLog(fastify, logger, { devMode: config.devMode });
-  return adapter;
-}
-
-/**
- * The configured, initialised (not yet listening) API: hooks, Swagger at
- * `/swagger/`, migrations applied, start-up tasks (local admin) run.
- */
-export async function createCertificateApp(
-  options: CreateAppOptions,
-): Promise<NestFastifyApplication> {
-  const { runtime } = options;
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(runtime, options.extraImports),
-    createAdapter(runtime),
-    {
-      logger: new NestLoggerAdapter(runtime.logger),
-      abortOnError: false,
-      bodyParser: false,
+    }),
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    // Keeps the exact JSON body (`request.rawBody`): enroll source-auth verifies a signature
+    // over it. At the `observe` step a mislabelled body is still read as JSON (and counted).
+    jsonBody: {
+      keepRawBody: true,
+      otherMediaTypes: config.contentTypeEnforcement === 'observe' ? 'parse-as-json' : 'refuse',
     },
-  );
-  mountSwagger(app);
-  if (options.migrate !== false) {
-    await runMigrationsUnderLock(app.get(DataSource), {
-      lockKey: CERTSVC_MIGRATION_LOCK,
-      waitSeconds: runtime.config.migrationLockWaitSeconds,
-      logger: { log: (m) => runtime.logger.info(m), warn: (m) => runtime.logger.warn(m) },
-    });
-  }
-  await app.init();
-  return app;
+    onMediaTypeViolation: contentTypeEnforcement(metrics, config.contentTypeEnforcement),
+    logging: { logger, requests: { kind: 'service-line' } },
+    // `GET /metrics` is a route of the API port (system module), as the spec requires.
+    metrics: { http: metrics.http },
+    requestHooks: (fastify) => {
+      installRequestContext(fastify);
+      installAccessLog(fastify, logger, { devMode: config.devMode });
+    },
+    openApi: CERTSVC_OPENAPI,
+    preview: options.preview,
+  });
 }

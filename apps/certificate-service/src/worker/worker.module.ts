@@ -1,13 +1,52 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CoreModule, type CertsvcRuntime } from '../app/core.module';
+import { LoggingModule, type ProcessLogger } from '@platform/logging';
+import type { CertsvcConfig } from '../app/config/certsvc-config';
+import { CoreModule } from '../app/core.module';
+import type { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
+import { certificateDatabase } from '../database/database';
+import { CertificatesModule } from '../modules/certificates/certificates.module';
+import { CrlModule } from '../modules/crl/crl.module';
+import { CrlService } from '../modules/crl/crl.service';
+import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
+import { PERIODIC_TASKS, PeriodicTasksService } from './periodic-tasks.service';
+
+export interface WorkerRuntime {
+  config: CertsvcConfig;
+  logger: ProcessLogger;
+  metrics: CertsvcMetrics;
+}
+
+export interface WorkerSchedule {
+  crlRefreshEveryMs: number;
+}
 
 /**
- * The background worker: no HTTP. For now it waits for migrations and idles; the webhook
- * outbox, SCEP poller and log-snapshot purge will be added here.
+ * The background worker: no HTTP. Waits for the API's migrations, then runs the periodic
+ * tasks (CRL re-signing) on the replica holding the leader lock.
  */
 @Module({})
 export class WorkerModule {
-  static register(runtime: CertsvcRuntime): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.register(runtime)] };
+  static forRoot(
+    runtime: WorkerRuntime,
+    schedule: WorkerSchedule = { crlRefreshEveryMs: CRL_REFRESH_CHECK_MS },
+  ): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        CoreModule.forRoot(runtime.config, runtime.metrics),
+        LoggingModule.forRoot({ logger: runtime.logger }),
+        certificateDatabase(runtime.config, 'wait'),
+        CertificatesModule,
+        CrlModule,
+      ],
+      providers: [
+        {
+          provide: PERIODIC_TASKS,
+          inject: [CrlService],
+          useFactory: (crl: CrlService) => [crlRefreshTask(crl, schedule.crlRefreshEveryMs)],
+        },
+        PeriodicTasksService,
+      ],
+    };
   }
 }

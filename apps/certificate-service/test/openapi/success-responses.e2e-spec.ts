@@ -1,9 +1,7 @@
-import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AppModule } from '../../src/app/app.module';
-import { createAdapter } from '../../src/app/create-app';
+import { createCertificateApp } from '../../src/app/create-app';
 import { loadCertsvcConfig } from '../../src/app/config/certsvc-config';
 import { createCertsvcLogger } from '../../src/app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../src/app/metrics/certsvc-metrics';
@@ -33,16 +31,13 @@ describe('OpenAPI document - every operation documents its success response', ()
       CERTSVC_DEV_MODE: 'true',
       CERTSVC_LOG_LEVEL: 'error',
     });
-    const runtime = {
-      config,
-      logger: createCertsvcLogger(config),
-      metrics: new CertsvcMetrics({ processMetrics: false }),
-      applicationName: 'certificate-service-openapi-test',
-    };
-    app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.register(runtime),
-      createAdapter(runtime),
-      { preview: true, logger: false, abortOnError: false },
+    app = await createCertificateApp(
+      {
+        config,
+        logger: createCertsvcLogger({ logLevel: 'error', devMode: false }),
+        metrics: new CertsvcMetrics({ processMetrics: false }),
+      },
+      { preview: true },
     );
   });
   afterAll(() => app.close());

@@ -2,7 +2,6 @@ import {
   Controller,
   Get,
   HttpCode,
-  Inject,
   Module,
   NotFoundException,
   Param,
@@ -10,7 +9,7 @@ import {
   Post,
 } from '@nestjs/common';
 import { RequestContext } from '../../src/app/request-context/request-context';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../src/app/logging/certsvc-logger';
+import { PinoLogger } from 'nestjs-pino';
 import { CurrentActor, Public, Roles } from '../../src/app/access/access.decorators';
 import type { Actor } from '../../src/app/access/actor';
 
@@ -20,7 +19,7 @@ import type { Actor } from '../../src/app/access/actor';
  */
 @Controller('api/v1')
 export class ProbeController {
-  constructor(@Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger) {}
+  constructor(private readonly logger: PinoLogger) {}
 
   @Patch('requests/:id/status')
   @HttpCode(200)

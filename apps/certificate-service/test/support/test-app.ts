@@ -56,10 +56,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs = new LogCapture();
   const logger = createCertsvcLogger(config, logs);
   const metrics = new CertsvcMetrics({ processMetrics: false });
-  const app = await createCertificateApp({
-    runtime: { config, logger, metrics, applicationName: 'certificate-service-test' },
-    extraImports: options.extraImports,
-  });
+  const app = await createCertificateApp(
+    { config, logger, metrics },
+    { extraImports: options.extraImports },
+  );
+  await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return {
     app,

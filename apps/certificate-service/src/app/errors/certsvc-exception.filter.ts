@@ -1,9 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyError, InputValidationError } from '@platform/errors';
 import { RequestBodyError } from '@platform/http';
 import { loggableError } from '@platform/logging';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../logging/certsvc-logger';
+import { PinoLogger } from 'nestjs-pino';
 import { requestContextOf } from '../request-context/request-context.hooks';
 import { InvalidRequestError } from './certsvc-error';
 import { certsvcErrorStatuses } from './error-status';
@@ -34,7 +34,7 @@ function requestBodyAnswer(error: RequestBodyError): Answer {
  */
 @Catch()
 export class CertsvcExceptionFilter implements ExceptionFilter {
-  constructor(@Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger) {}
+  constructor(private readonly logger: PinoLogger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

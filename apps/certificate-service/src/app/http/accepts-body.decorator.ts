@@ -1,5 +1,5 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ACCEPTED_CONTENT_TYPES } from '../metrics/content-type.hook';
+import { ACCEPTED_CONTENT_TYPES } from '@platform/http';
 
 /**
  * Lets a route accept request bodies of other media types than `application/json` (e.g.

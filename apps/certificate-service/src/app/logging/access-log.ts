@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalize } from '@platform/auth';
 import { requestContextOf } from '../request-context/request-context.hooks';
-import type { CertsvcLogger } from './certsvc-logger';
+import type { ProcessLogger } from '@platform/logging';
 
 /** Agent polling routes: their successful calls are logged at debug to keep logs readable. */
 export const HIGH_FREQUENCY_AGENT_ROUTES: ReadonlySet<string> = new Set([
@@ -41,10 +41,13 @@ function bytesOf(reply: FastifyReply): number {
   return Number.isFinite(length) ? length : 0;
 }
 
-/** One access line per request, except `GET /health`. */
+/**
+ * One access line per request, except `GET /health`, written with the process logger itself
+ * (its fields carry `request_id`; the per-request logger would add it a second time).
+ */
 export function installAccessLog(
   app: FastifyInstance,
-  logger: CertsvcLogger,
+  logger: ProcessLogger,
   options: { devMode: boolean },
 ): void {
   app.addHook('onResponse', (request, reply, done) => {

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { OpenApiMount } from '@platform/http';
 import { currentBuildInfo } from '@platform/versioning';
 
 /** The service's OpenAPI 3 document; keys sorted so the written file is deterministic. */
@@ -63,13 +64,13 @@ function addErrorResponses(document: OpenAPIObject): void {
   }
 }
 
-/** Serves the interactive description at `/swagger/` and the document at `/swagger/json`. */
-export function mountSwagger(app: INestApplication): void {
-  SwaggerModule.setup('swagger', app, () => buildOpenApiDocument(app), {
-    jsonDocumentUrl: 'swagger/json',
-    yamlDocumentUrl: 'swagger/yaml',
-  });
-}
+/** The interactive description at `/swagger/`, the document at `/swagger/json`. */
+export const CERTSVC_OPENAPI: OpenApiMount = {
+  path: 'swagger',
+  jsonPath: 'swagger/json',
+  yamlPath: 'swagger/yaml',
+  document: buildOpenApiDocument,
+};
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);

@@ -1,7 +1,4 @@
-import { NestFactory } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from '../app.module';
-import { createAdapter } from '../create-app';
+import { createCertificateApp } from '../create-app';
 import { loadCertsvcConfig } from '../config/certsvc-config';
 import { createCertsvcLogger } from '../logging/certsvc-logger';
 import { CertsvcMetrics } from '../metrics/certsvc-metrics';
@@ -17,20 +14,13 @@ export async function renderOpenApiDocument(): Promise<string> {
     CERTSVC_DEV_MODE: 'true',
     CERTSVC_LOG_LEVEL: 'error',
   });
-  const runtime = {
-    config,
-    logger: createCertsvcLogger(config),
-    metrics: new CertsvcMetrics({ processMetrics: false }),
-    applicationName: 'certificate-service-openapi',
-  };
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(runtime),
-    createAdapter(runtime),
+  const app = await createCertificateApp(
     {
-      preview: true,
-      logger: false,
-      abortOnError: false,
+      config,
+      logger: createCertsvcLogger({ logLevel: 'error', devMode: false }),
+      metrics: new CertsvcMetrics({ processMetrics: false }),
     },
+    { preview: true },
   );
   try {
     const document = buildOpenApiDocument(app);

@@ -10,15 +10,13 @@ export function requestContextOf(request: FastifyRequest): RequestContextState |
 }
 
 /**
- * Opens the request context (request id from `genReqId`) and echoes `X-Request-ID`. The
- * AsyncLocalStorage scope is entered again before the handler because body parsing runs
- * outside it.
+ * Opens the request context (request id from `genReqId`). The AsyncLocalStorage scope is
+ * entered again before the handler because body parsing runs outside it.
  */
 export function installRequestContext(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const state = RequestContext.create(request.id);
     contexts.set(request.raw, state);
-    void reply.header('x-request-id', request.id);
     RequestContext.run(state, done);
   });
   app.addHook('preHandler', (request, _reply, done) => {

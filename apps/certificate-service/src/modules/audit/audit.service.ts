@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { AuditAction } from './audit-actions';
@@ -22,7 +22,7 @@ export class AuditService {
   constructor(
     private readonly repository: AuditRepository,
     private readonly metrics: CertsvcMetrics,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   async record(entry: AuditEntry): Promise<void> {

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { isServiceAccountToken } from '../service-accounts/service-account-token';
 import { ServiceAccountsService } from '../service-accounts/service-accounts.service';
 import { UsersRepository } from '../users/users.repository';
@@ -19,7 +19,7 @@ export class BearerAuthenticator {
     private readonly serviceAccounts: ServiceAccountsService,
     private readonly users: UsersRepository,
     private readonly accessTokens: AccessTokenService,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   async authenticate(authorization: string | undefined): Promise<Actor> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { hashPassword } from '@platform/auth';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
+import { PinoLogger } from 'nestjs-pino';
 import { UsersRepository } from '../users/users.repository';
 
 /**
@@ -14,7 +14,7 @@ export class LocalAdminBootstrap implements OnApplicationBootstrap {
   constructor(
     private readonly users: UsersRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
+import { PinoLogger } from 'nestjs-pino';
 import {
   BuiltInCaIssuer,
   ensureCaMaterial,
@@ -26,7 +26,7 @@ export class IssuerRegistry implements OnApplicationBootstrap {
   constructor(
     private readonly store: CaMaterialRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   /** Runs after migrations (app.init): loads or generates the CA. */

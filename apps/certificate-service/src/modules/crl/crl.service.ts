@@ -1,43 +1,28 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { X509Certificate } from 'node:crypto';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
 import type { CrlSource, CurrentCrl } from '../enrollment/crl-source';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { isRevocationReason } from '@platform/pki';
 import { CrlRepository, type StoredCrl } from './crl.repository';
-import { loggableError } from '@platform/logging';
 
 /** A CRL is valid this long (nextUpdate - thisUpdate). */
 export const CRL_VALIDITY_MS = 24 * 3600_000;
 /** It is re-signed once less than this remains before nextUpdate. */
 export const CRL_REFRESH_MARGIN_MS = 12 * 3600_000;
-const CHECK_INTERVAL_MS = 15 * 60_000;
 
 /**
  * The built-in CA's CRL, stored in `crl_state`: re-signed with a rising cRLNumber on every
- * revocation and periodically before nextUpdate (a timer in each API process, and lazily on
- * read). Also the `CRL_SOURCE` port of `POST /api/v1/enroll/crl`.
+ * revocation, lazily on read once due, and periodically before nextUpdate by the worker
+ * (`refreshIfDue`). Also the `CRL_SOURCE` port of `POST /api/v1/enroll/crl`.
  */
 @Injectable()
-export class CrlService implements CrlSource, OnApplicationBootstrap, OnModuleDestroy {
-  private timer: NodeJS.Timeout | undefined;
-
+export class CrlService implements CrlSource {
   constructor(
     private readonly crls: CrlRepository,
     private readonly certificates: CertificatesRepository,
     private readonly issuers: IssuerRegistry,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
   ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.refreshIfDue(), CHECK_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
 
   async current(): Promise<readonly CurrentCrl[]> {
     const crl = await this.latest();
@@ -77,11 +62,8 @@ export class CrlService implements CrlSource, OnApplicationBootstrap, OnModuleDe
     });
   }
 
-  private async refreshIfDue(): Promise<void> {
-    try {
-      await this.latest();
-    } catch (error) {
-      this.logger.error({ error: loggableError(error).message }, 'CRL refresh failed');
-    }
+  /** Re-signs the CRL when less than the refresh margin remains before its nextUpdate. */
+  async refreshIfDue(now = new Date()): Promise<void> {
+    await this.latest(now);
   }
 }

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../app/logging/certsvc-logger';
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { CorpAllowlistRepository } from './corp-allowlist.repository';
 import { PolicySettingsService } from './policy-settings.service';
 import { usesAllowlist, usesWebhook, type SaAutoApprovePolicy } from './sa-auto-approve.policy';
@@ -16,7 +16,7 @@ export class CorpOwnershipCheck {
   constructor(
     private readonly policies: PolicySettingsService,
     private readonly allowlist: CorpAllowlistRepository,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   /** Whether the check applies at all (policy other than `off`). */

@@ -1,8 +1,8 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { requestContextOf } from '../../../app/request-context/request-context.hooks';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../app/logging/certsvc-logger';
+import { PinoLogger } from 'nestjs-pino';
 import { hasAnyRole, type Actor } from '../../../app/access/actor';
 import { AuthError } from '../auth.errors';
 import { BearerAuthenticator } from '../bearer-authenticator';
@@ -17,7 +17,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: BearerAuthenticator,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

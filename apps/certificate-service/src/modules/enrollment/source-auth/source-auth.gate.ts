@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CERTSVC_LOGGER, type CertsvcLogger } from '../../../app/logging/certsvc-logger';
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import type { SourceAuthResult } from '../../requests/certificate-request.entity';
 import type { EnrollSourceAuthPolicy } from '../../settings/enroll-source-auth.policy';
 import { EnrollmentError } from '../enrollment.errors';
@@ -27,7 +27,7 @@ export interface SourceEvidence {
 export class SourceAuthGate {
   constructor(
     private readonly nonces: EnrollNoncesService,
-    @Inject(CERTSVC_LOGGER) private readonly logger: CertsvcLogger,
+    private readonly logger: PinoLogger,
   ) {}
 
   async check(policy: EnrollSourceAuthPolicy, evidence: SourceEvidence): Promise<SourceAuthResult> {
