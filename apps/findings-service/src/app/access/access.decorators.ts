@@ -1,10 +1,6 @@
-import {
-  applyDecorators,
-  createParamDecorator,
-  ExecutionContext,
-  SetMetadata,
-} from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { AccessDeclarations } from '@platform/auth';
 import type { FastifyRequest } from 'fastify';
 import { AccessContext, PrincipalKind } from './access-context';
 import { PermissionName } from './permissions';
@@ -21,29 +17,25 @@ export type AccessRule =
   | { kind: 'admin' }
   | { kind: 'permission'; permission: PermissionName; principals: PrincipalKind[] };
 
+/** The findings service's access rules, declared with the shared decorator shape. */
+export const FINDINGS_ACCESS = new AccessDeclarations<AccessRule>(ACCESS_METADATA);
+
 /** Rate-limit bucket of a route: the API floor (default), the login floor, or none. */
 export type RateLimitBucket = 'api' | 'auth' | 'none';
 
 /** No credentials needed. `optionalUser`: a bearer token, when sent, is verified and used. */
 export function Public(options: { optionalUser?: boolean } = {}): MethodDecorator & ClassDecorator {
-  const rule: AccessRule = { kind: 'public', optionalUser: options.optionalUser ?? false };
-  return SetMetadata(ACCESS_METADATA, rule);
+  return FINDINGS_ACCESS.declare({ kind: 'public', optionalUser: options.optionalUser ?? false });
 }
 
 /** Any signed-in, active user (access token); service-account keys are refused. */
 export function UserOnly(): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    SetMetadata(ACCESS_METADATA, { kind: 'user' } satisfies AccessRule),
-    ApiBearerAuth(BEARER_SCHEME),
-  );
+  return FINDINGS_ACCESS.declare({ kind: 'user' }, ApiBearerAuth(BEARER_SCHEME));
 }
 
 /** Administrators only (a user with is_admin). */
 export function AdminOnly(): MethodDecorator & ClassDecorator {
-  return applyDecorators(
-    SetMetadata(ACCESS_METADATA, { kind: 'admin' } satisfies AccessRule),
-    ApiBearerAuth(BEARER_SCHEME),
-  );
+  return FINDINGS_ACCESS.declare({ kind: 'admin' }, ApiBearerAuth(BEARER_SCHEME));
 }
 
 /**
@@ -55,12 +47,14 @@ export function Access(options: {
   principals?: PrincipalKind[];
 }): MethodDecorator & ClassDecorator {
   const principals = options.principals ?? ['user', 'service_account'];
-  const rule: AccessRule = { kind: 'permission', permission: options.permission, principals };
   const security = [
     ...(principals.includes('user') ? [ApiBearerAuth(BEARER_SCHEME)] : []),
     ...(principals.includes('service_account') ? [ApiSecurity(API_KEY_SCHEME)] : []),
   ];
-  return applyDecorators(SetMetadata(ACCESS_METADATA, rule), ...security);
+  return FINDINGS_ACCESS.declare(
+    { kind: 'permission', permission: options.permission, principals },
+    ...security,
+  );
 }
 
 /** Counts the route against RATE_LIMIT_AUTH (login) or exempts it (health, version). */

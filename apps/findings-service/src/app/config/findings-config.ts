@@ -1,6 +1,7 @@
 import { EnvReader } from '@platform/config';
 import { LOG_LEVELS, LogLevel } from '@platform/logging';
 import { randomSecret, TrustedProxies } from '@platform/auth';
+import { readSsoConfig, type SsoConfig } from './sso-config';
 
 export type ProcessRole = 'api' | 'worker';
 
@@ -22,6 +23,7 @@ export interface FindingsConfig {
   cookieSecure: boolean;
   bootstrapAdminEmails: string[];
   localAuth: { enabled: boolean; adminEmail?: string; adminPassword?: string };
+  sso: SsoConfig;
   rateLimits: { api: number; user: number; serviceAccount: number; auth: number };
   rateLimitKeyPrefix: string;
   trustedProxies: string[];
@@ -92,6 +94,7 @@ export function loadFindingsConfig(
     cookieSecure: r.bool('COOKIE_SECURE', true),
     bootstrapAdminEmails: r.list('BOOTSTRAP_ADMIN_EMAILS').map((e) => e.toLowerCase()),
     localAuth: { enabled: r.bool('LOCAL_AUTH_ENABLED', true), adminEmail, adminPassword },
+    sso: readSsoConfig(r),
     rateLimits: {
       api: r.int('RATE_LIMIT_API', 600, { min: 1 }),
       user: r.int('RATE_LIMIT_API_USER', 300, { min: 1 }),

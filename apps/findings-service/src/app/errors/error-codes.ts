@@ -33,6 +33,13 @@ export const ERROR_STATUS = {
   permission_denied: 403,
   access_undeclared: 403,
   local_auth_disabled: 404,
+  sso_provider_unknown: 404,
+  sso_state_invalid: 400,
+  sso_provider_refused: 401,
+  sso_id_token_invalid: 401,
+  sso_email_missing: 401,
+  sso_email_unverified: 401,
+  sso_provider_unavailable: 502,
   // users
   user_exists: 409,
   user_not_found: 404,

@@ -69,6 +69,34 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'local login is disabled',
     ru: 'локальный вход отключён',
   },
+  sso_provider_unknown: {
+    en: 'no single sign-on provider of this name is configured',
+    ru: 'поставщик единого входа с таким именем не настроен',
+  },
+  sso_state_invalid: {
+    en: 'the sign-in is unknown, expired or already completed; start it again',
+    ru: 'вход неизвестен, просрочен или уже завершён; начните его заново',
+  },
+  sso_provider_refused: {
+    en: 'the identity provider refused the sign-in',
+    ru: 'поставщик удостоверений отказал во входе',
+  },
+  sso_id_token_invalid: {
+    en: 'the identity provider returned an invalid ID token',
+    ru: 'поставщик удостоверений вернул недействительный ID-токен',
+  },
+  sso_email_missing: {
+    en: 'the identity provider did not share an e-mail address',
+    ru: 'поставщик удостоверений не передал адрес e-mail',
+  },
+  sso_email_unverified: {
+    en: 'the identity provider has not verified the e-mail address',
+    ru: 'поставщик удостоверений не подтвердил адрес e-mail',
+  },
+  sso_provider_unavailable: {
+    en: 'the identity provider cannot be reached',
+    ru: 'поставщик удостоверений недоступен',
+  },
   user_exists: {
     en: 'a user with this email exists',
     ru: 'пользователь с таким e-mail уже существует',

@@ -1,32 +1,50 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiCookieAuth,
+  ApiNoContentResponse,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  CookieRefreshTransport,
+  readCookie,
+  RefreshCookie,
+  type RefreshTokenTransport,
+  serializeCookie,
+} from '@platform/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
-import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
-import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
-import { FindingsConfig } from '../../app/config/findings-config';
-import { UserDto } from '../users/dto/user.dto';
 import { AccessContext } from '../../app/access/access-context';
 import { CurrentAccess, Public, RateLimit, UserOnly } from '../../app/access/access.decorators';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
+import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
+import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
+import { UserDto } from '../users/dto/user.dto';
 import { AuthService, Session } from './auth.service';
 import { AuthConfigDto } from './dto/auth-config.dto';
 import { LoginDto } from './dto/login.dto';
 import { MeDto } from './dto/me.dto';
 import { TokenResponseDto } from './dto/token-response.dto';
-import {
-  clearRefreshCookie,
-  readRefreshCookie,
-  REFRESH_COOKIE,
-  setRefreshCookie,
-} from './refresh-cookie';
+import { REFRESH_COOKIE, REFRESH_COOKIE_SHAPE, SSO_FLOW_COOKIE_SHAPE } from './session-cookies';
+import { SsoSignInService } from './sso-sign-in.service';
 
 @ApiTags('auth')
 @Controller(`${API_PREFIX}/auth`)
 export class AuthController {
+  /** The refresh token travels in the `findsvc_refresh` cookie only, never in a body. */
+  private readonly refreshTransport: RefreshTokenTransport;
+
   constructor(
     private readonly auth: AuthService,
+    private readonly sso: SsoSignInService,
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
-  ) {}
+  ) {
+    this.refreshTransport = new CookieRefreshTransport(
+      new RefreshCookie(REFRESH_COOKIE_SHAPE, config.cookieSecure),
+    );
+  }
 
   @Get('config')
   @Public()
@@ -50,6 +68,61 @@ export class AuthController {
     return this.answer(await this.auth.loginLocal(body.login, body.password), reply);
   }
 
+  @Get('sso/:provider/login')
+  @HttpCode(302)
+  @Public()
+  @RateLimit('auth')
+  @ApiParam({ name: 'provider', description: 'Provider id (or its legacy alias)' })
+  @ApiResponse({
+    status: 302,
+    description:
+      "To the provider's authorization endpoint (code flow with PKCE); the sign-in state is sealed in the findsvc_sso_flow cookie",
+  })
+  @ApiErrorResponses(404, 429)
+  async ssoLogin(
+    @Param('provider') provider: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    const { authorizationUrl, sealed } = await this.sso.begin(provider);
+    const ttl = this.sso.flowTtlSeconds;
+    const lifetime = { maxAgeSeconds: ttl, expiresAt: new Date(Date.now() + ttl * 1000) };
+    void reply.header(
+      'Set-Cookie',
+      serializeCookie(SSO_FLOW_COOKIE_SHAPE, sealed, lifetime, this.config.cookieSecure),
+    );
+    void reply.header('Location', authorizationUrl);
+  }
+
+  @Get('sso/:provider/callback')
+  @HttpCode(302)
+  @Public()
+  @RateLimit('auth')
+  @ApiParam({ name: 'provider', description: 'Provider id (or its legacy alias)' })
+  @ApiQuery({ name: 'code', required: false, description: 'Authorization code' })
+  @ApiQuery({ name: 'state', required: false, description: 'Must match the started sign-in' })
+  @ApiResponse({
+    status: 302,
+    description:
+      'Signed in: the refresh token is set in the findsvc_refresh cookie and the browser goes to the UI (SSO_AFTER_LOGIN_URL), which obtains an access token with POST /api/v1/auth/token/refresh',
+  })
+  @ApiErrorResponses(400, 401, 404, 429)
+  async ssoCallback(
+    @Param('provider') provider: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const sealed = readCookie(SSO_FLOW_COOKIE_SHAPE, request.headers.cookie);
+    // The flow cookie is spent whatever the outcome.
+    void reply.header(
+      'Set-Cookie',
+      serializeCookie(SSO_FLOW_COOKIE_SHAPE, null, null, this.config.cookieSecure),
+    );
+    const session = await this.sso.complete(provider, sealed, new URLSearchParams(query));
+    this.refreshTransport.deliver(reply, session.refresh);
+    void reply.header('Location', this.config.sso.afterLoginUrl);
+  }
+
   @Post('token/refresh')
   @HttpCode(200)
   @Public()
@@ -63,9 +136,9 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TokenResponseDto> {
     try {
-      return this.answer(await this.auth.refresh(readRefreshCookie(request)), reply);
+      return this.answer(await this.auth.refresh(this.refreshTransport.presented(request)), reply);
     } catch (err) {
-      clearRefreshCookie(reply, this.config.cookieSecure);
+      this.refreshTransport.clear(reply);
       throw err;
     }
   }
@@ -81,8 +154,8 @@ export class AuthController {
     @CurrentAccess() access: AccessContext | undefined,
   ): Promise<void> {
     const userId = access?.isUser ? access.principal.id : undefined;
-    await this.auth.logout(userId, readRefreshCookie(request));
-    clearRefreshCookie(reply, this.config.cookieSecure);
+    await this.auth.logout(userId, this.refreshTransport.presented(request));
+    this.refreshTransport.clear(reply);
   }
 
   @Get('me')
@@ -94,12 +167,7 @@ export class AuthController {
   }
 
   private answer(session: Session, reply: FastifyReply): TokenResponseDto {
-    setRefreshCookie(
-      reply,
-      session.refreshToken,
-      session.refreshMaxAgeSeconds,
-      this.config.cookieSecure,
-    );
+    this.refreshTransport.deliver(reply, session.refresh);
     return {
       access_token: session.accessToken,
       token_type: 'Bearer',

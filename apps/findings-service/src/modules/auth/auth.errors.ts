@@ -1,3 +1,4 @@
+import type { OidcRefusal } from '@platform/auth';
 import { FindingsError } from '../../app/errors/app-error';
 
 export type AuthErrorCode =
@@ -10,7 +11,9 @@ export type AuthErrorCode =
   | 'access_denied'
   | 'permission_denied'
   | 'access_undeclared'
-  | 'local_auth_disabled';
+  | 'local_auth_disabled'
+  | 'sso_provider_unknown'
+  | `sso_${OidcRefusal}`;
 
 export class AuthError extends FindingsError<AuthErrorCode> {
   constructor(code: AuthErrorCode) {

@@ -1,24 +1,37 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { JwtModule } from '@nestjs/jwt';
-import { PassportModule } from '@nestjs/passport';
+import { RefreshTokenRotation, SessionAuthModule } from '@platform/auth';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import { FindingsConfig } from '../../app/config/findings-config';
 import { MembershipGrantsModule } from '../projects/membership-grants.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
+import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
 import { UsersModule } from '../users/users.module';
 import { AccessGuard } from './access/access.guard';
 import { Authenticator } from './access/authenticator';
-import { AccessTokenService } from './access-token.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { JwtAuthGuard } from './jwt-auth.guard';
-import { JwtStrategy } from './jwt.strategy';
+import { CompletedSsoFlows } from './completed-sso-flows';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from './session-cookies';
+import { SsoSignInService } from './sso-sign-in.service';
 
-/** Sign-in, tokens, and the global AccessGuard that every route passes through. */
+/**
+ * The findings service's adapters over `@platform/auth`: its access-token claims, the
+ * refresh cookie, single sign-on through the configured providers, and the global
+ * AccessGuard (JWT or API key, then the route's declaration) every route passes through.
+ */
 @Module({
   imports: [
-    PassportModule,
-    JwtModule.register({}),
+    SessionAuthModule.forRoot({
+      inject: [FINDINGS_CONFIG],
+      accessTokenPolicy: (config: FindingsConfig) => ({
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        secret: config.jwt.secret,
+        ttlSeconds: config.jwt.accessTtlSeconds,
+      }),
+    }),
     UsersModule,
     ServiceAccountsModule,
     RateLimitModule,
@@ -27,9 +40,14 @@ import { JwtStrategy } from './jwt.strategy';
   controllers: [AuthController],
   providers: [
     AuthService,
-    AccessTokenService,
-    JwtStrategy,
-    JwtAuthGuard,
+    SsoSignInService,
+    CompletedSsoFlows,
+    {
+      provide: RefreshTokenRotation,
+      inject: [RefreshTokensRepository, FINDINGS_CONFIG],
+      useFactory: (store: RefreshTokensRepository, config: FindingsConfig) =>
+        new RefreshTokenRotation(store, { ttlSeconds: config.refreshTokenTtlDays * 86_400 }),
+    },
     Authenticator,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],

@@ -1,96 +1,111 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomSecret, sha256Hex, verifyAgainstDummy, verifyPassword } from '@platform/auth';
-import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  AccessTokens,
+  type IssuedRefreshToken,
+  type OidcIdentity,
+  PasswordLogin,
+  RefreshTokenRotation,
+} from '@platform/auth';
+import { AccessContext } from '../../app/access/access-context';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig } from '../../app/config/findings-config';
+import { UserDto } from '../users/dto/user.dto';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
-import { UserDto } from '../users/dto/user.dto';
-import { AccessContext } from '../../app/access/access-context';
-import { AuthConfigDto, AuthProviderDto } from './dto/auth-config.dto';
-import { MeDto } from './dto/me.dto';
-import { AccessTokenService } from './access-token.service';
 import { AuthError } from './auth.errors';
-import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
+import { AuthConfigDto } from './dto/auth-config.dto';
+import { MeDto } from './dto/me.dto';
 
-/** What a successful login or refresh hands back to the controller. */
+/** What a successful sign-in or refresh hands back to the controller. */
 export interface Session {
   user: UserEntity;
   accessToken: string;
   expiresIn: number;
-  refreshToken: string;
-  refreshMaxAgeSeconds: number;
+  refresh: IssuedRefreshToken;
 }
 
+/** Sign-in (local password or single sign-on), sessions and the caller's own view. */
 @Injectable()
-export class AuthService {
+export class AuthService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Auth');
+  private readonly passwords = new PasswordLogin();
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
     private readonly users: UsersService,
-    private readonly accessTokens: AccessTokenService,
-    private readonly refreshTokens: RefreshTokensRepository,
+    private readonly accessTokens: AccessTokens,
+    private readonly refreshTokens: RefreshTokenRotation,
   ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.jwt.generated) {
+      this.logger.warn(
+        'JWT_SECRET is not set: using a random per-process secret (tokens do not survive a restart and are not shared between replicas)',
+      );
+    }
+  }
 
   async loginLocal(login: string, password: string): Promise<Session> {
     if (!this.config.localAuth.enabled) throw new AuthError('local_auth_disabled');
     const found = await this.users.findByEmail(login);
-    if (!found?.passwordHash || !found.isActive) {
-      await verifyAgainstDummy(password);
-      throw new AuthError('invalid_credentials');
-    }
-    if (!(await verifyPassword(password, found.passwordHash))) {
+    const account = found && { passwordHash: found.passwordHash, active: found.isActive };
+    if (!found || !(await this.passwords.verify(account, password))) {
       throw new AuthError('invalid_credentials');
     }
     const user = await this.users.applyBootstrapAdmin(found);
     this.logger.log(`user ${user.id} signed in (local)`);
-    return this.openSession(user, randomUUID());
+    return this.openSession(user, await this.refreshTokens.issue(user.id));
   }
 
-  /**
-   * Rotates a refresh token: the presented one is revoked and a new one of the same family
-   * issued. Presenting an already rotated token revokes the whole family (theft signal).
-   */
+  /** Signs in the user an identity provider vouched for (created at the first sign-in). */
+  async loginWithIdentity(identity: OidcIdentity, provider: string): Promise<Session> {
+    const found = await this.users.findOrCreateFromIdentity(identity.email, identity.displayName);
+    if (!found.isActive) throw new AuthError('invalid_credentials');
+    const user = await this.users.applyBootstrapAdmin(found);
+    this.logger.log(`user ${user.id} signed in (sso ${provider})`);
+    return this.openSession(user, await this.refreshTokens.issue(user.id));
+  }
+
+  /** Rotates the refresh token (reuse revokes the whole family: a theft signal). */
   async refresh(presented: string | undefined): Promise<Session> {
-    if (!presented) throw new AuthError('refresh_token_invalid');
-    const stored = await this.refreshTokens.findByHash(sha256Hex(presented));
-    if (!stored) throw new AuthError('refresh_token_invalid');
-    const now = new Date();
-    if (stored.revokedAt || !(await this.refreshTokens.revokeIfActive(stored.id, now))) {
-      await this.refreshTokens.revokeFamily(stored.familyId, now);
-      this.logger.warn(
-        `refresh token reuse for user ${stored.userId}: family ${stored.familyId} revoked`,
-      );
-      throw new AuthError('refresh_token_reused');
+    const active: { user?: UserEntity | null } = {};
+    const outcome = await this.refreshTokens.rotate(presented, async (userId) => {
+      active.user = await this.users.findActive(userId);
+      return active.user !== null;
+    });
+    switch (outcome.kind) {
+      case 'invalid':
+        throw new AuthError('refresh_token_invalid');
+      case 'reused':
+        this.logger.warn(
+          `refresh token reuse for user ${outcome.subject}: family ${outcome.familyId} revoked`,
+        );
+        throw new AuthError('refresh_token_reused');
+      case 'rotated':
+        if (!active.user) throw new AuthError('refresh_token_invalid');
+        return this.openSession(active.user, outcome.issued);
     }
-    if (stored.expiresAt.getTime() <= now.getTime()) throw new AuthError('refresh_token_invalid');
-    const user = await this.users.findActive(stored.userId);
-    if (!user) throw new AuthError('refresh_token_invalid');
-    return this.openSession(user, stored.familyId);
   }
 
   /** Revokes every refresh token of the user named by the access token or the cookie. */
   async logout(userId: string | undefined, presented: string | undefined): Promise<void> {
-    const owner =
-      userId ??
-      (presented ? (await this.refreshTokens.findByHash(sha256Hex(presented)))?.userId : undefined);
+    const owner = userId ?? (await this.refreshTokens.subjectOf(presented));
     if (!owner) return;
-    await this.refreshTokens.revokeAllForUser(owner, new Date());
+    await this.refreshTokens.endAllSessions(owner);
     this.logger.log(`user ${owner} signed out; refresh tokens revoked`);
   }
 
-  /** Sign-in options for the UI; SSO providers will be listed here with their button URLs. */
+  /** Sign-in options for the UI: local login and the configured providers' buttons. */
   authConfig(): AuthConfigDto {
     const local = this.config.localAuth.enabled;
-    const providers: AuthProviderDto[] = [];
-    const mode = local
-      ? providers.length > 0
-        ? 'mixed'
-        : 'local'
-      : providers.length > 0
-        ? 'sso'
-        : 'none';
+    const providers = this.config.sso.providers.map((p) => ({
+      id: p.id,
+      name: p.displayName,
+      type: 'oidc' as const,
+      login_url: `/api/v1/auth/sso/${p.id}/login`,
+    }));
+    const sso = providers.length > 0;
+    const mode = local ? (sso ? 'mixed' : 'local') : sso ? 'sso' : 'none';
     return { login_mode: mode, local_enabled: local, providers };
   }
 
@@ -111,21 +126,12 @@ export class AuthService {
     };
   }
 
-  private async openSession(user: UserEntity, familyId: string): Promise<Session> {
-    const refreshToken = randomSecret(32);
-    const refreshMaxAgeSeconds = this.config.refreshTokenTtlDays * 86400;
-    await this.refreshTokens.insert({
-      userId: user.id,
-      familyId,
-      tokenHash: sha256Hex(refreshToken),
-      expiresAt: new Date(Date.now() + refreshMaxAgeSeconds * 1000),
-    });
+  private async openSession(user: UserEntity, refresh: IssuedRefreshToken): Promise<Session> {
     return {
       user,
       accessToken: await this.accessTokens.sign(user.id),
       expiresIn: this.accessTokens.ttlSeconds,
-      refreshToken,
-      refreshMaxAgeSeconds,
+      refresh,
     };
   }
 }

@@ -1,35 +1,61 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import type { NewRefreshToken, RefreshTokenStore, StoredRefreshToken } from '@platform/auth';
 import { IsNull, Repository } from 'typeorm';
 import { RefreshTokenEntity } from './refresh-token.entity';
 
+/** The `refresh_tokens` table behind `RefreshTokenRotation`; sessions are keyed by user id. */
 @Injectable()
-export class RefreshTokensRepository {
+export class RefreshTokensRepository implements RefreshTokenStore {
   constructor(
     @InjectRepository(RefreshTokenEntity) private readonly repo: Repository<RefreshTokenEntity>,
   ) {}
 
-  async insert(
-    token: Pick<RefreshTokenEntity, 'userId' | 'familyId' | 'tokenHash' | 'expiresAt'>,
-  ): Promise<void> {
-    await this.repo.insert(token);
+  async insert(token: NewRefreshToken): Promise<void> {
+    await this.repo.insert({
+      userId: token.subject,
+      familyId: token.familyId,
+      tokenHash: token.tokenHash,
+      expiresAt: token.expiresAt,
+    });
   }
 
-  findByHash(tokenHash: string): Promise<RefreshTokenEntity | null> {
-    return this.repo.findOneBy({ tokenHash });
+  async findByHash(tokenHash: string): Promise<StoredRefreshToken | null> {
+    const row = await this.repo.findOneBy({ tokenHash });
+    if (!row) return null;
+    return {
+      id: row.id,
+      familyId: row.familyId,
+      subject: row.userId,
+      expiresAt: row.expiresAt,
+      active: row.revokedAt === null,
+    };
   }
 
-  /** Revokes one token if still active; false when someone else revoked it first. */
-  async revokeIfActive(id: string, at: Date): Promise<boolean> {
-    const result = await this.repo.update({ id, revokedAt: IsNull() }, { revokedAt: at });
-    return (result.affected ?? 0) === 1;
+  /** Revokes `id` if still active and stores its successor, in one transaction. */
+  replace(id: string, successor: NewRefreshToken): Promise<boolean> {
+    return this.repo.manager.transaction(async (m) => {
+      const result = await m.update(
+        RefreshTokenEntity,
+        { id, revokedAt: IsNull() },
+        { revokedAt: new Date() },
+      );
+      if ((result.affected ?? 0) !== 1) return false;
+      await m.insert(RefreshTokenEntity, {
+        userId: successor.subject,
+        familyId: successor.familyId,
+        tokenHash: successor.tokenHash,
+        expiresAt: successor.expiresAt,
+      });
+      return true;
+    });
   }
 
-  async revokeFamily(familyId: string, at: Date): Promise<void> {
-    await this.repo.update({ familyId, revokedAt: IsNull() }, { revokedAt: at });
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.repo.update({ familyId, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
-  async revokeAllForUser(userId: string, at: Date): Promise<void> {
-    await this.repo.update({ userId, revokedAt: IsNull() }, { revokedAt: at });
+  async revokeAllOf(userId: string): Promise<void> {
+    await this.repo.update({ userId, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 }

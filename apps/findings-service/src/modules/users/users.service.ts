@@ -83,6 +83,27 @@ export class UsersService implements OnApplicationBootstrap {
     return user?.isActive ? user : null;
   }
 
+  /**
+   * The user a single sign-on identity names, joined by e-mail; a first sign-in creates the
+   * user (no password: it signs in through the provider only). Safe when two first sign-ins
+   * of the same e-mail race: the loser reads the winner's row.
+   */
+  async findOrCreateFromIdentity(email: string, displayName: string | null): Promise<UserEntity> {
+    const normalized = email.trim().toLowerCase();
+    const existing = await this.users.findByEmail(normalized);
+    if (existing) return existing;
+    const created = await this.users.insert({
+      email: normalized,
+      displayName: (displayName ?? displayNameOf(normalized)).slice(0, 200),
+      passwordHash: null,
+      isAdmin: this.isBootstrapAdmin(normalized),
+    });
+    const user = created ?? (await this.users.findByEmail(normalized));
+    if (!user) throw new UsersError('user_not_found');
+    if (created) this.logger.log(`user ${user.id} created at first single sign-on`);
+    return user;
+  }
+
   /** BOOTSTRAP_ADMIN_EMAILS become administrators when they sign in. */
   async applyBootstrapAdmin(user: UserEntity): Promise<UserEntity> {
     if (user.isAdmin || !this.isBootstrapAdmin(user.email)) return user;

@@ -5,8 +5,8 @@ import { AuthError } from '../auth.errors';
 import { AccessContext } from '../../../app/access/access-context';
 import {
   ACCESS_CONTEXT,
-  ACCESS_METADATA,
   AccessRule,
+  FINDINGS_ACCESS,
   RATE_LIMIT_METADATA,
   RateLimitBucket,
   RequestWithAccess,
@@ -29,7 +29,7 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_METADATA, targets);
+    const rule = FINDINGS_ACCESS.ruleOf(this.reflector, context);
     const bucket =
       this.reflector.getAllAndOverride<RateLimitBucket | undefined>(RATE_LIMIT_METADATA, targets) ??
       'api';

@@ -1,12 +1,11 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
+import { AccessTokenGuard } from '@platform/auth';
 import type { FastifyRequest } from 'fastify';
+import { AccessContext } from '../../../app/access/access-context';
 import { MembershipGrantsService } from '../../projects/membership-grants.service';
 import { ServiceAccountsService } from '../../service-accounts/service-accounts.service';
 import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
-import { JwtAuthGuard } from '../jwt-auth.guard';
-import { JwtSubject } from '../jwt.strategy';
-import { AccessContext } from '../../../app/access/access-context';
 import { userGrants, userPrincipal } from './user-grants';
 
 type Credential = { kind: 'bearer' } | { kind: 'api_key'; key: string } | { kind: 'none' };
@@ -18,22 +17,20 @@ type Credential = { kind: 'bearer' } | { kind: 'api_key'; key: string } | { kind
 @Injectable()
 export class Authenticator {
   constructor(
-    private readonly jwtGuard: JwtAuthGuard,
+    private readonly accessTokens: AccessTokenGuard,
     private readonly users: UsersService,
     private readonly serviceAccounts: ServiceAccountsService,
     private readonly memberships: MembershipGrantsService,
   ) {}
 
   async authenticate(context: ExecutionContext): Promise<AccessContext | undefined> {
-    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: JwtSubject }>();
-    const credential = readCredential(request);
+    const credential = readCredential(context.switchToHttp().getRequest<FastifyRequest>());
     switch (credential.kind) {
       case 'none':
         return undefined;
       case 'bearer': {
-        await this.jwtGuard.canActivate(context);
-        const subject = request.user;
-        const user = subject ? await this.users.findActive(subject.userId) : null;
+        const userId = await this.accessTokens.subjectOf(context);
+        const user = userId === null ? null : await this.users.findActive(userId);
         if (!user) throw new AuthError('invalid_token');
         const memberGrants = user.isAdmin ? [] : await this.memberships.grantsOf(user.id);
         return new AccessContext(userPrincipal(user), [...userGrants(user), ...memberGrants]);

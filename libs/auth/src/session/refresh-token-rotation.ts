@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { randomSecret, sha256Hex } from '../secret-token';
+import type { RefreshTokenStore } from './refresh-token-store';
+
+export interface RefreshTokenRules {
+  ttlSeconds: number;
+  /** Prefix of every token value (e.g. `rt_`), so a leaked token is recognisable. */
+  prefix?: string;
+}
+
+/** A refresh token handed to the client: its value is known only here and to the client. */
+export interface IssuedRefreshToken {
+  token: string;
+  expiresAt: Date;
+  maxAgeSeconds: number;
+}
+
+export type RefreshOutcome =
+  | { kind: 'rotated'; subject: string; issued: IssuedRefreshToken }
+  /** Unknown, expired, or its subject may no longer sign in. */
+  | { kind: 'invalid' }
+  /** A retired token came back: its whole family has been revoked (a theft signal). */
+  | { kind: 'reused'; subject: string; familyId: string };
+
+/**
+ * Refresh-token rotation with reuse detection. Each sign-in starts a family; every refresh
+ * retires the presented token and issues its successor in the same family. Presenting a
+ * retired token revokes the family, so a stolen token dies with the legitimate one.
+ */
+export class RefreshTokenRotation {
+  constructor(
+    private readonly store: RefreshTokenStore,
+    private readonly rules: RefreshTokenRules,
+  ) {}
+
+  /** Starts a new family for `subject` (a new sign-in). */
+  async issue(subject: string): Promise<IssuedRefreshToken> {
+    const issued = this.mint();
+    await this.store.insert({
+      subject,
+      familyId: randomUUID(),
+      tokenHash: sha256Hex(issued.token),
+      expiresAt: issued.expiresAt,
+    });
+    return issued;
+  }
+
+  /**
+   * Rotates `presented`. `mayContinue` is asked before a successor is stored: a subject that
+   * may no longer sign in (disabled, deleted) ends the family instead.
+   */
+  async rotate(
+    presented: string | undefined,
+    mayContinue: (subject: string) => Promise<boolean> = async () => true,
+  ): Promise<RefreshOutcome> {
+    if (!presented) return { kind: 'invalid' };
+    const stored = await this.store.findByHash(sha256Hex(presented));
+    if (!stored) return { kind: 'invalid' };
+    const reused = { kind: 'reused', subject: stored.subject, familyId: stored.familyId } as const;
+    if (!stored.active) {
+      await this.store.revokeFamily(stored.familyId);
+      return reused;
+    }
+    if (stored.expiresAt.getTime() <= Date.now() || !(await mayContinue(stored.subject))) {
+      await this.store.revokeFamily(stored.familyId);
+      return { kind: 'invalid' };
+    }
+    const issued = this.mint();
+    const replaced = await this.store.replace(stored.id, {
+      subject: stored.subject,
+      familyId: stored.familyId,
+      tokenHash: sha256Hex(issued.token),
+      expiresAt: issued.expiresAt,
+    });
+    if (!replaced) {
+      await this.store.revokeFamily(stored.familyId);
+      return reused;
+    }
+    return { kind: 'rotated', subject: stored.subject, issued };
+  }
+
+  /** Whose session `presented` belongs to (active or not), or null for an unknown token. */
+  async subjectOf(presented: string | undefined): Promise<string | null> {
+    if (!presented) return null;
+    return (await this.store.findByHash(sha256Hex(presented)))?.subject ?? null;
+  }
+
+  /** Ends the session (family) of `presented`; unknown tokens are ignored. */
+  async endSession(presented: string | undefined): Promise<void> {
+    if (!presented) return;
+    const stored = await this.store.findByHash(sha256Hex(presented));
+    if (stored) await this.store.revokeFamily(stored.familyId);
+  }
+
+  /** Ends every session of `subject` (logout everywhere, password change, disabling). */
+  endAllSessions(subject: string): Promise<void> {
+    return this.store.revokeAllOf(subject);
+  }
+
+  private mint(): IssuedRefreshToken {
+    const maxAgeSeconds = this.rules.ttlSeconds;
+    return {
+      token: `${this.rules.prefix ?? ''}${randomSecret(32)}`,
+      expiresAt: new Date(Date.now() + maxAgeSeconds * 1000),
+      maxAgeSeconds,
+    };
+  }
+}
