@@ -1,9 +1,9 @@
 import {
+  BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
 } from '@nestjs/common';
 import { LeaderLock, LeaderSchedule, type PeriodicTask } from '@platform/database';
 import { DataSource } from 'typeorm';
@@ -16,7 +16,7 @@ export const WORKER_LEADER_LOCK = 'certificate-service:worker-leader';
 
 /** Starts the periodic tasks with the worker and hands leadership over when it stops. */
 @Injectable()
-export class PeriodicTasksService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PeriodicTasksService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('PeriodicTasks');
   private readonly schedule: LeaderSchedule;
 
@@ -34,7 +34,9 @@ export class PeriodicTasksService implements OnApplicationBootstrap, OnApplicati
     this.logger.log(`periodic tasks, run by the leading worker: ${names}`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes: a running task finishes and the lock is released. */
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
     await this.schedule.stop();
+    this.logger.log(`periodic tasks stopped${signal ? ` (${signal})` : ''}, leadership released`);
   }
 }
