@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { Job, JobType } from 'bullmq';
 import type { AccessContext } from '../../app/access/access-context';
 import { ProjectAccessService } from '../projects/project-access.service';
-import { ReportsRepository } from '../reports/reports.repository';
+import { guardQueue } from '../report-queue/queue-guard';
+import { ReportQueue } from '../report-queue/report-queue.provider';
 import {
   INGEST_JOB_RETENTION_SECONDS,
   INGEST_REPORT,
   REPORT_INGESTION_QUEUE,
-} from './ingest-report.job';
+} from '../report-queue/ingest-report.job';
+import { ReportsRepository } from '../reports/reports.repository';
 import { JobsError } from './jobs.errors';
 import { JOB_STATES, JobStateName, jobView, JobView, stateName } from './job-view';
-import { ReportQueue } from './report-queue.provider';
-import { guardQueue } from './queue-guard';
 
 export interface JobFilter {
   state?: JobStateName;

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
-import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from '../jobs/ingest-report.job';
+import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from '../report-queue/ingest-report.job';
 import { classifyIngestionFailure, isTransientFailureCode } from './ingestion-failure';
 import { IngestionReportsRepository } from './ingestion-reports.repository';
 import { IngestionResult, ReportIngestionService } from './report-ingestion.service';

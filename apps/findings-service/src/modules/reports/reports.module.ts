@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { JobsQueueModule } from '../jobs/jobs-queue.module';
 import { ProductsModule } from '../products/products.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { ReportQueueModule } from '../report-queue/report-queue.module';
 import { StorageModule } from '../storage/storage.module';
 import { ReportEntity } from './report.entity';
 import { ReportsController } from './reports.controller';
@@ -15,7 +15,7 @@ import { ReportsService } from './reports.service';
     ProjectsModule,
     ProductsModule,
     StorageModule,
-    JobsQueueModule,
+    ReportQueueModule,
   ],
   controllers: [ReportsController],
   providers: [ReportsRepository, ReportsService],

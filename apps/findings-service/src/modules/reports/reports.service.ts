@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import type { AccessContext } from '../../app/access/access-context';
-import { INGEST_JOB_RETENTION_SECONDS, INGEST_REPORT } from '../jobs/ingest-report.job';
-import { ReportQueue } from '../jobs/report-queue.provider';
+import { INGEST_JOB_RETENTION_SECONDS, INGEST_REPORT } from '../report-queue/ingest-report.job';
+import { ReportQueue } from '../report-queue/report-queue.provider';
 import { ProductsService } from '../products/products.service';
 import { ProjectAccessService } from '../projects/project-access.service';
 import {
