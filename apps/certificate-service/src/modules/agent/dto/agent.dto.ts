@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
-import { AGENT_VERSION_PATTERN } from '../../enrollment/source-auth/agent-version';
+import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import type { CertificateRequestEntity } from '../../requests/certificate-request.entity';
 import {
   isTerminalStatus,

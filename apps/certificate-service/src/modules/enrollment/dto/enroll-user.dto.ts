@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { AGENT_VERSION_PATTERN } from '../source-auth/agent-version';
+import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import type { UserPurpose } from '../user-enrollment.service';
 import { EnrollText } from './enroll-text';
 import { AGENT_VERSION_MAX_LENGTH, DeviceCredentialsDto } from './enroll.dto';

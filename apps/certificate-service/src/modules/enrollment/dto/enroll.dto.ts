@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { AGENT_VERSION_PATTERN } from '../source-auth/agent-version';
+import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import { EnrollText } from './enroll-text';
-import { SERIAL_PATTERN } from './serial';
+import { SERIAL_PATTERN } from '../../../app/domain/device-serial';
 
 /** Longest agent version stored (the pattern alone admits 80 characters). */
 export const AGENT_VERSION_MAX_LENGTH = 64;

@@ -4,7 +4,7 @@ import type { SourceAuthResult } from '../../requests/certificate-request.entity
 import type { EnrollSourceAuthPolicy } from '../../settings/enroll-source-auth.policy';
 import { EnrollmentError } from '../enrollment.errors';
 import { EnrollNoncesService } from '../enroll-nonces.service';
-import { meetsFloor } from './agent-version';
+import { meetsFloor } from '../../../app/domain/agent-version';
 import { verifySourceSignature } from './source-signature';
 
 export interface SourceEvidence {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { SERIAL_PATTERN } from '../../enrollment/dto/serial';
+import { SERIAL_PATTERN } from '../../../app/domain/device-serial';
 import type { CorpAllowlistEntryEntity } from '../corp-allowlist-entry.entity';
 
 export class AddCorpAllowlistEntryDto {

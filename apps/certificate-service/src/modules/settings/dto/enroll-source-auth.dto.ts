@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { AGENT_VERSION_PATTERN } from '../../enrollment/source-auth/agent-version';
+import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import {
   SOURCE_AUTH_MODES,
   type EnrollSourceAuthPolicy,
