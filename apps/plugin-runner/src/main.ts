@@ -1,6 +1,6 @@
 import { ConfigError } from '@platform/config';
-import { loadPluginRunnerConfig } from './config/plugin-runner.config';
-import { startPluginRunner } from './runner';
+import { loadPluginRunnerConfig } from './app/config/plugin-runner.config';
+import { startPluginRunner } from './app/runner';
 
 /** Extra time, beyond the gRPC grace period, before a stuck shutdown is cut short. */
 const SHUTDOWN_SLACK_MS = 5000;

@@ -1,5 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import type { RunningPluginRunner } from '../src/runner';
+import type { RunningPluginRunner } from '../src/app/runner';
 import { check, healthClient, startTestRunner, type HealthClient } from './runner-harness';
 
 describe('plugin runner gRPC health (grpc.health.v1.Health)', () => {

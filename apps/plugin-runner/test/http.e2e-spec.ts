@@ -1,4 +1,4 @@
-import type { RunningPluginRunner } from '../src/runner';
+import type { RunningPluginRunner } from '../src/app/runner';
 import { startTestRunner } from './runner-harness';
 
 const VERSION = /^\d+\.\d+\.\d{14}\+[0-9a-z]+$/;

@@ -1,7 +1,7 @@
 import { credentials, type Client, type ServiceError } from '@grpc/grpc-js';
-import { loadPluginRunnerConfig } from '../src/config/plugin-runner.config';
+import { loadPluginRunnerConfig } from '../src/app/config/plugin-runner.config';
 import { loadHealthService } from '@platform/plugin-protocol';
-import { startPluginRunner, type RunningPluginRunner } from '../src/runner';
+import { startPluginRunner, type RunningPluginRunner } from '../src/app/runner';
 
 /** Boots a real runner on ephemeral loopback ports with quiet JSON logs. */
 export function startTestRunner(): Promise<RunningPluginRunner> {

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ServingStatusBoard } from '../grpc/serving-status-board';
-import { PROCESS_SERVICE } from '../runner-identity';
+import { PROCESS_SERVICE } from '../app/runner-identity';
 
 /** Liveness/readiness for probes: 200 while serving, 503 once shutdown has begun. */
 @Controller()

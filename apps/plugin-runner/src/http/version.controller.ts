@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { currentBuildInfo } from '@platform/versioning';
-import { COMPONENT } from '../runner-identity';
+import { COMPONENT } from '../app/runner-identity';
 
 export interface VersionBody {
   component: string;
