@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const WORKSPACE = join(__dirname, '../../..');
+
+interface LintedSource {
+  filePath: string;
+  messages: { ruleId: string | null; severity: number; message: string }[];
+}
+
+/** Lints sources that exist only in memory, placed in the tree, with the workspace's config. */
+async function lintPlanted(sources: { filePath: string; code: string }[]): Promise<LintedSource[]> {
+  const run = promisify(execFile)(process.execPath, ['tools/lint/lint-text.mjs'], {
+    cwd: WORKSPACE,
+    maxBuffer: 10 * 1024 * 1024,
+  });
+  run.child.stdin?.end(JSON.stringify(sources));
+  return JSON.parse((await run).stdout) as LintedSource[];
+}
+
+const importOf = (name: string, lib: string) =>
+  `import { ${name} } from '${lib}';\n\nexport const planted = ${name};\n`;
+
+const BOUNDARY = '@nx/enforce-module-boundaries';
+
+describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', () => {
+  // One ESLint process for every case: building the project graph dominates its cost.
+  let results: Map<string, LintedSource>;
+
+  beforeAll(async () => {
+    const linted = await lintPlanted([
+      {
+        filePath: 'apps/findings-service/src/planted-pki.ts',
+        code: importOf('parseCsr', '@platform/pki'),
+      },
+      {
+        filePath: 'apps/certificate-service/src/planted-parsing.ts',
+        code: importOf('readReport', '@platform/report-parsing'),
+      },
+      {
+        filePath: 'apps/plugin-runner/src/planted-pki.ts',
+        code: importOf('toPem', '@platform/pki'),
+      },
+      {
+        filePath: 'libs/errors/src/planted-protocol.ts',
+        code: importOf('loadHealthService', '@platform/plugin-protocol'),
+      },
+      {
+        filePath: 'apps/findings-service/src/planted-shared.ts',
+        code: importOf('DomainError', '@platform/errors'),
+      },
+      {
+        filePath: 'apps/certificate-service/src/planted-own-scope.ts',
+        code: importOf('parseCsr', '@platform/pki'),
+      },
+    ]);
+    results = new Map(linted.map((result) => [result.filePath, result]));
+  }, 120_000);
+
+  const boundaryErrors = (filePath: string) =>
+    (results.get(filePath)?.messages ?? []).filter(
+      (message) => message.ruleId === BOUNDARY && message.severity === 2,
+    );
+
+  it.each([
+    ['apps/findings-service/src/planted-pki.ts', 'scope:findings'],
+    ['apps/certificate-service/src/planted-parsing.ts', 'scope:certificates'],
+    ['apps/plugin-runner/src/planted-pki.ts', 'scope:plugins'],
+    ['libs/errors/src/planted-protocol.ts', 'scope:shared'],
+  ])('refuses a cross-scope import in %s', (filePath, scope) => {
+    const errors = boundaryErrors(filePath);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toContain(`A project tagged with "${scope}" can only depend on`);
+  });
+
+  it.each([
+    'apps/findings-service/src/planted-shared.ts',
+    'apps/certificate-service/src/planted-own-scope.ts',
+  ])('accepts an import of its own scope or a shared lib in %s', (filePath) => {
+    expect(results.get(filePath)?.messages).toEqual([]);
+  });
+});
