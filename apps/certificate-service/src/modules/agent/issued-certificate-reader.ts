@@ -10,11 +10,8 @@ export interface IssuedCertificate {
 }
 
 /**
- * Port to the `certificates` table of the issuance module. The issuance module provides it
- * globally under `ISSUED_CERTIFICATE_READER`.
- *
- * TODO(issuance): provide a TypeORM implementation once the `certificates` table exists;
- * until then an issued request answers 404 `certificate_not_found`.
+ * Port to the `certificates` table: `modules/certificates` provides it globally under
+ * `ISSUED_CERTIFICATE_READER` (`CertificateTableReader`).
  */
 export interface IssuedCertificateReader {
   /** The current certificate of the request (the newest one issued for it), or null. */

@@ -5,7 +5,7 @@ import { CaModule } from '../ca/ca.module';
 import { CertificatesController } from './certificates.controller';
 import { CertificatesRepository } from './certificates.repository';
 import { CertificatesService } from './certificates.service';
-import { CertificateTableReader } from './issued-certificate.reader';
+import { CertificateTableReader } from './certificate-table-reader';
 
 /** Issued certificates: bundle, key protection, and the agent's reader port (global). */
 @Global()

@@ -46,7 +46,6 @@ export class DevicesService {
   async setPurposes(actor: Actor, serial: string, purposes: Purpose[]): Promise<DeviceView> {
     const before = await this.found(serial);
     const assigned = PURPOSES.filter((p) => purposes.includes(p));
-    // TODO(licensing): seat check (402 license_purpose_limit) for purposes newly assigned.
     const after = await this.devices.update(before.id, { assignedPurposes: assigned });
     await this.audit.record({
       action: 'device.purposes_change',

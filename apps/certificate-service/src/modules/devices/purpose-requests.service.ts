@@ -58,7 +58,6 @@ export class PurposeRequestsService {
     decision: PurposeDecision,
   ): Promise<PurposeRequestEntity> {
     const device = await this.queries.found(serial);
-    // TODO(licensing): seat check (402 license_purpose_limit) before approving.
     const decided = await this.requests.decide(
       device.id,
       purpose,

@@ -7,9 +7,8 @@ export interface CurrentCrl {
 }
 
 /**
- * Port to the revocation lists kept by the issuance module. It is optional: the issuance
- * module provides it (globally, under `CRL_SOURCE`) once the CRL store exists; without a
- * provider `POST /enroll/crl` answers 404 `crl_unavailable`.
+ * Port to the revocation lists of the CRL store: `modules/crl` provides it globally under
+ * `CRL_SOURCE`. Optional: without a provider `POST /enroll/crl` answers 404 `crl_unavailable`.
  */
 export interface CrlSource {
   current(): Promise<readonly CurrentCrl[]>;

@@ -70,10 +70,7 @@ export class CorpOwnershipCheck {
     }
   }
 
-  /**
-   * TODO(webhook issue): query the ownership webhook (SSRF-protected HTTP client, signed
-   * request, timeout). Until then every webhook answer is `error`, which refuses approval.
-   */
+  /** No ownership webhook client exists: every webhook answer is `error`, which refuses approval. */
   private askWebhook(policy: SaAutoApprovePolicy, serial: string): CorpOwnershipVerdict {
     if (!usesWebhook(policy.policy) || policy.webhookUrl === null) {
       this.logger.warn({ serial }, 'corp-ownership webhook not configured; refusing');

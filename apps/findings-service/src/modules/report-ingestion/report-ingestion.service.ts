@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { ReportParseError } from '@platform/report-parsing';
 import { UnrecoverableError } from 'bullmq';
 import {
   FindingsBulkWriteRepository,
@@ -8,12 +9,10 @@ import {
 import { REPORT_STORAGE, ReportStorage } from '../storage/report-storage';
 import { IngestionContext, IngestionReportsRepository } from './ingestion-reports.repository';
 import { ParserRun, ParserThreadPool } from './parser-thread/parser-thread';
-import { ReportParseError } from '@platform/report-parsing';
 
 /**
  * Findings per batch: one transaction each (COPY into the staging table + one upsert). Larger
- * batches measured no faster (per-batch overhead is ~2 ms); 2 000 keeps the crash-resume unit
- * small.
+ * batches are no faster (docs/benchmarks.md); 2 000 keeps the crash-resume unit small.
  */
 export const INGEST_BATCH_SIZE = 2_000;
 

@@ -9,9 +9,8 @@ import { ParserThreadInput } from './parser-thread.protocol';
 export type { EncodedBatch } from './parser-thread-job';
 
 /**
- * V8 young generation of the parser thread. Parsing allocates a short-lived object graph per
- * result; measured per 100k results (84.5 MB): 16 MiB 3.5–3.7 CPU-s, 64–512 MiB 2.1–2.6 CPU-s
- * (within noise of each other); the worker's peak RSS stays ≤ 340 MiB for a 152 MB report.
+ * V8 young generation of the parser thread: parsing allocates a short-lived object graph per
+ * result, and Node's default leaves the thread scavenging (figures in docs/benchmarks.md).
  */
 const YOUNG_GENERATION_MB = 192;
 /** A runaway report cannot take the worker down: the thread dies with ERR_WORKER_OUT_OF_MEMORY. */
