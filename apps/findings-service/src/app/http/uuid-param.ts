@@ -1,6 +1,6 @@
 import { Param, PipeTransform } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { FindingsError } from '../errors/app-error';
+import { FindingsError } from '../errors/findings-error';
 
 /** A path that names no resource: the same 404 `not_found` as an unknown route. */
 export class PathNotFoundError extends FindingsError<'not_found'> {

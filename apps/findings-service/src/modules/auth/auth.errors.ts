@@ -1,5 +1,5 @@
 import type { OidcRefusal } from '@platform/auth';
-import { FindingsError } from '../../app/errors/app-error';
+import { FindingsError } from '../../app/errors/findings-error';
 
 export type AuthErrorCode =
   | 'authentication_required'

@@ -4,7 +4,7 @@ import type { FindingAction } from '../action-log/finding-action';
 import { ActionLogRepository } from '../action-log/action-log.repository';
 import { VisibilityService } from '../projects/visibility.service';
 import type { FindingView } from './finding-view';
-import { FindingsApiError } from './findings.errors';
+import { FindingsApiError } from './findings-api.errors';
 import { FindingsRepository } from './findings.repository';
 import { decodeCursor, encodeCursor } from './list/finding-cursor';
 import type { FindingFilters } from './list/finding-filters';

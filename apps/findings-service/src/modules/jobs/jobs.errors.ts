@@ -1,4 +1,4 @@
-import { FindingsError } from '../../app/errors/app-error';
+import { FindingsError } from '../../app/errors/findings-error';
 
 export type JobsErrorCode = 'job_not_found' | 'job_not_retryable' | 'job_not_cancellable';
 

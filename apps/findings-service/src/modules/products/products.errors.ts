@@ -1,4 +1,4 @@
-import { FindingsError } from '../../app/errors/app-error';
+import { FindingsError } from '../../app/errors/findings-error';
 
 export type ProductsErrorCode = 'product_not_found' | 'product_exists' | 'repository_url_invalid';
 

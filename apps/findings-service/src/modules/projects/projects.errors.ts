@@ -1,4 +1,4 @@
-import { FindingsError } from '../../app/errors/app-error';
+import { FindingsError } from '../../app/errors/findings-error';
 
 export type ProjectsErrorCode =
   'project_not_found' | 'member_not_found' | 'user_not_found' | 'conflict' | 'access_denied';

@@ -1,4 +1,4 @@
-import { FindingsError } from '../../app/errors/app-error';
+import { FindingsError } from '../../app/errors/findings-error';
 
 export class RateLimitError extends FindingsError<'rate_limited'> {
   constructor(retryAfterSeconds: number) {

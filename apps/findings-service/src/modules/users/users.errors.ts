@@ -1,4 +1,4 @@
-import { FindingsError } from '../../app/errors/app-error';
+import { FindingsError } from '../../app/errors/findings-error';
 
 export type UsersErrorCode =
   'user_exists' | 'user_not_found' | 'user_is_self' | 'user_last_admin' | 'user_configured_admin';

@@ -1,6 +1,6 @@
 export * from './query-ast';
 export * from './query-field-catalog';
-export * from './query.errors';
+export * from './query-syntax.errors';
 export { parseQuery } from './query-parser';
 export { compileQuery } from './query-compiler';
 export type { CompiledQuery, CompileQueryOptions } from './query-compiler';

@@ -1,7 +1,7 @@
 import { compileQuery } from './query-compiler';
 import { DEFAULT_QUERY_FIELD_CATALOG, QueryFieldCatalog } from './query-field-catalog';
 import { parseQuery } from './query-parser';
-import { QuerySyntaxError } from './query.errors';
+import { QuerySyntaxError } from './query-syntax.errors';
 
 const TEXT =
   "(f.title ILIKE $1 ESCAPE '\\' OR f.description ILIKE $1 ESCAPE '\\' OR f.rule_id ILIKE $1 ESCAPE '\\')";

@@ -1,4 +1,4 @@
-import { QuerySyntaxError } from './query.errors';
+import { QuerySyntaxError } from './query-syntax.errors';
 
 export type QueryOperator = ':' | '>' | '<' | '>=' | '<=';
 

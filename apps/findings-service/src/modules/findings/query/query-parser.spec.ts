@@ -1,6 +1,6 @@
 import { BinaryNode, FieldTermNode, QueryNode } from './query-ast';
 import { parseQuery } from './query-parser';
-import { QuerySyntaxError } from './query.errors';
+import { QuerySyntaxError } from './query-syntax.errors';
 
 function syntaxError(query: string): QuerySyntaxError {
   try {

@@ -15,7 +15,7 @@ import {
   QueryFieldDefinition,
 } from './query-field-catalog';
 import { FieldToken, KeywordToken, QueryLexer, QueryToken, ValueToken } from './query-lexer';
-import { QuerySyntaxError } from './query.errors';
+import { QuerySyntaxError } from './query-syntax.errors';
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 

@@ -3,7 +3,7 @@ import { toFindingFilters } from '../dto/finding-filters.dto';
 import type { BulkTagsDto } from '../dto/tags.dto';
 import { FINDINGS_QUERY_CATALOG } from '../list/finding-query-catalog';
 import { parseQuery } from '../query';
-import { FindingsApiError } from '../findings.errors';
+import { FindingsApiError } from '../findings-api.errors';
 import type { BulkTagsInput } from './finding-tags.service';
 
 /**

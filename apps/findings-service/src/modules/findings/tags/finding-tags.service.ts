@@ -6,7 +6,7 @@ import { VisibilityService } from '../../projects/visibility.service';
 import { FindingChangesRepository } from '../finding-changes.repository';
 import type { FindingView } from '../finding-view';
 import { targetOf } from '../findings-query.service';
-import { FindingsApiError } from '../findings.errors';
+import { FindingsApiError } from '../findings-api.errors';
 import type { FindingSelection } from '../list/finding-filters';
 import { BulkTagCounts, BulkTagsRepository } from './bulk-tags.repository';
 import { applyTagChange, MAX_TAGS_PER_FINDING, normalizeTags, tagAction } from './finding-tags';

@@ -6,7 +6,7 @@ import { VisibilityService } from '../../projects/visibility.service';
 import { FindingChangesRepository } from '../finding-changes.repository';
 import type { FindingView } from '../finding-view';
 import { targetOf } from '../findings-query.service';
-import { FindingsApiError } from '../findings.errors';
+import { FindingsApiError } from '../findings-api.errors';
 import { planTriage, TriagePatch } from './triage-rules';
 
 const notFound = (): Error => new FindingsApiError('finding_not_found');

@@ -1,4 +1,4 @@
-import { FindingsApiError } from '../findings.errors';
+import { FindingsApiError } from '../findings-api.errors';
 import { planTriage, TriageState } from './triage-rules';
 
 const now = new Date('2025-03-01T00:00:00Z');

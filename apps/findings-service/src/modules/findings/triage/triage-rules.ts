@@ -1,6 +1,6 @@
 import type { FindingActionName } from '../../action-log/finding-action';
 import type { FindingStatus } from '../finding-status';
-import { FindingsApiError } from '../findings.errors';
+import { FindingsApiError } from '../findings-api.errors';
 
 /** Longest `waiting` period (spec "Limits"). */
 export const MAX_WAITING_DAYS = 30;
