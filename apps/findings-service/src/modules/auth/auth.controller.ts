@@ -98,8 +98,13 @@ export class AuthController {
   @Public()
   @RateLimit('auth')
   @ApiParam({ name: 'provider', description: 'Provider id (or its legacy alias)' })
-  @ApiQuery({ name: 'code', required: false, description: 'Authorization code' })
-  @ApiQuery({ name: 'state', required: false, description: 'Must match the started sign-in' })
+  @ApiQuery({ name: 'code', required: false, type: String, description: 'Authorization code' })
+  @ApiQuery({
+    name: 'state',
+    required: false,
+    type: String,
+    description: 'Must match the started sign-in',
+  })
   @ApiResponse({
     status: 302,
     description:
