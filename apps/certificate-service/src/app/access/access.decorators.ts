@@ -1,10 +1,6 @@
-import {
-  applyDecorators,
-  createParamDecorator,
-  ExecutionContext,
-  SetMetadata,
-} from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
+import { AccessDeclarations } from '@platform/auth';
 import type { FastifyRequest } from 'fastify';
 import { requestContextOf } from '../request-context/request-context.hooks';
 import type { Actor, HumanActor } from './actor';
@@ -22,30 +18,27 @@ export type AccessPolicy =
 
 export const ACCESS_POLICY = 'certsvc:access-policy';
 
+/** The certificate service's access policies, declared with the shared decorator shape. */
+export const CERTSVC_ACCESS = new AccessDeclarations<AccessPolicy>(ACCESS_POLICY);
+
 /** Open to anyone, no token looked at. */
 export const Public = (): MethodDecorator & ClassDecorator =>
-  SetMetadata(ACCESS_POLICY, { kind: 'public' } satisfies AccessPolicy);
+  CERTSVC_ACCESS.declare({ kind: 'public' });
 
 /** Authenticated caller holding at least one of `roles`. */
 export const Roles = (...roles: CertRole[]): MethodDecorator & ClassDecorator =>
-  applyDecorators(
-    SetMetadata(ACCESS_POLICY, { kind: 'roles', roles } satisfies AccessPolicy),
-    ApiBearerAuth(),
-  );
+  CERTSVC_ACCESS.declare({ kind: 'roles', roles }, ApiBearerAuth());
 
 /** Any signed-in person, even one without a role (the /auth/* session routes). */
 export const SignedIn = (): MethodDecorator & ClassDecorator =>
-  applyDecorators(
-    SetMetadata(ACCESS_POLICY, { kind: 'signed-in' } satisfies AccessPolicy),
-    ApiBearerAuth(),
-  );
+  CERTSVC_ACCESS.declare({ kind: 'signed-in' }, ApiBearerAuth());
 
 /**
  * Agent routes (`X-Agent-Secret`): the global guard does not look at bearer tokens; the
  * route MUST add its own agent guard (the enrollment module provides it).
  */
 export const AgentAuth = (): MethodDecorator & ClassDecorator =>
-  SetMetadata(ACCESS_POLICY, { kind: 'agent' } satisfies AccessPolicy);
+  CERTSVC_ACCESS.declare({ kind: 'agent' });
 
 function actorFrom(context: ExecutionContext): Actor | undefined {
   return requestContextOf(context.switchToHttp().getRequest<FastifyRequest>())?.actor;

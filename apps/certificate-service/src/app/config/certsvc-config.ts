@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { TrustedProxies } from '@platform/auth';
+import { TrustedProxies, type OidcProviderSettings } from '@platform/auth';
 import { EnvReader } from '@platform/config';
+import { readOidcConfig } from './oidc-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
   type Lifetime,
@@ -39,6 +40,8 @@ export interface CertsvcConfig {
     adminEmail: string | undefined;
     adminPassword: string | undefined;
   };
+  /** Single sign-on through an OpenID provider (`CERTSVC_OIDC_*`); undefined when off. */
+  oidc: OidcProviderSettings | undefined;
   /** Login attempts allowed per client address and minute. */
   loginRateLimitPerMinute: number;
   enroll: {
@@ -117,6 +120,7 @@ export function loadCertsvcConfig(
       refreshTokenTtlDays: r.int('CERTSVC_REFRESH_TOKEN_TTL_DAYS', 14, { min: 1, max: 365 }),
     },
     localAuth: { enabled: localEnabled, adminEmail, adminPassword },
+    oidc: readOidcConfig(r),
     loginRateLimitPerMinute: r.int('CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE', 10, { min: 1 }),
     enroll: {
       rateLimitPerMinute: r.int('CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE', 60, { min: 1 }),

@@ -25,6 +25,12 @@ export const CERTSVC_ERROR_STATUSES = {
   route_not_declared: 403,
   local_auth_disabled: 404,
   oidc_disabled: 404,
+  oidc_nonce_required: 400,
+  oidc_provider_refused: 401,
+  oidc_id_token_invalid: 401,
+  oidc_email_missing: 401,
+  oidc_email_unverified: 401,
+  oidc_provider_unavailable: 502,
   current_password_incorrect: 400,
   password_too_weak: 400,
   // users and service accounts

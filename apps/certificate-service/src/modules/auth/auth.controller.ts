@@ -1,10 +1,15 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  BodyOrCookieRefreshTransport,
+  DEFAULT_OIDC_SCOPES,
+  RefreshCookie,
+  type RefreshTokenTransport,
+} from '@platform/auth';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { CurrentUser, Public, SignedIn } from '../../app/access/access.decorators';
 import type { HumanActor } from '../../app/access/actor';
-import { AuthError } from './auth.errors';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { AuthService, type Session } from './auth.service';
 import {
   ChangePasswordDto,
@@ -13,15 +18,22 @@ import {
   RefreshDto,
 } from './dto/auth-requests.dto';
 import { AuthConfigDto, MeDto, TokenDto } from './dto/auth-responses.dto';
-import { clearRefreshCookie, refreshCookieOf, setRefreshCookie } from './refresh-cookie';
+import { REFRESH_COOKIE_SHAPE } from './session-cookies';
 
 @ApiTags('auth')
 @Controller('api/v1/auth')
 export class AuthController {
+  /** A `refresh_token` body field or the httpOnly cookie; new tokens go to both. */
+  private readonly refreshTransport: RefreshTokenTransport;
+
   constructor(
     private readonly auth: AuthService,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
-  ) {}
+  ) {
+    this.refreshTransport = new BodyOrCookieRefreshTransport(
+      new RefreshCookie(REFRESH_COOKIE_SHAPE, !config.devMode),
+    );
+  }
 
   @Post('local/login')
   @Public()
@@ -48,10 +60,8 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TokenDto> {
-    return this.answer(
-      reply,
-      await this.auth.refresh(body.refresh_token ?? refreshCookieOf(request)),
-    );
+    const presented = this.refreshTransport.presented(request, body.refresh_token);
+    return this.answer(reply, await this.auth.refresh(presented));
   }
 
   @Post('logout')
@@ -63,8 +73,8 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    await this.auth.logout(body.refresh_token ?? refreshCookieOf(request));
-    clearRefreshCookie(reply, !this.config.devMode);
+    await this.auth.logout(this.refreshTransport.presented(request, body.refresh_token));
+    this.refreshTransport.clear(reply);
   }
 
   @Get('me')
@@ -77,15 +87,16 @@ export class AuthController {
   @Get('config')
   @Public()
   @ApiOkResponse({ type: AuthConfigDto })
-  authConfig(): AuthConfigDto {
+  async authConfig(): Promise<AuthConfigDto> {
+    const provider = this.auth.identityProvider;
     return {
       local_enabled: this.config.localAuth.enabled,
       oidc: {
-        enabled: false,
-        issuer: null,
-        client_id: null,
-        authorization_endpoint: null,
-        scopes: ['openid', 'email', 'profile'],
+        enabled: provider !== undefined,
+        issuer: provider?.settings.issuer ?? null,
+        client_id: provider?.settings.clientId ?? null,
+        authorization_endpoint: (await provider?.authorizationEndpoint()) ?? null,
+        scopes: provider?.settings.scopes ?? DEFAULT_OIDC_SCOPES,
         code_challenge_method: 'S256',
       },
     };
@@ -95,8 +106,17 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @ApiOkResponse({ type: TokenDto })
-  callback(@Body() _body: OidcCallbackDto): Promise<TokenDto> {
-    return Promise.reject(new AuthError('oidc_disabled'));
+  async callback(
+    @Body() body: OidcCallbackDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TokenDto> {
+    const session = await this.auth.loginWithProvider({
+      code: body.code,
+      codeVerifier: body.code_verifier,
+      redirectUri: body.redirect_uri,
+      nonce: body.nonce,
+    });
+    return this.answer(reply, session);
   }
 
   @Post('change-password')
@@ -113,7 +133,7 @@ export class AuthController {
   }
 
   private answer(reply: FastifyReply, session: Session): TokenDto {
-    setRefreshCookie(reply, session.refreshToken, session.refreshExpiresAt, !this.config.devMode);
+    this.refreshTransport.deliver(reply, session.refresh);
     return TokenDto.from(session);
   }
 }

@@ -1,3 +1,4 @@
+import type { OidcRefusal } from '@platform/auth';
 import { CertsvcError } from '../../app/errors/certsvc-error';
 
 export type AuthErrorCode =
@@ -8,6 +9,8 @@ export type AuthErrorCode =
   | 'route_not_declared'
   | 'local_auth_disabled'
   | 'oidc_disabled'
+  | 'oidc_nonce_required'
+  | `oidc_${Exclude<OidcRefusal, 'state_invalid'>}`
   | 'current_password_incorrect'
   | 'not_local_user'
   | 'rate_limited';
@@ -20,6 +23,12 @@ const MESSAGES: Record<AuthErrorCode, string> = {
   route_not_declared: 'route has no access declaration',
   local_auth_disabled: 'local sign-in is disabled',
   oidc_disabled: 'single sign-on is not configured',
+  oidc_nonce_required: 'nonce is required: send the nonce of the authorization request',
+  oidc_provider_refused: 'the identity provider refused the sign-in (code invalid or already used)',
+  oidc_id_token_invalid: 'the identity provider returned an invalid ID token',
+  oidc_email_missing: 'the identity provider did not share an email address',
+  oidc_email_unverified: 'the identity provider has not verified the email address',
+  oidc_provider_unavailable: 'the identity provider cannot be reached',
   current_password_incorrect: 'current password is incorrect',
   not_local_user: 'the user signs in through single sign-on and has no local password',
   rate_limited: 'too many attempts; try again later',

@@ -1,27 +1,57 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { JwtModule } from '@nestjs/jwt';
+import { RefreshTokenRotation, SessionAuthModule } from '@platform/auth';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { AuditModule } from '../audit/audit.module';
 import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
+import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
 import { UsersModule } from '../users/users.module';
 import { AccessGuard } from './access/access.guard';
-import { AccessTokenService } from './access-token.service';
+import { Authenticator } from './access/authenticator';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { BearerAuthenticator } from './bearer-authenticator';
 import { LocalAdminBootstrap } from './local-admin.bootstrap';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  REFRESH_TOKEN_PREFIX,
+} from './session-cookies';
 
-/** Sign-in, sessions and the global AccessGuard (every route declares its access). */
+/**
+ * The certificate service's adapters over `@platform/auth`: its access-token claims, the
+ * body-or-cookie refresh token, the identity provider's code exchange, service-account
+ * tokens recognised before JWTs, and the global AccessGuard (every route declares access).
+ */
 @Module({
-  imports: [JwtModule.register({}), UsersModule, ServiceAccountsModule, AuditModule],
+  imports: [
+    SessionAuthModule.forRoot({
+      inject: [CERTSVC_CONFIG],
+      accessTokenPolicy: (config: CertsvcConfig) => ({
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        secret: config.jwt.secret,
+        ttlSeconds: config.jwt.accessTokenTtlSeconds,
+      }),
+    }),
+    UsersModule,
+    ServiceAccountsModule,
+    AuditModule,
+  ],
   controllers: [AuthController],
   providers: [
-    AccessTokenService,
-    BearerAuthenticator,
+    {
+      provide: RefreshTokenRotation,
+      inject: [RefreshTokensRepository, CERTSVC_CONFIG],
+      useFactory: (store: RefreshTokensRepository, config: CertsvcConfig) =>
+        new RefreshTokenRotation(store, {
+          ttlSeconds: config.jwt.refreshTokenTtlDays * 86_400,
+          prefix: REFRESH_TOKEN_PREFIX,
+        }),
+    },
+    Authenticator,
     AuthService,
     LocalAdminBootstrap,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
-  exports: [BearerAuthenticator],
 })
 export class AuthModule {}

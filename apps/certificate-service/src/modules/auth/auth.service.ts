@@ -1,27 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  AccessTokens,
   hashPassword,
+  type IssuedRefreshToken,
   MemoryRateLimiter,
-  randomSecret,
-  sha256Hex,
+  OidcRelyingParty,
+  OidcSignInError,
+  type OidcRefusal,
+  PasswordLogin,
+  RefreshTokenRotation,
   TrustedProxies,
-  verifyAgainstDummy,
   verifyPassword,
 } from '@platform/auth';
+import { PinoLogger } from 'nestjs-pino';
+import type { HumanActor } from '../../app/access/actor';
+import { primaryRole } from '../../app/access/roles';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { AuditService } from '../audit/audit.service';
 import { UsersRepository } from '../users/users.repository';
-import { AccessTokenService } from './access-token.service';
-import type { HumanActor } from '../../app/access/actor';
-import { AuthError } from './auth.errors';
-import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
-import { primaryRole } from '../../app/access/roles';
+import { AuthError, type AuthErrorCode } from './auth.errors';
 
 export interface Session {
   accessToken: string;
-  refreshToken: string;
+  refresh: IssuedRefreshToken;
   expiresIn: number;
-  refreshExpiresAt: Date;
   user: Pick<HumanActor, 'email' | 'role' | 'roles'>;
 }
 
@@ -30,66 +32,112 @@ export interface ClientPeer {
   forwardedFor: string | string[] | undefined;
 }
 
-/** Sign-in, sessions and the own password. Local login is limited per client address. */
+/** The SPA runs the redirect and checks `state` itself: a code exchange never reports it. */
+function refusalCode(refusal: OidcRefusal): AuthErrorCode {
+  return refusal === 'state_invalid' ? 'oidc_provider_refused' : `oidc_${refusal}`;
+}
+
+/** The code the SPA received from the identity provider, and the secrets of its request. */
+export interface ProviderCallback {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+  nonce: string | undefined;
+}
+
+/**
+ * Sign-in (local password or the identity provider), sessions and the own password. Local
+ * login is limited per client address. Every sign-in goes through `signIn`, which makes the
+ * first person to sign in `cert-admin`.
+ */
 @Injectable()
 export class AuthService {
-  private readonly limiter = new MemoryRateLimiter();
+  private readonly passwords: PasswordLogin;
   private readonly proxies: TrustedProxies;
+  private readonly provider: OidcRelyingParty | undefined;
 
   constructor(
     private readonly users: UsersRepository,
-    private readonly refreshTokens: RefreshTokensRepository,
-    private readonly accessTokens: AccessTokenService,
+    private readonly refreshTokens: RefreshTokenRotation,
+    private readonly accessTokens: AccessTokens,
     private readonly audit: AuditService,
+    private readonly logger: PinoLogger,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {
+    this.passwords = new PasswordLogin({
+      limiter: new MemoryRateLimiter(),
+      perMinute: config.loginRateLimitPerMinute,
+    });
     this.proxies = new TrustedProxies(config.trustedProxies);
+    this.provider = config.oidc && new OidcRelyingParty(config.oidc);
+  }
+
+  /** The identity provider, when single sign-on is configured. */
+  get identityProvider(): OidcRelyingParty | undefined {
+    return this.provider;
   }
 
   async loginLocal(email: string, password: string, client: ClientPeer): Promise<Session> {
     if (!this.config.localAuth.enabled) throw new AuthError('local_auth_disabled');
-    const address = this.proxies.clientAddress(client.peer, client.forwardedFor);
-    const decision = await this.limiter.hit(
-      `login:${address}`,
-      this.config.loginRateLimitPerMinute,
-      60,
+    const admitted = await this.passwords.admit(
+      this.proxies.clientAddress(client.peer, client.forwardedFor),
     );
-    if (!decision.allowed)
-      throw new AuthError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+    if (!admitted.allowed) {
+      throw new AuthError('rate_limited', { retryAfterSeconds: admitted.retryAfterSeconds });
+    }
     const user = await this.users.findByEmail(email.trim().toLowerCase());
-    const valid = user?.passwordHash
-      ? await verifyPassword(password, user.passwordHash)
-      : await verifyAgainstDummy(password);
-    if (!user || !valid || !user.enabled) throw new AuthError('invalid_credentials');
+    const account = user && { passwordHash: user.passwordHash, active: user.enabled };
+    if (!user || !(await this.passwords.verify(account, password))) {
+      throw new AuthError('invalid_credentials');
+    }
     return this.signIn(user.email);
   }
 
-  /** Starts a session after any successful sign-in (local now, the identity provider later). */
+  /**
+   * Exchanges the SPA's authorization code (PKCE) at the provider and signs in the person
+   * its ID token names, joined by email; a first sign-in creates the user without roles.
+   */
+  async loginWithProvider(callback: ProviderCallback): Promise<Session> {
+    if (!this.provider) throw new AuthError('oidc_disabled');
+    if (!callback.nonce) throw new AuthError('oidc_nonce_required');
+    let email: string;
+    try {
+      const identity = await this.provider.signIn({
+        redirectUri: callback.redirectUri,
+        params: new URLSearchParams({ code: callback.code }),
+        codeVerifier: callback.codeVerifier,
+        expectedNonce: callback.nonce,
+      });
+      email = identity.email;
+    } catch (error) {
+      if (!(error instanceof OidcSignInError)) throw error;
+      this.logger.warn({ refusal: error.refusal, reason: error.reason }, 'single sign-on refused');
+      throw new AuthError(refusalCode(error.refusal));
+    }
+    if (await this.users.create(email, null, [])) {
+      this.logger.info({ email }, 'user created at first single sign-on');
+    }
+    const user = await this.users.findByEmail(email);
+    if (!user?.enabled) throw new AuthError('invalid_credentials');
+    return this.signIn(user.email);
+  }
+
+  /** Starts a session after any successful sign-in (local or the identity provider). */
   async signIn(email: string): Promise<Session> {
     await this.users.grantAdminIfNoRoles(email);
     await this.users.touchLogin(email);
-    const refresh = this.newRefreshToken();
-    await this.refreshTokens.insert({
-      email,
-      tokenHash: refresh.hash,
-      expiresAt: refresh.expiresAt,
-    });
-    return this.session(email, refresh.token, refresh.expiresAt);
+    return this.session(email, await this.refreshTokens.issue(email));
   }
 
   async refresh(refreshToken: string | undefined): Promise<Session> {
-    if (!refreshToken) throw new AuthError('refresh_token_invalid');
-    const next = this.newRefreshToken();
-    const outcome = await this.refreshTokens.rotate(sha256Hex(refreshToken), {
-      tokenHash: next.hash,
-      expiresAt: next.expiresAt,
-    });
+    const outcome = await this.refreshTokens.rotate(refreshToken);
     if (outcome.kind !== 'rotated') throw new AuthError('refresh_token_invalid');
-    return this.session(outcome.email, next.token, next.expiresAt);
+    return this.session(outcome.subject, outcome.issued);
   }
 
-  async logout(refreshToken: string | undefined): Promise<void> {
-    if (refreshToken) await this.refreshTokens.revokeFamilyOf(sha256Hex(refreshToken));
+  /** Ends the session of the presented refresh token (its family). */
+  logout(refreshToken: string | undefined): Promise<void> {
+    return this.refreshTokens.endSession(refreshToken);
   }
 
   async changePassword(actor: HumanActor, current: string, next: string): Promise<void> {
@@ -99,29 +147,18 @@ export class AuthService {
     if (!(await verifyPassword(current, user.passwordHash)))
       throw new AuthError('current_password_incorrect');
     await this.users.setPasswordHash(user.email, await hashPassword(next));
-    await this.refreshTokens.revokeAllOf(user.email);
+    await this.refreshTokens.endAllSessions(user.email);
     await this.audit.record({ action: 'user.password_change', actor, target: user.email });
   }
 
-  private async session(
-    email: string,
-    refreshToken: string,
-    refreshExpiresAt: Date,
-  ): Promise<Session> {
+  private async session(email: string, refresh: IssuedRefreshToken): Promise<Session> {
     const user = await this.users.findByEmail(email);
     if (!user || !user.enabled) throw new AuthError('refresh_token_invalid');
     return {
       accessToken: await this.accessTokens.sign(email),
-      refreshToken,
+      refresh,
       expiresIn: this.accessTokens.ttlSeconds,
-      refreshExpiresAt,
       user: { email, role: primaryRole(user.roles), roles: user.roles },
     };
-  }
-
-  private newRefreshToken(): { token: string; hash: string; expiresAt: Date } {
-    const token = `rt_${randomSecret(32)}`;
-    const expiresAt = new Date(Date.now() + this.config.jwt.refreshTokenTtlDays * 86_400_000);
-    return { token, hash: sha256Hex(token), expiresAt };
   }
 }

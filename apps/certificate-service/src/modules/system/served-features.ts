@@ -21,8 +21,7 @@ export const FEATURE_ROUTES: Record<
     url: '/api/v1/auth/local/login',
     switchedOn: (c) => c.localAuth.enabled,
   },
-  // No identity-provider settings exist yet: the callback answers 404 oidc_disabled.
-  oidc: { method: 'POST', url: '/api/v1/auth/callback', switchedOn: () => false },
+  oidc: { method: 'POST', url: '/api/v1/auth/callback', switchedOn: (c) => c.oidc !== undefined },
   ssh: { method: 'GET', url: '/api/v1/ssh/ca-public-key', switchedOn: (c) => c.features.ssh },
   k8s: { method: 'GET', url: '/api/v1/admin/k8s-clusters', switchedOn: (c) => c.features.k8s },
   webhooks: {

@@ -1,12 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { requestContextOf } from '../../../app/request-context/request-context.hooks';
 import { PinoLogger } from 'nestjs-pino';
+import { CERTSVC_ACCESS } from '../../../app/access/access.decorators';
 import { hasAnyRole, type Actor } from '../../../app/access/actor';
+import { requestContextOf } from '../../../app/request-context/request-context.hooks';
 import { AuthError } from '../auth.errors';
-import { BearerAuthenticator } from '../bearer-authenticator';
-import { ACCESS_POLICY, type AccessPolicy } from '../../../app/access/access.decorators';
+import { Authenticator } from './authenticator';
 
 /**
  * Global guard: every route must declare its access policy; a route without one is refused
@@ -16,16 +16,12 @@ import { ACCESS_POLICY, type AccessPolicy } from '../../../app/access/access.dec
 export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly authenticator: BearerAuthenticator,
+    private readonly authenticator: Authenticator,
     private readonly logger: PinoLogger,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const policy = this.reflector.getAllAndOverride<AccessPolicy | undefined>(ACCESS_POLICY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const policy = CERTSVC_ACCESS.ruleOf(this.reflector, context);
     if (!policy) {
       this.logger.error(
         { handler: `${context.getClass().name}.${context.getHandler().name}` },
@@ -38,21 +34,21 @@ export class AccessGuard implements CanActivate {
       case 'agent':
         return true;
       case 'signed-in': {
-        const actor = await this.authenticate(request);
+        const actor = await this.authenticate(context);
         if (actor.kind !== 'user') throw new AuthError('forbidden');
         return true;
       }
       case 'roles': {
-        const actor = await this.authenticate(request);
+        const actor = await this.authenticate(context);
         if (!hasAnyRole(actor, policy.roles)) throw new AuthError('forbidden');
         return true;
       }
     }
   }
 
-  private async authenticate(request: FastifyRequest): Promise<Actor> {
-    const actor = await this.authenticator.authenticate(request.headers.authorization);
-    const state = requestContextOf(request);
+  private async authenticate(context: ExecutionContext): Promise<Actor> {
+    const actor = await this.authenticator.authenticate(context);
+    const state = requestContextOf(context.switchToHttp().getRequest<FastifyRequest>());
     if (state) state.actor = actor;
     return actor;
   }

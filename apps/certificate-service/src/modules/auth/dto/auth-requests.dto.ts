@@ -37,8 +37,29 @@ export class ChangePasswordDto {
   new_password!: string;
 }
 
+/** What the SPA got back from the identity provider and the secrets of its request. */
 export class OidcCallbackDto {
-  @ApiProperty() @IsString() @MaxLength(2048) code!: string;
-  @ApiProperty() @IsString() @MaxLength(256) code_verifier!: string;
-  @ApiProperty() @IsString() @MaxLength(2048) redirect_uri!: string;
+  @ApiProperty({ description: 'authorization code from the redirect' })
+  @IsString()
+  @MaxLength(2048)
+  code!: string;
+
+  @ApiProperty({ description: 'PKCE verifier of the authorization request (S256)' })
+  @IsString()
+  @MaxLength(256)
+  code_verifier!: string;
+
+  @ApiProperty({ description: 'redirect_uri of the authorization request, unchanged' })
+  @IsString()
+  @MaxLength(2048)
+  redirect_uri!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'nonce of the authorization request; required while single sign-on is on (the ID token must carry it). The SPA checks `state` itself.',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(256)
+  nonce?: string;
 }

@@ -23,7 +23,7 @@ export class TokenDto {
   static from(session: Session): TokenDto {
     return {
       access_token: session.accessToken,
-      refresh_token: session.refreshToken,
+      refresh_token: session.refresh.token,
       token_type: 'Bearer',
       expires_in: session.expiresIn,
       user: { email: session.user.email, role: session.user.role, roles: [...session.user.roles] },

@@ -1,0 +1,39 @@
+import { EnvReader } from '@platform/config';
+import { readOidcConfig } from './oidc-config';
+
+function read(env: Record<string, string>) {
+  const r = new EnvReader(env);
+  const config = readOidcConfig(r);
+  r.done();
+  return config;
+}
+
+describe('readOidcConfig', () => {
+  it('is off unless an issuer or client id is named', () => {
+    expect(read({})).toBeUndefined();
+  });
+
+  it('reads a public client (no secret) with the default scopes', () => {
+    expect(
+      read({
+        CERTSVC_OIDC_ISSUER: 'https://login.corp.example',
+        CERTSVC_OIDC_CLIENT_ID: 'certificate-ui',
+      }),
+    ).toEqual({
+      id: 'oidc',
+      displayName: 'Single sign-on',
+      issuer: 'https://login.corp.example',
+      clientId: 'certificate-ui',
+      clientSecret: undefined,
+      redirectUri: undefined,
+      scopes: ['openid', 'email', 'profile'],
+    });
+  });
+
+  it('needs both issuer and client id, and an https issuer', () => {
+    expect(() => read({ CERTSVC_OIDC_CLIENT_ID: 'x' })).toThrow(/CERTSVC_OIDC_ISSUER is required/);
+    expect(() =>
+      read({ CERTSVC_OIDC_ISSUER: 'http://login.corp.example', CERTSVC_OIDC_CLIENT_ID: 'x' }),
+    ).toThrow(/CERTSVC_OIDC_ISSUER must be an https URL/);
+  });
+});

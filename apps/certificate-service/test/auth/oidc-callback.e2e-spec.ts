@@ -1,0 +1,147 @@
+import { newSigningKey, type TestIdentityProvider } from '@platform/testing';
+import { oidcEnv, spaAuthorization, startSpaProvider } from '../support/oidc';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider', () => {
+  let idp: TestIdentityProvider;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    idp = await startSpaProvider({
+      ann: { email: 'ann@corp.test', email_verified: true, name: 'Ann' },
+      bob: { email: 'Bob@Corp.Test', email_verified: true },
+      nomail: { name: 'No Mail' },
+    });
+    t = await startTestApp({ env: oidcEnv(idp) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.stop();
+  });
+
+  it('publishes the provider for the SPA in /api/v1/auth/config', async () => {
+    const res = await t.http.get('/api/v1/auth/config').expect(200);
+    expect(res.body).toEqual({
+      local_enabled: true,
+      oidc: {
+        enabled: true,
+        issuer: idp.issuer,
+        client_id: 'certificate-ui',
+        authorization_endpoint: `${idp.issuer}/auth`,
+        scopes: ['openid', 'email', 'profile'],
+        code_challenge_method: 'S256',
+      },
+    });
+  });
+
+  it('reports the oidc feature as served', async () => {
+    const res = await t.http.get('/api/v1/features').expect(200);
+    expect(res.body.oidc).toBe(true);
+  });
+
+  it('exchanges the PKCE code for the service tokens of the user named by the e-mail', async () => {
+    const body = await spaAuthorization(t, idp, 'bob');
+    const res = await t.http.post('/api/v1/auth/callback').send(body).expect(200);
+    expect(res.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 900,
+      user: { email: 'bob@corp.test', role: null, roles: [] },
+    });
+    expect(res.body.refresh_token).toMatch(/^rt_/);
+    expect(String(res.headers['set-cookie'])).toMatch(/certsvc_refresh_token=rt_/);
+    const me = await t.http
+      .get('/api/v1/auth/me')
+      .set('authorization', `Bearer ${res.body.access_token}`)
+      .expect(200);
+    expect(me.body).toEqual({ email: 'bob@corp.test', role: null, roles: [] });
+    await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: res.body.refresh_token })
+      .expect(200);
+  });
+
+  it('refuses a replayed code (the provider redeems a code once)', async () => {
+    const body = await spaAuthorization(t, idp, 'ann');
+    await t.http.post('/api/v1/auth/callback').send(body).expect(200);
+    const replay = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+    expect(replay.body.code).toBe('oidc_provider_refused');
+  });
+
+  it('refuses a wrong PKCE verifier', async () => {
+    const body = await spaAuthorization(t, idp, 'ann');
+    const res = await t.http
+      .post('/api/v1/auth/callback')
+      .send({ ...body, code_verifier: 'x'.repeat(43) })
+      .expect(401);
+    expect(res.body.code).toBe('oidc_provider_refused');
+  });
+
+  it('requires the nonce and refuses a wrong one', async () => {
+    const body = await spaAuthorization(t, idp, 'ann');
+    const { nonce: _nonce, ...withoutNonce } = body;
+    const missing = await t.http.post('/api/v1/auth/callback').send(withoutNonce).expect(400);
+    expect(missing.body.code).toBe('oidc_nonce_required');
+    const wrong = await t.http
+      .post('/api/v1/auth/callback')
+      .send({ ...body, nonce: 'not-the-nonce-of-the-request' })
+      .expect(401);
+    expect(wrong.body.code).toBe('oidc_id_token_invalid');
+  });
+
+  it('refuses an expired ID token (crafted: the proxy swaps the provider token)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    idp.craftNextIdToken((claims) => ({
+      claims: { ...claims, iat: now - 7200, exp: now - 3600 },
+      key: idp.signingKey,
+    }));
+    const body = await spaAuthorization(t, idp, 'ann');
+    const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+    expect(res.body.code).toBe('oidc_id_token_invalid');
+  });
+
+  it('refuses an ID token for another audience (crafted: the proxy swaps the provider token)', async () => {
+    idp.craftNextIdToken((claims) => ({
+      claims: { ...claims, aud: 'findings-service' },
+      key: idp.signingKey,
+    }));
+    const body = await spaAuthorization(t, idp, 'ann');
+    const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+    expect(res.body.code).toBe('oidc_id_token_invalid');
+  });
+
+  it('refuses an unsigned ID token, alg none (crafted: the proxy swaps the provider token)', async () => {
+    idp.craftNextIdToken((claims) => ({ claims, key: null }));
+    const body = await spaAuthorization(t, idp, 'ann');
+    const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+    expect(res.body.code).toBe('oidc_id_token_invalid');
+  });
+
+  it('refetches the JWKS once for an unknown kid and refuses it (crafted), then follows a real key rotation', async () => {
+    await t.http
+      .post('/api/v1/auth/callback')
+      .send(await spaAuthorization(t, idp, 'ann'))
+      .expect(200);
+    const before = idp.requestsFor('/jwks');
+    idp.craftNextIdToken((claims) => ({ claims, key: newSigningKey() }));
+    const refused = await t.http
+      .post('/api/v1/auth/callback')
+      .send(await spaAuthorization(t, idp, 'ann'))
+      .expect(401);
+    expect(refused.body.code).toBe('oidc_id_token_invalid');
+    expect(idp.requestsFor('/jwks')).toBe(before + 1);
+
+    await idp.rotateKeys();
+    const res = await t.http
+      .post('/api/v1/auth/callback')
+      .send(await spaAuthorization(t, idp, 'ann'))
+      .expect(200);
+    expect(res.body.user.email).toBe('ann@corp.test');
+    expect(idp.requestsFor('/jwks')).toBe(before + 2);
+  });
+
+  it('refuses an identity without an e-mail claim', async () => {
+    const body = await spaAuthorization(t, idp, 'nomail');
+    const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+    expect(res.body.code).toBe('oidc_email_missing');
+  });
+});
