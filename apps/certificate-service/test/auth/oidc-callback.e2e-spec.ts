@@ -2,17 +2,22 @@ import { newSigningKey, type TestIdentityProvider } from '@platform/testing';
 import { oidcEnv, spaAuthorization, startSpaProvider } from '../support/oidc';
 import { startTestApp, type TestApp } from '../support/test-app';
 
+const CLIENT_SECRET = 'certificate-ui-client-secret-0123';
+
 describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider', () => {
   let idp: TestIdentityProvider;
   let t: TestApp;
 
   beforeAll(async () => {
-    idp = await startSpaProvider({
-      ann: { email: 'ann@corp.test', email_verified: true, name: 'Ann' },
-      bob: { email: 'Bob@Corp.Test', email_verified: true },
-      nomail: { name: 'No Mail' },
-    });
-    t = await startTestApp({ env: oidcEnv(idp) });
+    idp = await startSpaProvider(
+      {
+        ann: { email: 'ann@corp.test', email_verified: true, name: 'Ann' },
+        bob: { email: 'Bob@Corp.Test', email_verified: true },
+        nomail: { name: 'No Mail' },
+      },
+      CLIENT_SECRET,
+    );
+    t = await startTestApp({ env: oidcEnv(idp, CLIENT_SECRET) });
   });
   afterAll(async () => {
     await t?.close();
@@ -143,5 +148,30 @@ describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider
     const body = await spaAuthorization(t, idp, 'nomail');
     const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
     expect(res.body.code).toBe('oidc_email_missing');
+  });
+
+  it('logs a refusal without the code, the verifier, the client secret or any token', async () => {
+    t.logs.clear();
+    const body = await spaAuthorization(t, idp, 'ann');
+    await t.http
+      .post('/api/v1/auth/callback')
+      .send({ ...body, nonce: 'not-the-nonce-of-the-request' })
+      .expect(401);
+    const ok = await t.http
+      .post('/api/v1/auth/callback')
+      .send(await spaAuthorization(t, idp, 'ann'))
+      .expect(200);
+    const refusal = t.logs.lines().find((l) => l.msg === 'single sign-on refused');
+    expect(refusal).toMatchObject({ refusal: 'id_token_invalid' });
+    const text = JSON.stringify(t.logs.lines());
+    for (const secret of [
+      body.code,
+      body.code_verifier,
+      CLIENT_SECRET,
+      ok.body.access_token,
+      ok.body.refresh_token,
+    ]) {
+      expect(text).not.toContain(secret);
+    }
   });
 });

@@ -5,24 +5,34 @@ import type { TestApp } from './test-app';
 export const SPA_REDIRECT_URI = 'http://cert-ui.test/auth/callback';
 export const SPA_CLIENT_ID = 'certificate-ui';
 
-/** A provider with the SPA as a public client (PKCE only) and the accounts the tests use. */
+/**
+ * A provider with the SPA's client — public (PKCE only), or confidential when `clientSecret`
+ * is given — and the accounts the tests use.
+ */
 export function startSpaProvider(
   accounts: Record<string, { email?: string; email_verified?: boolean; name?: string }>,
+  clientSecret?: string,
 ): Promise<TestIdentityProvider> {
   return TestIdentityProvider.start({
     clients: [
       {
         client_id: SPA_CLIENT_ID,
         redirect_uris: [SPA_REDIRECT_URI],
-        token_endpoint_auth_method: 'none',
+        ...(clientSecret
+          ? { client_secret: clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
+          : { token_endpoint_auth_method: 'none' }),
       },
     ],
     accounts,
   });
 }
 
-export function oidcEnv(idp: TestIdentityProvider): Record<string, string> {
-  return { CERTSVC_OIDC_ISSUER: idp.issuer, CERTSVC_OIDC_CLIENT_ID: SPA_CLIENT_ID };
+export function oidcEnv(idp: TestIdentityProvider, clientSecret?: string): Record<string, string> {
+  return {
+    CERTSVC_OIDC_ISSUER: idp.issuer,
+    CERTSVC_OIDC_CLIENT_ID: SPA_CLIENT_ID,
+    ...(clientSecret ? { CERTSVC_OIDC_CLIENT_SECRET: clientSecret } : {}),
+  };
 }
 
 /** The body of `POST /api/v1/auth/callback` as the SPA sends it. */
