@@ -32,8 +32,20 @@ export class PasswordLogin {
       : { allowed: false, retryAfterSeconds: decision.retryAfterSeconds };
   }
 
-  /** True only for an active account whose password matches. */
-  async verify(account: PasswordAccount | null, password: string): Promise<boolean> {
+  /**
+   * `found` when it is an active account whose password matches, else null. The check runs
+   * even when nothing was found, so the answer takes as long for unknown accounts.
+   */
+  async check<T>(
+    found: T | null,
+    account: (found: T) => PasswordAccount,
+    password: string,
+  ): Promise<T | null> {
+    const verified = await this.verify(found === null ? null : account(found), password);
+    return verified ? found : null;
+  }
+
+  private async verify(account: PasswordAccount | null, password: string): Promise<boolean> {
     if (!account?.passwordHash) return verifyAgainstDummy(password);
     const matches = await verifyPassword(password, account.passwordHash);
     return matches && account.active;

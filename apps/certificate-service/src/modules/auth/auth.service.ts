@@ -85,11 +85,12 @@ export class AuthService {
     if (!admitted.allowed) {
       throw new AuthError('rate_limited', { retryAfterSeconds: admitted.retryAfterSeconds });
     }
-    const user = await this.users.findByEmail(email.trim().toLowerCase());
-    const account = user && { passwordHash: user.passwordHash, active: user.enabled };
-    if (!user || !(await this.passwords.verify(account, password))) {
-      throw new AuthError('invalid_credentials');
-    }
+    const user = await this.passwords.check(
+      await this.users.findByEmail(email.trim().toLowerCase()),
+      (u) => ({ passwordHash: u.passwordHash, active: u.enabled }),
+      password,
+    );
+    if (!user) throw new AuthError('invalid_credentials');
     return this.signIn(user.email);
   }
 

@@ -47,11 +47,12 @@ export class AuthService implements OnApplicationBootstrap {
 
   async loginLocal(login: string, password: string): Promise<Session> {
     if (!this.config.localAuth.enabled) throw new AuthError('local_auth_disabled');
-    const found = await this.users.findByEmail(login);
-    const account = found && { passwordHash: found.passwordHash, active: found.isActive };
-    if (!found || !(await this.passwords.verify(account, password))) {
-      throw new AuthError('invalid_credentials');
-    }
+    const found = await this.passwords.check(
+      await this.users.findByEmail(login),
+      (u) => ({ passwordHash: u.passwordHash, active: u.isActive }),
+      password,
+    );
+    if (!found) throw new AuthError('invalid_credentials');
     const user = await this.users.applyBootstrapAdmin(found);
     this.logger.log(`user ${user.id} signed in (local)`);
     return this.openSession(user, await this.refreshTokens.issue(user.id));

@@ -19,7 +19,7 @@ export class CompletedSsoFlows implements OneTimeUse, OnApplicationShutdown {
       lazyConnect: true,
       maxRetriesPerRequest: 1,
     });
-    this.used = new RedisOneTimeUse(this.redis, `${config.rateLimitKeyPrefix}sso-flow:`);
+    this.used = new RedisOneTimeUse(this.redis, 'findsvc:sso-flow:');
   }
 
   claim(key: string, ttlSeconds: number): Promise<boolean> {
