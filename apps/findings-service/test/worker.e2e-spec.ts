@@ -32,8 +32,9 @@ describe('Worker - src/worker.ts', () => {
     );
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    // 'close', not 'exit': the last lines may still be in the pipe when the process exits.
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
+      child.once('close', (code, signal) => resolve({ code, signal })),
     );
     try {
       const metrics = await waitFor(

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import { __resetOutOfContextForTests as forgetEarlierProcessLogger } from 'nestjs-pino/PinoLogger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options } from 'pino-http';
@@ -61,8 +61,10 @@ function pinoHttpOptions(logger: ProcessLogger, requests: RequestLogLines | unde
 export class LoggingModule {
   static forRoot(options: LoggingModuleOptions): DynamicModule {
     // nestjs-pino keeps the logger for lines outside a request in a module variable, set by
-    // the first app of the process: an app built later (tests) must set its own.
+    // the first PinoLogger of the process: a process that builds a second app (tests: an API
+    // and an in-process worker) points it at the newest process logger at once.
     forgetEarlierProcessLogger();
+    new PinoLogger({ pinoHttp: { logger: options.logger } });
     return {
       module: LoggingModule,
       global: true,

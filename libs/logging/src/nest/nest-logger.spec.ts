@@ -71,4 +71,27 @@ describe('NestLogger', () => {
     ]);
     await out.close();
   });
+
+  it('keeps an earlier app logging while the module of a second app is being defined (an API and an in-process worker)', async () => {
+    const api = await capture();
+    const worker: string[] = [];
+    LoggingModule.forRoot({
+      logger: createProcessLogger(
+        { level: 'debug', json: true },
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            worker.push(chunk.toString());
+            done();
+          },
+        }),
+      ),
+    });
+    // Nest's static logger still writes through the API's NestLogger at this point.
+    api.logger.warn('outside any request', 'DataSourceNameRegistry');
+    expect(JSON.parse(worker.join(''))).toMatchObject({
+      level: 'warn',
+      msg: 'outside any request',
+    });
+    await api.close();
+  });
 });
