@@ -7,8 +7,9 @@ export type ProcessLogger = Logger;
 /**
  * The one pino logger of a process (API or worker), built from the shared options. A
  * `destination` replaces stdout and the file sink: tests capture the JSON lines with it.
- * Coloured text without a file sink is written in-process and synchronously, so the lines
- * of a process stopped by a signal are not lost with a transport thread.
+ * Without a file sink, lines are written to stdout in-process and synchronously: Nest ends a
+ * process stopped by SIGTERM by raising the signal again, which would drop lines still
+ * buffered (or held by a transport thread).
  */
 export function createProcessLogger(
   settings: LoggerSettings,
@@ -22,6 +23,9 @@ export function createProcessLogger(
       buildLoggerOptions({ ...settings, json: true }),
       pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', singleLine: true, sync: true }),
     );
+  }
+  if (!settings.fileSink) {
+    return pino(buildLoggerOptions(settings), pino.destination({ dest: 1, sync: true }));
   }
   return pino(buildLoggerOptions(settings));
 }
