@@ -16,7 +16,7 @@ const storage = new AsyncLocalStorage<RequestContextState>();
 
 /**
  * Per-request context (AsyncLocalStorage). The HTTP hooks open it; handlers, services and
- * the logger read it without threading the request through every call.
+ * the access line read it without threading the request through every call.
  */
 export const RequestContext = {
   create(requestId: string): RequestContextState {
