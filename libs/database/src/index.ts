@@ -7,3 +7,4 @@ export * from './snake-naming.strategy';
 export * from './database.module';
 export * from './leader-lock';
 export * from './leader-schedule';
+export * from './periodic-tasks.module';

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { PeriodicTasksModule } from '@platform/database';
 import { LoggingModule, type ProcessLogger } from '@platform/logging';
 import type { CertsvcConfig } from '../app/config/certsvc-config';
 import { CoreModule } from '../app/core.module';
@@ -8,7 +9,9 @@ import { CertificatesModule } from '../modules/certificates/certificates.module'
 import { CrlModule } from '../modules/crl/crl.module';
 import { CrlService } from '../modules/crl/crl.service';
 import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
-import { PERIODIC_TASKS, PeriodicTasksService } from './periodic-tasks.service';
+
+/** One leader among the worker replicas runs every periodic task. */
+export const WORKER_LEADER_LOCK = 'certificate-service:worker-leader';
 
 export interface WorkerRuntime {
   config: CertsvcConfig;
@@ -38,14 +41,11 @@ export class WorkerModule {
         certificateDatabase(runtime.config, 'wait'),
         CertificatesModule,
         CrlModule,
-      ],
-      providers: [
-        {
-          provide: PERIODIC_TASKS,
+        PeriodicTasksModule.forRoot({
+          leaderLock: WORKER_LEADER_LOCK,
           inject: [CrlService],
-          useFactory: (crl: CrlService) => [crlRefreshTask(crl, schedule.crlRefreshEveryMs)],
-        },
-        PeriodicTasksService,
+          tasks: (crl: CrlService) => [crlRefreshTask(crl, schedule.crlRefreshEveryMs)],
+        }),
       ],
     };
   }
