@@ -33,8 +33,10 @@ export default [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             {
+              // The findings service is the plugin runner's client: it may use the plugin
+              // contract (protocol, later the SDK's manifest checks), nothing else of scope:plugins.
               sourceTag: 'scope:findings',
-              onlyDependOnLibsWithTags: ['scope:findings', 'scope:shared'],
+              onlyDependOnLibsWithTags: ['scope:findings', 'scope:plugins', 'scope:shared'],
             },
             {
               sourceTag: 'scope:certificates',

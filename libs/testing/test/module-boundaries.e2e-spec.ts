@@ -47,6 +47,14 @@ describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', (
         code: importOf('loadHealthService', '@platform/plugin-protocol'),
       },
       {
+        filePath: 'apps/certificate-service/src/planted-protocol.ts',
+        code: importOf('loadHealthService', '@platform/plugin-protocol'),
+      },
+      {
+        filePath: 'apps/findings-service/src/planted-protocol.ts',
+        code: importOf('loadHealthService', '@platform/plugin-protocol'),
+      },
+      {
         filePath: 'apps/findings-service/src/planted-shared.ts',
         code: importOf('DomainError', '@platform/errors'),
       },
@@ -68,6 +76,7 @@ describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', (
     ['apps/certificate-service/src/planted-parsing.ts', 'scope:certificates'],
     ['apps/plugin-runner/src/planted-pki.ts', 'scope:plugins'],
     ['libs/errors/src/planted-protocol.ts', 'scope:shared'],
+    ['apps/certificate-service/src/planted-protocol.ts', 'scope:certificates'],
   ])('refuses a cross-scope import in %s', (filePath, scope) => {
     const errors = boundaryErrors(filePath);
     expect(errors).toHaveLength(1);
@@ -77,6 +86,8 @@ describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', (
   it.each([
     'apps/findings-service/src/planted-shared.ts',
     'apps/certificate-service/src/planted-own-scope.ts',
+    // the runner's client
+    'apps/findings-service/src/planted-protocol.ts',
   ])('accepts an import of its own scope or a shared lib in %s', (filePath) => {
     expect(results.get(filePath)?.messages).toEqual([]);
   });
