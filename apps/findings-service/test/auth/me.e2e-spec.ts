@@ -1,0 +1,86 @@
+import { JwtService } from '@nestjs/jwt';
+import request from 'supertest';
+import { freshServiceAccount, freshUser, login, loginAdmin } from '../support/identities';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('Me - /api/v1/auth/me (GET)', () => {
+  let t: TestApp;
+  const jwt = new JwtService();
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  function me(authorization?: string) {
+    const req = request(t.url).get('/api/v1/auth/me');
+    return authorization ? req.set('Authorization', authorization) : req;
+  }
+
+  function sign(
+    payload: object,
+    options: { secret?: string; expiresIn?: number; audience?: string } = {},
+  ) {
+    return jwt.sign(payload, {
+      secret: options.secret ?? t.config.jwt.secret,
+      algorithm: 'HS256',
+      issuer: 'findings-service',
+      audience: options.audience ?? 'findings-service/api',
+      expiresIn: options.expiresIn ?? 60,
+    });
+  }
+
+  it('returns the user, roles and effective permissions', async () => {
+    const admin = await loginAdmin(t);
+    const user = await freshUser(t, admin);
+    const s = await login(t, user.email, user.password);
+    const res = await me(`Bearer ${s.token}`).expect(200);
+    expect(res.body.data).toEqual({
+      user: expect.objectContaining({ id: user.id, email: user.email, is_admin: false }),
+      roles: ['user'],
+      permissions: [],
+    });
+    const adminMe = await me(`Bearer ${admin.token}`).expect(200);
+    expect(adminMe.body.data.permissions).toContainEqual(
+      expect.objectContaining({ permission: 'write_findings', level: 'global' }),
+    );
+  });
+
+  it('answers 401 without credentials', async () => {
+    expect((await me().expect(401)).body.code).toBe('authentication_required');
+  });
+
+  it('answers 401 for expired, forged, wrong-audience, wrong-type and unsigned tokens', async () => {
+    const admin = await loginAdmin(t);
+    const sub = admin.userId;
+    const tokens = [
+      jwt.sign(
+        { typ: 'access', sub, exp: Math.floor(Date.now() / 1000) - 10 },
+        {
+          secret: t.config.jwt.secret,
+          issuer: 'findings-service',
+          audience: 'findings-service/api',
+        },
+      ),
+      sign({ typ: 'access', sub }, { secret: 'x'.repeat(64) }),
+      sign({ typ: 'access', sub }, { audience: 'someone-else' }),
+      sign({ typ: 'refresh', sub }),
+      `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ typ: 'access', sub, iss: 'findings-service', aud: 'findings-service/api' })).toString('base64url')}.`,
+      'not-a-jwt',
+    ];
+    for (const token of tokens) {
+      const res = await me(`Bearer ${token}`).expect(401);
+      expect(res.body).toEqual({
+        error: 'access token is invalid or expired',
+        code: 'invalid_token',
+      });
+    }
+  });
+
+  it('refuses a service-account key sent as Bearer (401) and as X-API-Key on a user route (403)', async () => {
+    const admin = await loginAdmin(t);
+    const sa = await freshServiceAccount(t, admin);
+    expect((await me(`Bearer ${sa.key}`).expect(401)).body.code).toBe('invalid_token');
+    const res = await request(t.url).get('/api/v1/auth/me').set('X-API-Key', sa.key).expect(403);
+    expect(res.body.code).toBe('access_denied');
+  });
+});

@@ -1,0 +1,179 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { waitFor } from '@platform/testing';
+import { FindingsBulkWriteRepository } from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { lockProductForWrite } from '../../src/modules/findings/product-write-lock';
+import { ProductsRepository } from '../../src/modules/products/products.repository';
+import { bearer, createProduct, createProject } from '../support/catalog';
+import { loginAdmin, Login } from '../support/identities';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * findings.product_id has no foreign key (its per-row check cost ~10 % of a first ingest):
+ * writers hold the product FOR KEY SHARE and a product deletion deletes the findings itself.
+ */
+let t: TestApp;
+let admin: Login;
+let db: DataSource;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await loginAdmin(t);
+  db = t.app.get(DataSource);
+});
+afterAll(() => t.close());
+
+async function manualFinding(productId: string, host: string): Promise<string> {
+  const res = await request(t.url)
+    .post(`/api/v1/products/${productId}/findings`)
+    .set('Authorization', `Bearer ${admin.token}`)
+    .send({ title: 'Open port', severity: 'HIGH', host, port: 22, protocol: 'tcp' })
+    .expect(201);
+  return String(res.body.data.id);
+}
+
+async function findingsOf(productId: string): Promise<number> {
+  const [row] = (await db.query(`SELECT count(*)::int AS n FROM findings WHERE product_id = $1`, [
+    productId,
+  ])) as { n: number }[];
+  return row.n;
+}
+
+async function orphans(): Promise<number> {
+  const [row] = (await db.query(
+    `SELECT count(*)::int AS n FROM findings f
+      WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.id = f.product_id)`,
+  )) as { n: number }[];
+  return row.n;
+}
+
+/** Until a session of this file's database waits for a lock another session holds. */
+async function blockedOnLock(): Promise<void> {
+  await waitFor(
+    async () => {
+      const [row] = (await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      )) as { n: number }[];
+      expect(row.n).toBeGreaterThanOrEqual(1);
+    },
+    { what: 'a session blocked on a lock' },
+  );
+}
+
+describe('Deleting a product - its findings go with it', () => {
+  it('DELETE /api/v1/products/{id} removes its findings and leaves other products alone', async () => {
+    const project = await createProject(t, bearer(admin));
+    const doomed = await createProduct(t, bearer(admin), project.id);
+    const kept = await createProduct(t, bearer(admin), project.id);
+    await manualFinding(doomed.id, 'a.internal');
+    await manualFinding(doomed.id, 'b.internal');
+    await manualFinding(kept.id, 'a.internal');
+
+    await request(t.url)
+      .delete(`/api/v1/products/${doomed.id}`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .expect(204);
+
+    expect(await findingsOf(doomed.id)).toBe(0);
+    expect(await findingsOf(kept.id)).toBe(1);
+    expect(await orphans()).toBe(0);
+  });
+
+  it('waits for a writer holding the product, then deletes what it committed', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const existing = await manualFinding(product.id, 'x.internal');
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    let deleted = false;
+    let deletion: Promise<void> | undefined;
+    try {
+      expect(await lockProductForWrite(runner.manager, product.id)).toBe(true);
+      await runner.query(
+        `INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
+           description, severity, kind, scanner, first_seen_at, last_seen_at)
+         SELECT product_id, project_id, repeat('e', 64), 'network', 'manual', 'written meanwhile',
+           'd', 'LOW', 'fail', 'manual', now(), now() FROM findings WHERE id = $1`,
+        [existing],
+      );
+      deletion = t.app
+        .get(ProductsRepository)
+        .delete(product.id)
+        .then(() => {
+          deleted = true;
+        });
+      await blockedOnLock();
+      expect(deleted).toBe(false); // blocked by the writer's KEY SHARE lock
+      await runner.commitTransaction();
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await deletion;
+
+    expect(deleted).toBe(true);
+    expect(await findingsOf(product.id)).toBe(0);
+    expect(await orphans()).toBe(0);
+  });
+
+  it('an ingestion batch waits for a product deletion in progress, then writes nothing', async () => {
+    const project = await createProject(t, bearer(admin));
+    const product = await createProduct(t, bearer(admin), project.id);
+    const [report] = (await db.query(
+      `INSERT INTO reports (id, product_id, project_id, file_name, storage_key, uploaded_by_kind,
+         uploaded_by_id)
+       SELECT gen_random_uuid(), $1, $2, 'r.sarif', 'r', 'user', id FROM users
+        ORDER BY created_at LIMIT 1
+       RETURNING id, created_at`,
+      [product.id, project.id],
+    )) as { id: string; created_at: Date }[];
+    const line =
+      `01900000-0000-7000-8000-000000000001\t${'f'.repeat(64)}\tcode\tR1\t\\N\tt\td\tLOW\t\\N\t` +
+      `fail\tf\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tsrc/a.c\t1\t1\t\\N\t\\N\t\\N\t{}\t{}\t\\N\t\\N\t` +
+      `\\N\ts\t\\N\t\\N\t{}\t{}\t\\N\n`;
+    // The deletion as ProductsRepository.delete runs it, held open before its last statement.
+    const deleting = db.createQueryRunner();
+    await deleting.connect();
+    await deleting.startTransaction();
+    try {
+      await deleting.query(`SELECT 1 FROM products WHERE id = $1 FOR UPDATE`, [product.id]);
+      await deleting.query(`DELETE FROM findings WHERE product_id = $1`, [product.id]);
+      let settled = false;
+      const batch = new FindingsBulkWriteRepository(db)
+        .writeBatch(
+          {
+            reportId: report.id,
+            productId: product.id,
+            projectId: project.id,
+            seenAt: report.created_at,
+            sla: { CRITICAL: 7, HIGH: 14, MEDIUM: 30, LOW: 90, INFO: null },
+          },
+          {
+            index: 0,
+            results: 1,
+            format: 'sarif',
+            scanner: 's',
+            scannerVersion: null,
+            revision: null,
+          },
+          { data: Buffer.from(line), rows: 1 },
+        )
+        .finally(() => {
+          settled = true;
+        });
+      await blockedOnLock();
+      expect(settled).toBe(false); // waiting for the product, not writing
+      await deleting.query(`DELETE FROM products WHERE id = $1`, [product.id]);
+      await deleting.commitTransaction();
+
+      expect(await batch).toEqual({ kind: 'skipped' });
+    } finally {
+      if (deleting.isTransactionActive) await deleting.rollbackTransaction();
+      await deleting.release();
+    }
+    expect(await findingsOf(product.id)).toBe(0);
+    expect(await orphans()).toBe(0);
+  });
+});
