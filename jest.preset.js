@@ -21,7 +21,9 @@ const esmPackages = [
 ];
 
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment plus an audit naming any test file that leaves a process, server or
+  // thread behind (tools/test/leak-audit-environment.js).
+  testEnvironment: path.join(__dirname, 'tools/test/leak-audit-environment.js'),
   // Per test and per hook. Jest's 5 s default is shorter than an e2e file's set-up on a loaded
   // 2-core machine (a Nest boot is ~1 s alone); a test that needs more says so and why.
   testTimeout: 30_000,

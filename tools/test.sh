@@ -67,7 +67,8 @@ TEST_RUN_ID="$(printf '%s' "$TEST_RUN_ID" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_' '_'
 export TEST_RUN_ID
 summary="$(mktemp)"
 jest_log="$(mktemp)"
-export TEST_SUMMARY_FILE="$summary"
+leaks="$(mktemp)"
+export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks"
 
 # No --forceExit: Jest must end by itself. A worker it has to kill left a handle open (server,
 # connection, timer, thread, child process): that fails the run like a failing test.
@@ -86,6 +87,13 @@ if [ -z "$line" ]; then
   [ "$status" -ne 0 ] || status=1
   exit "$status"
 fi
+if [ -s "$leaks" ]; then
+  echo "test.sh: test files left processes, servers or threads open (they were stopped):" >&2
+  sed 's/^/  /' "$leaks" >&2
+  line="$(printf '%s\n' "$line" | awk -v n="$(wc -l <"$leaks")" '{ $3 = $3 + n; print }')"
+  [ "$status" -ne 0 ] || status=1
+fi
+rm -f "$leaks"
 if grep -q 'failed to exit gracefully' "$jest_log"; then
   echo "test.sh: Jest had to kill a worker: a test left a handle open" \
     "(find it with: npx jest -c <project>/jest.config.js --detectOpenHandles <file>)" >&2

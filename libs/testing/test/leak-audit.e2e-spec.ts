@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const WORKSPACE = join(__dirname, '../../..');
+const ENVIRONMENT = join(WORKSPACE, 'tools/test/leak-audit-environment.js');
+
+/** Runs Jest on one planted spec file with the workspace's test environment. */
+async function runPlanted(spec: string): Promise<{ report: string; elapsedMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'planted-leak-'));
+  const report = join(dir, 'leaks.txt');
+  writeFileSync(join(dir, 'planted.test.js'), spec);
+  writeFileSync(
+    join(dir, 'jest.config.js'),
+    `module.exports = { testEnvironment: ${JSON.stringify(ENVIRONMENT)} };`,
+  );
+  writeFileSync(report, '');
+  const started = Date.now();
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      [join(WORKSPACE, 'node_modules/jest/bin/jest.js'), '--ci', '--watchman=false'],
+      { cwd: dir, env: { ...process.env, TEST_LEAK_REPORT: report }, timeout: 60_000 },
+    );
+    return { report: readFileSync(report, 'utf8'), elapsedMs: Date.now() - started };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the leak audit names the test file that leaves a process or server open', () => {
+  it('reports and stops a child process and a listening server, and Jest exits', async () => {
+    const { report, elapsedMs } = await runPlanted(`
+      const { spawn } = require('node:child_process');
+      const { createServer } = require('node:net');
+      test('leaks', async () => {
+        spawn('sleep', ['600']);
+        await new Promise((resolve) => createServer().listen(0, '127.0.0.1', resolve));
+      });
+    `);
+    expect(report).toMatch(/^planted\.test\.js: child process \d+ sleep 600; Server listening on /);
+    expect(elapsedMs).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('says nothing about a file that closes what it opened', async () => {
+    const { report } = await runPlanted(`
+      const { spawn } = require('node:child_process');
+      test('tidy', async () => {
+        const child = spawn('sleep', ['600']);
+        await new Promise((resolve) => { child.on('exit', resolve); child.kill(); });
+      });
+    `);
+    expect(report).toBe('');
+  }, 60_000);
+});
