@@ -5,5 +5,6 @@ export * from './test-redis';
 export * from './test-run';
 export * from './wait-for';
 export * from './fuzz';
+export * from './routes';
 export * from './oidc/test-identity-provider';
 export * from './oidc/test-signing-key';

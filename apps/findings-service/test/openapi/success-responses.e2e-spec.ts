@@ -1,28 +1,21 @@
 import { INestApplication } from '@nestjs/common';
+import {
+  documentedSuccesses,
+  operationsWithoutSuccess,
+  undocumentedServedStatuses,
+  type OpenApiResponses,
+} from '@platform/testing';
 import { readFileSync } from 'node:fs';
 import { createFindingsApp } from '../../src/app/create-app';
 import { loadFindingsConfig } from '../../src/app/config/findings-config';
 import { OPENAPI_FILE } from '../../src/app/openapi/openapi-export';
-import { servedRoutes } from '../support/served-routes';
-
-type Document = { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
-
-function successStatuses(doc: Document): Map<string, string[]> {
-  const operations = new Map<string, string[]>();
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      // A redirecting route (single sign-on) succeeds with its redirect.
-      const codes = Object.keys(operation.responses ?? {}).filter((s) =>
-        /^(2\d\d|30[12378])$/.test(s),
-      );
-      operations.set(`${method} ${path}`, codes);
-    }
-  }
-  return operations;
-}
 
 describe('OpenAPI - every operation documents its success response', () => {
-  const documented = successStatuses(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document);
+  // A redirecting route (single sign-on) succeeds with its redirect.
+  const documented = documentedSuccesses(
+    JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as OpenApiResponses,
+    { redirects: true },
+  );
   let app: INestApplication;
   beforeAll(async () => {
     const config = loadFindingsConfig(
@@ -40,14 +33,10 @@ describe('OpenAPI - every operation documents its success response', () => {
 
   it('has a success response (2xx, or a redirect) on every operation of docs/openapi/findings-service.json', () => {
     expect(documented.size).toBeGreaterThan(20);
-    const missing = [...documented].filter(([, codes]) => codes.length === 0).map(([op]) => op);
-    expect(missing).toEqual([]);
+    expect(operationsWithoutSuccess(documented)).toEqual([]);
   });
 
   it('documents the status each route really answers with', () => {
-    const wrong = servedRoutes(app)
-      .filter((r) => !documented.get(r.operation)?.includes(String(r.status)))
-      .map((r) => `${r.operation}: serves ${r.status}, documents ${documented.get(r.operation)}`);
-    expect(wrong).toEqual([]);
+    expect(undocumentedServedStatuses(app, documented)).toEqual([]);
   });
 });
