@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { flattenValidationErrors } from '@platform/errors';
 import { createHttpApp } from '@platform/http';
 import type { ProcessLogger } from '@platform/logging';
+import { CERTSVC_ACCESS } from './access/access.decorators';
 import { AppModule } from './app.module';
 import type { CertsvcConfig } from './config/certsvc-config';
 import { InvalidRequestError } from './errors/certsvc-error';
@@ -63,6 +64,7 @@ export function createCertificateApp(
       installAccessLog(fastify, logger, { devMode: config.devMode });
     },
     openApi: CERTSVC_OPENAPI,
+    routeAccess: CERTSVC_ACCESS,
     preview: options.preview,
   });
 }

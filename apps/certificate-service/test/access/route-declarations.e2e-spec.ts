@@ -1,4 +1,6 @@
+import { undeclaredRouteModule } from '@platform/testing';
 import { declaredRoutes } from '../support/declared-routes';
+import { ProbeModule } from '../support/probe.module';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('Access declarations - every route', () => {
@@ -25,5 +27,13 @@ describe('Access declarations - every route', () => {
       .filter((r) => r.policy === undefined)
       .map((r) => r.route);
     expect(undeclared).toEqual([]);
+  });
+
+  it('refuses to start with an undeclared route, naming it', async () => {
+    await expect(
+      startTestApp({ extraImports: [ProbeModule, undeclaredRouteModule()] }),
+    ).rejects.toThrow(
+      /routes without an access declaration: GET api\/v1\/undeclared\/* \(UndeclaredController\.open\)/,
+    );
   });
 });

@@ -112,11 +112,6 @@ describe('Access log - every route', () => {
       level: 'warn',
     });
   });
-
-  it('refuses a route that declares no access policy', async () => {
-    const res = await t.http.get('/api/v1/probe/undeclared').expect(403);
-    expect(res.body.code).toBe('route_not_declared');
-  });
 });
 
 describe('Access log - developer mode', () => {

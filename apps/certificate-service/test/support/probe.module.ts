@@ -52,11 +52,6 @@ export class ProbeController {
   approver(@CurrentActor() actor: Actor): Actor {
     return actor;
   }
-
-  @Get('probe/undeclared')
-  undeclared(): { reached: true } {
-    return { reached: true };
-  }
 }
 
 @Module({ controllers: [ProbeController] })

@@ -59,7 +59,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await createCertificateApp(
     { config, logger, metrics },
     { extraImports: options.extraImports },
-  );
+  ).catch(async (error: unknown) => {
+    await db.drop();
+    throw error;
+  });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return {

@@ -3,7 +3,7 @@ import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { validationExceptionFactory } from '@platform/errors';
 import { createHttpApp } from '@platform/http';
-import { assertEveryRouteDeclaresAccess } from './access/route-inventory';
+import { FINDINGS_ACCESS } from './access/access.decorators';
 import { AppModule } from './app.module';
 import { FindingsConfig } from './config/findings-config';
 import { ERROR_MESSAGES } from './errors/error-messages';
@@ -26,12 +26,12 @@ export interface CreateAppOptions {
  * tests and the OpenAPI writer. `listen()` runs migrations, starts the metrics listener on
  * METRICS_PORT and seeds the local admin.
  */
-export async function createFindingsApp(
+export function createFindingsApp(
   config: FindingsConfig,
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
   const metrics = new FindingsMetrics();
-  const app = await createHttpApp({
+  return createHttpApp({
     module: AppModule.forRoot(config, metrics, options.extraModules),
     errorFilter: FindingsExceptionFilter,
     validationError: validationExceptionFactory,
@@ -60,8 +60,7 @@ export async function createFindingsApp(
       });
     },
     openApi: FINDINGS_OPENAPI,
+    routeAccess: FINDINGS_ACCESS,
     preview: options.preview,
   });
-  assertEveryRouteDeclaresAccess(app);
-  return app;
 }

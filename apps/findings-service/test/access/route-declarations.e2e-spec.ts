@@ -1,19 +1,9 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { undeclaredRouteModule } from '@platform/testing';
 import { listRouteAccess } from '../../src/app/access/route-inventory';
 import { createFindingsApp } from '../../src/app/create-app';
 import { loadFindingsConfig } from '../../src/app/config/findings-config';
 import { ProbeModule } from '../support/probe.module';
 import { startTestApp, TestApp } from '../support/test-app';
-
-@Controller('api/v1/undeclared')
-class UndeclaredController {
-  @Get()
-  open(): string {
-    return 'should never be served';
-  }
-}
-@Module({ controllers: [UndeclaredController] })
-class UndeclaredModule {}
 
 const offlineConfig = () =>
   loadFindingsConfig({
@@ -44,8 +34,14 @@ describe('Access declarations - every route', () => {
     await expect(
       createFindingsApp(offlineConfig(), {
         preview: true,
-        extraModules: [ProbeModule, UndeclaredModule],
+        extraModules: [ProbeModule, undeclaredRouteModule()],
       }),
     ).rejects.toThrow(/routes without an access declaration: GET api\/v1\/undeclared/);
+  });
+
+  it('refuses to start with an undeclared route, naming it', async () => {
+    await expect(startTestApp({}, { extraModules: [undeclaredRouteModule()] })).rejects.toThrow(
+      /routes without an access declaration: GET api\/v1\/undeclared\/* \(UndeclaredController\.open\)/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MetricsListener } from '@platform/metrics';
 import {
@@ -34,11 +35,19 @@ export function testDatabase(): Promise<TestDatabase> {
   });
 }
 
+export interface TestAppOptions {
+  /** A database another test app of the file already uses (kept when this one closes). */
+  db?: TestDatabase;
+  /** Modules mounted besides the probe routes. */
+  extraModules?: Type<unknown>[];
+}
+
 /** Boots the real API against real PostgreSQL and Redis with its own rate-limit key prefix. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  db?: TestDatabase,
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
+  const { db } = options;
   const database = db ?? (await testDatabase());
   const config = loadFindingsConfig(
     {
@@ -61,7 +70,12 @@ export async function startTestApp(
     },
     'api',
   );
-  const app = await createFindingsApp(config, { extraModules: [ProbeModule] });
+  const app = await createFindingsApp(config, {
+    extraModules: [ProbeModule, ...(options.extraModules ?? [])],
+  }).catch(async (error: unknown) => {
+    if (!db) await database.drop();
+    throw error;
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -54,7 +54,7 @@ describe('Rate limits - replicas share one limit (counters in Redis)', () => {
   beforeAll(async () => {
     const shared = { RATE_LIMIT_API: '5', RATE_LIMIT_KEY_PREFIX: `${uniqueQueuePrefix()}:rl:` };
     a = await startTestApp(shared);
-    b = await startTestApp(shared, a.db);
+    b = await startTestApp(shared, { db: a.db });
   });
   afterAll(async () => {
     await b.close();

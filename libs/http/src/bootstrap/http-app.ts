@@ -2,6 +2,7 @@ import {
   type DynamicModule,
   type ExceptionFilter,
   type INestApplication,
+  type INestApplicationContext,
   Module,
   type Type,
   type ValidationError,
@@ -37,6 +38,12 @@ export interface OpenApiMount {
   document: (app: INestApplication) => OpenAPIObject;
 }
 
+/** A service's access declarations (`AccessDeclarations` of `@platform/auth`). */
+export interface RouteAccessCheck {
+  /** Throws, naming the routes, when a route declares no access rule. */
+  assertEveryRouteDeclared(app: INestApplicationContext): void;
+}
+
 /** What differs between the services; everything else is the same wiring. */
 export interface HttpAppOptions {
   /** The service's API module: config, database, features. */
@@ -59,6 +66,8 @@ export interface HttpAppOptions {
   /** Fastify plugins the service adds (multipart). */
   plugins?: (app: NestFastifyApplication) => Promise<void>;
   openApi: OpenApiMount;
+  /** Every route declares its access: the app refuses to start when one does not. */
+  routeAccess: RouteAccessCheck;
   /** Module graph only, nothing instantiated or contacted (OpenAPI export). */
   preview?: boolean;
 }
@@ -109,8 +118,9 @@ function createAdapter(options: HttpAppOptions): FastifyAdapter {
  * The API of a service on Fastify, wired the same way for every service: body limits and
  * the JSON-only parser, X-Request-ID in and out, the process logger through nestjs-pino,
  * HTTP metrics, the global input pipes and the service's error filter, OpenAPI, graceful
- * shutdown (in-flight requests drain on SIGTERM). Not listening yet: `listen()` (or `init()`)
- * runs migrations and the start-up tasks.
+ * shutdown (in-flight requests drain on SIGTERM). A route without an access declaration stops
+ * it here, in every service alike (the guard would refuse such a route anyway). Not listening
+ * yet: `listen()` (or `init()`) runs migrations and the start-up tasks.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const preview = options.preview === true;
@@ -126,6 +136,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     },
   );
   await options.plugins?.(app);
+  try {
+    options.routeAccess.assertEveryRouteDeclared(app);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   if (preview) return app;
   app.useLogger(app.get(NestLogger));
   app.enableShutdownHooks();

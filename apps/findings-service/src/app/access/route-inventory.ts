@@ -8,8 +8,3 @@ export type RouteAccess = DeclaredRoute<AccessRule>;
 export function listRouteAccess(app: INestApplicationContext): RouteAccess[] {
   return FINDINGS_ACCESS.routes(app);
 }
-
-/** Fails the boot when a route lacks an access declaration (the guard would refuse it anyway). */
-export function assertEveryRouteDeclaresAccess(app: INestApplicationContext): void {
-  FINDINGS_ACCESS.assertEveryRouteDeclared(app);
-}

@@ -1,0 +1,52 @@
+import { Controller, ExecutionContext, Get } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { PinoLogger } from 'nestjs-pino';
+import { Public } from '../../../app/access/access.decorators';
+import { certsvcErrorStatuses } from '../../../app/errors/error-status';
+import { AccessGuard } from './access.guard';
+import type { Authenticator } from './authenticator';
+
+@Controller()
+class Sample {
+  @Get() @Public() open(): string {
+    return 'open';
+  }
+  @Get() undeclared(): string {
+    return 'undeclared';
+  }
+}
+
+function contextFor(handler: keyof Sample): ExecutionContext {
+  return {
+    getHandler: () => Sample.prototype[handler],
+    getClass: () => Sample,
+    switchToHttp: () => ({ getRequest: () => ({}) }),
+  } as unknown as ExecutionContext;
+}
+
+// The app refuses to start with an undeclared route, so only a unit test reaches this guard line.
+describe('AccessGuard', () => {
+  const authenticator = { authenticate: jest.fn() };
+  const logger = { error: jest.fn() };
+  const guard = new AccessGuard(
+    new Reflector(),
+    authenticator as unknown as Authenticator,
+    logger as unknown as PinoLogger,
+  );
+
+  it('refuses a route without an access declaration with 403 route_not_declared (fails closed)', async () => {
+    const refusal = guard.canActivate(contextFor('undeclared'));
+    await expect(refusal).rejects.toMatchObject({ code: 'route_not_declared' });
+    expect(certsvcErrorStatuses.statusOf('route_not_declared')).toBe(403);
+    expect(authenticator.authenticate).not.toHaveBeenCalled();
+    expect(logger.error).toHaveBeenCalledWith(
+      { handler: 'Sample.undeclared' },
+      'route without access declaration refused',
+    );
+  });
+
+  it('lets public routes through without authenticating', async () => {
+    await expect(guard.canActivate(contextFor('open'))).resolves.toBe(true);
+    expect(authenticator.authenticate).not.toHaveBeenCalled();
+  });
+});
