@@ -1,7 +1,5 @@
 export * from './password-hash';
 export * from './secret-token';
-export * from './client-address';
-export * from './rate-limiter';
 export * from './token-time-claims';
 export * from './access/access-declarations';
 export * from './session/access-token-policy';

@@ -11,3 +11,5 @@ export * from './validation/query-date-time';
 export * from './validation/query-int';
 export * from './transport/client-error';
 export * from './bootstrap/http-app';
+export * from './client/client-address';
+export * from './client/rate-limiter';

@@ -1,4 +1,4 @@
-import { MemoryRateLimiter } from '../rate-limiter';
+import { MemoryRateLimiter } from '@platform/http';
 import { hashPassword } from '../password-hash';
 import { PasswordLogin } from './password-login';
 

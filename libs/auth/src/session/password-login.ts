@@ -1,5 +1,5 @@
 import { verifyAgainstDummy, verifyPassword } from '../password-hash';
-import type { RateLimiter } from '../rate-limiter';
+import type { RateLimiter } from '@platform/http';
 
 /** What local login needs to know about an account. */
 export interface PasswordAccount {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { TrustedProxies, type OidcProviderSettings } from '@platform/auth';
+import { type OidcProviderSettings } from '@platform/auth';
+import { TrustedProxies } from '@platform/http';
 import { EnvReader } from '@platform/config';
 import { readOidcConfig } from './oidc-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { normalize } from '@platform/auth';
+import { normalizeIpAddress } from '@platform/http';
 import { requestContextOf } from '../request-context/request-context.hooks';
 import type { ProcessLogger } from '@platform/logging';
 
@@ -28,7 +28,7 @@ export function formatLatency(seconds: number, devMode: boolean): number | strin
 export function clientIpOf(request: FastifyRequest): string {
   const header = request.headers['x-forwarded-for'];
   const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
-  return normalize(first || request.socket.remoteAddress || '');
+  return normalizeIpAddress(first || request.socket.remoteAddress || '');
 }
 
 export function pathOf(url: string): string {

@@ -8,7 +8,8 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { MemoryRateLimiter, safeEqual, sha256Hex } from '@platform/auth';
+import { safeEqual, sha256Hex } from '@platform/auth';
+import { MemoryRateLimiter } from '@platform/http';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { RequestsRepository } from '../requests/requests.repository';

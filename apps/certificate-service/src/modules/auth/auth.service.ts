@@ -3,15 +3,14 @@ import {
   AccessTokens,
   hashPassword,
   type IssuedRefreshToken,
-  MemoryRateLimiter,
   OidcRelyingParty,
   OidcSignInError,
   type OidcRefusal,
   PasswordLogin,
   RefreshTokenRotation,
-  TrustedProxies,
   verifyPassword,
 } from '@platform/auth';
+import { MemoryRateLimiter, TrustedProxies } from '@platform/http';
 import { PinoLogger } from 'nestjs-pino';
 import type { HumanActor } from '../../app/access/actor';
 import { primaryRole } from '../../app/access/roles';

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { MemoryRateLimiter, TrustedProxies } from '@platform/auth';
+import { MemoryRateLimiter, TrustedProxies } from '@platform/http';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { EnrollmentError } from './enrollment.errors';
 

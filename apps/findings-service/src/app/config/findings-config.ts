@@ -1,6 +1,7 @@
 import { EnvReader } from '@platform/config';
 import { LOG_LEVELS, LogLevel } from '@platform/logging';
-import { randomSecret, TrustedProxies } from '@platform/auth';
+import { randomSecret } from '@platform/auth';
+import { TrustedProxies } from '@platform/http';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
 export type ProcessRole = 'api' | 'worker';

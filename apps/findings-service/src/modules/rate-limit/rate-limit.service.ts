@@ -5,7 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { RateLimiter, RedisRateLimiter, TrustedProxies } from '@platform/auth';
+import { RateLimiter, RedisRateLimiter, TrustedProxies } from '@platform/http';
 import Redis from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig, rateLimitWarnings } from '../../app/config/findings-config';

@@ -11,18 +11,18 @@ export class TrustedProxies {
   constructor(entries: string[]) {
     for (const entry of entries) {
       const [addr, bits] = entry.split('/');
-      const family = isIP(normalize(addr));
+      const family = isIP(normalizeIpAddress(addr));
       if (family === 0) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an address or CIDR`);
       const type = family === 6 ? 'ipv6' : 'ipv4';
-      if (bits === undefined) this.list.addAddress(normalize(addr), type);
-      else this.list.addSubnet(normalize(addr), Number(bits), type);
+      if (bits === undefined) this.list.addAddress(normalizeIpAddress(addr), type);
+      else this.list.addSubnet(normalizeIpAddress(addr), Number(bits), type);
     }
     this.empty = entries.length === 0;
   }
 
   isTrusted(address: string): boolean {
     if (this.empty) return false;
-    const a = normalize(address);
+    const a = normalizeIpAddress(address);
     const family = isIP(a);
     return family !== 0 && this.list.check(a, family === 6 ? 'ipv6' : 'ipv4');
   }
@@ -32,11 +32,11 @@ export class TrustedProxies {
    * proxies; the first untrusted hop is the client.
    */
   clientAddress(peer: string, forwardedFor: string | string[] | undefined): string {
-    const direct = normalize(peer);
+    const direct = normalizeIpAddress(peer);
     if (!this.isTrusted(direct) || !forwardedFor) return direct;
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
       .split(',')
-      .map((h) => normalize(h.trim()))
+      .map((h) => normalizeIpAddress(h.trim()))
       .filter((h) => isIP(h) !== 0);
     let client = direct;
     for (let i = hops.length - 1; i >= 0; i--) {
@@ -48,7 +48,7 @@ export class TrustedProxies {
 }
 
 /** Strips IPv4-mapped IPv6 (`::ffff:1.2.3.4`) to the IPv4 form. */
-export function normalize(address: string): string {
+export function normalizeIpAddress(address: string): string {
   const a = address.trim();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a);
   return mapped ? mapped[1] : a;
