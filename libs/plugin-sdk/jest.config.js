@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'plugin-sdk',
+  rootDir: __dirname,
+};
