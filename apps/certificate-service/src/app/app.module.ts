@@ -20,6 +20,8 @@ import { ServiceAccountsModule } from '../modules/service-accounts/service-accou
 import { SettingsModule } from '../modules/settings/settings.module';
 import { SystemModule } from '../modules/system/system.module';
 import { UsersModule } from '../modules/users/users.module';
+import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
+import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-aliases.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -51,6 +53,8 @@ export class AppModule {
         ApprovalModule,
         RevocationModule,
         StatsModule,
+        SshKeysModule,
+        PrincipalAliasesModule,
         ...extraImports,
       ],
     };

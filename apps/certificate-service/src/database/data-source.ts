@@ -17,6 +17,11 @@ import { CrlStateEntity } from '../modules/crl/crl-state.entity';
 import { LicenseLedgerEntryEntity } from '../modules/license/license-ledger-entry.entity';
 import { LicenseSlotEntity } from '../modules/license/license-slot.entity';
 import { LicenseStateEntity } from '../modules/license/license-state.entity';
+import { SshKeyEntity } from '../modules/ssh-keys/ssh-key.entity';
+import { SshRevocationEntity } from '../modules/ssh-keys/ssh-revocation.entity';
+import { PrincipalAliasEntity } from '../modules/principal-aliases/principal-alias.entity';
+import { PrincipalAliasMemberEntity } from '../modules/principal-aliases/principal-alias-member.entity';
+import { KeyholderTokenEntity } from '../modules/keyholder/keyholder-token.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -38,6 +43,11 @@ export const CERTSVC_ENTITIES = [
   LicenseLedgerEntryEntity,
   LicenseSlotEntity,
   LicenseStateEntity,
+  SshKeyEntity,
+  SshRevocationEntity,
+  PrincipalAliasEntity,
+  PrincipalAliasMemberEntity,
+  KeyholderTokenEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -1,10 +1,12 @@
 import { IdentityAndAudit1767225600000 } from './1767225600000-identity-and-audit';
 import { DevicesAndEnrollment1767312000000 } from './1767312000000-devices-and-enrollment';
 import { IssuanceAndLicense1767484800000 } from './1767484800000-issuance-and-license';
+import { SshKeyRegistry1767600000000 } from './1767600000000-ssh-key-registry';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
   IdentityAndAudit1767225600000,
   DevicesAndEnrollment1767312000000,
   IssuanceAndLicense1767484800000,
+  SshKeyRegistry1767600000000,
 ];
