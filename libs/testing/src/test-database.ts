@@ -110,6 +110,27 @@ function cachedTemplate(options: TestDatabaseOptions): Promise<string> {
   return template;
 }
 
+function testDatabaseNamed(name: string): TestDatabase {
+  return {
+    name,
+    url: databaseUrl(name),
+    drop: () =>
+      withAdminClient(async (admin) => {
+        await admin.query(`DROP DATABASE IF EXISTS ${q(name)} WITH (FORCE)`);
+      }),
+  };
+}
+
+/** An empty database, no migration applied: what a service meets on its first start. */
+export async function createEmptyTestDatabase(service: string): Promise<TestDatabase> {
+  const name = `t_${identifierPart(service, 20)}_empty_${randomSuffix()}`;
+  await withAdminClient(async (admin) => {
+    await admin.query(`CREATE DATABASE ${q(name)}`);
+    await markDatabase(admin, name, 'ready');
+  });
+  return testDatabaseNamed(name);
+}
+
 /**
  * A fresh, migrated database for one test file: a copy of the service's template database,
  * which is migrated once per test run. Call `drop()` in `afterAll`.
@@ -121,12 +142,5 @@ export async function createTestDatabase(options: TestDatabaseOptions): Promise<
     await admin.query(`CREATE DATABASE ${q(name)} TEMPLATE ${q(template)} STRATEGY FILE_COPY`);
     await markDatabase(admin, name, 'ready');
   });
-  return {
-    name,
-    url: databaseUrl(name),
-    drop: () =>
-      withAdminClient(async (admin) => {
-        await admin.query(`DROP DATABASE IF EXISTS ${q(name)} WITH (FORCE)`);
-      }),
-  };
+  return testDatabaseNamed(name);
 }

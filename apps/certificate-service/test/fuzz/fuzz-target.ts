@@ -1,9 +1,10 @@
-import type {
-  FuzzCase,
-  FuzzOperation,
-  FuzzRequest,
-  FuzzResponse,
-  ValidRequest,
+import {
+  jsonErrorEnvelope,
+  type FuzzCase,
+  type FuzzOperation,
+  type FuzzRequest,
+  type FuzzResponse,
+  type ValidRequest,
 } from '@platform/testing';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app';
 import type { CertificateFuzzSeed } from './fuzz-seed';
@@ -183,18 +184,4 @@ export async function replaceConsumed(
 }
 
 /** Certificate errors are `{code, message, details?}`. */
-export function certificateEnvelopeProblem(_status: number, body: Buffer): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString());
-  } catch {
-    return 'the error answer is not JSON';
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return 'the error answer is not a JSON object';
-  }
-  const { code, message } = parsed as Record<string, unknown>;
-  if (typeof code !== 'string') return 'the error answer has no string "code"';
-  if (typeof message !== 'string') return 'the error answer has no string "message"';
-  return undefined;
-}
+export const certificateEnvelopeProblem = jsonErrorEnvelope(['code', 'message']);

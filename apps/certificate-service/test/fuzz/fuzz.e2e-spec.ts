@@ -1,17 +1,17 @@
 import {
+  appendFuzzReport,
   DatabaseDigest,
-  formatFailureGroups,
+  failureSummary,
   formatFuzzResult,
   fuzzSettings,
-  groupFailures,
   openApiOperations,
   runFuzz,
-  sendFuzzRequest,
+  sendRepeatedly,
+  unsentRoutes,
   type FuzzOperation,
   type FuzzResult,
   type ServerLogLookup,
 } from '@platform/testing';
-import { appendFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { buildOpenApiDocument } from '../../src/app/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -107,9 +107,7 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
     });
     serverLog = serverLogs(t);
     console.log(formatFuzzResult(result, SPEC, serverLog));
-    if (process.env.FUZZ_REPORT) {
-      appendFileSync(process.env.FUZZ_REPORT, formatFailureGroups(result, SPEC, serverLog));
-    }
+    appendFuzzReport(result, SPEC, serverLog);
   }, RUN_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -117,14 +115,11 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
   });
 
   it('covers every route of the document', () => {
-    expect(result.routes.filter((r) => r.sent === 0).map((r) => r.route)).toEqual([]);
+    expect(unsentRoutes(result)).toEqual([]);
   });
 
   it('never answers 5xx, always answers errors in the envelope, stores nothing when refusing', () => {
-    const groups = groupFailures(result.failures, serverLog).map(
-      (g) => `${g.count}x ${g.kind}: ${g.cause} (${g.routes.join(', ')})`,
-    );
-    expect(groups).toEqual([]);
+    expect(failureSummary(result, serverLog)).toEqual([]);
   });
 });
 
@@ -141,18 +136,16 @@ describe('Fuzz - rate limits still answer 429 in the envelope under hostile inpu
     const body = Buffer.from(
       JSON.stringify({ serial: 'a\u0000\u0001', csr: '\u0000', nonce: 'x' }),
     );
-    const statuses: number[] = [];
-    let last: Buffer = Buffer.alloc(0);
-    for (let i = 0; i < 3; i++) {
-      const res = await sendFuzzRequest(baseUrl, {
+    const { statuses, last } = await sendRepeatedly(
+      baseUrl,
+      {
         method: 'POST',
         path: '/api/v1/enroll',
         headers: { 'content-type': 'application/json' },
         body,
-      });
-      statuses.push(res.status);
-      last = res.body;
-    }
+      },
+      3,
+    );
     expect(statuses[2]).toBe(429);
     expect(certificateEnvelopeProblem(429, last)).toBeUndefined();
   });

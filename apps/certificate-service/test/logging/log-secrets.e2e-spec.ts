@@ -1,19 +1,13 @@
 import { sha256Hex } from '@platform/auth';
-import { Client } from 'pg';
+import { refuseWritesQuotingTheRow, type RefusedWrite } from '@platform/testing';
 import { createServiceAccount, loginAdmin, type TestUser } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** A trigger that refuses rows by raising an error whose message and detail quote the row. */
-const REFUSE_ROW = `
-  CREATE FUNCTION log_probe_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    RAISE EXCEPTION 'log probe refuses %', NEW USING DETAIL = format('row %s', NEW);
-  END $$;
-  CREATE TRIGGER log_probe_refuse_user BEFORE INSERT ON users FOR EACH ROW
-    WHEN (NEW.email LIKE '%@db-fault.test') EXECUTE FUNCTION log_probe_refuse();
-  CREATE TRIGGER log_probe_refuse_token_use BEFORE UPDATE ON service_accounts FOR EACH ROW
-    EXECUTE FUNCTION log_probe_refuse();
-`;
+/** A user insert and every token-use update fail with an error that quotes the row. */
+const REFUSED_WRITES: RefusedWrite[] = [
+  { table: 'users', event: 'INSERT', when: "NEW.email LIKE '%@db-fault.test'" },
+  { table: 'service_accounts', event: 'UPDATE' },
+];
 
 describe('Secrets in logs - failing requests write no secret to the log', () => {
   let t: TestApp;
@@ -21,13 +15,7 @@ describe('Secrets in logs - failing requests write no secret to the log', () => 
   beforeAll(async () => {
     t = await startTestApp();
     admin = await loginAdmin(t);
-    const db = new Client({ connectionString: t.db.url });
-    await db.connect();
-    try {
-      await db.query(REFUSE_ROW);
-    } finally {
-      await db.end();
-    }
+    await refuseWritesQuotingTheRow(t.db.url, REFUSED_WRITES);
   });
   afterAll(() => t.close());
   beforeEach(() => t.logs.clear());

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { FuzzFailure, FuzzResult } from './fuzz-runner';
 
 /** Server log text of a request (message line, then stack lines), if the service logged one. */
@@ -154,4 +155,28 @@ export function formatFailureGroups(
     lines.push('');
   });
   return lines.join('\n');
+}
+
+/** With FUZZ_REPORT naming a file, appends the run's failures grouped by root cause to it. */
+export function appendFuzzReport(
+  result: FuzzResult,
+  specPath: string,
+  serverLog: ServerLogLookup,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  if (env.FUZZ_REPORT) {
+    appendFileSync(env.FUZZ_REPORT, formatFailureGroups(result, specPath, serverLog));
+  }
+}
+
+/** Routes of the document no request was sent to. */
+export function unsentRoutes(result: FuzzResult): string[] {
+  return result.routes.filter((r) => r.sent === 0).map((r) => r.route);
+}
+
+/** One line per root cause: `3x server-error: <cause> (<routes>)`. */
+export function failureSummary(result: FuzzResult, serverLog: ServerLogLookup): string[] {
+  return groupFailures(result.failures, serverLog).map(
+    (g) => `${g.count}x ${g.kind}: ${g.cause} (${g.routes.join(', ')})`,
+  );
 }

@@ -7,6 +7,7 @@ import { sendFuzzRequest, type FuzzResponse } from './http-exchange';
 import type { FuzzOperation } from './openapi-operations';
 import { renderRequest, setHeader, type FuzzRequest } from './request-draft';
 import { validDraft, type ValidRequest } from './valid-request';
+import type { EnvelopeCheck } from './error-envelope';
 
 export type FailureKind = 'server-error' | 'envelope' | 'stored-change' | 'transport';
 
@@ -59,7 +60,7 @@ export interface FuzzTarget {
    */
   valid: (op: FuzzOperation) => ValidRequest | Promise<ValidRequest>;
   /** Why an error answer is not in the service's envelope (undefined when it is). */
-  envelopeProblem: (status: number, body: Buffer) => string | undefined;
+  envelopeProblem: EnvelopeCheck;
   digest: DatabaseDigest;
   /** After a 2xx/3xx: replace objects the request consumed (deleted, revoked, ...). */
   afterSuccess?: (

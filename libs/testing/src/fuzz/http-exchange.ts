@@ -83,3 +83,19 @@ function exchange(
     sent.end(request.body);
   });
 }
+
+/** Sends the same request `times` times in a row; the statuses and the last answer's body. */
+export async function sendRepeatedly(
+  baseUrl: string,
+  request: FuzzRequest,
+  times: number,
+): Promise<{ statuses: number[]; last: Buffer }> {
+  const statuses: number[] = [];
+  let last: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < times; i++) {
+    const res = await sendFuzzRequest(baseUrl, request);
+    statuses.push(res.status);
+    last = res.body;
+  }
+  return { statuses, last };
+}

@@ -1,4 +1,5 @@
 export * from './database-digest';
+export * from './error-envelope';
 export * from './fuzz-plan';
 export * from './fuzz-random';
 export * from './fuzz-report';

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { basename, dirname, join } from 'node:path';
+import { waitFor, WaitAborted } from './wait-for';
+
+/** The repository root: entry points are named relative to it. */
+export const REPOSITORY_ROOT = join(__dirname, '../../..');
+
+export type ProcessEnd = { code: number | null; signal: NodeJS.Signals | null };
+
+/** A service entry point running as a child process, its stdout and stderr collected. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Where it serves HTTP, when it does (`http://127.0.0.1:<port>`). */
+  url?: string;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** The JSON log lines of the output. */
+  jsonLines(): Record<string, unknown>[];
+  running(): boolean;
+  /** Its end, once the pipes are drained too ('close': the last lines are in `output()`). */
+  ended: Promise<ProcessEnd>;
+  /** SIGTERM, then the end: true when it shut down cleanly (exit 0, or Nest re-raising SIGTERM). */
+  stop(): Promise<boolean>;
+  /** SIGKILL (unless it has ended already), then the end. */
+  kill(): Promise<void>;
+}
+
+export type ServiceProcessOptions = (
+  | { /** TypeScript entry point, run through @swc-node/register. */ entry: string }
+  | { /** A built bundle, run as `node <file>` from its own folder. */ bundle: string }
+) & {
+  /** The environment besides PATH (nothing else is inherited unless passed here). */
+  env: Record<string, string | undefined>;
+  /** Where it will serve HTTP (the port is in `env`). */
+  url?: string;
+};
+
+/** Starts a service's API or worker entry point as its deployment would, in a child process. */
+export function startServiceProcess(options: ServiceProcessOptions): ServiceProcess {
+  const fromSources = 'entry' in options;
+  const child = spawn(
+    process.execPath,
+    fromSources ? ['-r', '@swc-node/register', options.entry] : [basename(options.bundle)],
+    {
+      cwd: fromSources ? REPOSITORY_ROOT : dirname(options.bundle),
+      env: {
+        PATH: process.env.PATH,
+        ...options.env,
+        ...(fromSources ? { SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json') } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const ended = new Promise<ProcessEnd>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child,
+    url: options.url,
+    output: () => output,
+    jsonLines: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    running,
+    ended,
+    stop: async () => {
+      if (running()) child.kill('SIGTERM');
+      const { code, signal } = await ended;
+      return code === 0 || signal === 'SIGTERM';
+    },
+    kill: async () => {
+      if (running()) child.kill('SIGKILL');
+      await ended;
+    },
+  };
+}
+
+/** Waits until `GET <url>/health` answers status ok; stops at once if the process ends. */
+export async function waitForHealthy(service: ServiceProcess, timeoutMs: number): Promise<void> {
+  const { url } = service;
+  if (url === undefined) throw new Error('waitForHealthy needs a process started with its url');
+  await waitFor(
+    async () => {
+      if (!service.running()) {
+        throw new WaitAborted(`process exited ${service.child.exitCode}:\n${service.output()}`);
+      }
+      const res = await fetch(`${url}/health`).catch(() => undefined);
+      const health = res?.ok ? ((await res.json()) as { status: string }).status : res?.status;
+      if (health !== 'ok') {
+        throw new Error(`health ${health ?? 'not listening'}:\n${service.output()}`);
+      }
+    },
+    { timeoutMs, intervalMs: 200, what: `health of ${url}` },
+  );
+}
