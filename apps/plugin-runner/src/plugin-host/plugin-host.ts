@@ -22,6 +22,21 @@ export interface PluginHost {
   close(): Promise<void>;
 }
 
+/**
+ * A refused `load`, with a stable code the runner API passes to the findings service
+ * (`findsvc-error-code`, RUNNER_ERROR_CODES of @platform/plugin-protocol; a host may use codes
+ * of its own, clients read unknown ones as `load_refused`).
+ */
+export class PluginLoadError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PluginLoadError';
+  }
+}
+
 export type JsonValue =
   null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -60,6 +75,11 @@ export interface InvocationRequest {
   settings: { [name: string]: JsonValue };
   /** Deadline of this call in ms; the host's default applies when absent. Capped by the host. */
   deadlineMs?: number;
+  /**
+   * Same on every retry of one logical call. Required by a notification channel's `deliver`:
+   * a key that was delivered is answered from memory, not delivered twice.
+   */
+  idempotencyKey?: string;
 }
 
 export const INVOCATION_ERROR_CODES = [
