@@ -58,3 +58,35 @@ export type { ZipEntry } from './bundle/zip-writer';
 export { toPem, fromPem, certificatesFromPem } from './der/pem';
 export { DerTag } from './der/der-tag';
 export { Oids } from './der/oids';
+
+export {
+  SSH_KEY_TYPES,
+  SSH_RSA_MIN_BITS,
+  SSH_RSA_MAX_BITS,
+  MAX_SSH_PUBLIC_KEY_TEXT,
+  parseSshPublicKey,
+  parseSshPublicKeyBlob,
+  formatSshPublicKey,
+} from './ssh/ssh-public-key';
+export type { SshKeyType, SshPublicKey } from './ssh/ssh-public-key';
+export {
+  SSH_CERT_TYPE_USER,
+  SSH_USER_EXTENSIONS,
+  buildSshCertificate,
+  formatSshCertificate,
+} from './ssh/ssh-certificate';
+export type {
+  SshCertificateAuthority,
+  SshCertificateFields,
+  SshCriticalOption,
+  IssuedSshCertificate,
+} from './ssh/ssh-certificate';
+export {
+  SSH_USER_CA_KEY_LABEL,
+  SshUserCa,
+  generateSshCaMaterial,
+  ensureSshCaMaterial,
+} from './ssh/ssh-ca';
+export type { SshCaMaterial, SshCaMaterialStore } from './ssh/ssh-ca';
+export { encodeKrl } from './ssh/krl-encoder';
+export type { KrlInput } from './ssh/krl-encoder';

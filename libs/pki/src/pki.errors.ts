@@ -22,7 +22,11 @@ export type PkiErrorCode =
   | 'ca_expired'
   | 'ca_not_yet_valid'
   | 'crl_invalid'
-  | 'bundle_invalid';
+  | 'bundle_invalid'
+  | 'ssh_key_invalid'
+  | 'ssh_key_unsupported'
+  | 'ssh_certificate_invalid'
+  | 'ssh_ca_material_invalid';
 
 /** The one error class of the PKI module. Messages never carry key material. */
 export class PkiError extends DomainError {

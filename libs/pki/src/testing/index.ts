@@ -1,3 +1,18 @@
 // Test support entry (`@platform/pki/testing`): CSR builders for specs, e2e tests and benches.
 export { ecKeyPair, rsaKeyPair, makeCsr, flipLastByte } from './csr-factory';
 export type { TestKeyPair, SubjectAttribute, CsrOptions } from './csr-factory';
+export {
+  SSH_KEYGEN_TYPES,
+  inSshTempDir,
+  sshKeygenKey,
+  sshKeygenListCertificate,
+  sshKeygenQueryKrl,
+  sshKeygenDumpKrl,
+  parseListedCertificate,
+} from './ssh-keygen';
+export type {
+  SshKeygenKind,
+  SshKeygenKey,
+  SshKeygenResult,
+  ListedSshCertificate,
+} from './ssh-keygen';
