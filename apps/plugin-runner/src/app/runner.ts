@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { PluginRunnerConfig } from './config/plugin-runner.config';
+import { createEgressGuard, type EgressGuard } from '../egress';
 import { startGrpcServer } from '../grpc/grpc-server';
 import { ServingStatusBoard } from '../grpc/serving-status-board';
 import { PluginRunnerHttpModule } from '../http/http.module';
@@ -21,6 +22,8 @@ export interface RunningPluginRunner {
   metricsPort: number;
   board: ServingStatusBoard;
   logger: Logger;
+  /** The egress guard every plugin's `http-request` goes through (docs/plugins/egress.md). */
+  egress: EgressGuard;
   /** Graceful stop: NOT_SERVING, HTTP drained, gRPC tryShutdown (forced after the grace). */
   close(): Promise<void>;
 }
@@ -40,6 +43,7 @@ export async function startPluginRunner(
   );
   const board = new ServingStatusBoard();
   const metrics = createRunnerMetrics(build);
+  const egress = createEgressGuard({ policy: config.egress, registry: metrics.registry, logger });
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close();
@@ -86,6 +90,7 @@ export async function startPluginRunner(
       metricsPort: metricsServer.port,
       board,
       logger,
+      egress,
       close: () => {
         closing ??= (async () => {
           logger.info(`stopping ${COMPONENT}`);

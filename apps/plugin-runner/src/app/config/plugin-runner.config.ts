@@ -1,6 +1,8 @@
 import { EnvReader } from '@platform/config';
 import type { LogLevel } from '@platform/logging';
 import { LOG_LEVELS } from '@platform/logging';
+import type { EgressPolicy } from '../../egress/egress-policy';
+import { readEgressPolicy } from './egress.config';
 
 /** Typed settings of the plugin runner, read and validated once at boot. */
 export interface PluginRunnerConfig {
@@ -14,6 +16,8 @@ export interface PluginRunnerConfig {
    * plugin, one invocation per worker. Validated now so deployments can set them already.
    */
   sandbox: { globalLimit: number; perPluginLimit: number; keepWarmSeconds: number };
+  /** The egress guard of the plugins' `http-request` (PLUGIN_EGRESS_*, docs/plugins/egress.md). */
+  egress: EgressPolicy;
   /** Grace period for in-flight calls at shutdown before connections are cut. */
   shutdownGraceMs: number;
 }
@@ -52,6 +56,7 @@ export function loadPluginRunnerConfig(
       perPluginLimit: read.int('PLUGIN_RUNNER_PER_PLUGIN_LIMIT', 4, { min: 1, max: 1000 }),
       keepWarmSeconds: read.int('PLUGIN_RUNNER_KEEP_WARM_SECONDS', 300, { min: 0, max: 86400 }),
     },
+    egress: readEgressPolicy(read),
     shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
