@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { enrollDevice, sql, startEnrollApp, type EnrolledDevice } from '../fixtures/enroll';
-import { bearer, loginAdmin, type TestUser } from '../support/sessions';
+import { issueCertificate } from '../fixtures/issue';
+import { loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
 
 /** `openssl verify -CAfile` of the delivered certificate against the delivered CA bundle. */
@@ -34,14 +35,7 @@ describe('Agent routes - /api/v1/requests/{id}/status, checkin, bundle-version, 
     t.http.get(`/api/v1/requests/${d.requestId}/${route}`).set('x-agent-secret', secret);
 
   /** Approval through the admin API: the built-in CA issues the certificate. */
-  async function issue(d: EnrolledDevice): Promise<void> {
-    const res = await t.http
-      .post('/api/v1/requests/approve')
-      .set(...bearer(admin.accessToken))
-      .send({ request_ids: [d.requestId] })
-      .expect(200);
-    expect(res.body.results[0]).toMatchObject({ request_id: d.requestId, status: 'issued' });
-  }
+  const issue = (d: EnrolledDevice) => issueCertificate(t, admin.accessToken, d);
 
   it('reports the status of a pending request', async () => {
     const d = await enrollDevice(t);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { enrollDevice, type EnrolledDevice } from '../fixtures/enroll';
 import { opensslCsr } from '../fixtures/openssl';
-import { approveRows } from '../issuance/issuance-support';
+import { issuedDevice, type IssuedDevice } from '../fixtures/issue';
 import {
   bearer,
   createServiceAccount,
@@ -12,11 +12,6 @@ import {
   type TestUser,
 } from '../support/sessions';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from '../support/test-app';
-
-/** A device with an issued certificate (the agent routes address its request). */
-export interface IssuedDevice extends EnrolledDevice {
-  certificateSerial: string;
-}
 
 /** Real objects the fuzz requests address, replaced when a request consumes one. */
 export class CertificateFuzzSeed {
@@ -80,12 +75,8 @@ export class CertificateFuzzSeed {
 
   /** Enrolled, approved (certificate issued) and with a pending `vpn` purpose request. */
   async newIssuedDevice(): Promise<void> {
-    const device = await enrollDevice(this.t);
-    const [row] = await approveRows(this.t, this.admin.accessToken, [device.requestId]);
-    if (row?.status !== 'issued' || !row.serial) {
-      throw new Error(`seed approval did not issue: ${JSON.stringify(row)}`);
-    }
-    this.issued = { ...device, certificateSerial: row.serial };
+    const device = await issuedDevice(this.t, this.admin.accessToken);
+    this.issued = device;
     await this.http
       .put(`/api/v1/devices/${device.serial}/purposes`)
       .set(...bearer(this.admin.accessToken))

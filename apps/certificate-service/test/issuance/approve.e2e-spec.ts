@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { enrollDevice, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
+import { enrollDevice, sql, startEnrollApp } from '../fixtures/enroll';
 import { opensslCsr } from '../fixtures/openssl';
 import {
   bearer,
@@ -9,9 +9,8 @@ import {
   type TestUser,
 } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
+import { approve, approveRows, issuedDevice, reenroll } from '../fixtures/issue';
 import {
-  approve,
-  approveRows,
   bundleOf,
   calendarYearsAfter,
   certificateValidity,
@@ -223,22 +222,17 @@ describe('Approve - /api/v1/requests/approve (POST)', () => {
   });
 
   it('renews: the new certificate supersedes the previous one without revoking it', async () => {
-    const serial = uniqueSerial();
-    const first = await enrollDevice(t, { serial });
-    const [a] = await approveRows(t, admin.accessToken, [first.requestId]);
-    const second = await enrollDevice(t, {
-      serial,
-      extra: { enrollment_token: first.enrollmentToken },
-    });
-    const [b] = await approveRows(t, admin.accessToken, [second.requestId]);
+    const first = await issuedDevice(t, admin.accessToken);
+    const a = first.certificateSerial;
+    const [b] = await approveRows(t, admin.accessToken, [(await reenroll(t, first)).requestId]);
     expect(b.status).toBe('issued');
     const rows = await sql<{ serial: string; status: string; superseded_by: string | null }>(
       t,
       `SELECT serial, status, superseded_by FROM certificates WHERE serial = ANY($1) ORDER BY created_at`,
-      [[a.serial, b.serial]],
+      [[a, b.serial]],
     );
     expect(rows).toEqual([
-      { serial: a.serial, status: 'active', superseded_by: b.serial },
+      { serial: a, status: 'active', superseded_by: b.serial },
       { serial: b.serial, status: 'active', superseded_by: null },
     ]);
   });

@@ -1,7 +1,8 @@
-import { enrollDevice, sql, startEnrollApp } from '../fixtures/enroll';
+import { sql, startEnrollApp } from '../fixtures/enroll';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
-import { approveRows, bundleOf, crlText, servedCrlPem, verifyBundle } from './issuance-support';
+import { issuedDevice } from '../fixtures/issue';
+import { bundleOf, crlText, servedCrlPem, verifyBundle } from './issuance-support';
 
 describe('Revoke certificate - /api/v1/certificates/{serial}/revoke (POST)', () => {
   let t: TestApp;
@@ -15,9 +16,7 @@ describe('Revoke certificate - /api/v1/certificates/{serial}/revoke (POST)', () 
   const crlNumber = (text: string) => Number(/X509v3 CRL Number:\s*\n\s*(\d+)/.exec(text)?.[1]);
 
   it('revokes, re-signs the CRL with a higher number, and openssl -crl_check rejects the certificate', async () => {
-    const d = await enrollDevice(t);
-    const [row] = await approveRows(t, admin.accessToken, [d.requestId]);
-    const serial = row.serial ?? '';
+    const serial = (await issuedDevice(t, admin.accessToken)).certificateSerial;
     const bundle = await bundleOf(t, admin.accessToken, serial);
     const before = await servedCrlPem(t);
     expect(verifyBundle(bundle, before).ok).toBe(true);
@@ -52,10 +51,9 @@ describe('Revoke certificate - /api/v1/certificates/{serial}/revoke (POST)', () 
   });
 
   it('does not free the licence slot', async () => {
-    const d = await enrollDevice(t);
-    const [row] = await approveRows(t, admin.accessToken, [d.requestId]);
+    const d = await issuedDevice(t, admin.accessToken);
     await t.http
-      .post(`/api/v1/certificates/${row.serial}/revoke`)
+      .post(`/api/v1/certificates/${d.certificateSerial}/revoke`)
       .set(...bearer(admin.accessToken))
       .send({})
       .expect(200);
@@ -66,11 +64,10 @@ describe('Revoke certificate - /api/v1/certificates/{serial}/revoke (POST)', () 
   });
 
   it('answers a repeat with the revoked certificate and 404 for a serial unknown everywhere', async () => {
-    const d = await enrollDevice(t);
-    const [row] = await approveRows(t, admin.accessToken, [d.requestId]);
+    const { certificateSerial } = await issuedDevice(t, admin.accessToken);
     const revoke = () =>
       t.http
-        .post(`/api/v1/certificates/${row.serial}/revoke`)
+        .post(`/api/v1/certificates/${certificateSerial}/revoke`)
         .set(...bearer(admin.accessToken))
         .send({});
     await revoke().expect(200);
@@ -83,7 +80,7 @@ describe('Revoke certificate - /api/v1/certificates/{serial}/revoke (POST)', () 
       .expect(404);
     expect(missing.body).toMatchObject({ code: 'certificate_not_found' });
     await t.http
-      .post(`/api/v1/certificates/${row.serial}/revoke`)
+      .post(`/api/v1/certificates/${certificateSerial}/revoke`)
       .set(...bearer(admin.accessToken))
       .send({ reason: 'bogus' })
       .expect(400);

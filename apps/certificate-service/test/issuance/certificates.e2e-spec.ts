@@ -1,7 +1,8 @@
-import { enrollDevice, sql, startEnrollApp } from '../fixtures/enroll';
+import { sql, startEnrollApp } from '../fixtures/enroll';
 import { bearer, createUser, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
-import { approveRows, bundleOf, verifyBundle } from './issuance-support';
+import { issuedDevice } from '../fixtures/issue';
+import { bundleOf, verifyBundle } from './issuance-support';
 
 describe('Certificates - /api/v1/certificates/{serial}/bundle, /key-protection (GET, PUT)', () => {
   let t: TestApp;
@@ -10,8 +11,7 @@ describe('Certificates - /api/v1/certificates/{serial}/bundle, /key-protection (
   beforeAll(async () => {
     t = await startEnrollApp();
     admin = await loginAdmin(t);
-    const d = await enrollDevice(t);
-    serial = (await approveRows(t, admin.accessToken, [d.requestId]))[0].serial ?? '';
+    serial = (await issuedDevice(t, admin.accessToken)).certificateSerial;
   });
   afterAll(() => t.close());
 

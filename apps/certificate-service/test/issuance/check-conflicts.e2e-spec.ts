@@ -1,7 +1,7 @@
 import { enrollDevice, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
-import { approveRows } from './issuance-support';
+import { issuedDevice } from '../fixtures/issue';
 
 describe('Check conflicts - /api/v1/requests/check-conflicts (POST)', () => {
   let t: TestApp;
@@ -14,9 +14,8 @@ describe('Check conflicts - /api/v1/requests/check-conflicts (POST)', () => {
 
   it('reports several pending requests of one serial and a serial already holding a certificate', async () => {
     const serial = uniqueSerial();
-    const first = await enrollDevice(t, { serial });
-    const [issued] = await approveRows(t, admin.accessToken, [first.requestId]);
-    const token = { enrollment_token: first.enrollmentToken };
+    const issued = await issuedDevice(t, admin.accessToken, { serial });
+    const token = { enrollment_token: issued.enrollmentToken };
     const a = await enrollDevice(t, { serial, extra: token });
     const b = await enrollDevice(t, { serial, extra: token });
     const clean = await enrollDevice(t);
@@ -36,7 +35,7 @@ describe('Check conflicts - /api/v1/requests/check-conflicts (POST)', () => {
           user_identity: null,
           kinds: ['active_certificate'],
           pending_request_ids: [b.requestId],
-          active_certificate_serials: [issued.serial],
+          active_certificate_serials: [issued.certificateSerial],
         },
       ],
     });
@@ -55,7 +54,7 @@ describe('Check conflicts - /api/v1/requests/check-conflicts (POST)', () => {
           user_identity: null,
           kinds: ['multiple_pending', 'active_certificate'],
           pending_request_ids: expect.arrayContaining([a.requestId, b.requestId]),
-          active_certificate_serials: [issued.serial],
+          active_certificate_serials: [issued.certificateSerial],
         },
       ],
     });

@@ -1,9 +1,10 @@
-import { enrollDevice, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
+import { enrollDevice, sql, startEnrollApp } from '../fixtures/enroll';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
 import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
 import type { CertificateIssuer, RevocationReason, RevokeOutcome } from '@platform/pki';
-import { approveRows, bundleOf, servedCrlPem, verifyBundle } from './issuance-support';
+import { approveRows, issueCertificate, issuedDevice, reenroll } from '../fixtures/issue';
+import { bundleOf, servedCrlPem, verifyBundle } from './issuance-support';
 
 /** The built-in issuer whose revoke fails for chosen serials (an unreachable external CA). */
 function failingFor(inner: CertificateIssuer, failing: Set<string>): CertificateIssuer {
@@ -29,15 +30,13 @@ describe('Revoke device - /api/v1/devices/{serial}/revoke, /unblock, /users/{ide
   afterAll(() => t.close());
 
   async function deviceWithTwoCertificates() {
-    const serial = uniqueSerial();
-    const first = await enrollDevice(t, { serial });
-    const [a] = await approveRows(t, admin.accessToken, [first.requestId]);
-    const second = await enrollDevice(t, {
-      serial,
-      extra: { enrollment_token: first.enrollmentToken },
-    });
-    const [b] = await approveRows(t, admin.accessToken, [second.requestId]);
-    return { serial, token: first.enrollmentToken, serials: [a.serial ?? '', b.serial ?? ''] };
+    const first = await issuedDevice(t, admin.accessToken);
+    const renewal = await issueCertificate(t, admin.accessToken, await reenroll(t, first));
+    return {
+      serial: first.serial,
+      token: first.enrollmentToken,
+      serials: [first.certificateSerial, renewal],
+    };
   }
   const revokeDevice = (serial: string) =>
     t.http

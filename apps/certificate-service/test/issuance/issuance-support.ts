@@ -5,30 +5,6 @@ import { join } from 'node:path';
 import type { TestApp } from '../support/test-app';
 import { bearer } from '../support/sessions';
 
-export interface ApprovalRowBody {
-  request_id: string;
-  status: 'issued' | 'ca_pending' | 'error';
-  serial?: string;
-  error?: string;
-}
-
-export function approve(t: TestApp, token: string, ids: string[]) {
-  return t.http
-    .post('/api/v1/requests/approve')
-    .set(...bearer(token))
-    .send({ request_ids: ids });
-}
-
-/** Approves and returns the rows (200 expected). */
-export async function approveRows(
-  t: TestApp,
-  token: string,
-  ids: string[],
-): Promise<ApprovalRowBody[]> {
-  const res = await approve(t, token, ids).expect(200);
-  return (res.body as { results: ApprovalRowBody[] }).results;
-}
-
 function inTempDir<T>(work: (dir: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'certsvc-issuance-'));
   try {

@@ -1,7 +1,7 @@
 import { enrollDevice, sql, startEnrollApp, type EnrolledDevice } from '../fixtures/enroll';
 import { loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
-import { approve } from './issuance-support';
+import { approve } from '../fixtures/issue';
 
 describe('License limit under concurrency - /api/v1/requests/approve (POST)', () => {
   let t: TestApp;

@@ -8,7 +8,7 @@ import {
 import { bearer, createServiceAccount, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
 import { firstBrokenLink } from '../../src/modules/license/license-ledger';
-import { approve, approveRows } from './issuance-support';
+import { approve, approveRows } from '../fixtures/issue';
 
 describe('License - /api/v1/license/status, /api/v1/license/decommission (GET, POST)', () => {
   let t: TestApp;

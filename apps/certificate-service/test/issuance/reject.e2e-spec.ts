@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { enrollDevice, sql, startEnrollApp } from '../fixtures/enroll';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
-import { approveRows } from './issuance-support';
+import { approveRows, issuedDevice } from '../fixtures/issue';
 
 describe('Reject - /api/v1/requests/reject (POST)', () => {
   let t: TestApp;
@@ -15,8 +15,7 @@ describe('Reject - /api/v1/requests/reject (POST)', () => {
 
   it('rejects pending requests with a reason, one row per request, audited', async () => {
     const pending = await enrollDevice(t);
-    const issued = await enrollDevice(t);
-    await approveRows(t, admin.accessToken, [issued.requestId]);
+    const issued = await issuedDevice(t, admin.accessToken);
     const unknown = randomUUID();
     const res = await t.http
       .post('/api/v1/requests/reject')

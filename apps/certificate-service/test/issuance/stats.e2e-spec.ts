@@ -1,7 +1,7 @@
 import { enrollDevice, startEnrollApp } from '../fixtures/enroll';
 import { bearer, createUser, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
-import { approveRows } from './issuance-support';
+import { approveRows } from '../fixtures/issue';
 
 describe('Stats - /api/v1/admin/stats (GET)', () => {
   let t: TestApp;
