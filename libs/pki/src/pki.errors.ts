@@ -24,7 +24,7 @@ export type PkiErrorCode =
   | 'crl_invalid'
   | 'bundle_invalid'
   | 'ssh_key_invalid'
-  | 'ssh_key_unsupported'
+  | 'ssh_key_type_unsupported'
   | 'ssh_certificate_invalid'
   | 'ssh_ca_material_invalid';
 

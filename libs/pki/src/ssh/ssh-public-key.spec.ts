@@ -52,19 +52,19 @@ describe('parseSshPublicKey', () => {
       'a DSA key',
       () =>
         `ssh-dss ${new SshWriter().string('ssh-dss').string(Buffer.alloc(20, 1)).toBuffer().toString('base64')}`,
-      'ssh_key_unsupported',
+      'ssh_key_type_unsupported',
     ],
     [
       'a FIDO key',
       () =>
         `sk-ssh-ed25519@openssh.com ${new SshWriter().string('sk-ssh-ed25519@openssh.com').string(Buffer.alloc(32, 1)).string('ssh:').toBuffer().toString('base64')}`,
-      'ssh_key_unsupported',
+      'ssh_key_type_unsupported',
     ],
     [
       'a certificate',
       () =>
         `ssh-ed25519-cert-v01@openssh.com ${new SshWriter().string('ssh-ed25519-cert-v01@openssh.com').toBuffer().toString('base64')}`,
-      'ssh_key_unsupported',
+      'ssh_key_type_unsupported',
     ],
   ])('refuses %s', (_name, text, code) => {
     expect(() => parseSshPublicKey(text())).toThrow(expect.objectContaining({ code }));
@@ -76,7 +76,7 @@ describe('parseSshPublicKey', () => {
       return execFileSync('cat', [join(dir, 'k.pub')]).toString();
     });
     expect(() => parseSshPublicKey(small)).toThrow(
-      expect.objectContaining({ code: 'ssh_key_unsupported' }),
+      expect.objectContaining({ code: 'ssh_key_type_unsupported' }),
     );
     const blob = Buffer.from(sshKeygenKey('ecdsa-256').publicKey.split(' ')[1], 'base64');
     blob[blob.length - 1] ^= 1;

@@ -52,9 +52,13 @@ function unsupported(type: string): PkiError {
     : type.startsWith('sk-')
       ? 'security-key (FIDO) keys are registered as raw keys, not certified'
       : `supported: ${SSH_KEY_TYPES.join(', ')}`;
-  return new PkiError('ssh_key_unsupported', `SSH key type ${type} is not supported (${hint})`, {
-    key_type: type,
-  });
+  return new PkiError(
+    'ssh_key_type_unsupported',
+    `SSH key type ${type} is not supported (${hint})`,
+    {
+      key_type: type,
+    },
+  );
 }
 
 function invalid(problem: string): PkiError {
@@ -96,7 +100,7 @@ export function parseSshPublicKeyBlob(blob: Buffer, comment: string | null = nul
     }
     if (bits < SSH_RSA_MIN_BITS || bits > SSH_RSA_MAX_BITS) {
       throw new PkiError(
-        'ssh_key_unsupported',
+        'ssh_key_type_unsupported',
         `RSA keys must have ${SSH_RSA_MIN_BITS} to ${SSH_RSA_MAX_BITS} bits, this one has ${bits}`,
         { key_type: type, bits },
       );
