@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { isLevelAllowed, PERMISSION_NAMES } from '../../src/app/access/permissions';
 import { listRouteAccess } from '../../src/app/access/route-inventory';
-import { keyWith } from '../support/findings-seed';
+import { keyWith, freshLogin } from '../support/findings-seed';
 import { Auth, bearer } from '../support/catalog';
-import { freshUser, login, loginAdmin, Login } from '../support/identities';
+import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Outcome = { status: number; code?: string };
@@ -26,15 +26,15 @@ describe('Admin routes - every /api/v1/admin route x caller', () => {
         level: 'global' as const,
       })),
     );
-    callers['signed-in user'] = bearer(await signedIn(false));
-    const disabled = await signedIn(true);
+    callers['signed-in user'] = bearer(await freshLogin(t, admin));
+    const disabled = await freshLogin(t, admin, { isAdmin: true });
     callers['disabled administrator'] = bearer(disabled);
     await request(t.url)
       .put(`/api/v1/admin/users/${disabled.userId}/enabled`)
       .set('Authorization', `Bearer ${admin.token}`)
       .send({ enabled: false })
       .expect(200);
-    const deleted = await signedIn(true);
+    const deleted = await freshLogin(t, admin, { isAdmin: true });
     callers['deleted administrator'] = bearer(deleted);
     await request(t.url)
       .delete(`/api/v1/admin/users/${deleted.userId}`)
@@ -43,11 +43,6 @@ describe('Admin routes - every /api/v1/admin route x caller', () => {
     callers['administrator'] = bearer(admin);
   });
   afterAll(() => t.close());
-
-  async function signedIn(isAdmin: boolean): Promise<Login> {
-    const u = await freshUser(t, admin, { isAdmin });
-    return login(t, u.email, u.password);
-  }
 
   function call(method: string, path: string, auth: Auth | undefined): Promise<Outcome> {
     const agent = request(t.url);

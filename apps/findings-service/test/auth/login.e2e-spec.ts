@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { freshUser, login, loginAdmin } from '../support/identities';
+import { freshUser, login, loginAdmin } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('Login - /api/v1/auth/local/login (POST)', () => {

@@ -1,6 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import request from 'supertest';
-import { freshServiceAccount, freshUser, login, loginAdmin } from '../support/identities';
+import { freshServiceAccount, freshUser, login, loginAdmin } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('Me - /api/v1/auth/me (GET)', () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { freshUser, login, loginAdmin, refreshCookieOf } from '../support/identities';
+import { freshUser, login, loginAdmin, refreshCookieOf } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('Refresh - /api/v1/auth/token/refresh (POST)', () => {

@@ -1,6 +1,6 @@
 import { newSigningKey, type TestIdentityProvider } from '@platform/testing';
 import request from 'supertest';
-import { freshUser, loginAdmin } from '../support/identities';
+import { freshUser, loginAdmin } from '../support/sessions';
 import { cookieOf, returnToApp, ssoEnv, ssoFlow, startCorpProvider } from '../support/sso';
 import { startTestApp, type TestApp } from '../support/test-app';
 

@@ -1,33 +1,31 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { addMember, bearer } from '../support/catalog';
+import { bearer } from '../support/catalog';
 import {
   freshLogin,
-  freshProduct,
   keyWith,
   Product,
   seedFindings,
   uuid,
+  freshMember,
+  startWithProduct,
 } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
-import { startTestApp, TestApp } from '../support/test-app';
+import { Login } from '../support/sessions';
+import { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Login;
 let product: Product;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await loginAdmin(t);
-  product = await freshProduct(t, admin);
+  ({ t, admin, product } = await startWithProduct());
 });
 afterAll(() => t.close());
 
 describe('Delete finding - /api/v1/findings/{id} (DELETE)', () => {
   it('project admins delete; the action log keeps a deleted entry', async () => {
     const [id] = await seedFindings(t, product, [{ title: 'to delete' }]);
-    const projectAdmin = await freshLogin(t, admin);
-    await addMember(t, bearer(admin), product.project_id, projectAdmin.userId, 'admin');
+    const projectAdmin = await freshMember(t, admin, product.project_id, 'admin');
     await bearer(projectAdmin)
       .apply(request(t.url).delete(`/api/v1/findings/${id}`))
       .expect(204);
@@ -52,8 +50,7 @@ describe('Delete finding - /api/v1/findings/{id} (DELETE)', () => {
 
   it('analysts 403, non-members and missing findings 404', async () => {
     const [id] = await seedFindings(t, product, [{}]);
-    const analyst = await freshLogin(t, admin);
-    await addMember(t, bearer(admin), product.project_id, analyst.userId, 'analyst');
+    const analyst = await freshMember(t, admin, product.project_id, 'analyst');
     expect(
       (
         await bearer(analyst)

@@ -7,9 +7,10 @@ import {
   Product,
   seedFindings,
   uuid,
+  startWithProduct,
 } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
-import { startTestApp, TestApp } from '../support/test-app';
+import { Login } from '../support/sessions';
+import { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Login;
@@ -17,9 +18,7 @@ let product: Product;
 let id: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await loginAdmin(t);
-  product = await freshProduct(t, admin);
+  ({ t, admin, product } = await startWithProduct());
   [id] = await seedFindings(t, product, [
     {
       title: 'XSS',

@@ -9,8 +9,9 @@ import {
   Product,
   seedFindings,
   uuid,
+  freshMember,
 } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
+import { loginAdmin, Login } from '../support/sessions';
 import { createProduct } from '../support/catalog';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -234,8 +235,7 @@ describe('List findings - /api/v1/findings (GET)', () => {
     };
 
     it('members see their projects, non-members nothing, admins everything', async () => {
-      const member = await freshLogin(t, admin);
-      await addMember(t, bearer(admin), a1.project_id, member.userId, 'viewer');
+      const member = await freshMember(t, admin, a1.project_id, 'viewer');
       expect(await mine(bearer(member))).toEqual([...a1Ids, ...a2Ids].sort());
       // A member of another project only: nothing of A or B.
       const elsewhere = await freshLogin(t, admin);
@@ -263,8 +263,7 @@ describe('List findings - /api/v1/findings (GET)', () => {
     });
 
     it('an inaccessible project and a non-existent one give the same empty answer', async () => {
-      const member = await freshLogin(t, admin);
-      await addMember(t, bearer(admin), a1.project_id, member.userId, 'viewer');
+      const member = await freshMember(t, admin, a1.project_id, 'viewer');
       const hidden = await listFindings(t, bearer(member), { project_id: b1.project_id });
       const missing = await listFindings(t, bearer(member), { project_id: uuid() });
       expect(hidden).toEqual({ items: [], next_cursor: null });

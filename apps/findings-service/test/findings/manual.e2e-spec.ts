@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { apiKey, bearer, createProduct, createProject } from '../support/catalog';
+import { apiKey, bearer, createProduct } from '../support/catalog';
 import { findingsOf } from '../support/findings-db';
-import { freshServiceAccount, grant, loginAdmin, Login } from '../support/identities';
+import { freshServiceAccount, grant, loginAdmin, Login } from '../support/sessions';
 import { ADMIN_EMAIL, startTestApp, TestApp } from '../support/test-app';
+import { freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
 let admin: Login;
@@ -15,8 +16,7 @@ afterAll(() => t.close());
 
 describe('Manual finding - /api/v1/products/{id}/findings (POST)', () => {
   it('creates a finding (201) and returns the same one when re-entered (200)', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const body = {
       title: 'Open Redis',
       severity: 'HIGH',
@@ -58,15 +58,14 @@ describe('Manual finding - /api/v1/products/{id}/findings (POST)', () => {
   });
 
   it('needs a location (400) and upload_report on the product (key elsewhere: 404)', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     await request(t.url)
       .post(`/api/v1/products/${product.id}/findings`)
       .set('Authorization', `Bearer ${admin.token}`)
       .send({ title: 'x', severity: 'LOW' })
       .expect(400);
     const sa = await freshServiceAccount(t, admin);
-    const other = await createProduct(t, bearer(admin), project.id);
+    const other = await createProduct(t, bearer(admin), product.project_id);
     expect(
       (
         await grant(t, admin, sa.id, {

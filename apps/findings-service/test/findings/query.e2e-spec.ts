@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { bearer } from '../support/catalog';
-import { freshProduct, idsFor, Product, seedFindings } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
-import { startTestApp, TestApp } from '../support/test-app';
+import { idsFor, Product, seedFindings, startWithProduct } from '../support/findings-seed';
+import { Login } from '../support/sessions';
+import { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Login;
@@ -10,9 +10,7 @@ let product: Product;
 let ids: string[];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await loginAdmin(t);
-  product = await freshProduct(t, admin);
+  ({ t, admin, product } = await startWithProduct());
   ids = await seedFindings(t, product, [
     {
       severity: 'CRITICAL',

@@ -1,18 +1,23 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { addMember, bearer } from '../support/catalog';
-import { freshLogin, freshProduct, keyWith, Product, seedFindings } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
-import { startTestApp, TestApp } from '../support/test-app';
+import { bearer } from '../support/catalog';
+import {
+  freshProduct,
+  keyWith,
+  Product,
+  seedFindings,
+  freshMember,
+  startWithProduct,
+} from '../support/findings-seed';
+import { Login } from '../support/sessions';
+import { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Login;
 let product: Product;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await loginAdmin(t);
-  product = await freshProduct(t, admin);
+  ({ t, admin, product } = await startWithProduct());
 });
 afterAll(() => t.close());
 
@@ -100,8 +105,7 @@ describe('Add finding tags - /api/v1/findings/{id}/tags (POST)', () => {
           .send({ tags: ['k'] }),
       )
       .expect(403);
-    const viewer = await freshLogin(t, admin);
-    await addMember(t, bearer(admin), product.project_id, viewer.userId, 'viewer');
+    const viewer = await freshMember(t, admin, product.project_id, 'viewer');
     await bearer(viewer)
       .apply(
         request(t.url)
@@ -115,8 +119,7 @@ describe('Add finding tags - /api/v1/findings/{id}/tags (POST)', () => {
 describe('Remove finding tags - /api/v1/findings/{id}/tags (DELETE)', () => {
   it('removes manual tags only and logs tag_removed', async () => {
     const [id] = await seedFindings(t, product, [{ tags: ['a', 'b'], report_tags: ['a'] }]);
-    const analyst = await freshLogin(t, admin);
-    await addMember(t, bearer(admin), product.project_id, analyst.userId, 'analyst');
+    const analyst = await freshMember(t, admin, product.project_id, 'analyst');
     const res = await bearer(analyst)
       .apply(
         request(t.url)
@@ -163,8 +166,7 @@ describe('Bulk tags - /api/v1/findings/bulk-tags (POST)', () => {
     ]);
     const other = await freshProduct(t, admin);
     const [foreign] = await seedFindings(t, other, [{ severity: 'CRITICAL', host: 'prod-9' }]);
-    const analyst = await freshLogin(t, admin);
-    await addMember(t, bearer(admin), product.project_id, analyst.userId, 'analyst');
+    const analyst = await freshMember(t, admin, product.project_id, 'analyst');
     const bad = await bearer(analyst)
       .apply(
         request(t.url)

@@ -7,18 +7,17 @@ import {
   Product,
   seedFindings,
   uuid,
+  startWithProduct,
 } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
-import { startTestApp, TestApp } from '../support/test-app';
+import { Login } from '../support/sessions';
+import { TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Login;
 let product: Product;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await loginAdmin(t);
-  product = await freshProduct(t, admin);
+  ({ t, admin, product } = await startWithProduct());
 });
 afterAll(() => t.close());
 

@@ -9,7 +9,7 @@ import {
   login,
   loginAdmin,
   type Login,
-} from '../support/identities';
+} from '../support/sessions';
 import { syntheticSarif } from '../support/synthetic-sarif';
 import type { TestApp } from '../support/test-app';
 

@@ -1,4 +1,10 @@
-import type { FuzzCase, FuzzOperation, FuzzResponse, ValidRequest } from '@platform/testing';
+import {
+  jsonErrorEnvelope,
+  type FuzzCase,
+  type FuzzOperation,
+  type FuzzResponse,
+  type ValidRequest,
+} from '@platform/testing';
 import { syntheticSarif } from '../support/synthetic-sarif';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app';
 import type { FindingsFuzzSeed } from './fuzz-seed';
@@ -130,18 +136,4 @@ export async function replaceConsumed(
 }
 
 /** Findings errors are `{error: <localized>, code: <machine code>, ...}`. */
-export function findingsEnvelopeProblem(_status: number, body: Buffer): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString());
-  } catch {
-    return 'the error answer is not JSON';
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return 'the error answer is not a JSON object';
-  }
-  const { error, code } = parsed as Record<string, unknown>;
-  if (typeof error !== 'string') return 'the error answer has no string "error"';
-  if (typeof code !== 'string') return 'the error answer has no string "code"';
-  return undefined;
-}
+export const findingsEnvelopeProblem = jsonErrorEnvelope(['error', 'code']);

@@ -1,18 +1,19 @@
 import {
+  appendFuzzReport,
   DatabaseDigest,
-  formatFailureGroups,
+  failureSummary,
   formatFuzzResult,
   fuzzSettings,
-  groupFailures,
   openApiOperations,
   runFuzz,
-  sendFuzzRequest,
+  sendRepeatedly,
   uniqueQueuePrefix,
+  unsentRoutes,
   type FuzzOperation,
   type FuzzResult,
   type ServerLogLookup,
 } from '@platform/testing';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -93,9 +94,7 @@ describe('Fuzz - every route of the findings OpenAPI document', () => {
     const logs = await new ServerErrorLog(logDir).collect(failedIds);
     serverLog = (id) => logs.get(id);
     console.log(formatFuzzResult(result, SPEC, serverLog));
-    if (process.env.FUZZ_REPORT) {
-      appendFileSync(process.env.FUZZ_REPORT, formatFailureGroups(result, SPEC, serverLog));
-    }
+    appendFuzzReport(result, SPEC, serverLog);
   }, RUN_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -104,14 +103,11 @@ describe('Fuzz - every route of the findings OpenAPI document', () => {
   });
 
   it('covers every route of the document', () => {
-    expect(result.routes.filter((r) => r.sent === 0).map((r) => r.route)).toEqual([]);
+    expect(unsentRoutes(result)).toEqual([]);
   });
 
   it('never answers 5xx, always answers errors in the envelope, stores nothing when refusing', () => {
-    const groups = groupFailures(result.failures, serverLog).map(
-      (g) => `${g.count}x ${g.kind}: ${g.cause} (${g.routes.join(', ')})`,
-    );
-    expect(groups).toEqual([]);
+    expect(failureSummary(result, serverLog)).toEqual([]);
   });
 });
 
@@ -127,18 +123,16 @@ describe('Fuzz - rate limits still answer 429 in the envelope under hostile inpu
 
   it('logins with NUL and control characters are limited like any other login', async () => {
     const body = Buffer.from(JSON.stringify({ login: 'a\u0000\u0001@x', password: '\u0000' }));
-    const statuses: number[] = [];
-    let last: Buffer = Buffer.alloc(0);
-    for (let i = 0; i < 3; i++) {
-      const res = await sendFuzzRequest(t.url, {
+    const { statuses, last } = await sendRepeatedly(
+      t.url,
+      {
         method: 'POST',
         path: '/api/v1/auth/local/login',
         headers: { 'content-type': 'application/json' },
         body,
-      });
-      statuses.push(res.status);
-      last = res.body;
-    }
+      },
+      3,
+    );
     expect(statuses[2]).toBe(429);
     expect(findingsEnvelopeProblem(429, last)).toBeUndefined();
   });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { bearer, createProduct, createProject } from '../support/catalog';
-import { loginAdmin, Login } from '../support/identities';
+import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import { freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
 let admin: Login;
@@ -129,8 +130,7 @@ describe('Hostile input - text PostgreSQL cannot store', () => {
 
 describe('Hostile input - numeric query parameters', () => {
   it('refuses exponent, huge, fractional and negative numbers naming the field', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const finding = await request(t.url)
       .post(`/api/v1/products/${product.id}/findings`)
       .set('Authorization', `Bearer ${admin.token}`)

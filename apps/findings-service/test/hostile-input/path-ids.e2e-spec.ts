@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { loginAdmin, Login } from '../support/identities';
+import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 import { uuidRoutes } from '../support/uuid-routes';
 

@@ -2,31 +2,30 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { waitFor } from '@platform/testing';
-import { addMember, bearer, createProduct, createProject } from '../support/catalog';
+import { bearer } from '../support/catalog';
 import { INGEST_REPORT } from '../../src/modules/report-queue/ingest-report.job';
 import { ReportQueue } from '../../src/modules/report-queue/report-queue.provider';
 import { ReportsRepository } from '../../src/modules/reports/reports.repository';
 import { withDb } from '../support/findings-db';
-import { freshUser, login, loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion, startWorker } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
 import { syntheticSarif } from '../support/synthetic-sarif';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
+import { freshMember, freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 let worker: INestApplicationContext | undefined;
 
 beforeAll(async () => {
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion();
+  ({ t, admin } = stack);
 });
 afterAll(async () => {
   await worker?.close();
-  await t.close();
-  env.cleanup();
+  await stack.close();
 });
 
 const get = (path: string, who: Login = admin) =>
@@ -34,17 +33,9 @@ const get = (path: string, who: Login = admin) =>
 const post = (path: string, who: Login = admin) =>
   request(t.url).post(path).set('Authorization', `Bearer ${who.token}`);
 
-async function member(projectId: string, role: 'admin' | 'analyst'): Promise<Login> {
-  const u = await freshUser(t, admin);
-  const l = await login(t, u.email, u.password);
-  await addMember(t, bearer(admin), projectId, l.userId, role);
-  return l;
-}
-
 describe('Jobs - /api/v1/jobs (GET), /api/v1/jobs/stats (GET), /api/v1/jobs/{id} (GET)', () => {
   it('lists queued ingestion jobs by state and report, counts them, and scopes project admins', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const reportId = await uploadReport(t, bearer(admin), product.id, syntheticSarif(10));
     const job = await get(`/api/v1/jobs/${reportId}`).expect(200);
     expect(job.body.data).toMatchObject({
@@ -53,7 +44,7 @@ describe('Jobs - /api/v1/jobs (GET), /api/v1/jobs/stats (GET), /api/v1/jobs/{id}
       kind: 'ingest-report',
       state: 'waiting',
       report_id: reportId,
-      project_id: project.id,
+      project_id: product.project_id,
     });
     const list = await get(`/api/v1/jobs?state=waiting&report_id=${reportId}`).expect(200);
     expect(list.body.data.map((j: { id: string }) => j.id)).toEqual([reportId]);
@@ -61,8 +52,8 @@ describe('Jobs - /api/v1/jobs (GET), /api/v1/jobs/stats (GET), /api/v1/jobs/{id}
     const stats = await get('/api/v1/jobs/stats').expect(200);
     expect(stats.body.data.waiting).toBeGreaterThanOrEqual(1);
 
-    const lead = await member(project.id, 'admin');
-    const analyst = await member(project.id, 'analyst');
+    const lead = await freshMember(t, admin, product.project_id, 'admin');
+    const analyst = await freshMember(t, admin, product.project_id, 'analyst');
     await get(`/api/v1/jobs/${reportId}`, lead).expect(200);
     expect(
       (await get('/api/v1/jobs', lead).expect(200)).body.data.map((j: { id: string }) => j.id),
@@ -75,10 +66,9 @@ describe('Jobs - /api/v1/jobs (GET), /api/v1/jobs/stats (GET), /api/v1/jobs/{id}
 
 describe('Jobs of a project administrator - exact lists behind other projects’ jobs', () => {
   it('lists and counts an older job behind 2 001 newer jobs of other projects', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const own = await uploadReport(t, bearer(admin), product.id, syntheticSarif(3));
-    const lead = await member(project.id, 'admin');
+    const lead = await freshMember(t, admin, product.project_id, 'admin');
     const queue = t.app.get(ReportQueue).queue;
     const others = Array.from({ length: 2_001 }, () => {
       const id = randomUUID();
@@ -106,8 +96,7 @@ describe('Jobs of a project administrator - exact lists behind other projects’
 
 describe('Reports walked for a project administrator’s jobs', () => {
   it('skips reports finished longer ago than the queue keeps jobs', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const ids = await withDb(t, async (db) => {
       const insert = async (status: string, finishedDaysAgo: number | null) => {
         const res = await db.query(
@@ -117,7 +106,7 @@ describe('Reports walked for a project administrator’s jobs', () => {
              CASE WHEN $4::int IS NULL THEN NULL ELSE now() - make_interval(days => $4::int) END,
              'user', id FROM users ORDER BY created_at LIMIT 1
            RETURNING id`,
-          [product.id, project.id, status, finishedDaysAgo],
+          [product.id, product.project_id, status, finishedDaysAgo],
         );
         return (res.rows[0] as { id: string }).id;
       };
@@ -130,7 +119,7 @@ describe('Reports walked for a project administrator’s jobs', () => {
     const since = new Date(Date.now() - 30 * 24 * 3600 * 1000);
     const walked = await t.app
       .get(ReportsRepository)
-      .newestInProjects([project.id], since, undefined, 10);
+      .newestInProjects([product.project_id], since, undefined, 10);
 
     expect(walked.map((r) => r.id).sort()).toEqual([ids.pending, ids.recent].sort());
   });
@@ -138,8 +127,7 @@ describe('Reports walked for a project administrator’s jobs', () => {
 
 describe('Cancel and retry jobs - /api/v1/jobs/{id}/cancel, /api/v1/jobs/{id}/retry (POST)', () => {
   it('cancels a queued job (report failed as cancelled) and retries it to completion', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const reportId = await uploadReport(t, bearer(admin), product.id, syntheticSarif(50));
     const cancelled = await post(`/api/v1/jobs/${reportId}/cancel`).expect(200);
     expect(cancelled.body.data.cancel_requested).toBe(true);
@@ -149,9 +137,8 @@ describe('Cancel and retry jobs - /api/v1/jobs/{id}/cancel, /api/v1/jobs/{id}/re
   });
 
   it('stops a running job before its next write; retry resumes and completes', async () => {
-    worker = await startWorker(t, env.vars);
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    worker = await startWorker(t, stack.env.vars);
+    const product = await freshProduct(t, admin);
     const total = 60_000;
     const reportId = await uploadReport(t, bearer(admin), product.id, syntheticSarif(total));
     const batches = () =>

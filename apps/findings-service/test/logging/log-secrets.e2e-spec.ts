@@ -2,22 +2,16 @@ import { sha256Hex } from '@platform/auth';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { refuseWritesQuotingTheRow, waitFor, type RefusedWrite } from '@platform/testing';
 import request from 'supertest';
-import { freshServiceAccount, Login, loginAdmin } from '../support/identities';
+import { freshServiceAccount, Login, loginAdmin } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
-/** A trigger that refuses rows by raising an error whose message and detail quote the row. */
-const REFUSE_ROW = `
-  CREATE FUNCTION log_probe_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    RAISE EXCEPTION 'log probe refuses %', NEW USING DETAIL = format('row %s', NEW);
-  END $$;
-  CREATE TRIGGER log_probe_refuse_user BEFORE INSERT ON users FOR EACH ROW
-    WHEN (NEW.email LIKE '%@db-fault.test') EXECUTE FUNCTION log_probe_refuse();
-  CREATE TRIGGER log_probe_refuse_key_use BEFORE UPDATE ON service_accounts FOR EACH ROW
-    EXECUTE FUNCTION log_probe_refuse();
-`;
+/** A user insert and every key-use update fail with an error that quotes the row. */
+const REFUSED_WRITES: RefusedWrite[] = [
+  { table: 'users', event: 'INSERT', when: "NEW.email LIKE '%@db-fault.test'" },
+  { table: 'service_accounts', event: 'UPDATE' },
+];
 
 describe('Secrets in logs - failing requests write no secret to the log file', () => {
   let t: TestApp;
@@ -30,13 +24,7 @@ describe('Secrets in logs - failing requests write no secret to the log file', (
     logDir = join(root, 'logs');
     t = await startTestApp({ LOG_FILE_SINK_ENABLED: 'true', LOG_DIR: logDir, LOG_LEVEL: 'warn' });
     admin = await loginAdmin(t);
-    const db = new Client({ connectionString: t.config.databaseUrl });
-    await db.connect();
-    try {
-      await db.query(REFUSE_ROW);
-    } finally {
-      await db.end();
-    }
+    await refuseWritesQuotingTheRow(t.config.databaseUrl, REFUSED_WRITES);
   }, 30_000);
   afterAll(async () => {
     await t.close();
@@ -50,14 +38,15 @@ describe('Secrets in logs - failing requests write no secret to the log file', (
   }
 
   /** The log files' text once a line contains `marker` (the sink writes from its own thread). */
-  async function logOnceWritten(marker: string, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = await logText();
-      if (text.includes(marker)) return text;
-      if (Date.now() > deadline) throw new Error(`no log line contains "${marker}":\n${text}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+  function logOnceWritten(marker: string): Promise<string> {
+    return waitFor(
+      async () => {
+        const text = await logText();
+        if (!text.includes(marker)) throw new Error(`no log line contains "${marker}":\n${text}`);
+        return text;
+      },
+      { timeoutMs: 10_000, intervalMs: 25, what: `a log line with "${marker}"` },
+    );
   }
 
   it('logs a failed user insert by statement kind and SQLSTATE, without password, hash or credentials', async () => {

@@ -4,9 +4,10 @@ import { waitFor } from '@platform/testing';
 import { FindingsBulkWriteRepository } from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
 import { lockProductForWrite } from '../../src/modules/findings/product-write-lock';
 import { ProductsRepository } from '../../src/modules/products/products.repository';
-import { bearer, createProduct, createProject } from '../support/catalog';
-import { loginAdmin, Login } from '../support/identities';
+import { bearer, createProduct } from '../support/catalog';
+import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import { freshProduct, seedReport } from '../support/findings-seed';
 
 /**
  * findings.product_id has no foreign key (its per-row check cost ~10 % of a first ingest):
@@ -63,9 +64,8 @@ async function blockedOnLock(): Promise<void> {
 
 describe('Deleting a product - its findings go with it', () => {
   it('DELETE /api/v1/products/{id} removes its findings and leaves other products alone', async () => {
-    const project = await createProject(t, bearer(admin));
-    const doomed = await createProduct(t, bearer(admin), project.id);
-    const kept = await createProduct(t, bearer(admin), project.id);
+    const doomed = await freshProduct(t, admin);
+    const kept = await createProduct(t, bearer(admin), doomed.project_id);
     await manualFinding(doomed.id, 'a.internal');
     await manualFinding(doomed.id, 'b.internal');
     await manualFinding(kept.id, 'a.internal');
@@ -81,8 +81,7 @@ describe('Deleting a product - its findings go with it', () => {
   });
 
   it('waits for a writer holding the product, then deletes what it committed', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const existing = await manualFinding(product.id, 'x.internal');
     const runner = db.createQueryRunner();
     await runner.connect();
@@ -119,16 +118,8 @@ describe('Deleting a product - its findings go with it', () => {
   });
 
   it('an ingestion batch waits for a product deletion in progress, then writes nothing', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
-    const [report] = (await db.query(
-      `INSERT INTO reports (id, product_id, project_id, file_name, storage_key, uploaded_by_kind,
-         uploaded_by_id)
-       SELECT gen_random_uuid(), $1, $2, 'r.sarif', 'r', 'user', id FROM users
-        ORDER BY created_at LIMIT 1
-       RETURNING id, created_at`,
-      [product.id, project.id],
-    )) as { id: string; created_at: Date }[];
+    const product = await freshProduct(t, admin);
+    const report = await seedReport(t, product);
     const line =
       `01900000-0000-7000-8000-000000000001\t${'f'.repeat(64)}\tcode\tR1\t\\N\tt\td\tLOW\t\\N\t` +
       `fail\tf\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tsrc/a.c\t1\t1\t\\N\t\\N\t\\N\t{}\t{}\t\\N\t\\N\t` +
@@ -146,7 +137,7 @@ describe('Deleting a product - its findings go with it', () => {
           {
             reportId: report.id,
             productId: product.id,
-            projectId: project.id,
+            projectId: product.project_id,
             seenAt: report.created_at,
             sla: { CRITICAL: 7, HIGH: 14, MEDIUM: 30, LOW: 90, INFO: null },
           },

@@ -7,8 +7,9 @@ import {
   login,
   loginAdmin,
   Login,
-} from '../support/identities';
+} from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import { freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
 let admin: Login;
@@ -92,17 +93,16 @@ describe('Create product - /api/v1/projects/{id}/products (POST)', () => {
 
 describe('List and get products - /api/v1/projects/{id}/products, /api/v1/products/{id} (GET)', () => {
   it('members see the products of their project; outsiders get 404', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const u = await freshUser(t, admin);
     const viewer = await login(t, u.email, u.password);
     await request(t.url)
       .get(`/api/v1/products/${product.id}`)
       .set('Authorization', `Bearer ${viewer.token}`)
       .expect(404);
-    await addMember(t, bearer(admin), project.id, viewer.userId, 'viewer');
+    await addMember(t, bearer(admin), product.project_id, viewer.userId, 'viewer');
     const list = await request(t.url)
-      .get(`/api/v1/projects/${project.id}/products`)
+      .get(`/api/v1/projects/${product.project_id}/products`)
       .set('Authorization', `Bearer ${viewer.token}`)
       .expect(200);
     expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([product.id]);
@@ -115,8 +115,7 @@ describe('List and get products - /api/v1/projects/{id}/products, /api/v1/produc
 
 describe('Update product - /api/v1/products/{id} (PUT)', () => {
   it('changes fields with update_product; a viewer gets 403', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const key = await keyWith('update_product', 'product', { product_id: product.id });
     const res = await request(t.url)
       .put(`/api/v1/products/${product.id}`)
@@ -130,7 +129,7 @@ describe('Update product - /api/v1/products/{id} (PUT)', () => {
     expect(res.body.data).toMatchObject({ description: 'new', scan_enabled: true });
     const u = await freshUser(t, admin);
     const viewer = await login(t, u.email, u.password);
-    await addMember(t, bearer(admin), project.id, viewer.userId, 'viewer');
+    await addMember(t, bearer(admin), product.project_id, viewer.userId, 'viewer');
     await request(t.url)
       .put(`/api/v1/products/${product.id}`)
       .set('Authorization', `Bearer ${viewer.token}`)

@@ -1,14 +1,8 @@
 import request from 'supertest';
 import { addMember, bearer, createProject } from '../support/catalog';
-import {
-  freshServiceAccount,
-  freshUser,
-  grant,
-  login,
-  loginAdmin,
-  Login,
-} from '../support/identities';
+import { freshServiceAccount, grant, loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import { freshLogin, freshMember } from '../support/findings-seed';
 
 let t: TestApp;
 let admin: Login;
@@ -18,11 +12,6 @@ beforeAll(async () => {
   admin = await loginAdmin(t);
 });
 afterAll(() => t.close());
-
-async function user(): Promise<Login> {
-  const u = await freshUser(t, admin);
-  return login(t, u.email, u.password);
-}
 
 describe('Create project - /api/v1/projects (POST)', () => {
   it('creates a project for an admin and makes the creator its admin member', async () => {
@@ -52,7 +41,7 @@ describe('Create project - /api/v1/projects (POST)', () => {
   });
 
   it('needs create_project: plain users 403, keys only with the global grant', async () => {
-    const plain = await user();
+    const plain = await freshLogin(t, admin);
     await request(t.url)
       .post('/api/v1/projects')
       .set('Authorization', `Bearer ${plain.token}`)
@@ -80,8 +69,7 @@ describe('List projects - /api/v1/projects (GET)', () => {
   it('shows members only their projects; admins all', async () => {
     const mine = await createProject(t, bearer(admin));
     const other = await createProject(t, bearer(admin));
-    const viewer = await user();
-    await addMember(t, bearer(admin), mine.id, viewer.userId, 'viewer');
+    const viewer = await freshMember(t, admin, mine.id, 'viewer');
     // Membership is read per request: the token issued before the change sees the project.
     const res = await request(t.url)
       .get('/api/v1/projects')
@@ -107,7 +95,7 @@ describe('List projects - /api/v1/projects (GET)', () => {
 describe('Get project - /api/v1/projects/{id} (GET)', () => {
   it('answers 404 alike for a project the user is not in and for a missing one', async () => {
     const project = await createProject(t, bearer(admin));
-    const outsider = await user();
+    const outsider = await freshLogin(t, admin);
     const hidden = await request(t.url)
       .get(`/api/v1/projects/${project.id}`)
       .set('Authorization', `Bearer ${outsider.token}`)
@@ -148,8 +136,7 @@ describe('Project settings - /api/v1/projects/{id}/settings (GET, PUT)', () => {
 
   it('lets an analyst read but not change settings; rejects 0 days', async () => {
     const project = await createProject(t, bearer(admin));
-    const analyst = await user();
-    await addMember(t, bearer(admin), project.id, analyst.userId, 'analyst');
+    const analyst = await freshMember(t, admin, project.id, 'analyst');
     const a = analyst;
     await request(t.url)
       .get(`/api/v1/projects/${project.id}/settings`)
@@ -171,8 +158,8 @@ describe('Project settings - /api/v1/projects/{id}/settings (GET, PUT)', () => {
 describe('Project members - /api/v1/projects/{id}/members (GET, PUT, DELETE)', () => {
   it('project admins manage members; analysts cannot; removal revokes access', async () => {
     const project = await createProject(t, bearer(admin));
-    const lead = await user();
-    const dev = await user();
+    const lead = await freshLogin(t, admin);
+    const dev = await freshLogin(t, admin);
     await addMember(t, bearer(admin), project.id, lead.userId, 'admin');
     const leadLogin = lead;
     await addMember(t, bearer(leadLogin), project.id, dev.userId, 'analyst');
@@ -207,7 +194,7 @@ describe('Project members - /api/v1/projects/{id}/members (GET, PUT, DELETE)', (
 
   it('rejects an unknown role (400) and an unknown user (404)', async () => {
     const project = await createProject(t, bearer(admin));
-    const u = await user();
+    const u = await freshLogin(t, admin);
     await request(t.url)
       .put(`/api/v1/projects/${project.id}/members/${u.userId}`)
       .set('Authorization', `Bearer ${admin.token}`)
@@ -222,7 +209,7 @@ describe('Project members - /api/v1/projects/{id}/members (GET, PUT, DELETE)', (
 
   it('takes ids in upper case as the same object (member answered, one row, DELETE finds it)', async () => {
     const project = await createProject(t, bearer(admin));
-    const u = await user();
+    const u = await freshLogin(t, admin);
     const shouted = `/api/v1/projects/${project.id.toUpperCase()}/members/${u.userId.toUpperCase()}`;
     const put = await request(t.url)
       .put(shouted)

@@ -1,40 +1,28 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import request from 'supertest';
 import { REPORT_FAILURE_MESSAGES } from '../../src/modules/reports/report-messages';
-import { bearer, createProduct, createProject } from '../support/catalog';
+import { bearer } from '../support/catalog';
 import { withDb } from '../support/findings-db';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
+import { freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
-let worker: INestApplicationContext;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 
 beforeAll(async () => {
-  env = ingestionEnv({ INGEST_ATTEMPTS: '2' });
-  t = await startTestApp(env.vars);
-  worker = await startWorker(t, env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ env: { INGEST_ATTEMPTS: '2' }, worker: true });
+  ({ t, admin } = stack);
 }, 30_000);
-afterAll(async () => {
-  await worker.close();
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 interface JobView {
   state: string;
   attempts_made: number;
   failed_reason: string | null;
-}
-
-async function freshProduct() {
-  const project = await createProject(t, bearer(admin));
-  return createProduct(t, bearer(admin), project.id);
 }
 
 async function reportIn(id: string, language: string) {
@@ -82,7 +70,7 @@ describe('Ingestion failures - /api/v1/reports/{report_id} (GET)', () => {
     ['a SARIF 1.0 log', '{"version":"1.0.0","runs":[]}', 'report_version_unsupported'],
     ['a UTF-16 report', Buffer.from(`\uFEFF${valid}`, 'utf16le'), 'report_encoding_unsupported'],
   ])('%s fails after exactly one attempt with a stable code', async (_name, body, code) => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const id = await uploadReport(t, bearer(admin), product.id, body);
     const report = await waitForReport(t, bearer(admin), id);
     expect(report).toMatchObject({ status: 'failed', failure_code: code });
@@ -91,7 +79,7 @@ describe('Ingestion failures - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('failure_reason is the catalog message, localized by Accept-Language, with safe details', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const text = '{"version":"2.1.0","runs":[{"results":[}]}';
     const id = await uploadReport(t, bearer(admin), product.id, text);
     await waitForReport(t, bearer(admin), id);
@@ -125,7 +113,7 @@ describe('Ingestion failures - /api/v1/reports/{report_id} (GET)', () => {
     } finally {
       await db.end();
     }
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const id = await uploadReport(
       t,
       bearer(admin),
@@ -170,7 +158,7 @@ describe('Transient failures - /api/v1/jobs/{id} (GET)', () => {
    * then lets it through.
    */
   async function ingestThroughLostConnections(times: number) {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const db = new Client({ connectionString: t.config.databaseUrl });
     await db.connect();
     try {

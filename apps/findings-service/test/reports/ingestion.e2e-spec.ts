@@ -1,34 +1,22 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
-import { bearer, createProduct, createProject } from '../support/catalog';
+import { bearer, createProject } from '../support/catalog';
 import { findingsOf, withDb } from '../support/findings-db';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 import { fixture } from '@platform/report-parsing/testing';
+import { freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
-let worker: INestApplicationContext;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 
 beforeAll(async () => {
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  worker = await startWorker(t, env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ worker: true });
+  ({ t, admin } = stack);
 }, 30_000);
-afterAll(async () => {
-  await worker.close();
-  await t.close();
-  env.cleanup();
-});
-
-async function freshProduct(projectId?: string) {
-  const project = projectId ?? (await createProject(t, bearer(admin))).id;
-  return createProduct(t, bearer(admin), project);
-}
+afterAll(() => stack.close());
 
 function networkSarif(tool: string, results: object[]): string {
   return JSON.stringify({
@@ -49,7 +37,7 @@ function networkResult(ruleId: string, host: string, port: number, cve?: string)
 
 describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   it('ingests the real flawfinder report: 11 new findings with file locations', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const id = await uploadReport(
       t,
       bearer(admin),
@@ -75,7 +63,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('re-uploading the same report creates nothing: every finding is updated', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const first = await uploadReport(
       t,
       bearer(admin),
@@ -95,7 +83,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('turns fixed findings seen again into renewed', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     await waitForReport(
       t,
       bearer(admin),
@@ -137,7 +125,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
 
   it('ingests the parsing fixtures (SARIF with many cases, SonarQube issues)', async () => {
     for (const name of ['sarif-all-cases.sarif', 'sonarqube-issues.json']) {
-      const product = await freshProduct();
+      const product = await freshProduct(t, admin);
       const id = await uploadReport(t, bearer(admin), product.id, fixture(name), {
         filename: name,
       });
@@ -151,7 +139,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('same CVE on the same port from two scanners is one finding with two sources', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const a = networkSarif('NetScanA', [networkResult('a-rule', '10.0.0.5', 443, 'CVE-2024-0001')]);
     const b = networkSarif('NetScanB', [
       networkResult('other-rule', '10.0.0.5', 443, 'cve-2024-0001'),
@@ -173,7 +161,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('keeps one full sources entry per scanner through re-sightings (as the API shows them)', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const withText = (tool: string, text: string, version: string) =>
       JSON.stringify({
         version: '2.1.0',
@@ -248,8 +236,8 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
 
   it('same host in two products is two findings', async () => {
     const project = await createProject(t, bearer(admin));
-    const one = await freshProduct(project.id);
-    const two = await freshProduct(project.id);
+    const one = await freshProduct(t, admin, project.id);
+    const two = await freshProduct(t, admin, project.id);
     const report = networkSarif('NetScanA', [networkResult('open-port', 'db.internal', 5432)]);
     for (const product of [one, two]) {
       const done = await waitForReport(
@@ -266,7 +254,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('fails a malformed report with a stable code and the byte offset of the error', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const id = await uploadReport(t, bearer(admin), product.id, fixture('malformed.sarif'));
     const report = await waitForReport(t, bearer(admin), id);
     expect(report.status).toBe('failed');
@@ -278,7 +266,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('hides a report from a key without read_reports on its product (404)', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const id = await uploadReport(
       t,
       bearer(admin),
@@ -290,7 +278,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
       .set('Authorization', `Bearer ${admin.token}`)
       .send({ name: 'reader' })
       .expect(201);
-    const other = await freshProduct();
+    const other = await freshProduct(t, admin);
     await request(t.url)
       .post(`/api/v1/admin/service-accounts/${sa.body.data.id}/permissions`)
       .set('Authorization', `Bearer ${admin.token}`)

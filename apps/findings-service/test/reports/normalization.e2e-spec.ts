@@ -1,10 +1,9 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { bearer, createProduct, createProject } from '../support/catalog';
-import { FindingPage, listFindings } from '../support/findings-seed';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { bearer } from '../support/catalog';
+import { FindingPage, listFindings, freshProduct } from '../support/findings-seed';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { ReportView, uploadReport, waitForReport } from '../support/reports';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 import { fixture } from '@platform/report-parsing/testing';
 
 /**
@@ -15,9 +14,8 @@ import { fixture } from '@platform/report-parsing/testing';
 type Finding = FindingPage['items'][number];
 
 let t: TestApp;
-let worker: INestApplicationContext;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 let report: ReportView;
 let findings: Finding[];
 
@@ -32,12 +30,9 @@ function byDescription(prefix: string): Finding {
 }
 
 beforeAll(async () => {
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  worker = await startWorker(t, env.vars);
-  admin = await loginAdmin(t);
-  const project = await createProject(t, bearer(admin));
-  const product = await createProduct(t, bearer(admin), project.id);
+  stack = await startIngestion({ worker: true });
+  ({ t, admin } = stack);
+  const product = await freshProduct(t, admin);
   const sarif = fixture('sarif-all-cases.sarif');
   const id = await uploadReport(t, bearer(admin), product.id, sarif, {
     filename: 'all-cases.sarif',
@@ -46,11 +41,7 @@ beforeAll(async () => {
   report = await waitForReport(t, bearer(admin), id);
   findings = (await listFindings(t, bearer(admin), { product_id: product.id, limit: 500 })).items;
 }, 60_000);
-afterAll(async () => {
-  await worker.close();
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 describe('Report normalization - /api/v1/products/{product_id}/reports (POST)', () => {
   it('completes and folds results with equal identities into one finding', () => {
@@ -140,8 +131,7 @@ describe('Report normalization - /api/v1/products/{product_id}/reports (POST)', 
 
 describe('Report normalization, SonarQube export without a format field', () => {
   it('detects the format and stores the mapped severities, hotspots and suppressions', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const json = fixture('sonarqube-issues.json');
     const id = await uploadReport(t, bearer(admin), product.id, json, {
       filename: 'issues.json',

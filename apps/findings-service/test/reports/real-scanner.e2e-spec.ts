@@ -1,16 +1,16 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bearer, createProduct, createProject } from '../support/catalog';
+import { bearer } from '../support/catalog';
 import { findingsOf, type StoredFinding } from '../support/findings-db';
-import { loginAdmin, type Login } from '../support/identities';
-import { type IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { type Login } from '../support/sessions';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
 import { FIXTURES } from '@platform/report-parsing/testing';
+import { freshProduct } from '../support/findings-seed';
 
 /**
  * What flawfinder reports on fixtures/vulnerable.c, by line: rule, severity. The same list
@@ -66,32 +66,20 @@ const summary = (findings: StoredFinding[]) =>
     .map((f) => [f.identity_hash, f.rule_id, f.file_path, f.start_line, f.severity]);
 
 let t: TestApp;
-let worker: INestApplicationContext;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 let scannerOutput: string;
 
 beforeAll(async () => {
   scannerOutput = await runFlawfinder();
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  worker = await startWorker(t, env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ worker: true });
+  ({ t, admin } = stack);
 }, 30_000);
-afterAll(async () => {
-  await worker?.close();
-  await t?.close();
-  env?.cleanup();
-});
-
-async function freshProduct() {
-  const project = await createProject(t, bearer(admin));
-  return createProduct(t, bearer(admin), project.id);
-}
+afterAll(() => stack?.close());
 
 describe('Upload real scanner output - /api/v1/products/{product_id}/reports (POST)', () => {
   it('ingests what flawfinder --sarif reports on the C fixture: rules, file, lines, severities', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const id = await uploadReport(t, bearer(admin), product.id, scannerOutput, {
       filename: 'flawfinder.sarif',
     });
@@ -112,8 +100,8 @@ describe('Upload real scanner output - /api/v1/products/{product_id}/reports (PO
   }, 30_000);
 
   it('yields the same findings as the committed report (the fixture is representative)', async () => {
-    const live = await freshProduct();
-    const committed = await freshProduct();
+    const live = await freshProduct(t, admin);
+    const committed = await freshProduct(t, admin);
     await waitForReport(
       t,
       bearer(admin),

@@ -1,4 +1,3 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { stagedBatch } from '../../src/modules/findings/bulk-write/finding-row';
 import {
@@ -10,11 +9,12 @@ import { bufferReportSource, NormalizedFinding, readReport } from '@platform/rep
 import { RESULT_MEMO_MIN_BYTES } from '../../src/modules/report-ingestion/report-ingestion.service';
 import { bearer, createProduct, createProject } from '../support/catalog';
 import { withDb } from '../support/findings-db';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { ReportView, uploadReport, waitForReport } from '../support/reports';
 import { syntheticSarif } from '../support/synthetic-sarif';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
+import { freshProduct, seedReport } from '../support/findings-seed';
 
 /**
  * Unchanged re-sightings (ResultMemo): a report of at least RESULT_MEMO_MIN_BYTES gets the
@@ -24,20 +24,17 @@ import { startTestApp, TestApp } from '../support/test-app';
  * result normalized), and the stored findings and report counts are compared after each step.
  */
 let t: TestApp;
-let worker: INestApplicationContext;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 let db: DataSource;
 /** Re-sighted rows per written batch, by product. */
 const resighted = new Map<string, number>();
 
 beforeAll(async () => {
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  worker = await startWorker(t, env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ worker: true });
+  ({ t, admin } = stack);
   db = t.app.get(DataSource);
-  const repository = worker.get(FindingsBulkWriteRepository);
+  const repository = stack.worker!.get(FindingsBulkWriteRepository);
   const write = repository.writeBatch.bind(repository);
   jest.spyOn(repository, 'writeBatch').mockImplementation((target, meta, batch, again) => {
     const rows = again?.staged.rows ?? 0;
@@ -45,11 +42,7 @@ beforeAll(async () => {
     return write(target, meta, batch, again);
   });
 }, 30_000);
-afterAll(async () => {
-  await worker.close();
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 /** Run-level bytes that normalization does not read: they only push a report over the threshold. */
 function padded(sarif: string): string {
@@ -193,8 +186,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
   }, 120_000);
 
   it('normalizes re-sightings whose finding changed since the memo was read', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const sarif = withTool(syntheticSarif(3), 'SynthScanner', '1.0');
     await ingest({ productId: product.id, steps: new Map(), pad: false }, sarif);
     const stored = (await db.query(
@@ -211,14 +203,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
     ]);
     await db.query(`DELETE FROM findings WHERE id = $1`, [deleted.id]);
 
-    const [report] = (await db.query(
-      `INSERT INTO reports (id, product_id, project_id, file_name, storage_key, uploaded_by_kind,
-         uploaded_by_id)
-       SELECT gen_random_uuid(), $1, $2, 'r.sarif', 'r', 'user', id FROM users
-        ORDER BY created_at LIMIT 1
-       RETURNING id, created_at`,
-      [product.id, project.id],
-    )) as { id: string; created_at: Date }[];
+    const report = await seedReport(t, product);
     const normalized: NormalizedFinding[] = [];
     for await (const batch of readReport(bufferReportSource(sarif), 'sarif'))
       normalized.push(...batch.findings);
@@ -226,7 +211,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
     const target: BatchTarget = {
       reportId: report.id,
       productId: product.id,
-      projectId: project.id,
+      projectId: product.project_id,
       seenAt: report.created_at,
       sla: { CRITICAL: 7, HIGH: 14, MEDIUM: 30, LOW: 90, INFO: null },
     };
@@ -270,8 +255,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
   });
 
   it('reads only memo-able findings, and none when the product has more than the report could hold', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     await ingest({ productId: product.id, steps: new Map(), pad: false }, syntheticSarif(4));
     const stored = (await db.query(
       `SELECT id, content_digest FROM findings WHERE product_id = $1 ORDER BY id`,

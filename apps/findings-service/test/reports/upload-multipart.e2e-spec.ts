@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { bearer, createProduct, createProject } from '../support/catalog';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv } from '../support/ingestion-env';
-import { startTestApp, TestApp } from '../support/test-app';
+import { Login } from '../support/sessions';
+import { freshProduct } from '../support/findings-seed';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
+import { TestApp } from '../support/test-app';
 import { fixture } from '@platform/report-parsing/testing';
 
 const SARIF = fixture('flawfinder-vulnerable.sarif');
@@ -12,20 +12,15 @@ const BOUNDARY = 'b0undary-Of-Test';
 
 let t: TestApp;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 let productId: string;
 
 beforeAll(async () => {
-  env = ingestionEnv({ REPORT_MAX_BYTES: String(64 * 1024) });
-  t = await startTestApp(env.vars);
-  admin = await loginAdmin(t);
-  const project = await createProject(t, bearer(admin));
-  productId = (await createProduct(t, bearer(admin), project.id)).id;
+  stack = await startIngestion({ env: { REPORT_MAX_BYTES: String(64 * 1024) } });
+  ({ t, admin } = stack);
+  productId = (await freshProduct(t, admin)).id;
 });
-afterAll(async () => {
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 interface Part {
   name: string;
@@ -85,7 +80,7 @@ async function expectRefused(
   status: number,
   code: string,
 ): Promise<request.Response> {
-  const files = readdirSync(env.storageDir);
+  const files = readdirSync(stack.env.storageDir);
   const rows = await reportRows();
   const res = await send();
   expect({ status: res.status, code: (res.body as { code?: string }).code }).toEqual({
@@ -93,7 +88,7 @@ async function expectRefused(
     code,
   });
   expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), code }));
-  expect(readdirSync(env.storageDir)).toEqual(files);
+  expect(readdirSync(stack.env.storageDir)).toEqual(files);
   expect(await reportRows()).toBe(rows);
   return res;
 }
@@ -254,6 +249,6 @@ describe('Upload report, hostile multipart - /api/v1/products/{product_id}/repor
       ]),
     );
     expect(res.status).toBe(202);
-    expect(readdirSync(env.storageDir)).toContain(`${res.body.data.report_id}.sarif`);
+    expect(readdirSync(stack.env.storageDir)).toContain(`${res.body.data.report_id}.sarif`);
   });
 });

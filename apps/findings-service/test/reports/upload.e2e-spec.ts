@@ -4,10 +4,11 @@ import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import request from 'supertest';
 import { apiKey, bearer, createProduct, createProject } from '../support/catalog';
-import { freshServiceAccount, grant, loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv } from '../support/ingestion-env';
+import { freshServiceAccount, grant, Login } from '../support/sessions';
+import { freshProduct } from '../support/findings-seed';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { uploadReport } from '../support/reports';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 import { fixture } from '@platform/report-parsing/testing';
 
 const FLAWFINDER = fixture('flawfinder-vulnerable.sarif');
@@ -15,17 +16,13 @@ const MAX_BYTES = 64 * 1024;
 
 let t: TestApp;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 
 beforeAll(async () => {
-  env = ingestionEnv({ REPORT_MAX_BYTES: String(MAX_BYTES) });
-  t = await startTestApp(env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ env: { REPORT_MAX_BYTES: String(MAX_BYTES) } });
+  ({ t, admin } = stack);
 });
-afterAll(async () => {
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 async function reportRows(productId: string, app: TestApp = t): Promise<number> {
   const db = new Client({ connectionString: app.config.databaseUrl });
@@ -84,8 +81,7 @@ function streamingUpload(
 
 describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
   it('accepts a SARIF file with 202 and a pending report id', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const res = await request(t.url)
       .post(`/api/v1/products/${product.id}/reports`)
       .set('Authorization', `Bearer ${admin.token}`)
@@ -105,12 +101,11 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
       file_name: 'flawfinder.sarif',
       size_bytes: FLAWFINDER.length,
     });
-    expect(readdirSync(env.storageDir)).toContain(`${res.body.data.report_id}.sarif`);
+    expect(readdirSync(stack.env.storageDir)).toContain(`${res.body.data.report_id}.sarif`);
   });
 
   it('takes commit_id from the query when neither field nor header is set', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const res = await request(t.url)
       .post(`/api/v1/products/${product.id}/reports?commit_id=q-commit`)
       .set('Authorization', `Bearer ${admin.token}`)
@@ -123,9 +118,8 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
   });
 
   it('refuses other extensions (400) and archives by content (400), storing nothing', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
-    const before = readdirSync(env.storageDir).length;
+    const product = await freshProduct(t, admin);
+    const before = readdirSync(stack.env.storageDir).length;
     const ext = await request(t.url)
       .post(`/api/v1/products/${product.id}/reports`)
       .set('Authorization', `Bearer ${admin.token}`)
@@ -144,14 +138,13 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
       .field('format', 'xml')
       .attach('file', FLAWFINDER, 'report.sarif')
       .expect(400);
-    expect(readdirSync(env.storageDir).length).toBe(before);
+    expect(readdirSync(stack.env.storageDir).length).toBe(before);
     expect(await reportRows(product.id)).toBe(0);
   });
 
   it('answers 413 while the body is still streaming and deletes the partial file', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
-    const before = readdirSync(env.storageDir).length;
+    const product = await freshProduct(t, admin);
+    const before = readdirSync(stack.env.storageDir).length;
     // The client would send 64 MiB; the answer arrives long before that.
     const { status, sent } = await streamingUpload(
       `${t.url}/api/v1/products/${product.id}/reports`,
@@ -160,13 +153,12 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
     );
     expect(status).toBe(413);
     expect(sent).toBeLessThan(16 * 1024 * 1024);
-    expect(readdirSync(env.storageDir).length).toBe(before);
+    expect(readdirSync(stack.env.storageDir).length).toBe(before);
     expect(await reportRows(product.id)).toBe(0);
   });
 
   it('requires a file (400)', async () => {
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const res = await request(t.url)
       .post(`/api/v1/products/${product.id}/reports`)
       .set('Authorization', `Bearer ${admin.token}`)
@@ -176,8 +168,7 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
   });
 
   it('checks upload_report against the product: other product 404, right product 202', async () => {
-    const project = await createProject(t, bearer(admin));
-    const mine = await createProduct(t, bearer(admin), project.id);
+    const mine = await freshProduct(t, admin);
     const other = await createProduct(t, bearer(admin), (await createProject(t, bearer(admin))).id);
     const sa = await freshServiceAccount(t, admin);
     expect(
@@ -201,23 +192,19 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
 describe('Upload report with Redis unreachable - /api/v1/products/{product_id}/reports (POST)', () => {
   // Every request of this app first waits for the Redis-backed rate limiter to give up.
   it('answers 503 and leaves neither the file nor the report behind', async () => {
-    const downEnv = ingestionEnv();
-    const down = await startTestApp({ ...downEnv.vars, REDIS_URL: 'redis://127.0.0.1:1' });
+    const down = await startIngestion({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
-      const downAdmin = await loginAdmin(down);
-      const project = await createProject(down, bearer(downAdmin));
-      const product = await createProduct(down, bearer(downAdmin), project.id);
-      const res = await request(down.url)
+      const product = await freshProduct(down.t, down.admin);
+      const res = await request(down.t.url)
         .post(`/api/v1/products/${product.id}/reports`)
-        .set('Authorization', `Bearer ${downAdmin.token}`)
+        .set('Authorization', `Bearer ${down.admin.token}`)
         .attach('file', FLAWFINDER, 'r.sarif');
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('queue_unavailable');
-      expect(readdirSync(downEnv.storageDir)).toEqual([]);
-      expect(await reportRows(product.id, down)).toBe(0);
+      expect(readdirSync(down.env.storageDir)).toEqual([]);
+      expect(await reportRows(product.id, down.t)).toBe(0);
     } finally {
       await down.close();
-      downEnv.cleanup();
     }
   }, 30_000);
 });

@@ -1,38 +1,26 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
-import { bearer, createProduct, createProject } from '../support/catalog';
+import { bearer } from '../support/catalog';
 import { withDb } from '../support/findings-db';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv, startWorker } from '../support/ingestion-env';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
+import { freshProduct } from '../support/findings-seed';
 
 let t: TestApp;
-let worker: INestApplicationContext;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 
 beforeAll(async () => {
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  worker = await startWorker(t, env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ worker: true });
+  ({ t, admin } = stack);
 }, 30_000);
-afterAll(async () => {
-  await worker.close();
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 interface Warning {
   code: string;
   count: number;
   message: string;
-}
-
-async function freshProduct() {
-  const project = await createProject(t, bearer(admin));
-  return createProduct(t, bearer(admin), project.id);
 }
 
 /** Uploads, waits, and reads the report as `language` sees it. */
@@ -74,13 +62,13 @@ const result = (text: string, extra: object = {}) => ({
 
 describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
   it('SARIF whose results is an object fails instead of completing with 0 findings', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const report = await ingest(product.id, sarif({ 0: result('hidden') }));
     expect(report).toMatchObject({ status: 'failed', failure_code: 'report_structure_invalid' });
   });
 
   it('skips results with an invalid level or line, counts them as warnings, stores the rest', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const report = await ingest(
       product.id,
       sarif([
@@ -109,7 +97,7 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('a report of only invalid results completes with 0 findings and its warnings', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const report = await ingest(product.id, sarif([7, result('x', { kind: 'sometimes' })]));
     expect(report).toMatchObject({ status: 'completed', counts: { new: 0, results: 0 } });
     expect(report.warnings.map((w) => [w.code, w.count])).toEqual([
@@ -119,7 +107,7 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('adds up the warnings of every batch (one transaction per batch)', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const results = Array.from({ length: 4_500 }, (_, i) =>
       i % 1_000 === 7
         ? result(`bad ${i}`, { level: 'severe' })
@@ -134,7 +122,7 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
     ['SARIF', sarif([result('after a BOM')])],
     ['SonarQube', JSON.stringify({ issues: [{ rule: 'r', message: 'after a BOM', line: 1 }] })],
   ])('reads a %s report that starts with a UTF-8 byte order mark', async (_format, text) => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const report = await ingest(
       product.id,
       Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
@@ -175,7 +163,7 @@ describe('Text PostgreSQL refuses - /api/v1/reports/{report_id} (GET)', () => {
     );
 
   it('stores NUL and unpaired surrogates as U+FFFD in every text field (COPY path)', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const report = await ingest(product.id, hostile(`1${NUL}0`, `rev${NUL}1`));
     expect(report).toMatchObject({ status: 'completed', counts: { new: 2 }, failure_code: null });
     const [code] = await rows<Record<string, unknown>>(
@@ -213,7 +201,7 @@ describe('Text PostgreSQL refuses - /api/v1/reports/{report_id} (GET)', () => {
   });
 
   it('re-sightings of a large report (memo and touch path) bind sanitised version and revision', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const padding = 'p'.repeat(1_100_000); // over RESULT_MEMO_MIN_BYTES: the memo is used
     const first = await ingest(product.id, hostile('1', 'rev1', padding));
     expect(first).toMatchObject({ status: 'completed', counts: { new: 2 } });
@@ -247,7 +235,7 @@ describe('SonarQube issues without a location - /api/v1/reports/{report_id} (GET
   });
 
   it('keeps one finding per CVE, and re-imports update them instead of adding more', async () => {
-    const product = await freshProduct();
+    const product = await freshProduct(t, admin);
     const report = JSON.stringify({
       issues: [
         dependencyIssue('AY1', 'CVE-2021-44228'),

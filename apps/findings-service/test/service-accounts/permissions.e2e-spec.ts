@@ -6,7 +6,7 @@ import {
   PERMISSION_LEVELS,
   PERMISSION_NAMES,
 } from '../../src/app/access/permissions';
-import { freshServiceAccount, grant, loginAdmin, Login } from '../support/identities';
+import { freshServiceAccount, grant, loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 function scopeFor(level: string): Record<string, string> {

@@ -7,7 +7,7 @@ import {
   login,
   loginAdmin,
   Login,
-} from '../support/identities';
+} from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('Service accounts - /api/v1/admin/service-accounts (POST, GET, DELETE)', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import type { Login } from './identities';
+import type { Login } from './sessions';
 import type { TestApp } from './test-app';
 
 export interface Auth {
@@ -37,12 +37,14 @@ export async function createProduct(
   return (res.body as { data: { id: string; project_id: string; name: string } }).data;
 }
 
+export type ProjectRole = 'admin' | 'analyst' | 'viewer';
+
 export async function addMember(
   t: TestApp,
   auth: Auth,
   projectId: string,
   userId: string,
-  role: 'admin' | 'analyst' | 'viewer',
+  role: ProjectRole,
 ): Promise<void> {
   await auth
     .apply(request(t.url).put(`/api/v1/projects/${projectId}/members/${userId}`).send({ role }))

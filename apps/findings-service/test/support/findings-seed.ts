@@ -1,9 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { apiKey, Auth, bearer, createProduct, createProject } from './catalog';
-import { freshServiceAccount, freshUser, grant, login, Login } from './identities';
-import type { TestApp } from './test-app';
+import {
+  addMember,
+  apiKey,
+  Auth,
+  bearer,
+  createProduct,
+  createProject,
+  ProjectRole,
+} from './catalog';
+import { freshServiceAccount, freshUser, grant, login, Login, loginAdmin } from './sessions';
+import { startTestApp, TestApp } from './test-app';
 
 /** Columns a test may set on a seeded finding (everything else gets a plain default). */
 export interface SeedFinding {
@@ -95,15 +103,44 @@ export async function seedFindings(
   return full.map((r) => byHash.get(r.identity_hash) ?? '');
 }
 
-/** A fresh project with one product (isolation per test, no truncation). */
-export async function freshProduct(t: TestApp, admin: Login): Promise<Product> {
-  const project = await createProject(t, bearer(admin));
-  return createProduct(t, bearer(admin), project.id);
+/**
+ * A fresh product, in a fresh project unless `projectId` names one (isolation per test, no
+ * truncation).
+ */
+export async function freshProduct(t: TestApp, admin: Login, projectId?: string): Promise<Product> {
+  const project = projectId ?? (await createProject(t, bearer(admin))).id;
+  return createProduct(t, bearer(admin), project);
 }
 
-export async function freshLogin(t: TestApp, admin: Login): Promise<Login> {
-  const u = await freshUser(t, admin);
+/** The app with the root admin signed in and one fresh product: where most tests start. */
+export async function startWithProduct(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; admin: Login; product: Product }> {
+  const t = await startTestApp(env);
+  const admin = await loginAdmin(t);
+  return { t, admin, product: await freshProduct(t, admin) };
+}
+
+/** A fresh user, signed in. */
+export async function freshLogin(
+  t: TestApp,
+  admin: Login,
+  options: { isAdmin?: boolean } = {},
+): Promise<Login> {
+  const u = await freshUser(t, admin, options);
   return login(t, u.email, u.password);
+}
+
+/** A fresh user, signed in, member of the project with `role`. */
+export async function freshMember(
+  t: TestApp,
+  admin: Login,
+  projectId: string,
+  role: ProjectRole,
+): Promise<Login> {
+  const member = await freshLogin(t, admin);
+  await addMember(t, bearer(admin), projectId, member.userId, role);
+  return member;
 }
 
 /** A key holding `permission` at one level (project/product of `product`, or global). */
@@ -132,6 +169,22 @@ export async function keyWith(
     }).expect(201);
   }
   return apiKey(sa.key);
+}
+
+/** A pending report row inserted straight into the table, uploaded by the first user. */
+export async function seedReport(
+  t: TestApp,
+  product: Product,
+): Promise<{ id: string; created_at: Date }> {
+  const [report] = (await t.app.get(DataSource).query(
+    `INSERT INTO reports (id, product_id, project_id, file_name, storage_key, uploaded_by_kind,
+       uploaded_by_id)
+     SELECT gen_random_uuid(), $1, $2, 'r.sarif', 'r', 'user', id FROM users
+      ORDER BY created_at LIMIT 1
+     RETURNING id, created_at`,
+    [product.id, product.project_id],
+  )) as { id: string; created_at: Date }[];
+  return report;
 }
 
 export interface FindingPage {

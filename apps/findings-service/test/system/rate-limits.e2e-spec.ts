@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
-import { freshServiceAccount, freshUser, grant, login, loginAdmin } from '../support/identities';
+import { freshServiceAccount, freshUser, grant, login, loginAdmin } from '../support/sessions';
 import { uniqueQueuePrefix } from '@platform/testing';
 import { startTestApp, TestApp } from '../support/test-app';
 

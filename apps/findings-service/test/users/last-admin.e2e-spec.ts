@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { UserLifecycleRepository } from '../../src/modules/users/user-lifecycle.repository';
-import { freshUser, login, loginAdmin, Login } from '../support/identities';
+import { freshUser, login, loginAdmin, Login } from '../support/sessions';
 import { ADMIN_EMAIL, startTestApp, TestApp } from '../support/test-app';
 
 describe('Last administrator - /api/v1/admin/users/{id}/enabled (PUT) under concurrency', () => {

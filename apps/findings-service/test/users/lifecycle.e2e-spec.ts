@@ -2,18 +2,16 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { addMember, bearer } from '../support/catalog';
-import { freshProduct, Product, seedFindings } from '../support/findings-seed';
-import { freshUser, login, loginAdmin, Login } from '../support/identities';
-import { ADMIN_EMAIL, startTestApp, TestApp } from '../support/test-app';
+import { Product, seedFindings, startWithProduct } from '../support/findings-seed';
+import { freshUser, login, Login } from '../support/sessions';
+import { ADMIN_EMAIL, TestApp } from '../support/test-app';
 
 let t: TestApp;
 let admin: Login;
 let product: Product;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = await loginAdmin(t);
-  product = await freshProduct(t, admin);
+  ({ t, admin, product } = await startWithProduct());
 });
 afterAll(() => t.close());
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { freshUser, login, loginAdmin, Login } from '../support/identities';
+import { freshUser, login, loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('Users - /api/v1/admin/users (POST, GET)', () => {

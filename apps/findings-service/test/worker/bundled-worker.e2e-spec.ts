@@ -1,12 +1,14 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { REPOSITORY_ROOT, startServiceProcess, type ServiceProcess } from '@platform/testing';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { bearer, createProduct, createProject } from '../support/catalog';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv } from '../support/ingestion-env';
+import { bearer } from '../support/catalog';
+import { freshProduct } from '../support/findings-seed';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion, workerEnv } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
 import { syntheticSarif } from '../support/synthetic-sarif';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 import { fixture } from '@platform/report-parsing/testing';
 
 /**
@@ -14,44 +16,34 @@ import { fixture } from '@platform/report-parsing/testing';
  * with its parser thread loaded from the bundled `ingest-parser.js` beside it (the sources are
  * never used). Built here through Nx (a cache hit when nothing changed).
  */
-const ROOT = join(__dirname, '../../../..');
-const DIST = join(ROOT, 'dist/apps/findings-service');
+const DIST = join(REPOSITORY_ROOT, 'dist/apps/findings-service');
 
 let t: TestApp;
 let admin: Login;
-let env: IngestionEnv;
-let worker: ChildProcess | undefined;
+let stack: IngestionStack;
+let worker: ServiceProcess | undefined;
 
 beforeAll(async () => {
-  execFileSync('bash', ['tools/build.sh', 'findings-service'], { cwd: ROOT, stdio: 'ignore' });
-  env = ingestionEnv();
-  t = await startTestApp(env.vars);
-  admin = await loginAdmin(t);
+  execFileSync('bash', ['tools/build.sh', 'findings-service'], {
+    cwd: REPOSITORY_ROOT,
+    stdio: 'ignore',
+  });
+  stack = await startIngestion();
+  ({ t, admin } = stack);
 }, 300_000);
 afterAll(async () => {
-  if (worker?.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
-  await t.close();
-  env.cleanup();
+  await worker?.kill();
+  await stack?.close();
 });
 
 describe('Bundled worker - dist/apps/findings-service/worker.js', () => {
   it('ingests reports with the bundled parser thread, the same thread for the next report', async () => {
     expect(existsSync(join(DIST, 'ingest-parser.js'))).toBe(true);
-    worker = spawn(process.execPath, ['worker.js'], {
-      cwd: DIST,
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...env.vars,
-        DATABASE_URL: t.config.databaseUrl,
-        REDIS_URL: t.config.redisUrl,
-        METRICS_PORT: '0',
-        LOG_LEVEL: 'error',
-        LOG_FILE_SINK_ENABLED: 'false',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    worker = startServiceProcess({
+      bundle: join(DIST, 'worker.js'),
+      env: workerEnv(t, stack.env.vars),
     });
-    const project = await createProject(t, bearer(admin));
-    const product = await createProduct(t, bearer(admin), project.id);
+    const product = await freshProduct(t, admin);
     const flawfinder = fixture('flawfinder-vulnerable.sarif');
 
     const first = await uploadReport(t, bearer(admin), product.id, flawfinder);
@@ -72,14 +64,11 @@ describe('Bundled worker - dist/apps/findings-service/worker.js', () => {
     );
     const failed = await waitForReport(t, bearer(admin), malformed, 60_000);
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'report_malformed' });
-    expect(worker.exitCode).toBeNull();
+    expect(worker.running()).toBe(true);
 
     // A parked parser thread does not hold the process: SIGTERM ends it promptly.
-    const child = worker;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const started = Date.now();
-    child.kill('SIGTERM');
-    await exited;
+    await worker.stop();
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 180_000);
 });

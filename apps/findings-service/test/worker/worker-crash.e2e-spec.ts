@@ -1,51 +1,31 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { waitFor } from '@platform/testing';
-import { bearer, createProduct, createProject } from '../support/catalog';
+import { startServiceProcess, waitFor, type ServiceProcess } from '@platform/testing';
+import { bearer } from '../support/catalog';
+import { freshProduct } from '../support/findings-seed';
 import { withDb } from '../support/findings-db';
-import { loginAdmin, Login } from '../support/identities';
-import { IngestionEnv, ingestionEnv } from '../support/ingestion-env';
+import { Login } from '../support/sessions';
+import { IngestionStack, startIngestion, workerEnv } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
 import { syntheticSarif } from '../support/synthetic-sarif';
-import { startTestApp, TestApp } from '../support/test-app';
+import { TestApp } from '../support/test-app';
 
-const ROOT = join(__dirname, '../../../..');
 const RESULTS = 40_000; // 20 batches of 2 000
 
 let t: TestApp;
 let admin: Login;
-let env: IngestionEnv;
+let stack: IngestionStack;
 
 beforeAll(async () => {
-  env = ingestionEnv({ INGEST_LOCK_MS: '2000' });
-  t = await startTestApp(env.vars);
-  admin = await loginAdmin(t);
+  stack = await startIngestion({ env: { INGEST_LOCK_MS: '2000' } });
+  ({ t, admin } = stack);
 });
-afterAll(async () => {
-  await t.close();
-  env.cleanup();
-});
+afterAll(() => stack.close());
 
 /** The real worker entry point as a child process. */
-function spawnWorker(): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', 'apps/findings-service/src/worker.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...env.vars,
-        SWC_NODE_PROJECT: 'tsconfig.base.json',
-        DATABASE_URL: t.config.databaseUrl,
-        REDIS_URL: t.config.redisUrl,
-        METRICS_PORT: '0',
-        LOG_LEVEL: 'error',
-        LOG_FILE_SINK_ENABLED: 'false',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+function startWorkerProcess(): ServiceProcess {
+  return startServiceProcess({
+    entry: 'apps/findings-service/src/worker.ts',
+    env: { ...process.env, ...workerEnv(t, stack.env.vars) },
+  });
 }
 
 async function processedBatches(reportId: string): Promise<number> {
@@ -66,21 +46,13 @@ async function snapshot(productId: string) {
   });
 }
 
-function stopped(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-}
-
 describe('Worker killed mid-report - /api/v1/products/{product_id}/reports (POST)', () => {
   it('resumes after SIGKILL and ends exactly like an uninterrupted run', async () => {
-    const project = await createProject(t, bearer(admin));
-    const crashed = await createProduct(t, bearer(admin), project.id);
-    const clean = await createProduct(t, bearer(admin), project.id);
+    const crashed = await freshProduct(t, admin);
+    const clean = await freshProduct(t, admin, crashed.project_id);
     const report = syntheticSarif(RESULTS);
 
-    const first = spawnWorker();
+    const first = startWorkerProcess();
     let crashedId: string;
     try {
       crashedId = await uploadReport(t, bearer(admin), crashed.id, report);
@@ -93,14 +65,13 @@ describe('Worker killed mid-report - /api/v1/products/{product_id}/reports (POST
         },
       );
     } finally {
-      first.kill('SIGKILL');
-      await stopped(first);
+      await first.kill();
     }
     const atKill = await processedBatches(crashedId);
     expect(atKill).toBeGreaterThanOrEqual(3);
     expect(atKill).toBeLessThan(RESULTS / 2_000);
 
-    const second = spawnWorker();
+    const second = startWorkerProcess();
     try {
       const resumed = await waitForReport(t, bearer(admin), crashedId, 90_000);
       const cleanRun = await waitForReport(
@@ -116,8 +87,7 @@ describe('Worker killed mid-report - /api/v1/products/{product_id}/reports (POST
       expect(a).toHaveLength(RESULTS);
       expect(a).toEqual(b);
     } finally {
-      second.kill('SIGTERM');
-      await stopped(second);
+      await second.stop();
     }
   }, 180_000);
 });
