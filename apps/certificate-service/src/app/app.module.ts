@@ -22,6 +22,7 @@ import { SystemModule } from '../modules/system/system.module';
 import { UsersModule } from '../modules/users/users.module';
 import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
 import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-aliases.module';
+import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -55,6 +56,7 @@ export class AppModule {
         StatsModule,
         SshKeysModule,
         PrincipalAliasesModule,
+        KeyholderModule,
         ...extraImports,
       ],
     };

@@ -53,6 +53,10 @@ export interface CertsvcConfig {
     /** Lifetime of enroll and source nonces. */
     nonceTtlSeconds: number;
   };
+  keyholder: {
+    /** Key-holder API calls allowed per client address and minute (per process). */
+    rateLimitPerMinute: number;
+  };
   trustedProxies: string[];
   migrationLockWaitSeconds: number;
   contentTypeEnforcement: ContentTypeEnforcement;
@@ -127,6 +131,9 @@ export function loadCertsvcConfig(
       rateLimitPerMinute: r.int('CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE', 60, { min: 1 }),
       agentRateLimitPerMinute: r.int('CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE', 120, { min: 1 }),
       nonceTtlSeconds: r.int('CERTSVC_ENROLL_NONCE_TTL_SECONDS', 300, { min: 10, max: 3600 }),
+    },
+    keyholder: {
+      rateLimitPerMinute: r.int('CERTSVC_KEYHOLDER_RATE_LIMIT_PER_MINUTE', 600, { min: 1 }),
     },
     trustedProxies,
     migrationLockWaitSeconds: r.int('MIGRATION_LOCK_WAIT_SECONDS', 180, { min: 0 }),

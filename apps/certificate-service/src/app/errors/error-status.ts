@@ -72,6 +72,26 @@ export const CERTSVC_ERROR_STATUSES = {
   ca_revoke_unsupported: 400,
   issuer_revoke_failed: 502,
   ca_unavailable: 503,
+  // SSH key registry, principal aliases, key-holder API
+  ssh_key_invalid: 400,
+  ssh_key_type_unsupported: 400,
+  ssh_key_not_found: 404,
+  ssh_key_not_pending: 409,
+  ssh_key_not_revocable: 409,
+  ssh_key_revoked: 409,
+  ssh_key_in_use: 409,
+  ssh_key_binding_rejected: 422,
+  principal_alias_not_found: 404,
+  principal_alias_exists: 409,
+  principal_alias_member_not_found: 404,
+  principal_alias_member_exists: 409,
+  keyholder_network_denied: 403,
+  keyholder_token_required: 401,
+  keyholder_token_invalid: 401,
+  keyholder_principal_denied: 403,
+  keyholder_token_not_found: 404,
+  keyholder_token_revoked: 409,
+  keyholder_certificate_not_found: 404,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

@@ -8,6 +8,7 @@ export class CertsvcMetrics {
   readonly http: HttpMetrics;
   private readonly auditWriteFailures: Counter<'action'>;
   private readonly contentTypeViolations: Counter<'route' | 'rung'>;
+  private readonly keyholderWithoutToken: Counter<'gate' | 'reason'>;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     this.registry = createMetricsRegistry({ defaultMetrics: options.processMetrics !== false });
@@ -28,6 +29,17 @@ export class CertsvcMetrics {
       labelNames: ['route', 'rung'],
       registers: [this.registry],
     });
+    this.keyholderWithoutToken = new Counter({
+      name: 'certsvc_keyholder_requests_without_token_total',
+      help: 'Key-holder API requests without a valid server token, by token gate step and reason (missing, invalid)',
+      labelNames: ['gate', 'reason'],
+      registers: [this.registry],
+    });
+    // Every series exists from the start, so a dashboard sees 0 rather than no data.
+    for (const gate of ['observe', 'required']) {
+      for (const reason of ['missing', 'invalid'])
+        this.keyholderWithoutToken.inc({ gate, reason }, 0);
+    }
   }
 
   auditWriteFailed(action: string): void {
@@ -36,5 +48,10 @@ export class CertsvcMetrics {
 
   contentTypeViolation(route: string, rung: ContentTypeEnforcement): void {
     this.contentTypeViolations.inc({ route, rung });
+  }
+
+  /** A key-holder request without a valid token under the `observe` or `required` step. */
+  keyholderRequestWithoutToken(gate: 'observe' | 'required', reason: 'missing' | 'invalid'): void {
+    this.keyholderWithoutToken.inc({ gate, reason });
   }
 }

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'purpose_overrides.reset',
   'settings.enroll_source_auth_change',
   'settings.sa_auto_approve_change',
+  'settings.system_change',
   'corp_allowlist.add',
   'corp_allowlist.remove',
   'request.approve',
@@ -35,6 +36,18 @@ export const AUDIT_ACTIONS = [
   'device.revoke',
   'device.unblock',
   'user.certificates_revoke',
+  'ssh_key.approve',
+  'ssh_key.reject',
+  'ssh_key.revoke',
+  'principal_alias.create',
+  'principal_alias.delete',
+  'principal_alias.enable',
+  'principal_alias.disable',
+  'principal_alias.member_add',
+  'principal_alias.member_remove',
+  'keyholder_token.create',
+  'keyholder_token.principals_change',
+  'keyholder_token.revoke',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

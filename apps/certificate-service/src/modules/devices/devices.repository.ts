@@ -58,6 +58,10 @@ export class DevicesRepository {
     return this.devices.findOneBy({ serial });
   }
 
+  findById(id: string): Promise<DeviceEntity | null> {
+    return this.devices.findOneBy({ id });
+  }
+
   async page(
     filter: DeviceFilter,
     limit: number,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PolicySettingEntity } from './policy-setting.entity';
 
-export type PolicyKey = 'enroll_source_auth' | 'sa_auto_approve';
+export type PolicyKey = 'enroll_source_auth' | 'sa_auto_approve' | 'ssh_keys' | 'keyholder';
 
 @Injectable()
 export class PolicySettingsRepository {

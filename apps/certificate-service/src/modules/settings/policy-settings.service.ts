@@ -8,6 +8,12 @@ import {
 } from './enroll-source-auth.policy';
 import { PolicySettingsRepository } from './policy-settings.repository';
 import {
+  keyholderPolicyFromJson,
+  keyholderPolicyToJson,
+  type KeyholderPolicy,
+} from './keyholder.policy';
+import { sshKeyPolicyFromJson, sshKeyPolicyToJson, type SshKeyPolicy } from './ssh-key.policy';
+import {
   saAutoApproveFromJson,
   saAutoApproveToJson,
   type SaAutoApprovePolicy,
@@ -90,4 +96,66 @@ export class PolicySettingsService {
       updatedBy: row.updatedBy,
     };
   }
+
+  /** SSH key binding step and auto-approval (system settings). */
+  async sshKeyPolicy(): Promise<Stored<SshKeyPolicy>> {
+    const row = await this.settings.find('ssh_keys');
+    return {
+      value: sshKeyPolicyFromJson(row?.value),
+      updatedAt: row?.updatedAt ?? null,
+      updatedBy: row?.updatedBy ?? null,
+    };
+  }
+
+  /** Key-holder token gate and allowed networks (system settings). */
+  async keyholderPolicy(): Promise<Stored<KeyholderPolicy>> {
+    const row = await this.settings.find('keyholder');
+    return {
+      value: keyholderPolicyFromJson(row?.value),
+      updatedAt: row?.updatedAt ?? null,
+      updatedBy: row?.updatedBy ?? null,
+    };
+  }
+
+  /** Changes the given parts of the system settings; audited with old and new values. */
+  async setSystem(actor: Actor, changes: SystemSettingsChange): Promise<SystemSettings> {
+    const before = await this.system();
+    const label = actorLabel(actor);
+    const sshKeys = { ...before.sshKeys.value, ...changes.sshKeys };
+    const keyholder = { ...before.keyholder.value, ...changes.keyholder };
+    if (changes.sshKeys) await this.settings.put('ssh_keys', sshKeyPolicyToJson(sshKeys), label);
+    if (changes.keyholder) {
+      await this.settings.put('keyholder', keyholderPolicyToJson(keyholder), label);
+    }
+    const after = await this.system();
+    await this.audit.record({
+      action: 'settings.system_change',
+      actor,
+      target: 'system',
+      details: { old: systemToJson(before), new: systemToJson(after) },
+    });
+    return after;
+  }
+
+  async system(): Promise<SystemSettings> {
+    return { sshKeys: await this.sshKeyPolicy(), keyholder: await this.keyholderPolicy() };
+  }
+}
+
+/** The system settings, one stored policy per part. */
+export interface SystemSettings {
+  sshKeys: Stored<SshKeyPolicy>;
+  keyholder: Stored<KeyholderPolicy>;
+}
+
+export interface SystemSettingsChange {
+  sshKeys?: Partial<SshKeyPolicy>;
+  keyholder?: Partial<KeyholderPolicy>;
+}
+
+function systemToJson(settings: SystemSettings): Record<string, unknown> {
+  return {
+    ssh_keys: sshKeyPolicyToJson(settings.sshKeys.value),
+    keyholder: keyholderPolicyToJson(settings.keyholder.value),
+  };
 }

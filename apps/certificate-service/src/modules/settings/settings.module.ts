@@ -7,11 +7,12 @@ import { CorpOwnershipCheck } from './corp-ownership-check';
 import { PolicySettingsRepository } from './policy-settings.repository';
 import { PolicySettingsService } from './policy-settings.service';
 import { SettingsController } from './settings.controller';
+import { SystemSettingsController } from './system-settings.controller';
 
 /** Enroll source-auth and corp-ownership policies, the corp allowlist and its check. */
 @Module({
   imports: [AuditModule],
-  controllers: [SettingsController, CorpAllowlistController],
+  controllers: [SettingsController, CorpAllowlistController, SystemSettingsController],
   providers: [
     PolicySettingsRepository,
     CorpAllowlistRepository,

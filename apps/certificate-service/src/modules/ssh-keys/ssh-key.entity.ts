@@ -1,4 +1,12 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 
 /** States of a registered raw SSH key: pending → active → revoked, pending → rejected. */
 export const SSH_KEY_STATES = ['pending', 'active', 'revoked', 'rejected'] as const;

@@ -154,7 +154,8 @@ export class SshKeysRepository {
     by: string,
     reason: string,
   ): Promise<SshKeyEntity[]> {
-    const rows = await em.query<Record<string, unknown>[]>(
+    // An UPDATE through EntityManager.query answers [rows, affected count].
+    const [rows] = await em.query<[Record<string, unknown>[], number]>(
       `UPDATE ssh_keys SET
          state = CASE WHEN state = 'active' THEN 'revoked' ELSE 'rejected' END,
          revoked_at = CASE WHEN state = 'active' THEN $2::timestamptz ELSE revoked_at END,
@@ -168,10 +169,7 @@ export class SshKeysRepository {
     );
     const ids = rows.map((r) => String(r.id));
     if (ids.length === 0) return [];
-    return this.repo(em)
-      .createQueryBuilder('k')
-      .where('k.id IN (:...ids)', { ids })
-      .getMany();
+    return this.repo(em).createQueryBuilder('k').where('k.id IN (:...ids)', { ids }).getMany();
   }
 
   /** Every revoked raw key (for the KRL), oldest revocation first. */
