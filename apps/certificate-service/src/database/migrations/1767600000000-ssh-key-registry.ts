@@ -12,9 +12,7 @@ export class SshKeyRegistry1767600000000 implements MigrationInterface {
       `CREATE TABLE "ssh_keys" ("id" uuid NOT NULL, "device_id" uuid NOT NULL, "owner" character varying(320), "key_type" character varying(64) NOT NULL, "public_key" bytea NOT NULL, "fingerprint" character varying(64) NOT NULL, "comment" character varying(255), "state" character varying(16) NOT NULL, "approval" character varying(8), "binding_verdict" character varying(16) NOT NULL, "binding_detail" character varying(255), "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "approved_at" TIMESTAMP WITH TIME ZONE, "approved_by" character varying(320), "rejected_at" TIMESTAMP WITH TIME ZONE, "rejected_by" character varying(320), "revoked_at" TIMESTAMP WITH TIME ZONE, "revoked_by" character varying(320), "status_reason" character varying(255), CONSTRAINT "CHK_ssh_keys_binding_verdict" CHECK ("binding_verdict" IN ('not_checked','match','contradiction','unverifiable')), CONSTRAINT "CHK_ssh_keys_approval" CHECK ("approval" IS NULL OR "approval" IN ('manual','auto')), CONSTRAINT "CHK_ssh_keys_state" CHECK ("state" IN ('pending','active','revoked','rejected')), CONSTRAINT "PK_8d68194272e979ab2d77700b1a4" PRIMARY KEY ("id"))`,
     );
     await q.query(`CREATE INDEX "IDX_527eb97b51b1215ff70cf73064" ON "ssh_keys" ("device_id")`);
-    await q.query(
-      `CREATE INDEX "IDX_e1695a85d1e6d3bd5161e578d9" ON "ssh_keys" ("owner", "state")`,
-    );
+    await q.query(`CREATE INDEX "IDX_e1695a85d1e6d3bd5161e578d9" ON "ssh_keys" ("owner", "state")`);
     await q.query(
       `CREATE INDEX "IDX_9bf78f6d85d0951eeae5398324" ON "ssh_keys" ("state", "created_at")`,
     );
