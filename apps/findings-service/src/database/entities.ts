@@ -7,6 +7,7 @@ import { ProjectEntity } from '../modules/projects/project.entity';
 import { ReportEntity } from '../modules/reports/report.entity';
 import { ServiceAccountPermissionEntity } from '../modules/service-accounts/service-account-permission.entity';
 import { ServiceAccountEntity } from '../modules/service-accounts/service-account.entity';
+import { SlaViolationEntity } from '../modules/sla/sla-violation.entity';
 import { UserEntity } from '../modules/users/user.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
@@ -21,4 +22,5 @@ export const FINDINGS_ENTITIES = [
   ReportEntity,
   FindingEntity,
   FindingActionEntity,
+  SlaViolationEntity,
 ];

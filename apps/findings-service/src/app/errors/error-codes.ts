@@ -88,6 +88,12 @@ export const ERROR_STATUS = {
   finding_tags_limit: 422,
   bulk_selection_required: 400,
   bulk_selection_too_large: 422,
+  // lifecycle, deadlines, dashboards
+  bulk_waiting_refused: 400,
+  status_transition_refused: 422,
+  sla_violation_not_found: 404,
+  sla_violation_resolved: 422,
+  sla_cursor_invalid: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -245,4 +245,25 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the selection holds more findings than one bulk change may touch (10000)',
     ru: 'выборка содержит больше находок, чем допускает одно массовое изменение (10000)',
   },
+  // lifecycle, deadlines, dashboards
+  bulk_waiting_refused: {
+    en: 'waiting cannot be set in a bulk change: it needs a reason and a date per finding',
+    ru: 'состояние waiting нельзя установить массовым изменением: нужны причина и дата для каждой находки',
+  },
+  status_transition_refused: {
+    en: 'this status change is not allowed for this trigger',
+    ru: 'такой переход состояния не разрешён для этого источника изменения',
+  },
+  sla_violation_not_found: {
+    en: 'deadline violation not found',
+    ru: 'нарушение срока не найдено',
+  },
+  sla_violation_resolved: {
+    en: 'the deadline violation is already resolved',
+    ru: 'нарушение срока уже закрыто',
+  },
+  sla_cursor_invalid: {
+    en: 'cursor is invalid or was made for other filters',
+    ru: 'курсор недействителен или создан для других фильтров',
+  },
 };

@@ -5,6 +5,7 @@ import { FindingsIngestionHotUpdates1764300000000 } from './1764300000000-findin
 import { FindingsProductKeyShare1764400000000 } from './1764400000000-findings-product-key-share';
 import { FindingsContentDigest1764500000000 } from './1764500000000-findings-content-digest';
 import { ReportsFailureDetailsWarnings1764600000000 } from './1764600000000-reports-failure-details-warnings';
+import { FindingsLifecycleSla1764720000000 } from './1764720000000-findings-lifecycle-sla';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingsProductKeyShare1764400000000,
   FindingsContentDigest1764500000000,
   ReportsFailureDetailsWarnings1764600000000,
+  FindingsLifecycleSla1764720000000,
 ];

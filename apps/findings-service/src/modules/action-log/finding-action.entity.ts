@@ -7,6 +7,11 @@ import type { ActorType, FindingActionName } from './finding-action';
  */
 @Entity('finding_actions')
 @Index('ix_finding_actions_finding_id_id', ['findingId', 'id'])
+/**
+ * Partial index of the lifecycle migration (`synchronize: false`): moves to a closing state by
+ * time, for mean time to remediate and SLA compliance (modules/dashboard).
+ */
+@Index('ix_finding_actions_closing_at', { synchronize: false })
 export class FindingActionEntity {
   @PrimaryGeneratedColumn('increment', {
     type: 'bigint',

@@ -15,10 +15,13 @@ export const FINDING_ACTIONS = [
   'tag_removed',
   'tags_changed',
   'deleted',
+  'sla_approaching',
+  'sla_breached',
+  'sla_violation_resolved',
 ] as const;
 export type FindingActionName = (typeof FINDING_ACTIONS)[number];
 
-/** Who did it. `system` marks automatic changes (ingestion, periodic tasks). */
+/** Who did it. `system` marks automatic changes (ingestion, periodic tasks, the SLA check). */
 export interface Actor {
   type: ActorType;
   id: string | null;

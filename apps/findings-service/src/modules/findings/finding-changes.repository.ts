@@ -2,10 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActionLogWriter } from '../action-log/action-log.writer';
-import type { ActionLogEntry } from '../action-log/finding-action';
+import type { ActionLogEntry, Actor } from '../action-log/finding-action';
 import { toFindingView } from './finding-row.mapper';
 import type { FindingView } from './finding-view';
-import { FINDINGS_FROM } from './list/finding-selection.sql';
+import type { TransitionPlan } from './lifecycle/finding-lifecycle';
+import {
+  statusChangeCounts,
+  statusChangeSql,
+  type StatusChangeCounts,
+} from './lifecycle/status-change.sql';
+import { FINDINGS_FROM, SqlParams } from './list/finding-selection.sql';
 import type { TriageState } from './triage/triage-rules';
 
 /** Writes of one locked finding; its action-log entries commit in the same transaction. */
@@ -15,24 +21,43 @@ export class FindingChangeTx {
     private readonly actionLog: ActionLogWriter,
   ) {}
 
-  async updateTriage(id: string, s: TriageState, statusChanged: boolean): Promise<void> {
+  /** Status move of this finding with its clock effect, action-log entry and violations. */
+  async changeStatus(
+    id: string,
+    plan: TransitionPlan,
+    actor: Actor,
+    now: Date,
+  ): Promise<StatusChangeCounts> {
+    const params = new SqlParams();
+    const { sql, values } = statusChangeSql({
+      where: [`f.id = ${params.add(id)}::uuid`],
+      params,
+      plan,
+      actor,
+      now,
+    });
+    return statusChangeCounts(await this.manager.query(sql, values));
+  }
+
+  async updateAssignment(
+    id: string,
+    s: Pick<TriageState, 'assigneeId' | 'triageComment'>,
+    now: Date,
+  ): Promise<void> {
     await this.manager.query(
-      `UPDATE findings SET status = $2, assignee_id = $3, triage_comment = $4,
-         risk_accepted_until = $5, waiting_reason = $6, waiting_until = $7,
-         status_changed_at = CASE WHEN $8::boolean THEN now() ELSE status_changed_at END,
-         updated_at = now()
-       WHERE id = $1`,
-      [
-        id,
-        s.status,
-        s.assigneeId,
-        s.triageComment,
-        s.riskAcceptedUntil,
-        s.waitingReason,
-        s.waitingUntil,
-        statusChanged,
-      ],
+      `UPDATE findings SET assignee_id = $2, triage_comment = $3, updated_at = $4 WHERE id = $1`,
+      [id, s.assigneeId, s.triageComment, now],
     );
+  }
+
+  /** The finding as this transaction now sees it. */
+  async reload(id: string): Promise<FindingView | undefined> {
+    const rows = (await this.manager.query(
+      `SELECT f.*, p.name AS project_name, pr.name AS product_name
+         FROM ${FINDINGS_FROM} WHERE f.id = $1`,
+      [id],
+    )) as Record<string, unknown>[];
+    return rows[0] ? toFindingView(rows[0]) : undefined;
   }
 
   async setTags(id: string, tags: string[]): Promise<void> {

@@ -41,6 +41,10 @@ export interface FindingView {
   reportTags: string[];
   enrichmentTags: string[];
   slaDays: number | null;
+  /** Remediation clock (docs/findings-service/lifecycle.md): taken into work, paused, deadline. */
+  slaStartedAt: Date | null;
+  slaPausedAt: Date | null;
+  slaDueAt: Date | null;
   assigneeId: string | null;
   triageComment: string | null;
   riskAcceptedUntil: Date | null;

@@ -27,6 +27,14 @@ import { ProductEntity } from '../products/product.entity';
 @Index('ix_findings_created_at_id', ['createdAt', 'id'])
 /** Expression index `((CASE severity ... END), id)` from the findings-API migration. */
 @Index('ix_findings_severity_rank_id', { synchronize: false })
+/**
+ * Partial indexes of the lifecycle migration (declared there, `synchronize: false`): started
+ * clocks by deadline (hourly SLA check, dashboards), and the dates of the expiry tasks.
+ * Ingestion updates none of their columns, so its re-sighting updates stay HOT.
+ */
+@Index('ix_findings_sla_due_at', { synchronize: false })
+@Index('ix_findings_risk_accepted_until', { synchronize: false })
+@Index('ix_findings_waiting_until', { synchronize: false })
 export class FindingEntity {
   /** Ingestion supplies time-ordered UUIDv7 ids; other writers get the random default. */
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -95,8 +103,21 @@ export class FindingEntity {
   /** Written by enrichment plugins; overwritten by the next enrichment. */
   @Column({ type: 'text', array: true, default: () => "'{}'" }) enrichmentTags!: string[];
 
-  /** Remediation days from the project settings for the severity at creation (null: none). */
+  /**
+   * Remediation days from the project settings for the severity (null: none); follows the
+   * project's settings while the finding is not closed (docs/findings-service/lifecycle.md).
+   */
   @Column({ type: 'integer', nullable: true }) slaDays!: number | null;
+
+  /**
+   * Remediation clock (modules/sla-clock/sla-clock.sql.ts): started when taken into work,
+   * stop moment of the current pause, idle time of earlier pauses (ms), and the deadline
+   * (started + days + idle). Optional in the type: new findings start without a clock.
+   */
+  @Column({ type: 'timestamptz', nullable: true }) slaStartedAt?: Date | null;
+  @Column({ type: 'timestamptz', nullable: true }) slaPausedAt?: Date | null;
+  @Column({ type: 'bigint', default: 0 }) slaIdleMs?: string;
+  @Column({ type: 'timestamptz', nullable: true }) slaDueAt?: Date | null;
 
   /**
    * Triage (findings API): assigned user, comment/justification, state dates. Optional in the

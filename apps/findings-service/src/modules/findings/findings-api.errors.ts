@@ -12,6 +12,8 @@ export type FindingsErrorCode =
   | 'finding_tags_limit'
   | 'bulk_selection_required'
   | 'bulk_selection_too_large'
+  | 'bulk_waiting_refused'
+  | 'status_transition_refused'
   | 'access_denied';
 
 /** Errors of the findings API (list, triage, tags). Query syntax errors are QuerySyntaxError. */

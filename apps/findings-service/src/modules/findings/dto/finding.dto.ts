@@ -56,6 +56,28 @@ export class FindingDto {
   @ApiProperty({ type: [String] }) report_tags!: string[];
   @ApiProperty({ type: [String] }) enrichment_tags!: string[];
   @ApiProperty({ nullable: true, type: Number }) sla_days!: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'When the remediation clock started (taken into work); null: not started',
+  })
+  sla_started_at!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'Stop moment while waiting, risk_accepted or needs_review; null: not paused',
+  })
+  sla_paused_at!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description:
+      'Remediation deadline: started + sla_days + idle time (moves by the idle time on return to work)',
+  })
+  sla_due_at!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) assignee_id!: string | null;
   @ApiProperty({ nullable: true, type: String }) comment!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) risk_accepted_until!:
@@ -116,6 +138,9 @@ export class FindingDto {
       report_tags: f.reportTags,
       enrichment_tags: f.enrichmentTags,
       sla_days: f.slaDays,
+      sla_started_at: iso(f.slaStartedAt),
+      sla_paused_at: iso(f.slaPausedAt),
+      sla_due_at: iso(f.slaDueAt),
       assignee_id: f.assigneeId,
       comment: f.triageComment,
       risk_accepted_until: iso(f.riskAcceptedUntil),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessContext } from '../../../app/access/access-context';
+import { Clock } from '../../../app/clock';
 import { actorOf } from '../../action-log/finding-action';
 import { ProjectAccessService } from '../../projects/project-access.service';
 import { VisibilityService } from '../../projects/visibility.service';
@@ -18,6 +19,7 @@ export class FindingTriageService {
     private readonly changes: FindingChangesRepository,
     private readonly projectAccess: ProjectAccessService,
     private readonly visibility: VisibilityService,
+    private readonly clock: Clock,
   ) {}
 
   /** Needs `write_findings` on the finding's product (analyst/admin role, or a key grant). */
@@ -30,19 +32,24 @@ export class FindingTriageService {
       ) {
         throw new FindingsApiError('assignee_invalid');
       }
-      const now = new Date();
+      const now = this.clock.now();
       const plan = planTriage(finding, patch, now);
-      if (plan.changes.length === 0) return finding;
-      await tx.updateTriage(id, plan.next, plan.statusChanged);
+      if (!plan.transition && plan.changes.length === 0) return finding;
       const actor = actorOf(access);
-      await tx.log(
-        plan.changes.map((c) => ({ findingId: id, projectId: finding.projectId, actor, ...c })),
-      );
-      return {
-        ...finding,
-        ...plan.next,
-        statusChangedAt: plan.statusChanged ? now : finding.statusChangedAt,
-      };
+      if (plan.transition) await tx.changeStatus(id, plan.transition, actor, now);
+      if (plan.changes.length > 0) {
+        await tx.updateAssignment(id, plan.next, now);
+        await tx.log(
+          plan.changes.map((c) => ({
+            findingId: id,
+            projectId: finding.projectId,
+            actor,
+            at: now,
+            ...c,
+          })),
+        );
+      }
+      return tx.reload(id);
     });
     if (!result) throw notFound();
     return result;

@@ -21,19 +21,20 @@ const codeOf = (fn: () => unknown): string | undefined => {
 };
 
 describe('planTriage', () => {
-  it('records a status change with from and to', () => {
-    const plan = planTriage(base, { status: 'confirmed' }, now);
-    expect(plan.statusChanged).toBe(true);
-    expect(plan.changes).toEqual([
-      { action: 'status_changed', from: { status: 'new' }, to: { status: 'confirmed' } },
-    ]);
+  it('plans a status move with its clock effect', () => {
+    const plan = planTriage(base, { status: 'in_progress' }, now);
+    expect(plan.transition).toMatchObject({ from: 'new', to: 'in_progress', clock: 'start' });
+    expect(plan.next.status).toBe('in_progress');
+    expect(plan.changes).toEqual([]);
   });
 
   it('changes nothing when the values are the same', () => {
-    expect(planTriage(base, { status: 'new', comment: '' }, now).changes).toEqual([]);
+    const plan = planTriage(base, { status: 'new', comment: '' }, now);
+    expect(plan.transition).toBeNull();
+    expect(plan.changes).toEqual([]);
   });
 
-  it('risk_accepted: date required, in the future; extending it is a triage update', () => {
+  it('risk_accepted: date required, in the future; extending it is a move within the state', () => {
     expect(codeOf(() => planTriage(base, { status: 'risk_accepted' }, now))).toBe(
       'risk_accepted_until_required',
     );
@@ -48,8 +49,9 @@ describe('planTriage', () => {
       now,
     );
     const extended = planTriage(accepted.next, { riskAcceptedUntil: inDays(90) }, now);
-    expect(extended.changes.map((c) => c.action)).toEqual(['triage_updated']);
+    expect(extended.transition).toMatchObject({ from: 'risk_accepted', to: 'risk_accepted' });
     expect(extended.next.riskAcceptedUntil).toEqual(inDays(90));
+    expect(planTriage(accepted.next, { comment: 'x' }, now).transition).toBeNull();
   });
 
   it('waiting: reason and date at most 30 days ahead; leaving clears both', () => {
@@ -77,6 +79,7 @@ describe('planTriage', () => {
 
   it('logs assignment and comment separately', () => {
     const plan = planTriage(base, { assigneeId: 'u1', comment: ' why ' }, now);
+    expect(plan.transition).toBeNull();
     expect(plan.changes).toEqual([
       { action: 'assigned', from: { assignee_id: null }, to: { assignee_id: 'u1' } },
       { action: 'triage_updated', from: { comment: null }, to: { comment: 'why' } },

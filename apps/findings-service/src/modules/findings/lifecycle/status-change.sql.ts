@@ -1,0 +1,112 @@
+import type { Actor } from '../../action-log/finding-action';
+import { clockSetSql, effectiveDeadlineSql, isoTextSql } from '../../sla-clock/sla-clock.sql';
+import { FINDINGS_FROM, SqlParams } from '../list/finding-selection.sql';
+import type { TransitionPlan } from './finding-lifecycle';
+
+/** A status change applied to every finding a WHERE selects. */
+export interface StatusChange {
+  /** Conditions over `findings f` (joined with `projects p`, `products pr`); their params in `params`. */
+  where: string[];
+  params: SqlParams;
+  plan: Pick<TransitionPlan, 'to' | 'fields' | 'clock' | 'closesViolations'>;
+  actor: Actor;
+  now: Date;
+  /** At most this many findings (in id order); none: all. */
+  limit?: number;
+  /** Skip findings another transaction holds (periodic tasks: they come back next run). */
+  skipLocked?: boolean;
+}
+
+/** Counts of one statement. */
+export interface StatusChangeCounts {
+  /** Findings selected (and locked). */
+  matched: number;
+  /** Findings whose status or state fields changed (one action-log entry each). */
+  changed: number;
+  /** Open deadline violations closed by a closing state. */
+  violationsClosed: number;
+}
+
+/**
+ * One set-based statement for a status change of any number of findings, the same for PATCH
+ * (one id), the bulk change and the periodic tasks:
+ *
+ * 1. `target` locks the selected findings in id order and reads what they were (`FOR UPDATE`
+ *    returns the latest version of a row another transaction just changed);
+ * 2. `changed` updates those whose status or state fields differ: status, status date, state
+ *    fields, and the remediation clock (clockSetSql of the plan's effect);
+ * 3. `logged` writes one action-log entry per changed finding (`status_changed`, or
+ *    `triage_updated` when only the state's date/reason changed) with the actor, `from`/`to`
+ *    and the deadline before and after (`sla_due_at`);
+ * 4. `closed` (closing states only) resolves the findings' open deadline violations.
+ */
+export function statusChangeSql(change: StatusChange): { sql: string; values: unknown[] } {
+  const p = change.params;
+  const now = `${p.add(change.now)}::timestamptz`;
+  const to = `${p.add(change.plan.to)}::text`;
+  const risk = `${p.add(change.plan.fields.riskAcceptedUntil)}::timestamptz`;
+  const reason = `${p.add(change.plan.fields.waitingReason)}::text`;
+  const until = `${p.add(change.plan.fields.waitingUntil)}::timestamptz`;
+  const actorType = `${p.add(change.actor.type)}::text`;
+  const actorId = `${p.add(change.actor.id)}::uuid`;
+  const actorLabel = `${p.add(change.actor.label)}::text`;
+  const limit = change.limit === undefined ? '' : `LIMIT ${p.add(change.limit)}`;
+  const where = change.where.length > 0 ? change.where.join(' AND ') : 'TRUE';
+  const closed = change.plan.closesViolations
+    ? `, closed AS (
+  UPDATE sla_violations v SET resolved_at = ${now}, resolution = 'finding_closed',
+    resolved_by_type = ${actorType}, resolved_by_id = ${actorId}, resolved_by_label = ${actorLabel}
+    FROM changed c WHERE v.finding_id = c.id AND v.resolved_at IS NULL
+  RETURNING 1)`
+    : '';
+  const sql = `
+WITH target AS (
+  SELECT f.id, f.project_id, f.status AS old_status, f.risk_accepted_until AS old_risk,
+         f.waiting_reason AS old_reason, f.waiting_until AS old_until,
+         ${effectiveDeadlineSql(now)} AS due_before
+    FROM ${FINDINGS_FROM} WHERE ${where}
+   ORDER BY f.id ${limit} FOR UPDATE OF f${change.skipLocked ? ' SKIP LOCKED' : ''}
+), changed AS (
+  UPDATE findings f SET status = ${to},
+    status_changed_at = CASE WHEN t.old_status <> ${to} THEN ${now} ELSE f.status_changed_at END,
+    risk_accepted_until = ${risk}, waiting_reason = ${reason}, waiting_until = ${until},
+    updated_at = ${now}, ${clockSetSql(change.plan.clock, now)}
+    FROM target t
+   WHERE f.id = t.id AND (t.old_status <> ${to} OR t.old_risk IS DISTINCT FROM ${risk}
+     OR t.old_reason IS DISTINCT FROM ${reason} OR t.old_until IS DISTINCT FROM ${until})
+  RETURNING f.id, f.project_id, t.old_status, t.old_risk, t.old_reason, t.old_until,
+    t.due_before, f.sla_due_at AS due_after
+), logged AS (
+  INSERT INTO finding_actions
+    (finding_id, project_id, actor_type, actor_id, actor_label, action, from_value, to_value, at)
+  SELECT c.id, c.project_id, ${actorType}, ${actorId}, ${actorLabel},
+    CASE WHEN c.old_status <> ${to} THEN 'status_changed' ELSE 'triage_updated' END,
+    jsonb_strip_nulls(jsonb_build_object('status', c.old_status,
+      'risk_accepted_until', CASE WHEN c.old_status = 'risk_accepted'
+        THEN ${isoTextSql('c.old_risk')} END,
+      'waiting_reason', CASE WHEN c.old_status = 'waiting' THEN c.old_reason END,
+      'waiting_until', CASE WHEN c.old_status = 'waiting' THEN ${isoTextSql('c.old_until')} END,
+      'sla_due_at', ${isoTextSql('c.due_before')})),
+    jsonb_strip_nulls(jsonb_build_object('status', ${to},
+      'risk_accepted_until', ${isoTextSql(risk)}, 'waiting_reason', ${reason},
+      'waiting_until', ${isoTextSql(until)}, 'sla_due_at', ${isoTextSql('c.due_after')})),
+    ${now}
+    FROM changed c
+  RETURNING 1
+)${closed}
+SELECT (SELECT count(*) FROM target)::int AS matched,
+       (SELECT count(*) FROM changed)::int AS changed,
+       (SELECT count(*) FROM logged)::int AS logged,
+       ${change.plan.closesViolations ? '(SELECT count(*) FROM closed)::int' : '0'} AS closed`;
+  return { sql, values: p.values };
+}
+
+/** Reads the counts row of statusChangeSql. */
+export function statusChangeCounts(rows: unknown): StatusChangeCounts {
+  const row = (rows as { matched: number; changed: number; closed: number }[])[0];
+  return {
+    matched: row?.matched ?? 0,
+    changed: row?.changed ?? 0,
+    violationsClosed: row?.closed ?? 0,
+  };
+}
