@@ -21,6 +21,7 @@ import { SettingsModule } from '../modules/settings/settings.module';
 import { SystemModule } from '../modules/system/system.module';
 import { UsersModule } from '../modules/users/users.module';
 import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
+import { SshModule } from '../modules/ssh/ssh.module';
 import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-aliases.module';
 import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 
@@ -55,6 +56,7 @@ export class AppModule {
         RevocationModule,
         StatsModule,
         SshKeysModule,
+        SshModule,
         PrincipalAliasesModule,
         KeyholderModule,
         ...extraImports,

@@ -22,6 +22,9 @@ import { SshRevocationEntity } from '../modules/ssh-keys/ssh-revocation.entity';
 import { PrincipalAliasEntity } from '../modules/principal-aliases/principal-alias.entity';
 import { PrincipalAliasMemberEntity } from '../modules/principal-aliases/principal-alias-member.entity';
 import { KeyholderTokenEntity } from '../modules/keyholder/keyholder-token.entity';
+import { SshCaMaterialEntity } from '../modules/ssh/ssh-ca-material.entity';
+import { SshCertificateEntity } from '../modules/ssh/ssh-certificate.entity';
+import { SshKrlStateEntity } from '../modules/ssh/ssh-krl-state.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -48,6 +51,9 @@ export const CERTSVC_ENTITIES = [
   PrincipalAliasEntity,
   PrincipalAliasMemberEntity,
   KeyholderTokenEntity,
+  SshCaMaterialEntity,
+  SshCertificateEntity,
+  SshKrlStateEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -4,12 +4,14 @@ import { type MatrixRoute, routeKey } from './matrices/callers';
 import { DEVICES_ENROLLMENT_ROWS } from './matrices/devices-enrollment.matrix';
 import { FOUNDATION_ROWS } from './matrices/foundation.matrix';
 import { ISSUANCE_ROWS } from './matrices/issuance.matrix';
+import { SSH_ROWS } from './matrices/ssh.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
   'role-matrix.e2e-spec.ts': FOUNDATION_ROWS,
   'devices-enrollment-role-matrix.e2e-spec.ts': DEVICES_ENROLLMENT_ROWS,
   'issuance-role-matrix.e2e-spec.ts': ISSUANCE_ROWS,
+  'ssh-role-matrix.e2e-spec.ts': SSH_ROWS,
 };
 
 /**

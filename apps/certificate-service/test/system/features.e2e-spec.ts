@@ -1,7 +1,5 @@
-import { Controller, Get, Module } from '@nestjs/common';
 import type { CertificateIssuer } from '@platform/pki';
 import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
-import { Public } from '../../src/app/access/access.decorators';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Where each flag is observable, by the specification's paths (not the service's table). */
@@ -49,26 +47,15 @@ async function expectFlagsMatchRoutes(t: TestApp): Promise<Record<string, boolea
   return flags;
 }
 
-@Controller('api/v1/ssh')
-class SshProbeController {
-  @Get('ca-public-key')
-  @Public()
-  caPublicKey(): { key: string } {
-    return { key: 'ssh-ed25519 AAAA' };
-  }
-}
-@Module({ controllers: [SshProbeController] })
-class SshProbeModule {}
-
 describe('Features - /api/v1/features (GET)', () => {
-  it('reports only what this build serves (no SSH, k8s, SCEP or webhooks yet)', async () => {
+  it('reports only what this build serves (SSH; no k8s, SCEP or webhooks yet)', async () => {
     const t = await startTestApp();
     try {
       expect(await expectFlagsMatchRoutes(t)).toEqual({
         local_auth: true,
         oidc: false,
         scep: false,
-        ssh: false,
+        ssh: true,
         k8s: false,
         webhooks: false,
       });
@@ -77,10 +64,10 @@ describe('Features - /api/v1/features (GET)', () => {
     }
   });
 
-  it('stays false for switched-on features without routes; local sign-in follows its switch', async () => {
+  it('stays false for switched-on features without routes; local sign-in and SSH follow their switch', async () => {
     const t = await startTestApp({
       env: {
-        CERTSVC_FEATURES_SSH: 'true',
+        CERTSVC_FEATURES_SSH: 'false',
         CERTSVC_FEATURES_K8S: 'true',
         CERTSVC_FEATURES_SCEP: 'true',
         CERTSVC_WEBHOOKS_ENABLED: 'true',
@@ -95,11 +82,8 @@ describe('Features - /api/v1/features (GET)', () => {
     }
   });
 
-  it('turns a flag on once its route is mounted and switched on (ssh route, SCEP issuer)', async () => {
-    const t = await startTestApp({
-      env: { CERTSVC_FEATURES_SCEP: 'true' },
-      extraImports: [SshProbeModule],
-    });
+  it('turns a flag on once its route is mounted and switched on (SCEP issuer)', async () => {
+    const t = await startTestApp({ env: { CERTSVC_FEATURES_SCEP: 'true' } });
     const registry = t.app.get(IssuerRegistry);
     const builtIn = registry.builtIn();
     const scep: CertificateIssuer = Object.assign(Object.create(builtIn) as CertificateIssuer, {

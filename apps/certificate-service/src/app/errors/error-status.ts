@@ -92,6 +92,14 @@ export const CERTSVC_ERROR_STATUSES = {
   keyholder_token_not_found: 404,
   keyholder_token_revoked: 409,
   keyholder_certificate_not_found: 404,
+  // SSH CA, SSH certificates, KRL
+  ssh_disabled: 404,
+  ssh_ca_unavailable: 503,
+  ssh_certificate_not_found: 404,
+  ssh_principals_missing: 409,
+  ssh_krl_unavailable: 503,
+  ssh_certificate_invalid: 400,
+  ssh_ca_material_invalid: 500,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

@@ -2,6 +2,7 @@ import { IdentityAndAudit1767225600000 } from './1767225600000-identity-and-audi
 import { DevicesAndEnrollment1767312000000 } from './1767312000000-devices-and-enrollment';
 import { IssuanceAndLicense1767484800000 } from './1767484800000-issuance-and-license';
 import { SshKeyRegistry1767600000000 } from './1767600000000-ssh-key-registry';
+import { SshCertificates1767657600000 } from './1767657600000-ssh-certificates';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const CERTSVC_MIGRATIONS = [
   DevicesAndEnrollment1767312000000,
   IssuanceAndLicense1767484800000,
   SshKeyRegistry1767600000000,
+  SshCertificates1767657600000,
 ];

@@ -6,6 +6,7 @@ import { SshKeysModule } from '../ssh-keys/ssh-keys.module';
 import { KeyholderAccessGuard } from './keyholder-access.guard';
 import { KeyholderAdminController } from './keyholder-admin.controller';
 import { KeyholderController } from './keyholder.controller';
+import { KeyholderKrlController } from './keyholder-krl.controller';
 import { KeyholderRepository } from './keyholder.repository';
 import { KeyholderService } from './keyholder.service';
 import { KeyholderTokensRepository } from './keyholder-tokens.repository';
@@ -14,7 +15,7 @@ import { KeyholderTokensService } from './keyholder-tokens.service';
 /** The key-holder API for target servers, its server tokens and token gate. */
 @Module({
   imports: [AuditModule, SettingsModule, SshKeysModule, PrincipalAliasesModule],
-  controllers: [KeyholderController, KeyholderAdminController],
+  controllers: [KeyholderController, KeyholderKrlController, KeyholderAdminController],
   providers: [
     KeyholderTokensRepository,
     KeyholderTokensService,

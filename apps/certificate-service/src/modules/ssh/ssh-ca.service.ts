@@ -1,0 +1,37 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { ensureSshCaMaterial, SshUserCa } from '@platform/pki';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
+import { SshCaRepository } from './ssh-ca.repository';
+import { SshError } from './ssh.errors';
+
+/**
+ * The SSH user CA: an Ed25519 key generated at the first start with SSH switched on, stored in
+ * `ssh_ca_material` sealed with `CERTSVC_CA_KEY_ENC_KEY` (as the X.509 CA keys), opened once.
+ */
+@Injectable()
+export class SshCaService implements OnApplicationBootstrap {
+  private opened: SshUserCa | undefined;
+
+  constructor(
+    private readonly store: SshCaRepository,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    private readonly logger: PinoLogger,
+  ) {}
+
+  /** Runs after migrations (app.init). Nothing happens while SSH is switched off. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.features.ssh) return;
+    const material = await ensureSshCaMaterial(this.store, this.config.pki.caKeyEncryptionKey);
+    this.opened = SshUserCa.open(material, this.config.pki.caKeyEncryptionKey);
+    this.logger.info(
+      { fingerprint: this.opened.fingerprint, created_at: material.createdAt.toISOString() },
+      'SSH user CA loaded',
+    );
+  }
+
+  ca(): SshUserCa {
+    if (!this.opened) throw new SshError('ssh_ca_unavailable');
+    return this.opened;
+  }
+}
