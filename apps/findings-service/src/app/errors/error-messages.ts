@@ -242,8 +242,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ru: 'укажите находки: finding_ids либо q и/или фильтры',
   },
   bulk_selection_too_large: {
-    en: 'the selection holds more findings than one bulk change may touch (10000)',
-    ru: 'выборка содержит больше находок, чем допускает одно массовое изменение (10000)',
+    en: 'the selection holds more findings than one bulk change may touch ({max})',
+    ru: 'выборка содержит больше находок, чем допускает одно массовое изменение ({max})',
   },
   // lifecycle, deadlines, dashboards
   bulk_waiting_refused: {

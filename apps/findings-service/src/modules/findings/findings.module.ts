@@ -5,15 +5,21 @@ import { FindingChangesRepository } from './finding-changes.repository';
 import { FindingsController } from './findings.controller';
 import { FindingsQueryService } from './findings-query.service';
 import { FindingsRepository } from './findings.repository';
+import { BulkStatusController } from './lifecycle/bulk-status.controller';
+import { BulkStatusRepository } from './lifecycle/bulk-status.repository';
+import { BulkStatusService } from './lifecycle/bulk-status.service';
 import { BulkTagsRepository } from './tags/bulk-tags.repository';
 import { FindingTagsController } from './tags/finding-tags.controller';
 import { FindingTagsService } from './tags/finding-tags.service';
 import { FindingTriageService } from './triage/finding-triage.service';
 
-/** The findings read/triage API: list and query language, PATCH/DELETE, tags, action log. */
+/**
+ * The findings read/triage API: list and query language, PATCH/DELETE, bulk status change,
+ * tags, action log.
+ */
 @Module({
   imports: [ProjectsModule, ActionLogModule],
-  controllers: [FindingTagsController, FindingsController],
+  controllers: [FindingTagsController, BulkStatusController, FindingsController],
   providers: [
     FindingsRepository,
     FindingChangesRepository,
@@ -21,6 +27,8 @@ import { FindingTriageService } from './triage/finding-triage.service';
     FindingsQueryService,
     FindingTriageService,
     FindingTagsService,
+    BulkStatusRepository,
+    BulkStatusService,
   ],
 })
 export class FindingsModule {}

@@ -1,17 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsString,
-  IsUUID,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { MAX_QUERY_LENGTH } from '../query';
-import { FindingFiltersDto } from './finding-filters.dto';
+import { BulkSelectionDto } from './bulk-selection.dto';
 
 export class FindingTagsDto {
   @ApiProperty({ type: [String], example: ['pci', 'team-payments'], maxItems: 50 })
@@ -24,27 +14,7 @@ export class FindingTagsDto {
 }
 
 /** POST /findings/bulk-tags: `finding_ids`, or `q` and/or `filters` (same names as the list). */
-export class BulkTagsDto {
-  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 10000 })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(10_000)
-  @IsUUID('all', { each: true })
-  finding_ids?: string[];
-
-  @ApiPropertyOptional({ description: 'Query language selection' })
-  @OptionalNotNull()
-  @IsString()
-  @MaxLength(MAX_QUERY_LENGTH * 5)
-  q?: string;
-
-  @ApiPropertyOptional({ type: FindingFiltersDto })
-  @OptionalNotNull()
-  @ValidateNested()
-  @Type(() => FindingFiltersDto)
-  filters?: FindingFiltersDto;
-
+export class BulkTagsDto extends BulkSelectionDto {
   @ApiPropertyOptional({ type: [String], maxItems: 50 })
   @OptionalNotNull()
   @IsArray()

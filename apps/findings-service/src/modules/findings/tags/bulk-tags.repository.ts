@@ -3,12 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { VisibleScope } from '../../projects/visibility.service';
 import type { Actor } from '../../action-log/finding-action';
-import type { FindingSelection } from '../list/finding-filters';
-import { FINDINGS_FROM, scopeSql, selectionSql, SqlParams } from '../list/finding-selection.sql';
+import { bulkTargetSql, type BulkTarget } from '../list/bulk-selection';
+import { FINDINGS_FROM, SqlParams } from '../list/finding-selection.sql';
 import { MAX_TAGS_PER_FINDING } from './finding-tags';
-
-/** Which findings a bulk change targets: explicit ids, or a selection (filters and query). */
-export type BulkTarget = { ids: string[] } | { selection: FindingSelection };
 
 export interface BulkTagCounts {
   matched: number;
@@ -89,9 +86,7 @@ async function lockTargets(
   limit: number,
 ): Promise<string[]> {
   const params = new SqlParams();
-  const where = [scopeSql(scope, params)];
-  if ('ids' in target) where.push(`f.id = ANY(${params.add(target.ids)}::uuid[])`);
-  else where.push(...selectionSql(target.selection, params));
+  const where = bulkTargetSql(scope, target, params);
   const rows = (await manager.query(
     `SELECT f.id FROM ${FINDINGS_FROM} WHERE ${where.join(' AND ')}
       ORDER BY f.id LIMIT ${params.add(limit)} FOR UPDATE OF f`,

@@ -55,7 +55,9 @@ export class FindingTagsService {
       target,
       change,
     );
-    if (!counts) throw new FindingsApiError('bulk_selection_too_large');
+    if (!counts) {
+      throw new FindingsApiError('bulk_selection_too_large', { max: MAX_BULK_FINDINGS });
+    }
     return counts;
   }
 

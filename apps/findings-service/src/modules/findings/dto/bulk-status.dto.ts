@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601 } from 'class-validator';
+import { OptionalNotNull } from '@platform/http';
+import { FINDING_STATUSES, type FindingStatus } from '../finding-status';
+import { BulkSelectionDto } from './bulk-selection.dto';
+
+/**
+ * POST /findings/bulk-status: a selection (`finding_ids`, or `q` and/or `filters`) and the
+ * target state. `waiting` is refused (400 `bulk_waiting_refused`): it needs a reason and a date
+ * per finding.
+ */
+export class BulkStatusDto extends BulkSelectionDto {
+  @ApiProperty({
+    enum: FINDING_STATUSES,
+    description: 'Target state; waiting is refused in a bulk change',
+  })
+  @IsIn(FINDING_STATUSES)
+  status!: FindingStatus;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Required with status risk_accepted (the review date); in the future',
+  })
+  @OptionalNotNull()
+  @IsISO8601()
+  risk_accepted_until?: string;
+}
+
+export class BulkStatusResultDto {
+  @ApiProperty({ description: 'Writable findings in the selection' }) matched!: number;
+  @ApiProperty({
+    description:
+      'Findings whose status (or review date) changed: one action-log entry and one clock update each',
+  })
+  changed!: number;
+  @ApiProperty({ description: 'Open deadline violations closed (closing states only)' })
+  violations_closed!: number;
+}
