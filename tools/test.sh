@@ -21,12 +21,13 @@ if [ ! -d node_modules ]; then
   npm install --no-audit --no-fund || fail "npm install failed"
 fi
 
-# Real peers the tests verify against (openssl, ssh-keygen, sshd, flawfinder): installed with apt
+# Real peers the tests verify against (openssl, ssh-keygen, sshd, curl, flawfinder): installed with apt
 # when missing and running as root, like the stack's PostgreSQL and Redis.
 missing_peers=()
 command -v openssl >/dev/null 2>&1 || missing_peers+=(openssl)
 command -v ssh-keygen >/dev/null 2>&1 || missing_peers+=(openssh-client)
 [ -x /usr/sbin/sshd ] || missing_peers+=(openssh-server)
+command -v curl >/dev/null 2>&1 || missing_peers+=(curl)
 command -v flawfinder >/dev/null 2>&1 || missing_peers+=(flawfinder)
 if [ "${#missing_peers[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
