@@ -4,6 +4,7 @@ import { type MatrixRoute, routeKey } from './matrices/callers';
 import { DEVICES_ENROLLMENT_ROWS } from './matrices/devices-enrollment.matrix';
 import { FOUNDATION_ROWS } from './matrices/foundation.matrix';
 import { ISSUANCE_ROWS } from './matrices/issuance.matrix';
+import { SSH_KEYHOLDER_ROWS } from './matrices/ssh-keyholder.matrix';
 import { SSH_ROWS } from './matrices/ssh.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
@@ -11,6 +12,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'role-matrix.e2e-spec.ts': FOUNDATION_ROWS,
   'devices-enrollment-role-matrix.e2e-spec.ts': DEVICES_ENROLLMENT_ROWS,
   'issuance-role-matrix.e2e-spec.ts': ISSUANCE_ROWS,
+  'ssh-keyholder-role-matrix.e2e-spec.ts': SSH_KEYHOLDER_ROWS,
   'ssh-role-matrix.e2e-spec.ts': SSH_ROWS,
 };
 

@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../../app/access/access.decorators';
 import { authorizedKeyOf } from '../ssh-keys/openssh-public-key';
 import {
@@ -15,6 +16,15 @@ import {
   type KeyholderCaller,
 } from './keyholder-access.guard';
 import { KeyholderService } from './keyholder.service';
+
+/**
+ * Marks a successful answer as text. Set only once the answer exists: a refusal or failure
+ * answers in the JSON error envelope (a `text/plain` header set up front makes Fastify refuse
+ * to send the envelope object, turning a 400 into a 500).
+ */
+function plainText(reply: FastifyReply): void {
+  void reply.header('content-type', 'text/plain; charset=utf-8');
+}
 
 /**
  * The key-holder API for target servers. No session: allowed networks, a per-process rate
@@ -33,7 +43,6 @@ export class KeyholderController {
   constructor(private readonly keyholder: KeyholderService) {}
 
   @Get('keys')
-  @Header('content-type', 'text/plain; charset=utf-8')
   @Header('cache-control', 'no-store')
   @ApiProduces('text/plain')
   @ApiOkResponse({
@@ -44,13 +53,14 @@ export class KeyholderController {
   async keys(
     @CurrentKeyholderCaller() caller: KeyholderCaller,
     @Query() query: KeyholderKeysQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const keys = await this.keyholder.keysFor(caller, query.login);
+    plainText(reply);
     return keys.map((k) => `${authorizedKeyOf(k.keyType, k.publicKey)} certsvc:${k.id}\n`).join('');
   }
 
   @Get('principals')
-  @Header('content-type', 'text/plain; charset=utf-8')
   @Header('cache-control', 'no-store')
   @ApiProduces('text/plain')
   @ApiOkResponse({
@@ -61,6 +71,7 @@ export class KeyholderController {
   async principals(
     @CurrentKeyholderCaller() caller: KeyholderCaller,
     @Query() query: KeyholderPrincipalsQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const names = await this.keyholder.principalsOf(
       caller,
@@ -68,6 +79,7 @@ export class KeyholderController {
       query.key_id,
       query.login,
     );
+    plainText(reply);
     return names.map((n) => `${n}\n`).join('');
   }
 
