@@ -11,13 +11,16 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 // ESM-only packages reached at run time (content-disposition via @fastify/static for the
 // Swagger UI, json-schema-ref-parser via swagger-parser, the OIDC relying party's
 // openid-client with oauth4webapi and jose). Node 20.19 require()s them; Jest cannot, so
-// @swc/jest compiles them to CommonJS.
+// @swc/jest compiles them to CommonJS. The OTLP exporter base is CommonJS but loads node:http
+// with import() when it first sends, which Jest refuses without --experimental-vm-modules;
+// compiled, the import() is a require().
 const esmPackages = [
   'content-disposition',
   '@apidevtools/json-schema-ref-parser',
   'openid-client',
   'oauth4webapi',
   'jose',
+  '@opentelemetry/otlp-exporter-base',
 ];
 
 module.exports = {

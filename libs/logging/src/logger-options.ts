@@ -48,6 +48,8 @@ export interface LoggerSettings {
   redactPaths?: string[];
   /** Fields stamped on every line (component name, ...). */
   base?: Record<string, string>;
+  /** Fields computed for each line (the active trace and span ids). Keep it cheap. */
+  mixin?: () => Record<string, unknown>;
 }
 
 /**
@@ -91,6 +93,7 @@ export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
   return {
     level: settings.level,
     base: settings.base ?? {},
+    ...(settings.mixin ? { mixin: settings.mixin } : {}),
     redact: { paths: settings.redactPaths ?? DEFAULT_REDACT_PATHS, censor: REDACTED },
     serializers: { err: serializeError, msg: scrubSecretText },
     hooks: { logMethod },

@@ -59,6 +59,22 @@ describe('logging lib', () => {
     expect(JSON.stringify(lines[0])).not.toMatch(/abc|sa_1|"pw"/);
   });
 
+  it('stamps the mixin fields (trace ids) computed for each line', () => {
+    const out = capture();
+    let spanId = 'a';
+    const logger = pino(
+      buildLoggerOptions({ level: 'info', json: true, mixin: () => ({ span_id: spanId }) }),
+      out.stream,
+    );
+    logger.info('first');
+    spanId = 'b';
+    logger.info('second');
+    expect(out.lines().map((l) => [l.msg, l.span_id])).toEqual([
+      ['first', 'a'],
+      ['second', 'b'],
+    ]);
+  });
+
   it('adds a rotated file target when the file sink is on', async () => {
     const directory = join(await mkdtemp(join(tmpdir(), 'log-sink-')), 'logs');
     const options = buildLoggerOptions({

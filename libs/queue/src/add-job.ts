@@ -1,5 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { JobContract } from './job-contract';
+import { withJobTrace } from './job-trace';
 import { QueueUnavailableError } from './queue.errors';
 import { isRedisUnavailableError } from './redis-unavailable';
 
@@ -35,7 +36,8 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
  * (with a `producer` connection, whose commands fail at once while disconnected). An add
  * that times out in flight may still land: give jobs a deterministic `jobId` when a client
  * retry must not enqueue twice. Errors that are not about Redis availability (bad options)
- * are rethrown as they are. Returns the job id.
+ * are rethrown as they are. The active trace context travels in the data (`JOB_TRACE_FIELD`),
+ * so the consumer's spans join the producer's trace. Returns the job id.
  */
 export async function addJob<T>(
   queue: JobQueue,
@@ -44,7 +46,7 @@ export async function addJob<T>(
   options: AddJobOptions = {},
 ): Promise<string> {
   const { timeoutMs = 1_500, ...jobOptions } = options;
-  const payload = contract.parse(data);
+  const payload = withJobTrace(contract.parse(data));
   const deadline = Date.now() + timeoutMs;
   const unavailable = (reason: string, cause?: unknown) =>
     new QueueUnavailableError(queue.name, contract.name, reason, cause);

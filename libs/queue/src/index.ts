@@ -2,3 +2,4 @@ export * from './add-job';
 export * from './job-contract';
 export * from './queue.errors';
 export * from './redis-connection';
+export * from './job-trace';

@@ -11,6 +11,7 @@ import { FindingsExceptionFilter } from './errors/exception.filter';
 import { createFindingsLogger } from './logging/findings-logger';
 import { FindingsMetrics } from './metrics/findings-metrics';
 import { FINDINGS_OPENAPI } from './openapi/openapi-document';
+import { startFindingsTracing } from './tracing/findings-tracing';
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -59,6 +60,7 @@ export function createFindingsApp(
         },
       });
     },
+    tracing: startFindingsTracing(config),
     openApi: FINDINGS_OPENAPI,
     routeAccess: FINDINGS_ACCESS,
     preview: options.preview,

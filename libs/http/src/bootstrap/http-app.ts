@@ -23,12 +23,14 @@ import {
   MetricsListenerModule,
   type MetricsListenerOptions,
 } from '@platform/metrics';
+import { type Tracing, TracingModule } from '@platform/tracing';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { installJsonBodyParser, type JsonBodyOptions } from '../body/json-body-parser';
 import { installMediaTypeGate, type MediaTypeVerdict } from '../body/media-type-gate';
 import { inputPipes } from '../input/input-pipes';
 import { clientErrorHandler, type TransportRefusal } from '../transport/client-error';
+import { installHttpTracing } from './http-tracing';
 
 export interface OpenApiMount {
   /** Interactive description, e.g. `api/docs` or `swagger`. */
@@ -61,6 +63,11 @@ export interface HttpAppOptions {
   logging: { logger: ProcessLogger; requests: RequestLogLines };
   /** HTTP metrics of every request; `listener` serves them on a port of their own. */
   metrics: { http: HttpMetrics; listener?: MetricsListenerOptions };
+  /**
+   * The process's traces: a server span per request continuing `traceparent`/B3, the handler
+   * run in its context; `Tracing` injectable and flushed at shutdown.
+   */
+  tracing?: Tracing;
   /** The service's own request hooks, run once the request id is set (context, access line). */
   requestHooks?: (fastify: FastifyInstance) => void;
   /** Fastify plugins the service adds (multipart). */
@@ -83,6 +90,7 @@ function rootModule(options: HttpAppOptions): DynamicModule {
     imports: [
       LoggingModule.forRoot(options.logging),
       ...(listener ? [MetricsListenerModule.forRoot(listener)] : []),
+      ...(options.tracing ? [TracingModule.forRoot(options.tracing)] : []),
       options.module,
     ],
     providers: [
@@ -108,6 +116,7 @@ function createAdapter(options: HttpAppOptions): FastifyAdapter {
     void reply.header('X-Request-ID', request.id);
     done();
   });
+  if (options.tracing) installHttpTracing(fastify, options.tracing);
   options.requestHooks?.(fastify);
   installHttpMetrics(fastify, options.metrics.http);
   installMediaTypeGate(fastify, options.onMediaTypeViolation);

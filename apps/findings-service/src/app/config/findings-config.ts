@@ -2,6 +2,7 @@ import { EnvReader } from '@platform/config';
 import { LOG_LEVELS, LogLevel } from '@platform/logging';
 import { randomSecret } from '@platform/auth';
 import { TrustedProxies } from '@platform/http';
+import { readTracingSettings, type TracingSettings } from '@platform/tracing';
 import { readSsoConfig, type SsoConfig } from './sso-config';
 
 export type ProcessRole = 'api' | 'worker';
@@ -31,6 +32,8 @@ export interface FindingsConfig {
   migrationLockWaitSeconds: number;
   /** Report upload and ingestion (projects/products/reports modules). */
   reports: ReportsConfig;
+  /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
+  tracing: TracingSettings;
 }
 
 export interface ReportsConfig {
@@ -113,6 +116,7 @@ export function loadFindingsConfig(
       ingestLockMs: r.int('INGEST_LOCK_MS', 30_000, { min: 1_000 }),
       ingestAttempts: r.int('INGEST_ATTEMPTS', 3, { min: 1, max: 20 }),
     },
+    tracing: readTracingSettings(r),
   };
   r.done();
   return config;

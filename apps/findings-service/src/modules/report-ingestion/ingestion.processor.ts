@@ -5,7 +5,8 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection } from '@platform/queue';
+import { createRedisConnection, jobTraceCarrier } from '@platform/queue';
+import { Tracing } from '@platform/tracing';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -34,6 +35,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
     private readonly ingestion: ReportIngestionService,
     private readonly reports: IngestionReportsRepository,
+    private readonly tracing: Tracing,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -43,7 +45,21 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
       role: 'worker',
       onError: (error) => this.logger.warn(`redis: ${error.message}`),
     });
-    this.worker = new Worker(REPORT_INGESTION_QUEUE, (job) => this.process(job), {
+    // One consumer span per job, in the trace of the upload that queued it (never per finding).
+    const consume = (job: Job) =>
+      this.tracing.runJob(
+        `${REPORT_INGESTION_QUEUE} process`,
+        jobTraceCarrier(job.data),
+        {
+          'messaging.system': 'bullmq',
+          'messaging.destination.name': REPORT_INGESTION_QUEUE,
+          'messaging.message.id': job.id ?? '',
+          'messaging.operation.type': 'process',
+          'job.attempt': job.attemptsMade + 1,
+        },
+        () => this.process(job),
+      );
+    this.worker = new Worker(REPORT_INGESTION_QUEUE, consume, {
       connection: this.connection,
       prefix: settings.queuePrefix,
       concurrency: settings.ingestConcurrency,
