@@ -14,6 +14,7 @@ import { ServingStatusBoard } from '../grpc/serving-status-board';
 import { PluginRunnerHttpModule } from '../http/http.module';
 import { createRunnerLogger } from './logging/runner-logger';
 import { createRunnerMetrics } from './metrics/runner-metrics';
+import { createPluginExecution, RUNNER_SERVICE_NAME } from './plugin-execution';
 import { COMPONENT, PROCESS_SERVICE, RUNNER_SERVICE } from './runner-identity';
 
 export interface RunningPluginRunner {
@@ -29,8 +30,9 @@ export interface RunningPluginRunner {
 }
 
 /**
- * Starts every listener of the runner: metrics, gRPC (health; later the native channel
- * host), HTTP (`/health`, `/version`). Ports of 0 bind ephemeral ports (tests).
+ * Starts every listener of the runner: metrics, gRPC (health and the runner API with the
+ * plugin hosts behind it, docs/plugins/runner-api.md), HTTP (`/health`, `/version`). Ports of
+ * 0 bind ephemeral ports (tests).
  */
 export async function startPluginRunner(
   config: PluginRunnerConfig,
@@ -56,8 +58,20 @@ export async function startPluginRunner(
     );
     closers.push(metricsServer.close);
 
-    const grpc = await startGrpcServer(config.grpc.host, config.grpc.port, board);
+    // The runner API and the hosts behind it; the hosts stop after gRPC has drained.
+    const plugins = createPluginExecution({
+      config,
+      logger,
+      registry: metrics.registry,
+      board,
+      egress,
+    });
+    closers.push(() => plugins.close());
+    const grpc = await startGrpcServer(config.grpc.host, config.grpc.port, board, [
+      plugins.registration,
+    ]);
     closers.push(() => grpc.shutdown(config.shutdownGraceMs));
+    closers.push(async () => plugins.enterShutdown());
 
     const app = await NestFactory.create<NestFastifyApplication>(
       PluginRunnerHttpModule.register(board, logger),
@@ -78,6 +92,7 @@ export async function startPluginRunner(
 
     board.set(PROCESS_SERVICE, 'SERVING');
     board.set(RUNNER_SERVICE, 'SERVING');
+    board.set(RUNNER_SERVICE_NAME, 'SERVING');
     logger.info(
       { http_port: httpPort, grpc_port: grpc.port, metrics_port: metricsServer.port },
       `${COMPONENT} serving`,

@@ -17,6 +17,13 @@ export class ServingStatusBoard {
     this.apply(service, status);
   }
 
+  /** Forgets a service (an unloaded plugin); Check answers NOT_FOUND for it again. */
+  remove(service: string): void {
+    if (!this.statuses.has(service)) return;
+    this.statuses.delete(service);
+    for (const listener of this.listeners) listener(service, 'SERVICE_UNKNOWN');
+  }
+
   /** Status of a registered service, or undefined when the service is unknown. */
   get(service: string): ServingStatus | undefined {
     return this.statuses.get(service);

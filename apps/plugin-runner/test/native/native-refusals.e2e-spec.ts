@@ -81,7 +81,10 @@ describe('native plugins that are refused', () => {
   ] as const)(
     'refuses a plugin that %s, and leaves no process behind',
     async (_name, variant, message) => {
-      const { host } = startHost(testLimits({ handshakeTimeoutMs: 1500 }));
+      // Short for the silent plugin; long enough elsewhere that a slow start on a loaded
+      // machine still reaches the step under test.
+      const handshakeTimeoutMs = variant === 'no-handshake' ? 1500 : 5000;
+      const { host } = startHost(testLimits({ handshakeTimeoutMs }));
       const error = await loadError(host.load(fixtureArtifact({ variant })));
       expect(error.code).toBe('plugin_start_failed');
       expect(error.message).toMatch(message);

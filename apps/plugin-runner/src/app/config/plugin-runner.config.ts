@@ -3,6 +3,9 @@ import type { LogLevel } from '@platform/logging';
 import { LOG_LEVELS } from '@platform/logging';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { readEgressPolicy } from './egress.config';
+import type { NativeLimits } from '../../native/native-limits';
+import { readNativeLimits } from './native.config';
+import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
 
 /** Typed settings of the plugin runner, read and validated once at boot. */
 export interface PluginRunnerConfig {
@@ -18,6 +21,10 @@ export interface PluginRunnerConfig {
   sandbox: { globalLimit: number; perPluginLimit: number; keepWarmSeconds: number };
   /** The egress guard of the plugins' `http-request` (PLUGIN_EGRESS_*, docs/plugins/egress.md). */
   egress: EgressPolicy;
+  /** Limits of the native channel processes (PLUGIN_NATIVE_*, docs/plugins/native.md). */
+  native: NativeLimits;
+  /** The runner API for the findings service (PLUGIN_RUNNER_TOKEN, docs/plugins/runner-api.md). */
+  runnerApi: RunnerApiConfig;
   /** Grace period for in-flight calls at shutdown before connections are cut. */
   shutdownGraceMs: number;
 }
@@ -57,6 +64,8 @@ export function loadPluginRunnerConfig(
       keepWarmSeconds: read.int('PLUGIN_RUNNER_KEEP_WARM_SECONDS', 300, { min: 0, max: 86400 }),
     },
     egress: readEgressPolicy(read),
+    native: readNativeLimits(read),
+    runnerApi: readRunnerApiConfig(read),
     shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
