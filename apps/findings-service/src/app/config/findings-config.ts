@@ -4,6 +4,10 @@ import { randomSecret } from '@platform/auth';
 import { TrustedProxies } from '@platform/http';
 import { readTracingSettings, type TracingSettings } from '@platform/tracing';
 import { readSsoConfig, type SsoConfig } from './sso-config';
+import {
+  readPluginRunnerClientConfig,
+  type PluginRunnerClientConfig,
+} from './plugin-runner-config';
 
 export type ProcessRole = 'api' | 'worker';
 
@@ -32,6 +36,8 @@ export interface FindingsConfig {
   migrationLockWaitSeconds: number;
   /** Report upload and ingestion (projects/products/reports modules). */
   reports: ReportsConfig;
+  /** The plugin runner's API (PLUGIN_RUNNER_URL, PLUGIN_RUNNER_TOKEN; docs/plugins/runner-api.md). */
+  pluginRunner: PluginRunnerClientConfig;
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
   tracing: TracingSettings;
 }
@@ -116,6 +122,7 @@ export function loadFindingsConfig(
       ingestLockMs: r.int('INGEST_LOCK_MS', 30_000, { min: 1_000 }),
       ingestAttempts: r.int('INGEST_ATTEMPTS', 3, { min: 1, max: 20 }),
     },
+    pluginRunner: readPluginRunnerClientConfig(r),
     tracing: readTracingSettings(r),
   };
   r.done();

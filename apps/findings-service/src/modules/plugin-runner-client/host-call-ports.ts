@@ -1,0 +1,66 @@
+/**
+ * What the runner asks the findings service during an invocation (docs/plugins/runner-api.md,
+ * "Host calls"). Each port answers for the event context the findings service itself started
+ * the invocation with — the runner's request names no project. The plugin management issue
+ * wires real secret storage, the project's mail and the CVE data; until then every port
+ * answers "not configured" explicitly, never a made-up success.
+ */
+export interface PluginEventContext {
+  pluginId: string;
+  versionDigest: string;
+  projectId: string;
+  eventId: string;
+}
+
+/** Secret-marked settings of the installed plugin and of the event's project. */
+export interface PluginSecretsPort {
+  /** The installation's secret `name`; undefined when it has no value. */
+  getSecret(context: PluginEventContext, name: string): Promise<string | undefined>;
+  /** The secret `name` for `context.projectId`; undefined when it has no value. */
+  getProjectSecret(context: PluginEventContext, name: string): Promise<string | undefined>;
+}
+
+/** Mail to the recipients configured for the event's project (the plugin names none). */
+export interface PluginMailPort {
+  send(
+    context: PluginEventContext,
+    message: { subject: string; body: string },
+  ): Promise<{ messageId: string }>;
+}
+
+/** Which CVE identifiers the service knows (identifiers only). */
+export interface CveCatalogPort {
+  knownIds(context: PluginEventContext, ids: string[]): Promise<string[]>;
+}
+
+export interface HostCallPorts {
+  secrets: PluginSecretsPort;
+  mail: PluginMailPort;
+  cve: CveCatalogPort;
+}
+
+/** Nothing answers this host call yet: answered as `not_configured`. */
+export class HostCallNotConfigured extends Error {
+  constructor(what: string) {
+    super(`${what} is not configured in the findings service`);
+    this.name = 'HostCallNotConfigured';
+  }
+}
+
+/** The call is refused for this plugin or project: answered as `denied`. */
+export class HostCallDenied extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostCallDenied';
+  }
+}
+
+/** The ports before the plugin management issue: every call is "not configured". */
+export const NOT_CONFIGURED_PORTS: HostCallPorts = {
+  secrets: {
+    getSecret: () => Promise.reject(new HostCallNotConfigured('plugin secret storage')),
+    getProjectSecret: () => Promise.reject(new HostCallNotConfigured('plugin secret storage')),
+  },
+  mail: { send: () => Promise.reject(new HostCallNotConfigured('project mail')) },
+  cve: { knownIds: () => Promise.reject(new HostCallNotConfigured('the CVE catalogue')) },
+};
