@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { enrollDevice, type EnrolledDevice } from '../fixtures/enroll';
 import { opensslCsr } from '../fixtures/openssl';
@@ -29,6 +29,14 @@ export class CertificateFuzzSeed {
   decommissioned!: EnrolledDevice;
   userCsrPem = '';
   allowlistSerial = '';
+  /** The device registering raw SSH keys, a pending key of it and that key's line. */
+  sshDevice!: EnrolledDevice;
+  pendingSshKeyId = '';
+  sshKeyLine = '';
+  /** A principal alias with one member, and a key-holder token. */
+  readonly aliasName = 'fuzzalias';
+  readonly aliasMember = 'fuzz-alias-member@certsvc.test';
+  keyholderTokenId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -53,6 +61,50 @@ export class CertificateFuzzSeed {
     this.reenrolling = await enrollDevice(this.t);
     this.decommissioned = await enrollDevice(this.t);
     await this.newAllowlistEntry();
+    this.sshDevice = await enrollDevice(this.t);
+    this.sshKeyLine = sshEd25519Line();
+    await this.newPendingSshKey();
+    await this.newAlias();
+    await this.newKeyholderToken();
+  }
+
+  /** Registers a fresh raw key of `sshDevice` (pending); approve, reject and revoke use it. */
+  async newPendingSshKey(): Promise<void> {
+    const res = await this.http
+      .post('/api/v1/enroll/ssh-key')
+      .send({
+        serial: this.sshDevice.serial,
+        enrollment_token: this.sshDevice.enrollmentToken,
+        public_key: sshEd25519Line(),
+      })
+      .expect(201);
+    this.pendingSshKeyId = (res.body as { id: string }).id;
+  }
+
+  /** (Re)creates the alias with its member; a 409 (it still exists) is fine. */
+  async newAlias(): Promise<void> {
+    await this.http
+      .post('/api/v1/admin/principal-aliases')
+      .set(...bearer(this.admin.accessToken))
+      .send({ name: this.aliasName, members: [this.aliasMember] });
+    await this.newAliasMember();
+  }
+
+  /** Puts the member back into the alias (a 409: still a member). */
+  async newAliasMember(): Promise<void> {
+    await this.http
+      .post(`/api/v1/admin/principal-aliases/${this.aliasName}/members`)
+      .set(...bearer(this.admin.accessToken))
+      .send({ member: this.aliasMember });
+  }
+
+  async newKeyholderToken(): Promise<void> {
+    const res = await this.http
+      .post('/api/v1/admin/keyholder-tokens')
+      .set(...bearer(this.admin.accessToken))
+      .send({ name: 'fuzz', principals: [this.aliasName] })
+      .expect(201);
+    this.keyholderTokenId = (res.body as { id: string }).id;
   }
 
   async newRefreshSession(): Promise<void> {
@@ -120,4 +172,17 @@ export class CertificateFuzzSeed {
     const res = await this.http.post('/api/v1/enroll/nonce').expect(201);
     return (res.body as { nonce: string }).nonce;
   }
+}
+
+/** A fresh Ed25519 public key as an authorized_keys line (`ssh-ed25519 <base64> fuzz@host`). */
+export function sshEd25519Line(): string {
+  const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+  const raw = Buffer.from(jwk.x ?? '', 'base64url');
+  const field = (bytes: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  };
+  const blob = Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]);
+  return `ssh-ed25519 ${blob.toString('base64')} fuzz@host`;
 }

@@ -14,6 +14,11 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   const p = op.path;
   if (p.startsWith('/api/v1/admin/corp-allowlist/')) return { serial: seed.allowlistSerial };
   if (p.startsWith('/api/v1/admin/purpose-overrides/')) return { purpose: 'wifi' };
+  if (p.startsWith('/api/v1/admin/ssh-keys/')) return { id: seed.pendingSshKeyId };
+  if (p.startsWith('/api/v1/admin/principal-aliases/')) {
+    return { alias: seed.aliasName, member: seed.aliasMember };
+  }
+  if (p.startsWith('/api/v1/admin/keyholder-tokens/')) return { id: seed.keyholderTokenId };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
   if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
   if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
@@ -38,6 +43,16 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
       new_password: `${seed.member.password}-next`,
     },
     'POST /api/v1/auth/local/login': { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    'POST /api/v1/admin/keyholder-tokens': { name: 'fuzz-created', principals: [seed.aliasName] },
+    'PUT /api/v1/admin/keyholder-tokens/{id}/principals': { principals: [seed.aliasName] },
+    'POST /api/v1/admin/principal-aliases': {
+      name: 'fuzz-created',
+      members: ['fuzz-created@certsvc.test'],
+    },
+    'POST /api/v1/admin/principal-aliases/{alias}/members': { member: seed.aliasMember },
+    'PUT /api/v1/admin/principal-aliases/{alias}/enabled': { enabled: true },
+    'POST /api/v1/admin/ssh-keys/{id}/reject': { reason: 'fuzz' },
+    'POST /api/v1/admin/ssh-keys/{id}/revoke': { reason: 'fuzz' },
     'POST /api/v1/auth/logout': { refresh_token: seed.refreshToken },
     'POST /api/v1/auth/refresh': { refresh_token: seed.refreshToken },
     'PUT /api/v1/certificates/{serial}/key-protection': { level: 'prompt' },
@@ -62,6 +77,15 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
       csr: seed.userCsrPem,
       purpose: 'user_mtls',
       user: 'fuzz-user@example.test',
+    },
+    'POST /api/v1/enroll/ssh-key': {
+      serial: seed.sshDevice.serial,
+      enrollment_token: seed.sshDevice.enrollmentToken,
+      public_key: seed.sshKeyLine,
+    },
+    'POST /api/v1/enroll/ssh-key/status': {
+      serial: seed.sshDevice.serial,
+      enrollment_token: seed.sshDevice.enrollmentToken,
     },
     'POST /api/v1/license/decommission': { identity_key: `sn:${seed.decommissioned.serial}` },
     'POST /api/v1/requests/approve': { request_ids: [seed.pending.requestId] },
@@ -92,6 +116,10 @@ const QUERIES: Record<string, Record<string, string>> = {
   'GET /api/v1/requests': { page: '1', limit: '5' },
   'GET /api/v1/requests.csv': { page: '1', limit: '5' },
   'GET /api/v1/admin/purpose-requests': { page: '1', limit: '5' },
+  'GET /api/v1/admin/ssh-keys': { page: '1', limit: '5', state: 'pending' },
+  'GET /api/v1/keyholder/keys': { login: 'fuzzalias' },
+  'GET /api/v1/keyholder/principals': { serial: '1', login: 'fuzzalias' },
+  'GET /api/v1/keyholder/revocations': { after: '0', limit: '5' },
 };
 
 /** The valid request of each operation, with the ids of the seeded objects. */
@@ -177,6 +205,20 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/service-accounts/{id}':
       await seed.newTargetAccount();
+      return;
+    case 'POST /api/v1/admin/ssh-keys/{id}/approve':
+    case 'POST /api/v1/admin/ssh-keys/{id}/reject':
+    case 'POST /api/v1/admin/ssh-keys/{id}/revoke':
+      await seed.newPendingSshKey();
+      return;
+    case 'DELETE /api/v1/admin/principal-aliases/{alias}':
+      await seed.newAlias();
+      return;
+    case 'DELETE /api/v1/admin/principal-aliases/{alias}/members/{member}':
+      await seed.newAliasMember();
+      return;
+    case 'DELETE /api/v1/admin/keyholder-tokens/{id}':
+      await seed.newKeyholderToken();
       return;
     default:
       return;
