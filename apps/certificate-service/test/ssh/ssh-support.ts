@@ -47,7 +47,12 @@ export async function sshRequest(
 ): Promise<SshRequest> {
   const device = options.device ?? (await enrollDevice(t));
   if (!options.device) {
-    await prepareSshDevice(t, admin, device, options.owner ?? 'alice@corp.example.com');
+    await prepareSshDevice(
+      t,
+      admin,
+      device,
+      options.owner === undefined ? 'alice@corp.example.com' : options.owner,
+    );
   }
   const publicKey = sshKeygenKey(options.kind ?? 'ed25519').publicKey;
   const res = await enrollSsh(t, device, publicKey).expect(201);

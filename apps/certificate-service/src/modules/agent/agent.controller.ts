@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentAuth } from '../../app/access/access.decorators';
 import { toPem } from '@platform/pki';
@@ -9,6 +16,7 @@ import { AgentService } from './agent.service';
 import { etagMatches } from './bundle-version';
 import {
   AgentCertificateDto,
+  AgentSshCertificateDto,
   BundleVersionDto,
   CheckinDto,
   CheckinResponseDto,
@@ -50,20 +58,35 @@ export class AgentController {
   }
 
   @Get('certificate')
-  @ApiOkResponse({ type: AgentCertificateDto, headers: { ETag: { schema: { type: 'string' } } } })
+  @ApiExtraModels(AgentCertificateDto, AgentSshCertificateDto)
+  @ApiOkResponse({
+    description: 'X.509 purposes: PEM certificate and CA bundle; `ssh`: the OpenSSH certificate',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(AgentCertificateDto) },
+        { $ref: getSchemaPath(AgentSshCertificateDto) },
+      ],
+    },
+    headers: { ETag: { schema: { type: 'string' } } },
+  })
   @ApiResponse({ status: 304, description: 'If-None-Match names the current bundle' })
   async certificate(
     @AgentRequest() request: CertificateRequestEntity,
     @Res() reply: FastifyReply,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<void> {
-    const { certificate, version } = await this.agent.certificate(request);
-    const etag = `"${version}"`;
+    const delivered = await this.agent.certificate(request);
+    const etag = `"${delivered.version}"`;
     void reply.header('etag', etag).header('cache-control', 'no-cache');
     if (etagMatches(ifNoneMatch, etag)) {
       await reply.code(304).send();
       return;
     }
+    if (delivered.kind === 'ssh') {
+      await reply.code(200).send(AgentSshCertificateDto.from(request.id, delivered));
+      return;
+    }
+    const { certificate, version } = delivered;
     const body: AgentCertificateDto = {
       request_id: request.id,
       serial: certificate.serial,

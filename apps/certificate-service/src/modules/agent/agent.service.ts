@@ -3,17 +3,21 @@ import type { CertificateRequestEntity } from '../requests/certificate-request.e
 import { IN_PROGRESS_REQUEST_STATUSES } from '../requests/request-status';
 import { RequestsRepository } from '../requests/requests.repository';
 import { AgentError } from './agent.errors';
-import { bundleVersion } from './bundle-version';
+import { bundleVersion, sshBundleVersion } from './bundle-version';
 import {
   ISSUED_CERTIFICATE_READER,
   type IssuedCertificate,
   type IssuedCertificateReader,
 } from './issued-certificate-reader';
+import {
+  ISSUED_SSH_CERTIFICATE_READER,
+  type IssuedSshCertificate,
+  type IssuedSshCertificateReader,
+} from './issued-ssh-certificate-reader';
 
-export interface DeliveredCertificate {
-  certificate: IssuedCertificate;
-  version: string;
-}
+export type DeliveredCertificate =
+  | { kind: 'x509'; certificate: IssuedCertificate; version: string }
+  | { kind: 'ssh'; certificate: IssuedSshCertificate; version: string };
 
 /** What an agent may do with its own request. */
 @Injectable()
@@ -23,6 +27,9 @@ export class AgentService {
     @Optional()
     @Inject(ISSUED_CERTIFICATE_READER)
     private readonly certificates?: IssuedCertificateReader,
+    @Optional()
+    @Inject(ISSUED_SSH_CERTIFICATE_READER)
+    private readonly sshCertificates?: IssuedSshCertificateReader,
   ) {}
 
   /** The issued certificate and its bundle version; 409 while undecided, 404 when none. */
@@ -30,12 +37,20 @@ export class AgentService {
     if (IN_PROGRESS_REQUEST_STATUSES.includes(request.status)) {
       throw new AgentError('certificate_not_issued');
     }
+    if (request.purpose === 'ssh') {
+      const ssh =
+        request.status === 'issued' && this.sshCertificates
+          ? await this.sshCertificates.forRequest(request.id)
+          : null;
+      if (!ssh) throw new AgentError('certificate_not_found');
+      return { kind: 'ssh', certificate: ssh, version: sshBundleVersion(ssh) };
+    }
     const certificate =
       request.status === 'issued' && this.certificates
         ? await this.certificates.forRequest(request.id)
         : null;
     if (!certificate) throw new AgentError('certificate_not_found');
-    return { certificate, version: bundleVersion(certificate) };
+    return { kind: 'x509', certificate, version: bundleVersion(certificate) };
   }
 
   /** The agent installed the certificate. */

@@ -10,7 +10,8 @@ export interface ApprovalCandidate {
   deviceId: string;
   purpose: Purpose;
   status: RequestStatus;
-  csr: IssuableCsr;
+  /** For `ssh`: `der` is the OpenSSH public key blob (see the request entity). */
+  csr: Omit<IssuableCsr, 'keyAlgorithm'> & { keyAlgorithm: 'rsa' | 'ec' | 'ed25519' };
   requesterKind: 'device' | 'user';
   userIdentity: string | null;
   upn: string | null;
@@ -19,6 +20,8 @@ export interface ApprovalCandidate {
   serial: string;
   deviceBlocked: boolean;
   identityKey: string;
+  /** Device owner (an `ssh` certificate's principals come from it). */
+  owner: string | null;
 }
 
 export interface ConflictGroup {
@@ -38,7 +41,7 @@ export class ApprovalRepository {
       `SELECT r.id, r.device_id, r.purpose, r.status, r.csr_der, r.public_key_spki_der,
               r.key_algorithm, r.requester_kind,
               r.user_identity, r.upn, r.sid, r.registered_during_block,
-              d.serial, d.blocked, d.identity_key
+              d.serial, d.blocked, d.identity_key, d.owner
        FROM certificate_requests r JOIN devices d ON d.id = r.device_id
        WHERE r.id = ANY($1::uuid[])`,
       [ids],
@@ -49,7 +52,7 @@ export class ApprovalRepository {
       status: RequestStatus;
       csr_der: Buffer;
       public_key_spki_der: Buffer;
-      key_algorithm: 'rsa' | 'ec';
+      key_algorithm: 'rsa' | 'ec' | 'ed25519';
       requester_kind: 'device' | 'user';
       user_identity: string | null;
       upn: string | null;
@@ -58,6 +61,7 @@ export class ApprovalRepository {
       serial: string;
       blocked: boolean;
       identity_key: string;
+      owner: string | null;
     }[];
     return rows.map((r) => ({
       id: r.id,
@@ -77,6 +81,7 @@ export class ApprovalRepository {
       serial: r.serial,
       deviceBlocked: r.blocked,
       identityKey: r.identity_key,
+      owner: r.owner,
     }));
   }
 

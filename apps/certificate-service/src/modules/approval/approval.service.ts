@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService, type AuditEntry } from '../audit/audit.service';
 import { actorLabel, mayActOnPurpose, type Actor } from '../../app/access/actor';
 import { IssuanceService } from '../issuance/issuance.service';
-import type { IssuableRequest } from '../issuance/issuance.types';
+import type { ApprovedRequest } from '../issuance/issuance.types';
 import { LicenseError } from '../license/license.errors';
 import { isX509Purpose } from '@platform/pki';
 import { CorpOwnershipCheck, type CorpOwnershipVerdict } from '../settings/corp-ownership-check';
@@ -37,7 +37,7 @@ export class ApprovalService {
         ? 'request_not_found'
         : c.status !== 'pending'
           ? 'request_not_pending'
-          : !isX509Purpose(c.purpose)
+          : !isX509Purpose(c.purpose) && c.purpose !== 'ssh'
             ? 'purpose_unsupported'
             : undefined;
       if (refusal) refusals.set(id, refusal);
@@ -102,14 +102,27 @@ export class ApprovalService {
   }
 }
 
-function issuable(c: ApprovalCandidate): IssuableRequest {
+function issuable(c: ApprovalCandidate): ApprovedRequest {
+  if (c.purpose === 'ssh') {
+    return {
+      requestId: c.id,
+      deviceId: c.deviceId,
+      identityKey: c.identityKey,
+      purpose: 'ssh',
+      deviceSerial: c.serial,
+      owner: c.owner,
+      publicKeyBlob: c.csr.der,
+    };
+  }
   if (!isX509Purpose(c.purpose)) throw new Error(`purpose ${c.purpose} is not X.509`);
+  const keyAlgorithm = c.csr.keyAlgorithm;
+  if (keyAlgorithm === 'ed25519') throw new Error('an X.509 request with an Ed25519 key');
   return {
     requestId: c.id,
     deviceId: c.deviceId,
     identityKey: c.identityKey,
     purpose: c.purpose,
-    csr: c.csr,
+    csr: { der: c.csr.der, publicKeySpkiDer: c.csr.publicKeySpkiDer, keyAlgorithm },
     subject: c.requesterKind === 'user' && c.userIdentity ? c.userIdentity : c.serial,
     userIdentity: c.userIdentity,
     upn: c.upn,

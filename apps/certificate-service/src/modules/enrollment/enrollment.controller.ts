@@ -21,11 +21,14 @@ import {
   PurposeRequestBodyDto,
   PurposeRequestResponseDto,
 } from './dto/enroll-purposes.dto';
+import { EnrollSshDto, EnrollSshResponseDto } from './dto/enroll-ssh.dto';
 import { EnrollUserDto, EnrollUserResponseDto } from './dto/enroll-user.dto';
 import { DeviceCredentialsDto, EnrollDto, EnrollResponseDto, NonceDto } from './dto/enroll.dto';
 import { EnrollRateLimitGuard } from './enroll-rate-limit.guard';
 import { EnrollNoncesService } from './enroll-nonces.service';
 import { EnrollmentService } from './enrollment.service';
+import { SshEnabledGuard } from '../../app/features/ssh-enabled.guard';
+import { SshEnrollmentService } from './ssh-enrollment.service';
 import { UserEnrollmentService } from './user-enrollment.service';
 
 /** Enrollment: no session; nonce, enrollment token, source-auth and a rate limit instead. */
@@ -38,6 +41,7 @@ export class EnrollmentController {
     private readonly nonces: EnrollNoncesService,
     private readonly enrollment: EnrollmentService,
     private readonly users: UserEnrollmentService,
+    private readonly ssh: SshEnrollmentService,
     private readonly self: DeviceSelfService,
     private readonly crls: CrlDistributionService,
   ) {}
@@ -108,6 +112,26 @@ export class EnrollmentController {
       request_id: result.requestId,
       status: 'pending',
       purpose: body.purpose,
+      agent_secret: result.agentSecret,
+    };
+  }
+
+  @Post('ssh')
+  @UseGuards(SshEnabledGuard)
+  @ApiCreatedResponse({ type: EnrollSshResponseDto })
+  async enrollSsh(@Body() body: EnrollSshDto): Promise<EnrollSshResponseDto> {
+    const result = await this.ssh.enroll({
+      serial: body.serial,
+      enrollmentToken: body.enrollment_token,
+      publicKey: body.public_key,
+      agentVersion: body.agent_version,
+    });
+    return {
+      request_id: result.requestId,
+      status: 'pending',
+      purpose: 'ssh',
+      key_type: result.keyType,
+      fingerprint: result.fingerprint,
       agent_secret: result.agentSecret,
     };
   }

@@ -10,6 +10,7 @@ import { EnrollmentController } from './enrollment.controller';
 import { EnrollmentRepository } from './enrollment.repository';
 import { EnrollmentService } from './enrollment.service';
 import { SourceAuthGate } from './source-auth/source-auth.gate';
+import { SshEnrollmentService } from './ssh-enrollment.service';
 import { UserEnrollmentService } from './user-enrollment.service';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
@@ -23,6 +24,7 @@ import { UserEnrollmentService } from './user-enrollment.service';
     SourceAuthGate,
     EnrollmentService,
     UserEnrollmentService,
+    SshEnrollmentService,
     DeviceSelfService,
     CrlDistributionService,
     EnrollRateLimitGuard,

@@ -10,7 +10,14 @@ import {
   type NewCertificate,
   type RequestDecision,
 } from './issuance.repository';
-import type { IssuableRequest, IssuanceOutcome } from './issuance.types';
+import { SshCertificateIssuer, type SshIssueOutcome } from '../ssh/ssh-certificate-issuer';
+import {
+  isSshIssuable,
+  type ApprovedRequest,
+  type IssuableRequest,
+  type IssuanceOutcome,
+  type SshIssuableRequest,
+} from './issuance.types';
 
 /**
  * Issues a batch of approved requests in one transaction holding the licence ledger lock:
@@ -26,10 +33,11 @@ export class IssuanceService {
     private readonly license: LicenseService,
     private readonly issuers: IssuerRegistry,
     private readonly timings: IssuanceTimings,
+    private readonly ssh: SshCertificateIssuer,
   ) {}
 
   async issue(
-    rows: readonly IssuableRequest[],
+    rows: readonly ApprovedRequest[],
     decidedBy: string,
   ): Promise<Map<string, IssuanceOutcome>> {
     const outcomes = new Map<string, IssuanceOutcome>();
@@ -55,16 +63,21 @@ export class IssuanceService {
         outcomes.set(r.requestId, { status: 'error', error: 'license_limit' });
         return false;
       });
+      const x509 = admitted.filter((r): r is IssuableRequest => !isSshIssuable(r));
+      const ssh = admitted.filter(isSshIssuable);
       const signStarted = process.hrtime.bigint();
-      const results = await this.signAll(admitted);
+      const results = await this.signAll(x509);
+      // SSH certificates: signed and inserted (one multi-row INSERT) in this transaction.
+      const sshResults = await this.ssh.issue(ltx.em, ssh, at);
       issueMs = elapsedMs(signStarted);
-      const certificates = this.collect(admitted, results, outcomes, decisions);
+      const certificates = this.collect(x509, results, outcomes, decisions);
+      const sshIssued = this.collectSsh(ssh, sshResults, outcomes, decisions);
       await this.persist(tx, certificates, decisions, decidedBy, at);
       const counted: SlotCandidate[] = admitted
         .filter((r) => outcomes.get(r.requestId)?.status !== 'error')
         .map((r) => ({ identityKey: r.identityKey, deviceId: r.deviceId }));
       await slots.commit(counted, at);
-      this.timings.issued(certificates.length);
+      this.timings.issued(certificates.length + sshIssued);
     });
     this.timings.add('issueMs', issueMs);
     this.timings.add('databaseMs', elapsedMs(started) - issueMs);
@@ -136,6 +149,34 @@ export class IssuanceService {
       }
     }
     return certificates;
+  }
+
+  /** Outcomes and decisions of the SSH rows; a row kept pending gets no decision. */
+  private collectSsh(
+    rows: readonly SshIssuableRequest[],
+    results: Map<string, SshIssueOutcome>,
+    outcomes: Map<string, IssuanceOutcome>,
+    decisions: RequestDecision[],
+  ): number {
+    let issued = 0;
+    for (const row of rows) {
+      const result = results.get(row.requestId) ?? {
+        status: 'error' as const,
+        error: 'issuance_failed',
+        keepPending: false,
+      };
+      if (result.status === 'issued') {
+        issued++;
+        outcomes.set(row.requestId, { status: 'issued', serial: result.serial });
+        decisions.push({ id: row.requestId, status: 'issued', reason: null });
+      } else {
+        outcomes.set(row.requestId, { status: 'error', error: result.error });
+        if (!result.keepPending) {
+          decisions.push({ id: row.requestId, status: 'failed', reason: result.error });
+        }
+      }
+    }
+    return issued;
   }
 
   /**

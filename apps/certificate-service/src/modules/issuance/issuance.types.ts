@@ -16,6 +16,27 @@ export interface IssuableRequest {
   sid: string | null;
 }
 
+/** A pending `ssh` request that passed the approval checks (signed by the SSH CA). */
+export interface SshIssuableRequest {
+  requestId: string;
+  deviceId: string;
+  /** Licence identity of the device (`ek:`, `sn:`, `pk:`). */
+  identityKey: string;
+  purpose: 'ssh';
+  deviceSerial: string;
+  /** Device owner now: whose login names and principal aliases the certificate carries. */
+  owner: string | null;
+  /** OpenSSH public key blob, validated at `POST /enroll/ssh`. */
+  publicKeyBlob: Buffer;
+}
+
+/** Any request the approval flow hands to issuance. */
+export type ApprovedRequest = IssuableRequest | SshIssuableRequest;
+
+export function isSshIssuable(row: ApprovedRequest): row is SshIssuableRequest {
+  return row.purpose === 'ssh';
+}
+
 export type IssuanceOutcome =
   | { status: 'issued'; serial: string }
   | { status: 'ca_pending' }

@@ -50,6 +50,7 @@ export class CertificateRequestEntity {
   @Column({ type: 'varchar', length: 16 })
   status!: RequestStatus;
 
+  /** PKCS#10 DER; for `ssh` the OpenSSH public key blob sent to `POST /enroll/ssh`. */
   @Column({ type: 'bytea' })
   csrDer!: Buffer;
 
@@ -62,7 +63,7 @@ export class CertificateRequestEntity {
   publicKeyHash!: string;
 
   @Column({ type: 'varchar', length: 8 })
-  keyAlgorithm!: 'rsa' | 'ec';
+  keyAlgorithm!: 'rsa' | 'ec' | 'ed25519';
 
   /** Common name the CSR asked for (informational; issuance decides the subject). */
   @Column({ type: 'varchar', length: 255, nullable: true })

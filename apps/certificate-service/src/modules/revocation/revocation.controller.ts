@@ -37,12 +37,13 @@ export class RevocationController {
   @HttpCode(200)
   @ApiOkResponse({
     type: DeviceRevocationDto,
-    description: 'every certificate revoked; device blocked',
+    description: 'every certificate revoked, SSH cascade done; device blocked',
   })
   @ApiResponse({
     status: 207,
     type: DeviceRevocationDto,
-    description: 'partial failure; no block; repeat is safe',
+    description:
+      'partial failure of X.509 certificates (no block) or of the SSH cascade (`ssh_keys_revoke_failed`); repeat is safe',
   })
   async revokeDevice(
     @CurrentActor() actor: Actor,
@@ -50,7 +51,7 @@ export class RevocationController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DeviceRevocationDto> {
     const result = await this.revocation.revokeDevice(actor, serial);
-    void reply.status(result.complete ? 200 : 207);
+    void reply.status(result.complete && result.ssh.ok ? 200 : 207);
     return DeviceRevocationDto.from(result);
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { CaModule } from '../ca/ca.module';
 import { LicenseModule } from '../license/license.module';
+import { SshModule } from '../ssh/ssh.module';
 import { CertificateRevoker } from './certificate-revoker';
 import { DeviceBlockRepository } from './device-block.repository';
 import { RevocationController } from './revocation.controller';
@@ -9,7 +10,7 @@ import { RevocationService } from './revocation.service';
 
 /** Certificate, device and user revocation; device block and unblock. */
 @Module({
-  imports: [AuditModule, CaModule, LicenseModule],
+  imports: [AuditModule, CaModule, LicenseModule, SshModule],
   controllers: [RevocationController],
   providers: [DeviceBlockRepository, CertificateRevoker, RevocationService],
 })

@@ -5,6 +5,9 @@ import type { CertificateEntity } from '../certificates/certificate.entity';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { LicenseService } from '../license/license.service';
 import { normalizeSerialHex, type RevocationReason } from '@platform/pki';
+import { parseSshCertificateRef } from '../ssh/ssh-certificate-profile';
+import { SshCertificateRevoker, type SshDeviceCascade } from '../ssh/ssh-certificate-revoker';
+import { sshCertificateRecord } from '../ssh/ssh-certificate-record';
 import { CertificateRevoker, type RevocationRowOutcome } from './certificate-revoker';
 import { DeviceBlockRepository } from './device-block.repository';
 import { RevocationError } from './revocation.errors';
@@ -16,6 +19,8 @@ export interface DeviceRevocation {
   blocked: boolean;
   slotReleased: boolean;
   certificates: RevocationRowOutcome[];
+  /** SSH certificates and raw keys of the device, revoked independently of the X.509 ones. */
+  ssh: SshDeviceCascade;
 }
 
 /** Revocation of one certificate, of a device (full revoke + block) and of a user's certificates. */
@@ -27,6 +32,7 @@ export class RevocationService {
     private readonly devices: DeviceBlockRepository,
     private readonly license: LicenseService,
     private readonly audit: AuditService,
+    private readonly ssh: SshCertificateRevoker,
   ) {}
 
   /** Revoking does not free a licence slot. Already revoked: answered as it is. */
@@ -35,6 +41,8 @@ export class RevocationService {
     serial: string,
     reason: RevocationReason,
   ): Promise<CertificateEntity> {
+    const sshSerial = parseSshCertificateRef(serial);
+    if (sshSerial !== undefined) return this.revokeSshCertificate(actor, sshSerial, reason);
     const normalized = normalizeSerialHex(serial);
     const row = normalized ? await this.certificates.findBySerial(normalized) : null;
     if (!row) throw new RevocationError('certificate_not_found');
@@ -54,15 +62,38 @@ export class RevocationService {
     return (await this.certificates.findBySerial(row.serial)) ?? row;
   }
 
+  /** `ssh-<serial>`: an SSH certificate, into the KRL (no issuer, no CRL). */
+  private async revokeSshCertificate(
+    actor: Actor,
+    serial: bigint,
+    reason: RevocationReason,
+  ): Promise<CertificateEntity> {
+    const before = await this.ssh.find(serial);
+    if (!before) throw new RevocationError('certificate_not_found');
+    const after = await this.ssh.revokeOne(serial, reason);
+    if (before.status !== 'revoked') {
+      await this.audit.record({
+        action: 'certificate.revoke',
+        actor,
+        target: `ssh-${serial}`,
+        details: { reason, purpose: 'ssh', device_id: after.deviceId, key_id: after.keyId },
+      });
+    }
+    return sshCertificateRecord(after);
+  }
+
   /**
-   * Revokes every active certificate of the device. All succeed: the slot is decommissioned
-   * and the device blocked (permanent until unblocked). Any failure: nothing else changes.
+   * Revokes every active certificate of the device. All X.509 ones succeed: the slot is
+   * decommissioned and the device blocked (permanent until unblocked); any failure: nothing
+   * else changes. The SSH cascade (certificates, raw keys, KRL) runs whatever the X.509
+   * outcome; its failure is reported as `ssh_keys_revoke_failed`.
    */
   async revokeDevice(actor: Actor, serial: string): Promise<DeviceRevocation> {
     const device = await this.devices.findBySerial(serial);
     if (!device) throw new RevocationError('device_not_found');
     const active = await this.certificates.activeOfDevice(device.id);
     const outcomes = await this.revoker.revoke(active, 'cessationOfOperation');
+    const ssh = await this.ssh.revokeDevice(actor, device.id);
     const complete = outcomes.every((o) => o.status === 'revoked');
     let slotReleased = false;
     if (complete) {
@@ -82,6 +113,9 @@ export class RevocationService {
         slot_released: slotReleased,
         revoked: outcomes.filter((o) => o.status === 'revoked').map((o) => o.serial),
         failed: outcomes.filter((o) => o.status === 'error').map((o) => o.serial),
+        ssh_certificates_revoked: ssh.certificates,
+        ssh_keys_revoked: ssh.keysRevoked,
+        ssh_failed: ssh.failed,
       },
     });
     return {
@@ -90,6 +124,7 @@ export class RevocationService {
       blocked: complete,
       slotReleased,
       certificates: outcomes,
+      ssh,
     };
   }
 

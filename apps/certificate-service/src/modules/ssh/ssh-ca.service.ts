@@ -12,6 +12,7 @@ import { SshError } from './ssh.errors';
 @Injectable()
 export class SshCaService implements OnApplicationBootstrap {
   private opened: SshUserCa | undefined;
+  private opening: Promise<SshUserCa> | undefined;
 
   constructor(
     private readonly store: SshCaRepository,
@@ -19,15 +20,29 @@ export class SshCaService implements OnApplicationBootstrap {
     private readonly logger: PinoLogger,
   ) {}
 
+  /** `CERTSVC_FEATURES_SSH`: without it no CA is generated and no KRL is published. */
+  get enabled(): boolean {
+    return this.config.features.ssh;
+  }
+
   /** Runs after migrations (app.init). Nothing happens while SSH is switched off. */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.features.ssh) return;
-    const material = await ensureSshCaMaterial(this.store, this.config.pki.caKeyEncryptionKey);
-    this.opened = SshUserCa.open(material, this.config.pki.caKeyEncryptionKey);
-    this.logger.info(
-      { fingerprint: this.opened.fingerprint, created_at: material.createdAt.toISOString() },
-      'SSH user CA loaded',
-    );
+    if (this.enabled) await this.open();
+  }
+
+  /** Loads (at the first start: generates) and opens the CA once; later calls share it. */
+  open(): Promise<SshUserCa> {
+    this.opening ??= (async () => {
+      const material = await ensureSshCaMaterial(this.store, this.config.pki.caKeyEncryptionKey);
+      const ca = SshUserCa.open(material, this.config.pki.caKeyEncryptionKey);
+      this.logger.info(
+        { fingerprint: ca.fingerprint, created_at: material.createdAt.toISOString() },
+        'SSH user CA loaded',
+      );
+      this.opened = ca;
+      return ca;
+    })();
+    return this.opening;
   }
 
   ca(): SshUserCa {

@@ -19,4 +19,5 @@ export const SSH_ROWS: RoleMatrixRow[] = [
   row('get', '/api/v1/ssh/ca-public-key', 'public'),
   row('get', '/api/v1/ssh/krl', 'public'),
   row('get', '/api/v1/keyholder/krl', 'public'),
+  row('post', '/api/v1/enroll/ssh', 'public'),
 ];

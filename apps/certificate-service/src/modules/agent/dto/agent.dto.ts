@@ -4,6 +4,7 @@ import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import type { CertificateRequestEntity } from '../../requests/certificate-request.entity';
+import type { IssuedSshCertificate } from '../issued-ssh-certificate-reader';
 import {
   isTerminalStatus,
   REQUEST_STATUSES,
@@ -56,4 +57,50 @@ export class AgentCertificateDto {
   @ApiProperty({ format: 'date-time' }) not_before!: string;
   @ApiProperty({ format: 'date-time' }) not_after!: string;
   @ApiProperty() bundle_version!: string;
+}
+
+/** `GET /requests/{id}/certificate` of an `ssh` request. */
+export class AgentSshCertificateDto {
+  @ApiProperty({ format: 'uuid' }) request_id!: string;
+  @ApiProperty({ enum: ['ssh'] }) purpose!: 'ssh';
+  @ApiProperty({ example: 'ssh-42', description: '`ssh-<serial>`: the name in certificate routes' })
+  serial!: string;
+  @ApiProperty({
+    example: '42',
+    description: 'the certificate serial (decimal, as ssh-keygen -L shows it)',
+  })
+  ssh_serial!: string;
+  @ApiProperty({
+    description:
+      'OpenSSH certificate, `<type>-cert-v01@openssh.com <base64>`: the `*-cert.pub` file',
+  })
+  ssh_certificate!: string;
+  @ApiProperty({ description: 'SSH CA public key, authorized-keys line' }) ca_public_key!: string;
+  @ApiProperty({ example: 'certsvc:<request id>:<device serial>' }) key_id!: string;
+  @ApiProperty({ type: [String] }) principals!: string[];
+  @ApiProperty({ format: 'date-time', description: 'valid after (5 minutes before issuance)' })
+  not_before!: string;
+  @ApiProperty({ format: 'date-time', description: 'valid before (24 hours after issuance)' })
+  not_after!: string;
+  @ApiProperty() bundle_version!: string;
+
+  static from(
+    requestId: string,
+    delivered: { certificate: IssuedSshCertificate; version: string },
+  ): AgentSshCertificateDto {
+    const c = delivered.certificate;
+    return {
+      request_id: requestId,
+      purpose: 'ssh',
+      serial: c.ref,
+      ssh_serial: c.serial.toString(),
+      ssh_certificate: c.certificateText,
+      ca_public_key: c.caPublicKey,
+      key_id: c.keyId,
+      principals: [...c.principals],
+      not_before: c.validAfter.toISOString(),
+      not_after: c.validBefore.toISOString(),
+      bundle_version: delivered.version,
+    };
+  }
 }

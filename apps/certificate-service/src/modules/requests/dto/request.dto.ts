@@ -14,7 +14,8 @@ export class CertificateRequestDto {
   @ApiProperty({ nullable: true, type: String }) sid!: string | null;
   @ApiProperty({ description: 'the device was blocked when the request arrived (permanent)' })
   registered_during_block!: boolean;
-  @ApiProperty({ enum: ['rsa', 'ec'] }) key_algorithm!: 'rsa' | 'ec';
+  @ApiProperty({ enum: ['rsa', 'ec', 'ed25519'], description: '`ed25519` only for `ssh`' })
+  key_algorithm!: 'rsa' | 'ec' | 'ed25519';
   @ApiProperty({ description: 'SHA-256 of the public key (hex)' }) public_key_hash!: string;
   @ApiProperty({ nullable: true, type: String }) subject_common_name!: string | null;
   @ApiProperty({ nullable: true, type: String }) agent_version!: string | null;
