@@ -6,7 +6,9 @@
 #   3. build every app and stamp one version (tools/build.sh)
 #   4. local admin credentials and JWT secrets, generated once (<state>/local-secrets.env, 0600)
 #   5. findings API + worker, certificate API + worker, plugin runner in the background
-#      (logs in <state>/logs, 0700, files 0600; pid files in <state>/run); migrations run at API start
+#      (logs in <state>/logs, 0700, files 0600; pid files in <state>/run); migrations run at API start;
+#      the findings API and worker reach the runner API at PLUGIN_RUNNER_URL with the shared
+#      PLUGIN_RUNNER_TOKEN (docs/plugins/runner-api.md)
 #   6. waits for every /health, then prints URLs and credentials
 #
 # Re-running restarts the processes cleanly. Stop with `bash tools/down.sh` (add --all to
@@ -96,6 +98,7 @@ if [ ! -s "$SECRETS_FILE" ]; then
         CERTSVC_ADMIN_PASSWORD: password(),
         CERTSVC_JWT_SECRET: b64(48),
         CERTSVC_CA_KEY_ENC_KEY: b64(32),
+        PLUGIN_RUNNER_TOKEN: randomBytes(32).toString("base64url"),
       };
       process.stdout.write(
         "# Local development secrets written by tools/up.sh. Never use them elsewhere.\n" +
@@ -106,6 +109,11 @@ if [ ! -s "$SECRETS_FILE" ]; then
   )
 fi
 chmod 600 "$SECRETS_FILE"
+# A secrets file from before the runner API has no runner token yet: add one, keep the rest.
+if ! grep -q '^PLUGIN_RUNNER_TOKEN=' "$SECRETS_FILE"; then
+  printf "PLUGIN_RUNNER_TOKEN='%s'\n" "$(node -p 'require("node:crypto").randomBytes(32).toString("base64url")')" \
+    >>"$SECRETS_FILE"
+fi
 # shellcheck disable=SC1090
 . "$SECRETS_FILE"
 
@@ -194,6 +202,8 @@ FINDINGS_ENV=(
   "COOKIE_SECURE=false"
   "LOG_FILE_SINK_ENABLED=true"
   "LOG_DIR=$LOG_DIR"
+  "PLUGIN_RUNNER_URL=127.0.0.1:$PLUGIN_RUNNER_GRPC_PORT"
+  "PLUGIN_RUNNER_TOKEN=$PLUGIN_RUNNER_TOKEN"
 )
 CERTSVC_ENV=(
   "CERTSVC_PORT=$CERTSVC_PORT"
@@ -213,7 +223,8 @@ start findings-api dist/apps/findings-service/main.js \
 start certificate-api dist/apps/certificate-service/main.js "${CERTSVC_ENV[@]}"
 start plugin-runner dist/apps/plugin-runner/main.js \
   "PLUGIN_RUNNER_PORT=$PLUGIN_RUNNER_PORT" "PLUGIN_RUNNER_GRPC_PORT=$PLUGIN_RUNNER_GRPC_PORT" \
-  "METRICS_PORT=$PLUGIN_RUNNER_METRICS_PORT" "LOG_FILE_SINK_ENABLED=true" "LOG_DIR=$LOG_DIR"
+  "METRICS_PORT=$PLUGIN_RUNNER_METRICS_PORT" "LOG_FILE_SINK_ENABLED=true" "LOG_DIR=$LOG_DIR" \
+  "PLUGIN_RUNNER_TOKEN=$PLUGIN_RUNNER_TOKEN" "PLUGIN_NATIVE_NODE_PATH=$ROOT/node_modules"
 wait_http findings-api "http://127.0.0.1:$FINDINGS_PORT/health"
 wait_http certificate-api "http://127.0.0.1:$CERTSVC_PORT/health"
 wait_http plugin-runner "http://127.0.0.1:$PLUGIN_RUNNER_PORT/health"
@@ -254,7 +265,8 @@ cat <<EOF
 
  Plugin runner
    Health         http://localhost:$PLUGIN_RUNNER_PORT/health   (version: /version)
-   gRPC           127.0.0.1:$PLUGIN_RUNNER_GRPC_PORT  (grpc.health.v1.Health)
+   gRPC           127.0.0.1:$PLUGIN_RUNNER_GRPC_PORT  (grpc.health.v1.Health; runner API
+                  findsvc.runner.v1.PluginRunner, token PLUGIN_RUNNER_TOKEN in the credentials file)
    Metrics        http://localhost:$PLUGIN_RUNNER_METRICS_PORT/metrics
 
  PostgreSQL       ${STACK_PG_URL%/postgres}  (databases: findings, certificates)
