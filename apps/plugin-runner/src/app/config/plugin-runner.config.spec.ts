@@ -7,7 +7,11 @@ describe('plugin runner config', () => {
     expect(config.http).toEqual({ host: '0.0.0.0', port: 7070 });
     expect(config.grpc).toEqual({ host: '127.0.0.1', port: 7071 });
     expect(config.metrics.port).toBe(9092);
-    expect(config.sandbox).toEqual({ globalLimit: 20, perPluginLimit: 4, keepWarmSeconds: 300 });
+    expect(config.sandbox).toMatchObject({
+      globalLimit: 20,
+      perPluginLimit: 4,
+      keepWarmSeconds: 300,
+    });
   });
 
   it('writes rotated log files by default, like the findings service (LOG_FILE_SINK_ENABLED)', () => {

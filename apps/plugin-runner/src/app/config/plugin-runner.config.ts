@@ -3,9 +3,7 @@ import type { LogLevel } from '@platform/logging';
 import { LOG_LEVELS } from '@platform/logging';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { readEgressPolicy } from './egress.config';
-import type { NativeLimits } from '../../native/native-limits';
-import { readNativeLimits } from './native.config';
-import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
+import { readSandboxLimits, type SandboxLimits } from './sandbox.config';
 
 /** Typed settings of the plugin runner, read and validated once at boot. */
 export interface PluginRunnerConfig {
@@ -14,17 +12,10 @@ export interface PluginRunnerConfig {
   grpc: { host: string; port: number };
   metrics: { host: string; port: number };
   log: { level: LogLevel; json: boolean; fileDirectory?: string };
-  /**
-   * Limits of the WebAssembly sandbox pool (docs/plugin-runner design): warm workers per
-   * plugin, one invocation per worker. Validated now so deployments can set them already.
-   */
-  sandbox: { globalLimit: number; perPluginLimit: number; keepWarmSeconds: number };
+  /** Limits of the WebAssembly sandbox (PLUGIN_RUNNER_*, docs/plugins/limits.md). */
+  sandbox: SandboxLimits;
   /** The egress guard of the plugins' `http-request` (PLUGIN_EGRESS_*, docs/plugins/egress.md). */
   egress: EgressPolicy;
-  /** Limits of the native channel processes (PLUGIN_NATIVE_*, docs/plugins/native.md). */
-  native: NativeLimits;
-  /** The runner API for the findings service (PLUGIN_RUNNER_TOKEN, docs/plugins/runner-api.md). */
-  runnerApi: RunnerApiConfig;
   /** Grace period for in-flight calls at shutdown before connections are cut. */
   shutdownGraceMs: number;
 }
@@ -58,14 +49,8 @@ export function loadPluginRunnerConfig(
         ? read.string('LOG_DIR', DEFAULT_LOG_DIR)
         : undefined,
     },
-    sandbox: {
-      globalLimit: read.int('PLUGIN_RUNNER_GLOBAL_LIMIT', 20, { min: 1, max: 1000 }),
-      perPluginLimit: read.int('PLUGIN_RUNNER_PER_PLUGIN_LIMIT', 4, { min: 1, max: 1000 }),
-      keepWarmSeconds: read.int('PLUGIN_RUNNER_KEEP_WARM_SECONDS', 300, { min: 0, max: 86400 }),
-    },
+    sandbox: readSandboxLimits(read),
     egress: readEgressPolicy(read),
-    native: readNativeLimits(read),
-    runnerApi: readRunnerApiConfig(read),
     shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
