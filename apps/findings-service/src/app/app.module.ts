@@ -10,6 +10,7 @@ import { ProductsModule } from '../modules/products/products.module';
 import { ProjectsModule } from '../modules/projects/projects.module';
 import { ReportsModule } from '../modules/reports/reports.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
+import { SlaModule } from '../modules/sla/sla.module';
 import { UsersModule } from '../modules/users/users.module';
 import { FindingsConfig } from './config/findings-config';
 import { CoreModule } from './core.module';
@@ -39,6 +40,7 @@ export class AppModule {
         ManualFindingsModule,
         FindingsModule,
         JobsModule,
+        SlaModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { PeriodicTasksModule } from '@platform/database';
 import { LoggingModule } from '@platform/logging';
 import { MetricsListenerModule } from '@platform/metrics';
 import { TracingModule } from '@platform/tracing';
@@ -8,13 +9,36 @@ import { createFindingsLogger } from '../app/logging/findings-logger';
 import { FindingsMetrics } from '../app/metrics/findings-metrics';
 import { startFindingsTracing } from '../app/tracing/findings-tracing';
 import { findingsDatabase } from '../database/database';
+import { LifecycleTasksModule } from '../modules/findings/lifecycle/lifecycle-tasks.module';
+import { StateExpiryService } from '../modules/findings/lifecycle/state-expiry.service';
 import { IngestionWorkerModule } from '../modules/report-ingestion/ingestion-worker.module';
+import { SlaCheckService } from '../modules/sla/sla-check.service';
+import { SlaWorkerModule } from '../modules/sla/sla-worker.module';
+import { LIFECYCLE_SCHEDULE, lifecycleTasks, type LifecycleSchedule } from './lifecycle.tasks';
 import { WorkerLifecycleService } from './worker-lifecycle.service';
 
-/** The queue-worker process: no HTTP; queue consumers, its own metrics listener. */
+/**
+ * One leader among the worker replicas runs every periodic task. Keep one
+ * PeriodicTasksModule for all of them: a second one under the same lock name would never lead.
+ */
+export const WORKER_LEADER_LOCK = 'findings-service:worker-leader';
+
+/** Test hooks: shorter periods for the periodic tasks. */
+export interface WorkerOptions {
+  lifecycle?: Partial<LifecycleSchedule>;
+}
+
+/**
+ * The queue-worker process: no HTTP; queue consumers, periodic tasks under the leader lock,
+ * its own metrics listener.
+ */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: FindingsConfig, metrics: FindingsMetrics): DynamicModule {
+  static forRoot(
+    config: FindingsConfig,
+    metrics: FindingsMetrics,
+    options: WorkerOptions = {},
+  ): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
@@ -28,6 +52,14 @@ export class WorkerModule {
         }),
         findingsDatabase(config),
         IngestionWorkerModule,
+        PeriodicTasksModule.forRoot({
+          leaderLock: WORKER_LEADER_LOCK,
+          imports: [LifecycleTasksModule, SlaWorkerModule],
+          inject: [StateExpiryService, SlaCheckService],
+          tasks: (expiry: StateExpiryService, sla: SlaCheckService) => [
+            ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
+          ],
+        }),
       ],
       providers: [WorkerLifecycleService],
     };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createProduct, createProject, bearer, addMember } from '../support/catalog';
 import { seedFindings } from '../support/findings-seed';
 import {
@@ -32,6 +33,8 @@ export class FindingsFuzzSeed {
   /** A user the disable/enable and delete routes act on (the member stays untouched). */
   targetUserId = '';
   permissionId = '';
+  /** An open deadline violation of the seeded finding (the resolve route consumes it). */
+  violationId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -78,6 +81,18 @@ export class FindingsFuzzSeed {
   async newFinding(): Promise<void> {
     const product = { id: this.productId, project_id: this.projectId, name: this.productName };
     [this.findingId] = await seedFindings(this.t, product, [{ title: 'fuzz target' }]);
+    await this.newViolation();
+  }
+
+  async newViolation(): Promise<void> {
+    const [row] = (await this.t.app.get(DataSource).query(
+      `INSERT INTO sla_violations (finding_id, project_id, product_id, severity, kind, due_at,
+         opened_at)
+       SELECT id, project_id, product_id, severity, 'breached', now(), now() FROM findings
+        WHERE id = $1 RETURNING id`,
+      [this.findingId],
+    )) as { id: string }[];
+    this.violationId = row.id;
   }
 
   async newReport(): Promise<void> {

@@ -21,6 +21,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
   if (p.startsWith('/api/v1/findings/')) return { id: seed.findingId };
   if (p.startsWith('/api/v1/jobs/')) return { id: seed.reportId };
+  if (p.startsWith('/api/v1/sla/violations/')) return { id: seed.violationId };
   return {};
 }
 
@@ -56,6 +57,8 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     'POST /api/v1/findings/{id}/tags': { tags: ['fuzz'] },
     'DELETE /api/v1/findings/{id}/tags': { tags: ['fuzz'] },
     'PATCH /api/v1/findings/{id}': { status: 'confirmed', comment: 'fuzz' },
+    'POST /api/v1/findings/bulk-status': { finding_ids: [seed.findingId], status: 'confirmed' },
+    'POST /api/v1/sla/violations/{id}/resolve': { comment: 'fuzz' },
   };
 }
 
@@ -64,6 +67,7 @@ function queries(seed: FindingsFuzzSeed): Record<string, Record<string, string>>
     'GET /api/v1/products/lookup': { repository_url: seed.repositoryUrl },
     'GET /api/v1/findings': { project_id: seed.projectId, limit: '5' },
     'GET /api/v1/findings/{id}/actions': { limit: '5' },
+    'GET /api/v1/sla/violations': { project_id: seed.projectId, limit: '5' },
     'GET /api/v1/jobs': { limit: '5' },
   };
 }
@@ -129,6 +133,9 @@ export async function replaceConsumed(
       return;
     case 'POST /api/v1/jobs/{id}/cancel':
       await seed.newReport();
+      return;
+    case 'POST /api/v1/sla/violations/{id}/resolve':
+      await seed.newViolation();
       return;
     default:
       return;
