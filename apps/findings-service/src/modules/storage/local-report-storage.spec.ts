@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -54,5 +54,24 @@ describe('LocalReportStorage', () => {
     await storage.delete('b.json');
     await storage.delete('b.json');
     expect(await storage.exists('b.json')).toBe(false);
+  });
+
+  it('lists its files with their modification time and size, nothing else', async () => {
+    await storage.write('c.json', Readable.from([Buffer.from('{}')]), 10);
+    const old = new Date('2020-01-02T03:04:05Z');
+    await utimes(join(dir, 'c.json'), old, old);
+    await writeFile(join(dir, '.hidden'), 'x');
+    await mkdir(join(dir, 'sub'));
+    const listed = [];
+    for await (const object of storage.list()) listed.push(object);
+    expect(listed).toEqual([{ key: 'c.json', modifiedAt: old, sizeBytes: 2 }]);
+  });
+
+  it('lists nothing before its directory exists', async () => {
+    const listed = [];
+    for await (const object of new LocalReportStorage(join(dir, 'absent')).list()) {
+      listed.push(object);
+    }
+    expect(listed).toEqual([]);
   });
 });

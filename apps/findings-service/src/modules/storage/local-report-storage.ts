@@ -1,10 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, opendir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileReportSource, ReportSource } from '@platform/report-parsing';
-import { ReportStorage, StoredObjectTooLargeError } from './report-storage';
+import { ReportStorage, StoredObject, StoredObjectTooLargeError } from './report-storage';
 
 /** Counts bytes and fails the stream as soon as the ceiling is passed. */
 class ByteCeiling extends Transform {
@@ -70,12 +70,39 @@ export class LocalReportStorage implements ReportStorage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  /**
+   * The regular files of the directory whose names are valid keys (nothing when the directory
+   * does not exist yet); a file removed while listing is skipped.
+   */
+  async *list(): AsyncIterable<StoredObject> {
+    let directory;
+    try {
+      directory = await opendir(this.root);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for await (const entry of directory) {
+      if (!entry.isFile() || !isValidKey(entry.name)) continue;
+      try {
+        const info = await stat(join(this.root, entry.name));
+        yield { key: entry.name, modifiedAt: info.mtime, sizeBytes: info.size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  }
+
   private pathOf(key: string): string {
-    if (!/^[A-Za-z0-9._-]+$/.test(key) || key.startsWith('.')) {
+    if (!isValidKey(key)) {
       throw new Error(`invalid storage key "${key}"`);
     }
     const path = join(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`invalid storage key "${key}"`);
     return path;
   }
+}
+
+function isValidKey(key: string): boolean {
+  return /^[A-Za-z0-9._-]+$/.test(key) && !key.startsWith('.');
 }

@@ -29,4 +29,13 @@ export interface ReportStorage {
   exists(key: string): Promise<boolean>;
   /** Removes the object; no error when it is already gone. */
   delete(key: string): Promise<void>;
+  /** Every stored object with its last modification time (the orphan sweep of the cleanup). */
+  list(): AsyncIterable<StoredObject>;
+}
+
+/** One object found by `ReportStorage.list`. */
+export interface StoredObject {
+  key: string;
+  modifiedAt: Date;
+  sizeBytes: number;
 }
