@@ -9,6 +9,9 @@ import { createFindingsLogger } from '../app/logging/findings-logger';
 import { FindingsMetrics } from '../app/metrics/findings-metrics';
 import { startFindingsTracing } from '../app/tracing/findings-tracing';
 import { findingsDatabase } from '../database/database';
+import { CleanupModule } from '../modules/cleanup/cleanup.module';
+import { cleanupTasks } from '../modules/cleanup/cleanup.tasks';
+import { ReportCleanupService } from '../modules/cleanup/report-cleanup.service';
 import { LifecycleTasksModule } from '../modules/findings/lifecycle/lifecycle-tasks.module';
 import { StateExpiryService } from '../modules/findings/lifecycle/state-expiry.service';
 import { IngestionWorkerModule } from '../modules/report-ingestion/ingestion-worker.module';
@@ -54,10 +57,15 @@ export class WorkerModule {
         IngestionWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [LifecycleTasksModule, SlaWorkerModule],
-          inject: [StateExpiryService, SlaCheckService],
-          tasks: (expiry: StateExpiryService, sla: SlaCheckService) => [
+          imports: [LifecycleTasksModule, SlaWorkerModule, CleanupModule],
+          inject: [StateExpiryService, SlaCheckService, ReportCleanupService],
+          tasks: (
+            expiry: StateExpiryService,
+            sla: SlaCheckService,
+            cleanup: ReportCleanupService,
+          ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
+            ...cleanupTasks(cleanup),
           ],
         }),
       ],

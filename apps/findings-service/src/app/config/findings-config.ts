@@ -8,6 +8,7 @@ import {
   readPluginRunnerClientConfig,
   type PluginRunnerClientConfig,
 } from './plugin-runner-config';
+import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 
 export type ProcessRole = 'api' | 'worker';
 
@@ -38,6 +39,8 @@ export interface FindingsConfig {
   reports: ReportsConfig;
   /** The plugin runner's API (PLUGIN_RUNNER_URL, PLUGIN_RUNNER_TOKEN; docs/plugins/runner-api.md). */
   pluginRunner: PluginRunnerClientConfig;
+  /** Report and refresh-token cleanup, run hourly by the leading worker. */
+  cleanup: CleanupConfig;
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
   tracing: TracingSettings;
 }
@@ -123,6 +126,7 @@ export function loadFindingsConfig(
       ingestAttempts: r.int('INGEST_ATTEMPTS', 3, { min: 1, max: 20 }),
     },
     pluginRunner: readPluginRunnerClientConfig(r),
+    cleanup: readCleanupConfig(r),
     tracing: readTracingSettings(r),
   };
   r.done();
