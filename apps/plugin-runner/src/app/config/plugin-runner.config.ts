@@ -3,6 +3,9 @@ import type { LogLevel } from '@platform/logging';
 import { LOG_LEVELS } from '@platform/logging';
 import type { EgressPolicy } from '../../egress/egress-policy';
 import { readEgressPolicy } from './egress.config';
+import type { NativeLimits } from '../../native/native-limits';
+import { readNativeLimits } from './native.config';
+import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
 import { readSandboxLimits, type SandboxLimits } from './sandbox.config';
 
 /** Typed settings of the plugin runner, read and validated once at boot. */
@@ -16,6 +19,10 @@ export interface PluginRunnerConfig {
   sandbox: SandboxLimits;
   /** The egress guard of the plugins' `http-request` (PLUGIN_EGRESS_*, docs/plugins/egress.md). */
   egress: EgressPolicy;
+  /** Limits of the native channel processes (PLUGIN_NATIVE_*, docs/plugins/native.md). */
+  native: NativeLimits;
+  /** The runner API for the findings service (PLUGIN_RUNNER_TOKEN, docs/plugins/runner-api.md). */
+  runnerApi: RunnerApiConfig;
   /** Grace period for in-flight calls at shutdown before connections are cut. */
   shutdownGraceMs: number;
 }
@@ -51,6 +58,8 @@ export function loadPluginRunnerConfig(
     },
     sandbox: readSandboxLimits(read),
     egress: readEgressPolicy(read),
+    native: readNativeLimits(read),
+    runnerApi: readRunnerApiConfig(read),
     shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
