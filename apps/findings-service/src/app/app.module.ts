@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { findingsDatabase } from '../database/database';
 import { AuthModule } from '../modules/auth/auth.module';
+import { DashboardModule } from '../modules/dashboard/dashboard.module';
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
@@ -41,6 +42,7 @@ export class AppModule {
         FindingsModule,
         JobsModule,
         SlaModule,
+        DashboardModule.forRoot(config.dashboardToolSegment),
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

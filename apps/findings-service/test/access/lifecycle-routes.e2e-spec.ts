@@ -117,6 +117,28 @@ const routes: Route[] = [
       ...ALL_USERS,
     },
   },
+  // read_metrics is granted globally only: keys with it and global administrators.
+  ...[
+    '/api/v1/dashboard/sla-compliance',
+    '/api/v1/dashboard/sla-trend',
+    '/api/v1/grafana/projects/stats',
+    '/api/v1/grafana/products/stats',
+    '/api/v1/grafana/sla/metrics',
+  ].map((path): Route => ({
+    name: `GET ${path}`,
+    call: (auth) => send(request(t.url).get(path), auth),
+    expected: {
+      anonymous: 401,
+      'key: read_findings': 403,
+      'key: read_metrics': 200,
+      'key: every permission': 200,
+      'user: not a member': 403,
+      'user: viewer': 403,
+      'user: analyst': 403,
+      'user: project admin': 403,
+      administrator: 200,
+    },
+  })),
 ];
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import {
   readPluginRunnerClientConfig,
   type PluginRunnerClientConfig,
 } from './plugin-runner-config';
+import { readDashboardToolSegment } from './dashboard-config';
 import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 
 export type ProcessRole = 'api' | 'worker';
@@ -35,6 +36,8 @@ export interface FindingsConfig {
   rateLimitKeyPrefix: string;
   trustedProxies: string[];
   migrationLockWaitSeconds: number;
+  /** DASHBOARD_TOOL_SEGMENT: `/api/v1/{segment}/...` routes for an external dashboard tool. */
+  dashboardToolSegment: string;
   /** Report upload and ingestion (projects/products/reports modules). */
   reports: ReportsConfig;
   /** The plugin runner's API (PLUGIN_RUNNER_URL, PLUGIN_RUNNER_TOKEN; docs/plugins/runner-api.md). */
@@ -117,6 +120,7 @@ export function loadFindingsConfig(
     rateLimitKeyPrefix: r.string('RATE_LIMIT_KEY_PREFIX', 'findsvc:rl:'),
     trustedProxies,
     migrationLockWaitSeconds: r.int('MIGRATION_LOCK_WAIT_SECONDS', 180, { min: 0 }),
+    dashboardToolSegment: readDashboardToolSegment(r),
     reports: {
       maxBytes: r.int('REPORT_MAX_BYTES', 200 * 1024 * 1024, { min: 1 }),
       storageDir: r.string('REPORT_STORAGE_DIR', '/var/tmp/secplatform/reports'),
