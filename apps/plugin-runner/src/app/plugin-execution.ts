@@ -8,6 +8,7 @@ import { RunnerApiGrpcService, type PluginHosts } from '../grpc/runner-api.grpc-
 import type { ServingStatusBoard } from '../grpc/serving-status-board';
 import { StreamHostCallBroker } from '../grpc/stream-host-call-broker';
 import { NativePluginHost } from '../native/native-plugin-host';
+import { WasmPluginHost } from '../wasm/wasm-plugin-host';
 import type { PluginHostObserver } from '../plugin-host/plugin-host';
 import type { PluginRunnerConfig } from './config/plugin-runner.config';
 import { createPluginMetrics } from './metrics/plugin-metrics';
@@ -38,7 +39,7 @@ export interface PluginExecutionDeps {
   /** The runner's metrics registry (served on its metrics port). */
   registry: Registry;
   board: ServingStatusBoard;
-  /** The guard of every `http-request` (for the WebAssembly host). */
+  /** The guard of every `http-request` of the WebAssembly host (the runner's one guard). */
   egress: EgressGuard;
 }
 
@@ -48,6 +49,13 @@ export function createPluginExecution(deps: PluginExecutionDeps): PluginExecutio
   const metrics = createPluginMetrics(registry);
   const broker = new StreamHostCallBroker();
   const hosts: PluginHosts = {
+    wasm: new WasmPluginHost({
+      limits: config.sandbox,
+      broker,
+      egress: deps.egress,
+      logger,
+      observer: metrics.observer,
+    }),
     native: new NativePluginHost({
       limits: config.native,
       broker,
@@ -71,7 +79,7 @@ export function createPluginExecution(deps: PluginExecutionDeps): PluginExecutio
     broker,
     token,
     logger,
-    hostCallTimeoutMs: config.runnerApi.hostCallTimeoutMs,
+    hostCallTimeoutMs: config.sandbox.hostCallTimeoutMs,
   });
   return {
     broker,

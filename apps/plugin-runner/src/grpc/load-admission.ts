@@ -1,4 +1,5 @@
 import {
+  CAPABILITIES_BY_RUNTIME,
   PLUGIN_CAPABILITIES,
   PLUGIN_RUNTIMES,
   type PluginManifest,
@@ -111,6 +112,14 @@ export function admitLoad(request: LoadRequest): {
   }
   if (manifest.runtime !== runtime) {
     manifestInvalid(`the manifest declares runtime ${manifest.runtime}, the request ${runtime}`);
+  }
+  // The native host refuses its own cases with native_capability_refused (a ticketing
+  // provider never runs native); a WebAssembly plugin cannot be a notification channel.
+  const misplaced = manifest.capabilities.filter(
+    (c) => !(CAPABILITIES_BY_RUNTIME[runtime] as readonly string[]).includes(c),
+  );
+  if (runtime === 'wasm' && misplaced.length > 0) {
+    manifestInvalid(`capability ${misplaced.join(', ')} cannot run on runtime wasm`);
   }
 
   const source = request.source ?? { id: '', public_key: '', allows_native: false };

@@ -305,11 +305,25 @@ describe('runner API: refused loads', () => {
     expect(refused.code).toBe('invalid_request');
   });
 
-  it('refuses a WebAssembly load with runtime_unavailable while this runner has no wasm host', async () => {
-    const load = nativeLoad({ pluginId: 'wasm-1', runtime: 'wasm', manifest: { runtime: 'wasm' } });
-    const refused = await unary(client.Load, client, load, auth());
-    expect(refused.error?.code).toBe(GrpcStatus.FAILED_PRECONDITION);
-    expect(refused.code).toBe('runtime_unavailable');
+  it('refuses a notification channel declared as WebAssembly, and an artifact that is not a component', async () => {
+    const channel = nativeLoad({
+      pluginId: 'wasm-1',
+      runtime: 'wasm',
+      manifest: { runtime: 'wasm' },
+    });
+    const refused = await unary(client.Load, client, channel, auth());
+    expect(refused.error?.code).toBe(GrpcStatus.INVALID_ARGUMENT);
+    expect(refused.code).toBe('manifest_invalid');
+    expect(refused.error?.details).toMatch(/notification_channel cannot run on runtime wasm/);
+
+    const script = nativeLoad({
+      pluginId: 'wasm-1',
+      runtime: 'wasm',
+      manifest: { runtime: 'wasm', capabilities: ['finding_enricher'] },
+    });
+    const notComponent = await unary(client.Load, client, script, auth());
+    expect(notComponent.error?.code).toBe(GrpcStatus.INVALID_ARGUMENT);
+    expect(notComponent.code).toBe('artifact_invalid');
   });
 });
 
