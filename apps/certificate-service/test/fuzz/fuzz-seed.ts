@@ -37,6 +37,8 @@ export class CertificateFuzzSeed {
   readonly aliasName = 'fuzzalias';
   readonly aliasMember = 'fuzz-alias-member@certsvc.test';
   keyholderTokenId = '';
+  /** A device with the `ssh` purpose and an owner: `POST /enroll/ssh` files SSH requests for it. */
+  sshCertificateDevice!: EnrolledDevice;
 
   constructor(private readonly t: TestApp) {}
 
@@ -66,6 +68,22 @@ export class CertificateFuzzSeed {
     await this.newPendingSshKey();
     await this.newAlias();
     await this.newKeyholderToken();
+    await this.newSshCertificateDevice();
+  }
+
+  async newSshCertificateDevice(): Promise<void> {
+    const device = await enrollDevice(this.t);
+    await this.http
+      .put(`/api/v1/devices/${device.serial}/purposes`)
+      .set(...bearer(this.admin.accessToken))
+      .send({ purposes: ['wifi', 'ssh'] })
+      .expect(200);
+    await this.http
+      .put(`/api/v1/devices/${device.serial}/owner`)
+      .set(...bearer(this.admin.accessToken))
+      .send({ owner: 'fuzz-ssh-owner@certsvc.test' })
+      .expect(200);
+    this.sshCertificateDevice = device;
   }
 
   /** Registers a fresh raw key of `sshDevice` (pending); approve, reject and revoke use it. */

@@ -7,7 +7,7 @@ import {
   type ValidRequest,
 } from '@platform/testing';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app';
-import type { CertificateFuzzSeed } from './fuzz-seed';
+import { sshEd25519Line, type CertificateFuzzSeed } from './fuzz-seed';
 
 /** Path parameter values of seeded objects, by route prefix and parameter name. */
 function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string, string> {
@@ -82,6 +82,12 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
       serial: seed.sshDevice.serial,
       enrollment_token: seed.sshDevice.enrollmentToken,
       public_key: seed.sshKeyLine,
+    },
+    'POST /api/v1/enroll/ssh': {
+      serial: seed.sshCertificateDevice.serial,
+      enrollment_token: seed.sshCertificateDevice.enrollmentToken,
+      public_key: sshEd25519Line(),
+      agent_version: '2.4.1',
     },
     'POST /api/v1/enroll/ssh-key/status': {
       serial: seed.sshDevice.serial,

@@ -242,3 +242,50 @@ describe('SSH certificates - /enroll/ssh, approval, /requests/{id}/certificate, 
       .expect(404);
   });
 });
+
+describe('SSH certificates - licence slots at approval, as for every purpose', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  beforeAll(async () => {
+    t = await startEnrollApp({ env: { CERTSVC_DEFAULT_MAX_DEVICES: '2' } });
+    admin = await loginAdmin(t);
+  });
+  afterAll(() => t.close());
+
+  it('counts a device at its first SSH certificate, refuses a third device (402 / license_limit row) and never a renewal', async () => {
+    const first = await sshRequest(t, admin);
+    const second = await sshRequest(t, admin);
+    const third = await sshRequest(t, admin);
+    expect(await approveSsh(t, admin.accessToken, [first.requestId])).toEqual([
+      expect.objectContaining({ status: 'issued' }),
+    ]);
+    // The same device's X.509 request takes no second slot.
+    expect(await approveSsh(t, admin.accessToken, [first.device.requestId])).toEqual([
+      expect.objectContaining({ status: 'issued' }),
+    ]);
+    expect(await approveSsh(t, admin.accessToken, [second.requestId])).toEqual([
+      expect.objectContaining({ status: 'issued' }),
+    ]);
+    const single = await t.http
+      .post('/api/v1/requests/approve')
+      .set(...bearer(admin.accessToken))
+      .send({ request_ids: [third.requestId] })
+      .expect(402);
+    expect(single.body.code).toBe('license_limit');
+    const renewal = await sshRequest(t, admin, { device: first.device });
+    const rows = await approveSsh(t, admin.accessToken, [third.requestId, renewal.requestId]);
+    expect(rows).toEqual([
+      { request_id: third.requestId, status: 'error', error: 'license_limit' },
+      expect.objectContaining({ request_id: renewal.requestId, status: 'issued' }),
+    ]);
+    const [pending] = await sql<{ status: string }>(
+      t,
+      `SELECT status FROM certificate_requests WHERE id = $1`,
+      [third.requestId],
+    );
+    expect(pending.status).toBe('pending');
+    expect(
+      await sql(t, `SELECT 1 FROM ssh_certificates WHERE request_id = $1`, [third.requestId]),
+    ).toEqual([]);
+  });
+});
