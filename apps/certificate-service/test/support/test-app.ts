@@ -30,6 +30,11 @@ export interface TestAppOptions {
   /** Skip the local admin bootstrap (first-user tests need an empty roles table). */
   withoutLocalAdmin?: boolean;
   extraImports?: ModuleMetadata['imports'];
+  /**
+   * Start on this (already migrated) database instead of a fresh one, and leave it in place on
+   * close: a restart of the service on the same data. The app that made it drops it.
+   */
+  database?: TestDatabase;
 }
 
 export function testDatabase(): Promise<TestDatabase> {
@@ -41,7 +46,7 @@ export function testDatabase(): Promise<TestDatabase> {
 
 /** The real app on a fresh migrated database, with its log lines captured. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await testDatabase();
+  const db = options.database ?? (await testDatabase());
   const config = loadCertsvcConfig({
     CERTSVC_DATABASE_URL: db.url,
     CERTSVC_JWT_SECRET: TEST_JWT_SECRET,
@@ -60,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     { config, logger, metrics },
     { extraImports: options.extraImports },
   ).catch(async (error: unknown) => {
-    await db.drop();
+    if (!options.database) await db.drop();
     throw error;
   });
   await app.init();
@@ -74,7 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     close: async () => {
       await app.close();
-      await db.drop();
+      if (!options.database) await db.drop();
     },
   };
 }

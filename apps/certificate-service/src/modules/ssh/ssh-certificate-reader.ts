@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { formatSshCertificate } from '@platform/pki';
+import { SshDisabledError } from '../../app/features/ssh-enabled.guard';
 import type {
   IssuedSshCertificate,
   IssuedSshCertificateReader,
@@ -17,6 +18,8 @@ export class SshCertificateReader implements IssuedSshCertificateReader {
   ) {}
 
   async forRequest(requestId: string): Promise<IssuedSshCertificate | null> {
+    // SSH switched off: the SSH routes answer 404 ssh_disabled, and so does this one.
+    if (!this.ca.enabled) throw new SshDisabledError();
     const row = await this.certificates.forRequest(requestId);
     if (!row) return null;
     const ca = this.ca.ca();

@@ -55,6 +55,8 @@ export class SshCertificateRevoker {
     if (!row) throw new SshError('ssh_certificate_not_found');
     if (row.status === 'revoked') return row;
     await this.revokeRows([serial], reason, new Date());
+    // SSH switched off: no CA, no KRL; the next start with SSH on publishes one.
+    if (!this.ca.enabled) return (await this.certificates.findBySerial(serial)) ?? row;
     try {
       await this.krl.rebuild();
     } catch (error) {
