@@ -93,15 +93,27 @@ describe('Target server - sshd with TrustedUserCAKeys and the refreshed KRL (SSH
     });
   }, 60_000);
 
-  it('refuses the certificate after revocation once the refresher has fetched the new KRL', async () => {
+  it('lists the revoked certificate in the feed at once, and sshd refuses it once the refresher has fetched the new KRL', async () => {
     const { privateKey, certFile, cert } = await certifiedKey();
     expect((await sshd.login(privateKey, certFile)).code).toBe(0);
+    const cursor = (await t.http.get('/api/v1/keyholder/revocations').expect(200)).body
+      .next_after as string;
 
     await t.http
       .post(`/api/v1/certificates/ssh-${cert.ssh_serial}/revoke`)
       .set(...bearer(admin.accessToken))
       .send({ reason: 'keyCompromise' })
       .expect(200);
+    // A session watcher learns it from the feed at once.
+    const feed = await t.http.get(`/api/v1/keyholder/revocations?after=${cursor}`).expect(200);
+    expect(feed.body.items).toEqual([
+      expect.objectContaining({
+        kind: 'certificate',
+        certificate_serial: cert.ssh_serial,
+        certificate_key_id: cert.key_id,
+        principals: expect.arrayContaining(['root']),
+      }),
+    ]);
     // sshd reads the KRL file only: until the refresher runs, the old KRL lets it in.
     expect((await sshd.login(privateKey, certFile)).code).toBe(0);
 
