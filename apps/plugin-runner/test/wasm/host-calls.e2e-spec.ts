@@ -97,6 +97,27 @@ describe('WebAssembly sandbox: host calls', () => {
       });
     });
 
+    it('answers a host call past PLUGIN_RUNNER_HOST_CALL_TIMEOUT_MS unavailable and drops the late reply', async () => {
+      await lab.host.close();
+      lab = startTestHost({ limits: { perPluginLimit: 1, hostCallTimeoutMs: 300 } });
+      lab.broker.setSecret('plugin-a', 'api_token', TOKEN_A);
+      lab.broker.setProjectSecret('plugin-a', 'project-a', 'region_token', REGION_A);
+      await lab.host.load(artifactOf(probe, 'plugin-a'));
+      const release = lab.broker.hold();
+      expect(await read('plugin-a', 'secret', 'api_token')).toEqual({
+        error: 'unavailable: get-secret timed out',
+      });
+      // The service answers now, too late: the same thread's next host call must get its own
+      // answer (matched by sequence number), not the stale one.
+      release();
+      expect(await read('plugin-a', 'project-secret', 'region_token')).toEqual({
+        value: REGION_A,
+      });
+      expect(await read('plugin-a', 'project-secret', 'region_token')).toEqual({
+        value: REGION_A,
+      });
+    });
+
     it('never writes a secret value into the logs or an error message', async () => {
       await read('plugin-a', 'secret', 'api_token');
       await read('plugin-a', 'project-secret', 'region_token', 'project-b');
