@@ -25,6 +25,8 @@ export const BUILD_TIMEOUT_MS = 300_000;
 export interface TestComponent {
   component: Buffer;
   manifest: PluginManifest;
+  /** The exact bytes of manifest.json as the build wrote them (what a publisher signs). */
+  manifestBytes: Buffer;
   digest: string;
 }
 
@@ -53,7 +55,12 @@ export async function testComponent(
       timeoutMs: BUILD_TIMEOUT_MS,
       ...(options.enableWasi ? { enableWasi: options.enableWasi } : {}),
     });
-    return { component: built.component, manifest: built.manifest, digest: built.sha256 };
+    return {
+      component: built.component,
+      manifest: built.manifest,
+      manifestBytes: built.manifestBytes,
+      digest: built.sha256,
+    };
   } finally {
     await rm(out, { recursive: true, force: true });
   }
