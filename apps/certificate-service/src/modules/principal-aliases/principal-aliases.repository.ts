@@ -110,6 +110,20 @@ export class PrincipalAliasesRepository {
     return rows.map((r) => r.name);
   }
 
+  /** `enabledAliasesOf` for many people in one query: person -> sorted alias names. */
+  async enabledAliasesOfMany(people: readonly string[]): Promise<Map<string, string[]>> {
+    const byPerson = new Map<string, string[]>(people.map((p) => [p, []]));
+    if (people.length === 0) return byPerson;
+    const rows = await this.dataSource.query<{ member: string; name: string }[]>(
+      `SELECT m.member, a.name FROM principal_alias_members m
+         JOIN principal_aliases a ON a.name = m.alias
+       WHERE m.member = ANY($1::varchar[]) AND a.enabled ORDER BY m.member, a.name`,
+      [people],
+    );
+    for (const r of rows) byPerson.get(r.member)?.push(r.name);
+    return byPerson;
+  }
+
   /** Active raw keys owned by the alias's members (whether or not the alias is enabled). */
   async activeKeysOf(name: string): Promise<AliasKeyRow[]> {
     const rows = await this.dataSource.query<

@@ -38,6 +38,21 @@ export class PrincipalAliasesService {
     return [...new Set([...(own ? [own] : []), ...aliases])];
   }
 
+  /** `principalsOf` for many people in one query (bulk SSH issuance): person -> principals. */
+  async principalsOfMany(people: readonly string[]): Promise<Map<string, string[]>> {
+    const unique = [...new Set(people)];
+    const aliases = await this.aliases.enabledAliasesOfMany([
+      ...new Set(unique.map(normalizePerson)),
+    ]);
+    return new Map(
+      unique.map((person) => {
+        const normalized = normalizePerson(person);
+        const own = personalLogin(normalized);
+        return [person, [...new Set([...(own ? [own] : []), ...(aliases.get(normalized) ?? [])])]];
+      }),
+    );
+  }
+
   list(): Promise<PrincipalAliasRow[]> {
     return this.aliases.list();
   }

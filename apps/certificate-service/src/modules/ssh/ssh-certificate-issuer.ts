@@ -108,14 +108,11 @@ export class SshCertificateIssuer {
     return outcomes;
   }
 
-  /** Principals per distinct owner ('' for no owner: none). */
-  private async principalsOfOwners(
+  /** Principals per distinct owner, in one query ('' for no owner: none). */
+  private principalsOfOwners(
     orders: readonly SshCertificateOrder[],
   ): Promise<Map<string, string[]>> {
-    const owners = [...new Set(orders.map((o) => o.owner).filter((o): o is string => !!o))];
-    const entries = await Promise.all(
-      owners.map(async (owner) => [owner, await this.aliases.principalsOf(owner)] as const),
-    );
-    return new Map(entries);
+    const owners = orders.map((o) => o.owner).filter((o): o is string => !!o);
+    return this.aliases.principalsOfMany(owners);
   }
 }
