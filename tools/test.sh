@@ -98,7 +98,8 @@ fi
 rm -f "$leaks"
 if grep -q 'failed to exit gracefully' "$jest_log"; then
   echo "test.sh: Jest had to kill a worker: a test left a handle open" \
-    "(find it with: npx jest -c <project>/jest.config.js --detectOpenHandles <file>)" >&2
+    "(lines 'test may hold the worker open' above name the files that left a connection or" \
+    "timer; or: npx jest -c <project>/jest.config.js --detectOpenHandles <file>)" >&2
   line="$(printf '%s\n' "$line" | awk '{ $3 = $3 + 1; print }')"
   [ "$status" -ne 0 ] || status=1
 fi

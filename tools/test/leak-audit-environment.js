@@ -9,6 +9,32 @@ const { relative } = require('node:path');
 
 const GRACE_MS = 3_000;
 
+/**
+ * Client sockets and timers a file leaves behind also keep the Jest worker alive at the end of
+ * the run, but stopping them could crash their owner (a pg client errors on a socket it did not
+ * close). They are waited for and, if they stay, named on stderr with the file (not failed):
+ * when Jest has to kill a worker, the log says which file held it.
+ */
+function clientSockets() {
+  return process
+    ._getActiveHandles()
+    .filter(
+      (handle) =>
+        handle?.constructor?.name === 'Socket' &&
+        !handle.destroyed &&
+        typeof handle.remotePort === 'number' &&
+        handle !== process.stdout &&
+        handle !== process.stderr &&
+        handle !== process.stdin,
+    );
+}
+
+function activeTimers() {
+  return typeof process.getActiveResourcesInfo === 'function'
+    ? process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+    : 0;
+}
+
 function describeHandle(handle) {
   const kind = handle?.constructor?.name;
   if (kind === 'ChildProcess') return `child process ${handle.pid} ${handle.spawnargs.join(' ')}`;
@@ -40,6 +66,12 @@ class LeakAuditEnvironment extends TestEnvironment {
     this.testPath = relative(process.cwd(), context.testPath);
   }
 
+  async setup() {
+    await super.setup();
+    this.socketsBefore = new Set(clientSockets());
+    this.timersBefore = activeTimers();
+  }
+
   async teardown() {
     await super.teardown();
     const deadline = Date.now() + GRACE_MS;
@@ -48,7 +80,27 @@ class LeakAuditEnvironment extends TestEnvironment {
       await new Promise((resolve) => setTimeout(resolve, 50));
       left = lingering();
     }
-    if (left.length === 0) return;
+    if (left.length > 0) this.report(left);
+    await this.auditClientHandles(deadline);
+  }
+
+  async auditClientHandles(deadline) {
+    const fresh = () => clientSockets().filter((socket) => !this.socketsBefore.has(socket));
+    let sockets = fresh();
+    let timers = activeTimers() - this.timersBefore;
+    while ((sockets.length > 0 || timers > 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      sockets = fresh();
+      timers = activeTimers() - this.timersBefore;
+    }
+    const what = sockets.map((socket) => `socket to ${socket.remoteAddress}:${socket.remotePort}`);
+    if (timers > 0) what.push(`${timers} timer(s)`);
+    if (what.length > 0) {
+      process.stderr.write(`test may hold the worker open: ${this.testPath}: ${what.join('; ')}\n`);
+    }
+  }
+
+  report(left) {
     const line = `${this.testPath}: ${left.map((entry) => entry.what).join('; ')}`;
     process.stderr.write(`test left open: ${line}\n`);
     if (process.env.TEST_LEAK_REPORT) appendFileSync(process.env.TEST_LEAK_REPORT, `${line}\n`);

@@ -8,7 +8,9 @@ const WORKSPACE = join(__dirname, '../../..');
 const ENVIRONMENT = join(WORKSPACE, 'tools/test/leak-audit-environment.js');
 
 /** Runs Jest on one planted spec file with the workspace's test environment. */
-async function runPlanted(spec: string): Promise<{ report: string; elapsedMs: number }> {
+async function runPlanted(
+  spec: string,
+): Promise<{ report: string; stderr: string; elapsedMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'planted-leak-'));
   const report = join(dir, 'leaks.txt');
   writeFileSync(join(dir, 'planted.test.js'), spec);
@@ -19,12 +21,12 @@ async function runPlanted(spec: string): Promise<{ report: string; elapsedMs: nu
   writeFileSync(report, '');
   const started = Date.now();
   try {
-    await promisify(execFile)(
+    const { stderr } = await promisify(execFile)(
       process.execPath,
       [join(WORKSPACE, 'node_modules/jest/bin/jest.js'), '--ci', '--watchman=false'],
       { cwd: dir, env: { ...process.env, TEST_LEAK_REPORT: report }, timeout: 60_000 },
     );
-    return { report: readFileSync(report, 'utf8'), elapsedMs: Date.now() - started };
+    return { report: readFileSync(report, 'utf8'), stderr, elapsedMs: Date.now() - started };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -52,6 +54,24 @@ describe('the leak audit names the test file that leaves a process or server ope
         await new Promise((resolve) => { child.on('exit', resolve); child.kill(); });
       });
     `);
+    expect(report).toBe('');
+  }, 60_000);
+
+  it('names a client socket the file left connected (not failed: stopping it could crash its owner)', async () => {
+    const { report, stderr } = await runPlanted(`
+      const { connect, createServer } = require('node:net');
+      test('leaves a connection', async () => {
+        const server = createServer();
+        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const socket = connect(server.address().port, '127.0.0.1');
+        await new Promise((resolve) => server.once('connection', resolve));
+        server.close();
+        setTimeout(() => socket.destroy(), 4_000).unref();
+      });
+    `);
+    expect(stderr).toMatch(
+      /test may hold the worker open: planted\.test\.js: socket to 127\.0\.0\.1:\d+/,
+    );
     expect(report).toBe('');
   }, 60_000);
 });
