@@ -3,3 +3,4 @@ export * from './http-metrics';
 export * from './fastify-hooks';
 export * from './metrics-server';
 export * from './metrics-listener';
+export * from './periodic-collector';

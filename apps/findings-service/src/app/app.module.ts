@@ -16,6 +16,7 @@ import { UsersModule } from '../modules/users/users.module';
 import { FindingsConfig } from './config/findings-config';
 import { CoreModule } from './core.module';
 import { DataEnvelopeInterceptor } from './http/data-envelope.interceptor';
+import { BusinessMetricsModule } from './metrics/business-metrics.module';
 import { FindingsMetrics } from './metrics/findings-metrics';
 
 /** The HTTP API process. `extraModules` lets tests mount probe routes. */
@@ -41,6 +42,7 @@ export class AppModule {
         ManualFindingsModule,
         FindingsModule,
         JobsModule,
+        BusinessMetricsModule,
         SlaModule,
         DashboardModule.forRoot(config.dashboardToolSegment),
         ...extraModules,

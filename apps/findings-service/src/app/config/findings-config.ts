@@ -44,6 +44,8 @@ export interface FindingsConfig {
   pluginRunner: PluginRunnerClientConfig;
   /** Report and refresh-token cleanup, run hourly by the leading worker. */
   cleanup: CleanupConfig;
+  /** METRICS_COLLECT_INTERVAL_SECONDS: period of the business metrics collection (API only). */
+  metricsCollectIntervalSeconds: number;
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
   tracing: TracingSettings;
 }
@@ -131,6 +133,10 @@ export function loadFindingsConfig(
     },
     pluginRunner: readPluginRunnerClientConfig(r),
     cleanup: readCleanupConfig(r),
+    metricsCollectIntervalSeconds: r.int('METRICS_COLLECT_INTERVAL_SECONDS', 60, {
+      min: 1,
+      max: 86_400,
+    }),
     tracing: readTracingSettings(r),
   };
   r.done();
