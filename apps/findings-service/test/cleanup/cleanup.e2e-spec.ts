@@ -228,11 +228,12 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
     expect(existsSync(fileOf(old.key))).toBe(false);
   });
 
-  it('runs hourly as a periodic task; CLEANUP_SCHEDULE only draws a warning at start', async () => {
+  it('runs hourly as a periodic task of the worker; CLEANUP_SCHEDULE only draws a warning at start', async () => {
     expect(cleanupTasks(cleanup()).map((t) => [t.name, t.everyMs])).toEqual([
       ['report-cleanup', HOUR],
     ]);
     const warn = jest.spyOn(Logger.prototype, 'warn');
+    const log = jest.spyOn(Logger.prototype, 'log');
     const worker = await startWorker(stack.t, {
       ...stack.env.vars,
       CLEANUP_SCHEDULE: '0 3 * * *',
@@ -241,8 +242,15 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
       expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
         'CLEANUP_SCHEDULE="0 3 * * *" is obsolete and ignored: report cleanup runs hourly',
       );
+      // The worker schedules it with its other periodic tasks, under the leader lock.
+      expect(
+        log.mock.calls
+          .map((c) => String(c[0]))
+          .find((line) => line.startsWith('periodic tasks, run by the leading worker:')),
+      ).toContain('report-cleanup every 3600s');
     } finally {
       warn.mockRestore();
+      log.mockRestore();
       await worker.close();
     }
   });

@@ -1,5 +1,5 @@
 import { fixture } from '@platform/report-parsing/testing';
-import { waitFor } from '@platform/testing';
+import { startServiceProcess, waitFor } from '@platform/testing';
 import { Tracing } from '@platform/tracing';
 import { OtlpReceiver, type ReceivedSpan } from '@platform/tracing/testing';
 import request from 'supertest';
@@ -144,6 +144,31 @@ describe('Traces - OTLP/HTTP export of requests and jobs', () => {
     ).toThrow(
       'OTEL_EXPORTER_OTLP_ENDPOINT must start with http:// (no TLS) or https:// (TLS), got "otel-collector:4318"',
     );
+  });
+
+  it.each([
+    ['API', 'apps/findings-service/src/main.ts'],
+    ['worker', 'apps/findings-service/src/worker.ts'],
+  ])('the %s process does not start with such an endpoint', async (_name, entry) => {
+    const started = startServiceProcess({
+      entry,
+      env: {
+        DATABASE_URL: stack.t.config.databaseUrl,
+        REDIS_URL: stack.t.config.redisUrl,
+        PORT: '0',
+        METRICS_PORT: '0',
+        LOG_FILE_SINK_ENABLED: 'false',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318',
+      },
+    });
+    try {
+      expect((await started.ended).code).toBe(1);
+      expect(started.output()).toContain(
+        'OTEL_EXPORTER_OTLP_ENDPOINT must start with http:// (no TLS) or https:// (TLS), got "otel-collector:4318"',
+      );
+    } finally {
+      await started.kill();
+    }
   });
 
   it('received only JSON trace exports', () => {
