@@ -21,6 +21,24 @@ describe('loadCertsvcConfig', () => {
     });
   });
 
+  it('reads the license vendor public key: a raw Ed25519 key, base64, optional', () => {
+    expect(loadCertsvcConfig(BASE).license.vendorPublicKey).toBeUndefined();
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(
+      loadCertsvcConfig({ ...BASE, CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: key }).license
+        .vendorPublicKey,
+    ).toBe(key);
+    expect(() =>
+      loadCertsvcConfig({
+        ...BASE,
+        CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: Buffer.alloc(31).toString('base64'),
+      }),
+    ).toThrow(/CERTSVC_LICENSE_VENDOR_PUBLIC_KEY must be a raw Ed25519 public key/);
+    expect(() =>
+      loadCertsvcConfig({ ...BASE, CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: 'not base64!' }),
+    ).toThrow(/CERTSVC_LICENSE_VENDOR_PUBLIC_KEY must be base64/);
+  });
+
   it('reads the wifi lifetime in calendar units (default 3 years)', () => {
     expect(loadCertsvcConfig(BASE).pki.wifiLifetime).toEqual({ unit: 'years', amount: 3 });
     expect(loadCertsvcConfig({ ...BASE, CERTSVC_WIFI_LIFETIME: '18mo' }).pki.wifiLifetime).toEqual({

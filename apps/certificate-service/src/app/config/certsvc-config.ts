@@ -72,6 +72,11 @@ export interface CertsvcConfig {
   license: {
     /** Device slots without an uploaded license (`CERTSVC_DEFAULT_MAX_DEVICES`). */
     defaultMaxDevices: number;
+    /**
+     * Vendor Ed25519 public key (raw 32 bytes, base64) that signs licenses
+     * (`CERTSVC_LICENSE_VENDOR_PUBLIC_KEY`); without it no license can be activated.
+     */
+    vendorPublicKey: string | undefined;
   };
 }
 
@@ -155,6 +160,7 @@ export function loadCertsvcConfig(
     },
     license: {
       defaultMaxDevices: r.int('CERTSVC_DEFAULT_MAX_DEVICES', 50, { min: 1, max: 1_000_000 }),
+      vendorPublicKey: licenseVendorPublicKey(r),
     },
   };
   r.done();
@@ -195,4 +201,15 @@ function wifiLifetime(r: EnvReader): Lifetime {
     `CERTSVC_WIFI_LIFETIME must be like 3y, 18mo, 400d or 36h and at most 10 years, got "${text}"`,
   );
   return PURPOSE_PROFILES.wifi.defaultLifetime;
+}
+
+/** `CERTSVC_LICENSE_VENDOR_PUBLIC_KEY`: a raw 32-byte Ed25519 public key, base64. */
+function licenseVendorPublicKey(r: EnvReader): string | undefined {
+  const value = r.optionalString('CERTSVC_LICENSE_VENDOR_PUBLIC_KEY');
+  if (value !== undefined && Buffer.from(value, 'base64').toString('base64') !== value) {
+    r.problem('CERTSVC_LICENSE_VENDOR_PUBLIC_KEY must be base64');
+  } else if (value !== undefined && Buffer.from(value, 'base64').length !== 32) {
+    r.problem('CERTSVC_LICENSE_VENDOR_PUBLIC_KEY must be a raw Ed25519 public key (32 bytes)');
+  }
+  return value;
 }

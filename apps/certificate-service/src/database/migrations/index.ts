@@ -3,6 +3,7 @@ import { DevicesAndEnrollment1767312000000 } from './1767312000000-devices-and-e
 import { IssuanceAndLicense1767484800000 } from './1767484800000-issuance-and-license';
 import { SshKeyRegistry1767600000000 } from './1767600000000-ssh-key-registry';
 import { SshCertificates1767657600000 } from './1767657600000-ssh-certificates';
+import { LicenseActivation1767700000000 } from './1767700000000-license-activation';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const CERTSVC_MIGRATIONS = [
   IssuanceAndLicense1767484800000,
   SshKeyRegistry1767600000000,
   SshCertificates1767657600000,
+  LicenseActivation1767700000000,
 ];

@@ -48,6 +48,7 @@ export const AUDIT_ACTIONS = [
   'keyholder_token.create',
   'keyholder_token.principals_change',
   'keyholder_token.revoke',
+  'license.activate',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -3,7 +3,8 @@ import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColum
 /**
  * Deployment-wide licence state (one row, id 1): the Ed25519 deployment instance key
  * (`deployment_instance_key`, public; the private half sealed with the CA key-encryption
- * key for the later license attestation) and the high-water mark of slots in use.
+ * key for the later license attestation), the high-water mark of slots in use and the
+ * activated license.
  */
 @Entity('license_state')
 @Check('CHK_license_state_singleton', `"id" = 1`)
@@ -20,6 +21,13 @@ export class LicenseStateEntity {
 
   @Column({ type: 'integer', default: 0 })
   highWater!: number;
+
+  /** The activated license (`license_b64` as uploaded); null in free mode. */
+  @Column({ type: 'text', nullable: true })
+  licenseB64!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  licenseActivatedAt!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

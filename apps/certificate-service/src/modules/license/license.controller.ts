@@ -1,8 +1,14 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Roles } from '../../app/access/access.decorators';
+import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import type { Actor } from '../../app/access/actor';
 import { READER_ROLES } from '../../app/access/roles';
-import { DecommissionDto, DecommissionResultDto, LicenseStatusDto } from './dto/license.dto';
+import {
+  ActivateLicenseDto,
+  DecommissionDto,
+  DecommissionResultDto,
+  LicenseStatusDto,
+} from './dto/license.dto';
 import { LicenseService } from './license.service';
 
 @ApiTags('license')
@@ -15,6 +21,17 @@ export class LicenseController {
   @ApiOkResponse({ type: LicenseStatusDto })
   async status(): Promise<LicenseStatusDto> {
     return LicenseStatusDto.from(await this.license.status());
+  }
+
+  @Post('activate')
+  @HttpCode(200)
+  @Roles('cert-admin')
+  @ApiOkResponse({ type: LicenseStatusDto, description: 'the status with the new license' })
+  async activate(
+    @CurrentActor() actor: Actor,
+    @Body() body: ActivateLicenseDto,
+  ): Promise<LicenseStatusDto> {
+    return LicenseStatusDto.from(await this.license.activate(body.license_b64, actor));
   }
 
   @Post('decommission')

@@ -31,6 +31,10 @@ export class LicenseTx {
     return rows[0].n;
   }
 
+  state(): Promise<LicenseStateEntity | null> {
+    return this.em.getRepository(LicenseStateEntity).findOneBy({ id: 1 });
+  }
+
   /** Counts new identities: ledger rows (one INSERT), slots (one INSERT), high-water mark. */
   async count(candidates: readonly SlotCandidate[], at: Date): Promise<void> {
     if (candidates.length === 0) return;
@@ -110,6 +114,14 @@ export class LicenseRepository {
       `INSERT INTO license_state (id, instance_public_key, instance_encrypted_private_key)
        VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`,
       [publicKey, encryptedPrivateKey],
+    );
+  }
+
+  /** Stores an activated license (replacing the previous one). */
+  async storeLicense(licenseB64: string, at: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE license_state SET license_b64 = $1, license_activated_at = $2, updated_at = now() WHERE id = 1`,
+      [licenseB64, at],
     );
   }
 

@@ -27,7 +27,7 @@ export class StatsService {
         expired: c.certificatesExpired,
         expiring_window_days: EXPIRING_WINDOW_DAYS,
       },
-      license: { active_count: c.slotsInUse, max_devices: this.license.maxDevices() },
+      license: { active_count: c.slotsInUse, max_devices: await this.license.maxDevices() },
     };
   }
 }

@@ -29,6 +29,7 @@ export const ISSUANCE_ROWS: IssuanceRow[] = [
   row('post', '/api/v1/requests/check-conflicts', ALL_ROLES),
   row('post', '/api/v1/requests/reject', ADMIN),
   row('get', '/api/v1/license/status', READERS),
+  row('post', '/api/v1/license/activate', ADMIN),
   row('post', '/api/v1/license/decommission', ADMIN),
   row('get', '/api/v1/certificates/:serial/bundle', READERS),
   row('post', '/api/v1/certificates/:serial/revoke', ADMIN),

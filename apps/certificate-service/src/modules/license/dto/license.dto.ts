@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Matches, MaxLength } from 'class-validator';
+import { IsBase64, IsString, Matches, MaxLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { LicenseStatus } from '../license.service';
 
@@ -55,4 +55,12 @@ export class DecommissionDto {
 export class DecommissionResultDto {
   @ApiProperty() identity_key!: string;
   @ApiProperty() active_count!: number;
+}
+
+export class ActivateLicenseDto {
+  @ApiProperty({ description: 'base64 of the `.lic` file (see tools/license/certsvc-license.mjs)' })
+  @IsString()
+  @MaxLength(65_536)
+  @IsBase64()
+  license_b64!: string;
 }
