@@ -24,6 +24,7 @@ import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
 import { SshModule } from '../modules/ssh/ssh.module';
 import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-aliases.module';
 import { KeyholderModule } from '../modules/keyholder/keyholder.module';
+import { K8sModule } from '../modules/k8s/k8s.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -59,6 +60,7 @@ export class AppModule {
         SshModule,
         PrincipalAliasesModule,
         KeyholderModule,
+        K8sModule,
         ...extraImports,
       ],
     };

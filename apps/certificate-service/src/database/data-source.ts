@@ -25,6 +25,7 @@ import { KeyholderTokenEntity } from '../modules/keyholder/keyholder-token.entit
 import { SshCaMaterialEntity } from '../modules/ssh/ssh-ca-material.entity';
 import { SshCertificateEntity } from '../modules/ssh/ssh-certificate.entity';
 import { SshKrlStateEntity } from '../modules/ssh/ssh-krl-state.entity';
+import { K8sClusterEntity } from '../modules/k8s/k8s-cluster.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -54,6 +55,7 @@ export const CERTSVC_ENTITIES = [
   SshCaMaterialEntity,
   SshCertificateEntity,
   SshKrlStateEntity,
+  K8sClusterEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

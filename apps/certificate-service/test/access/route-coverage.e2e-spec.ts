@@ -6,6 +6,7 @@ import { FOUNDATION_ROWS } from './matrices/foundation.matrix';
 import { ISSUANCE_ROWS } from './matrices/issuance.matrix';
 import { SSH_KEYHOLDER_ROWS } from './matrices/ssh-keyholder.matrix';
 import { SSH_ROWS } from './matrices/ssh.matrix';
+import { K8S_ROWS } from './matrices/k8s.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -14,6 +15,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'issuance-role-matrix.e2e-spec.ts': ISSUANCE_ROWS,
   'ssh-keyholder-role-matrix.e2e-spec.ts': SSH_KEYHOLDER_ROWS,
   'ssh-role-matrix.e2e-spec.ts': SSH_ROWS,
+  'k8s-role-matrix.e2e-spec.ts': K8S_ROWS,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { enrollDevice, type EnrolledDevice } from '../fixtures/enroll';
-import { opensslCsr } from '../fixtures/openssl';
+import { opensslCsr, opensslSelfSignedCa } from '../fixtures/openssl';
 import { issuedDevice, type IssuedDevice } from '../fixtures/issue';
 import {
   bearer,
@@ -39,6 +39,9 @@ export class CertificateFuzzSeed {
   keyholderTokenId = '';
   /** A device with the `ssh` purpose and an owner: `POST /enroll/ssh` files SSH requests for it. */
   sshCertificateDevice!: EnrolledDevice;
+  /** A registered Kubernetes cluster, and the API-server CA bundle clusters are created with. */
+  k8sClusterId = '';
+  k8sCaBundle = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -69,6 +72,22 @@ export class CertificateFuzzSeed {
     await this.newAlias();
     await this.newKeyholderToken();
     await this.newSshCertificateDevice();
+    this.k8sCaBundle = opensslSelfSignedCa('fuzz-apiserver-ca');
+    await this.newK8sCluster();
+  }
+
+  /** Registers a cluster under a fresh name (the fuzz may rename or delete the previous one). */
+  async newK8sCluster(): Promise<void> {
+    const res = await this.http
+      .post('/api/v1/admin/k8s-clusters')
+      .set(...bearer(this.admin.accessToken))
+      .send({
+        name: `fuzz-${randomBytes(4).toString('hex')}`,
+        server_url: 'https://k8s.fuzz.test:6443',
+        ca_bundle: this.k8sCaBundle,
+      })
+      .expect(201);
+    this.k8sClusterId = (res.body as { id: string }).id;
   }
 
   async newSshCertificateDevice(): Promise<void> {

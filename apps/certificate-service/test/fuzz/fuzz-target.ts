@@ -19,6 +19,7 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
     return { alias: seed.aliasName, member: seed.aliasMember };
   }
   if (p.startsWith('/api/v1/admin/keyholder-tokens/')) return { id: seed.keyholderTokenId };
+  if (p.startsWith('/api/v1/admin/k8s-clusters/')) return { id: seed.k8sClusterId };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
   if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
   if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
@@ -45,6 +46,13 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
     'POST /api/v1/auth/local/login': { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     'POST /api/v1/admin/keyholder-tokens': { name: 'fuzz-created', principals: [seed.aliasName] },
     'PUT /api/v1/admin/keyholder-tokens/{id}/principals': { principals: [seed.aliasName] },
+    'POST /api/v1/admin/k8s-clusters': {
+      name: 'fuzz-created',
+      server_url: 'https://k8s.fuzz.test:6443',
+      ca_bundle: seed.k8sCaBundle,
+      groups: [{ source: 'any', value: '', group: 'fuzzers' }],
+    },
+    'PUT /api/v1/admin/k8s-clusters/{id}': { enabled: true },
     'POST /api/v1/admin/principal-aliases': {
       name: 'fuzz-created',
       members: ['fuzz-created@certsvc.test'],
@@ -225,6 +233,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/admin/keyholder-tokens/{id}':
       await seed.newKeyholderToken();
+      return;
+    case 'DELETE /api/v1/admin/k8s-clusters/{id}':
+      await seed.newK8sCluster();
       return;
     default:
       return;

@@ -100,6 +100,11 @@ export const CERTSVC_ERROR_STATUSES = {
   ssh_krl_unavailable: 503,
   ssh_certificate_invalid: 400,
   ssh_ca_material_invalid: 500,
+  // Kubernetes cluster registry and credential broker
+  k8s_cluster_not_found: 404,
+  k8s_cluster_exists: 409,
+  k8s_ca_bundle_invalid: 400,
+  k8s_server_url_invalid: 400,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

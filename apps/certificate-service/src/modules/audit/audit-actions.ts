@@ -48,6 +48,9 @@ export const AUDIT_ACTIONS = [
   'keyholder_token.create',
   'keyholder_token.principals_change',
   'keyholder_token.revoke',
+  'k8s_cluster.create',
+  'k8s_cluster.update',
+  'k8s_cluster.delete',
   'license.activate',
 ] as const;
 
