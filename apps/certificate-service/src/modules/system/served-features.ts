@@ -5,7 +5,7 @@ import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-con
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { FeaturesDto } from './system.dto';
 
-type RouteFeature = Exclude<keyof FeaturesDto, 'scep'>;
+type RouteFeature = Exclude<keyof FeaturesDto, 'scep' | 'k8s'>;
 
 /**
  * The route (specification path) that serves each route-backed feature, and the setting that
@@ -23,7 +23,6 @@ export const FEATURE_ROUTES: Record<
   },
   oidc: { method: 'POST', url: '/api/v1/auth/callback', switchedOn: (c) => c.oidc !== undefined },
   ssh: { method: 'GET', url: '/api/v1/ssh/ca-public-key', switchedOn: (c) => c.features.ssh },
-  k8s: { method: 'GET', url: '/api/v1/admin/k8s-clusters', switchedOn: (c) => c.features.k8s },
   webhooks: {
     method: 'GET',
     url: '/api/v1/admin/webhooks',
@@ -46,7 +45,10 @@ export class ServedFeatures {
       oidc: this.served('oidc'),
       scep: this.config.features.scep && this.scepIssuerConfigured(),
       ssh: this.served('ssh'),
-      k8s: this.served('k8s'),
+      // Kubernetes access is served by the credential broker on its own mutual-TLS listener
+      // (CERTSVC_K8S_BROKER_URL), not by the cluster registry of this port. The broker is not
+      // shipped yet (docs/certificate-service/kubernetes.md), so nothing serves the feature.
+      k8s: false,
       webhooks: this.served('webhooks'),
     };
   }

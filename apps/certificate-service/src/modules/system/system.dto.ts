@@ -21,7 +21,10 @@ export class FeaturesDto {
   scep!: boolean;
   @ApiProperty({ description: 'SSH certificates and key registry (/api/v1/ssh/...)' })
   ssh!: boolean;
-  @ApiProperty({ description: 'Kubernetes credential broker (/api/v1/admin/k8s-clusters)' })
+  @ApiProperty({
+    description:
+      'Kubernetes credential broker (POST /api/v1/k8s/credential on its mutual-TLS listener, CERTSVC_K8S_BROKER_URL)',
+  })
   k8s!: boolean;
   @ApiProperty({ description: 'outgoing webhooks (/api/v1/admin/webhooks)' }) webhooks!: boolean;
 }
