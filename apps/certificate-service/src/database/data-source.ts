@@ -16,6 +16,7 @@ import { CertificateEntity } from '../modules/certificates/certificate.entity';
 import { CrlStateEntity } from '../modules/crl/crl-state.entity';
 import { LicenseLedgerEntryEntity } from '../modules/license/license-ledger-entry.entity';
 import { LicenseSlotEntity } from '../modules/license/license-slot.entity';
+import { LicenseCheckpointEntity } from '../modules/license/license-checkpoint.entity';
 import { LicenseStateEntity } from '../modules/license/license-state.entity';
 import { SshKeyEntity } from '../modules/ssh-keys/ssh-key.entity';
 import { SshRevocationEntity } from '../modules/ssh-keys/ssh-revocation.entity';
@@ -46,6 +47,7 @@ export const CERTSVC_ENTITIES = [
   CrlStateEntity,
   LicenseLedgerEntryEntity,
   LicenseSlotEntity,
+  LicenseCheckpointEntity,
   LicenseStateEntity,
   SshKeyEntity,
   SshRevocationEntity,

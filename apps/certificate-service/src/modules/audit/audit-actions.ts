@@ -52,6 +52,7 @@ export const AUDIT_ACTIONS = [
   'k8s_cluster.update',
   'k8s_cluster.delete',
   'license.activate',
+  'license.reanchor',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -60,7 +60,7 @@ export class IssuanceService {
       );
       const admitted = candidates.filter((r) => {
         if (!slots.refused.has(r.identityKey)) return true;
-        outcomes.set(r.requestId, { status: 'error', error: 'license_limit' });
+        outcomes.set(r.requestId, { status: 'error', error: slots.refusal });
         return false;
       });
       const x509 = admitted.filter((r): r is IssuableRequest => !isSshIssuable(r));

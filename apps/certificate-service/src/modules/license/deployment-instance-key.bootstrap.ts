@@ -3,24 +3,30 @@ import { generateKeyPairSync } from 'node:crypto';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { sealPrivateKey } from '@platform/pki';
 import { LicenseRepository } from './license.repository';
-
-/** AAD label binding the sealed deployment instance key to its role. */
-export const INSTANCE_KEY_LABEL = 'license/instance/v1';
+import { INSTANCE_KEY_LABEL, LicenseService } from './license.service';
 
 /**
  * Generates the deployment instance key (Ed25519) at first start: the public half is the
  * `deployment_instance_key` a signed license binds to; the private half is sealed with the
- * CA key-encryption key (for the license attestation of a later issue). Replicas starting
+ * CA key-encryption key (it signs ledger checkpoints and license attestations). Then checks
+ * the usage ledger (`tamper` on failure). Replicas starting
  * together agree through INSERT ... ON CONFLICT DO NOTHING.
  */
 @Injectable()
 export class DeploymentInstanceKeyBootstrap implements OnApplicationBootstrap {
   constructor(
     private readonly licenses: LicenseRepository,
+    private readonly license: LicenseService,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.createInstanceKey();
+    // The ledger integrity check at start (specification, Licensing rules).
+    await this.license.checkAtStart();
+  }
+
+  private async createInstanceKey(): Promise<void> {
     if (await this.licenses.state()) return;
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);

@@ -52,10 +52,16 @@ export function chainEntries(
   return out;
 }
 
-/** First row (by seq) whose chain link or hash is wrong, or undefined when intact. */
-export function firstBrokenLink(entries: readonly ChainedLedgerEntry[]): bigint | undefined {
-  let prevHash = LEDGER_GENESIS_HASH;
-  let prevSeq = 0n;
+/**
+ * First row (by seq) whose chain link or hash is wrong, or undefined when intact. `start` is
+ * the row the entries continue (the genesis by default, or a signed anchor checkpoint).
+ */
+export function firstBrokenLink(
+  entries: readonly ChainedLedgerEntry[],
+  start: { seq: bigint; hash: string } = { seq: 0n, hash: LEDGER_GENESIS_HASH },
+): bigint | undefined {
+  let prevHash = start.hash;
+  let prevSeq = start.seq;
   for (const e of entries) {
     if (e.seq !== prevSeq + 1n || e.prevHash !== prevHash || ledgerHash(e, prevHash) !== e.hash) {
       return e.seq;
@@ -64,4 +70,44 @@ export function firstBrokenLink(entries: readonly ChainedLedgerEntry[]): bigint 
     prevSeq = e.seq;
   }
   return undefined;
+}
+
+/** A signed statement of the ledger head and the slots in use (see license-checkpoint.entity). */
+export interface CheckpointFacts {
+  readonly seq: bigint;
+  readonly hash: string;
+  readonly slotCount: number;
+  readonly anchor: boolean;
+  /** Anchors only: digest of every ledger row up to `seq` as stored (`ledgerDigest`). */
+  readonly prefixDigest: string | null;
+  readonly at: Date;
+}
+
+/** SHA-256 over every field of the rows as stored, in order (broken links included). */
+export function ledgerDigest(entries: readonly ChainedLedgerEntry[]): string {
+  const h = createHash('sha256').update('certsvc-ledger-digest/v1');
+  for (const e of entries) {
+    h.update(
+      ['', e.seq.toString(), e.identityKey, e.event, e.at.toISOString(), e.prevHash, e.hash].join(
+        '\u0000',
+      ),
+    );
+  }
+  return h.digest('hex');
+}
+
+/** The bytes the deployment instance key signs for a checkpoint. */
+export function checkpointMessage(cp: CheckpointFacts): Buffer {
+  return Buffer.from(
+    [
+      'certsvc-license-checkpoint/v1',
+      cp.seq.toString(),
+      cp.hash,
+      String(cp.slotCount),
+      cp.anchor ? 'anchor' : 'append',
+      cp.prefixDigest ?? '',
+      cp.at.toISOString(),
+    ].join('\u0000'),
+    'utf8',
+  );
 }

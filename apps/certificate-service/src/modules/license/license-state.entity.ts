@@ -29,6 +29,13 @@ export class LicenseStateEntity {
   @Column({ type: 'timestamptz', nullable: true })
   licenseActivatedAt!: Date | null;
 
+  /** Set when the ledger failed its integrity check (`tamper`); cleared by `reanchor`. */
+  @Column({ type: 'text', nullable: true })
+  tamperReason!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  tamperAt!: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -8,6 +8,7 @@ import {
   DecommissionDto,
   DecommissionResultDto,
   LicenseStatusDto,
+  ReanchorResultDto,
 } from './dto/license.dto';
 import { LicenseService } from './license.service';
 
@@ -32,6 +33,14 @@ export class LicenseController {
     @Body() body: ActivateLicenseDto,
   ): Promise<LicenseStatusDto> {
     return LicenseStatusDto.from(await this.license.activate(body.license_b64, actor));
+  }
+
+  @Post('reanchor')
+  @HttpCode(200)
+  @Roles('cert-admin')
+  @ApiOkResponse({ type: ReanchorResultDto })
+  async reanchor(@CurrentActor() actor: Actor): Promise<ReanchorResultDto> {
+    return ReanchorResultDto.from(await this.license.reanchor(actor));
   }
 
   @Post('decommission')

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { chainEntries, LEDGER_GENESIS_HASH, type LedgerEvent } from './license-ledger';
+import {
+  chainEntries,
+  type ChainedLedgerEntry,
+  type CheckpointFacts,
+  LEDGER_GENESIS_HASH,
+  type LedgerEvent,
+} from './license-ledger';
+import { LicenseCheckpointEntity } from './license-checkpoint.entity';
 import { LicenseStateEntity } from './license-state.entity';
 
 /** Serializes every ledger append and slot count (API replicas included). */
@@ -33,6 +40,109 @@ export class LicenseTx {
 
   state(): Promise<LicenseStateEntity | null> {
     return this.em.getRepository(LicenseStateEntity).findOneBy({ id: 1 });
+  }
+
+  /** The ledger head: last row, or the genesis (seq 0) on an empty ledger. */
+  async head(): Promise<{ seq: bigint; hash: string }> {
+    const last = (await this.em.query(
+      `SELECT seq, hash FROM license_ledger ORDER BY seq DESC LIMIT 1`,
+    )) as { seq: string; hash: string }[];
+    return last[0]
+      ? { seq: BigInt(last[0].seq), hash: last[0].hash }
+      : { seq: 0n, hash: LEDGER_GENESIS_HASH };
+  }
+
+  /** Ledger rows after `seq`, in order. */
+  async entriesAfter(seq: bigint): Promise<ChainedLedgerEntry[]> {
+    const rows = (await this.em.query(
+      `SELECT seq, identity_key, event, at, prev_hash, hash FROM license_ledger WHERE seq > $1 ORDER BY seq`,
+      [seq.toString()],
+    )) as {
+      seq: string;
+      identity_key: string;
+      event: LedgerEvent;
+      at: Date;
+      prev_hash: string;
+      hash: string;
+    }[];
+    return rows.map((r) => ({
+      seq: BigInt(r.seq),
+      identityKey: r.identity_key,
+      event: r.event,
+      at: r.at,
+      prevHash: r.prev_hash,
+      hash: r.hash,
+    }));
+  }
+
+  async clearTamper(): Promise<void> {
+    await this.em.query(
+      `UPDATE license_state SET tamper_reason = NULL, tamper_at = NULL, updated_at = now() WHERE id = 1`,
+    );
+  }
+
+  async raiseHighWater(): Promise<void> {
+    await this.em.query(
+      `UPDATE license_state SET high_water = GREATEST(high_water, (SELECT count(*) FROM license_slots)), updated_at = now() WHERE id = 1`,
+    );
+  }
+
+  /** The most recent checkpoints, newest first. */
+  recentCheckpoints(limit: number): Promise<LicenseCheckpointEntity[]> {
+    return this.em
+      .getRepository(LicenseCheckpointEntity)
+      .find({ order: { id: 'DESC' }, take: limit });
+  }
+
+  /** The latest checkpoint, and the latest anchor checkpoint. */
+  async checkpoints(): Promise<{
+    latest: LicenseCheckpointEntity | null;
+    anchor: LicenseCheckpointEntity | null;
+  }> {
+    const repo = this.em.getRepository(LicenseCheckpointEntity);
+    const [latest, anchor] = await Promise.all([
+      repo.findOne({ where: {}, order: { id: 'DESC' } }),
+      repo.findOne({ where: { anchor: true }, order: { id: 'DESC' } }),
+    ]);
+    return { latest, anchor };
+  }
+
+  async writeCheckpoint(cp: CheckpointFacts, signature: string): Promise<void> {
+    await this.em.query(
+      `INSERT INTO license_checkpoints (seq, hash, slot_count, anchor, prefix_digest, at, signature) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [cp.seq.toString(), cp.hash, cp.slotCount, cp.anchor, cp.prefixDigest, cp.at, signature],
+    );
+  }
+
+  /** Identities whose last surviving ledger event is a count (recount of the ledger). */
+  async recountedIdentities(): Promise<string[]> {
+    const rows = (await this.em.query(
+      `SELECT identity_key FROM (
+         SELECT DISTINCT ON (identity_key) identity_key, event FROM license_ledger
+         ORDER BY identity_key, seq DESC) last WHERE event = 'count'`,
+    )) as { identity_key: string }[];
+    return rows.map((r) => r.identity_key);
+  }
+
+  /** Identities (with device) of devices holding an issued, non-revoked certificate. */
+  async identitiesWithLiveCertificates(): Promise<{ identityKey: string; deviceId: string }[]> {
+    const rows = (await this.em.query(
+      `SELECT DISTINCT ON (d.identity_key) d.identity_key, d.id FROM devices d
+       WHERE EXISTS (SELECT 1 FROM certificates c WHERE c.device_id = d.id AND c.status = 'active')
+          OR EXISTS (SELECT 1 FROM ssh_certificates s WHERE s.device_id = d.id AND s.status = 'active')
+       ORDER BY d.identity_key, d.created_at DESC`,
+    )) as { identity_key: string; id: string }[];
+    return rows.map((r) => ({ identityKey: r.identity_key, deviceId: r.id }));
+  }
+
+  /** Replaces every slot (re-anchoring), one statement each. */
+  async replaceSlots(slots: readonly SlotCandidate[], ledgerSeq: bigint, at: Date): Promise<void> {
+    await this.em.query(`DELETE FROM license_slots`);
+    await this.em.query(
+      `INSERT INTO license_slots (identity_key, device_id, counted_at, ledger_seq)
+       SELECT k, d, $3, $4 FROM unnest($1::varchar[], $2::uuid[]) AS t(k, d)`,
+      [slots.map((s) => s.identityKey), slots.map((s) => s.deviceId), at, ledgerSeq.toString()],
+    );
   }
 
   /** Counts new identities: ledger rows (one INSERT), slots (one INSERT), high-water mark. */
@@ -70,12 +180,7 @@ export class LicenseTx {
   }
 
   private async append(rows: { identityKey: string; event: LedgerEvent }[], at: Date) {
-    const last = (await this.em.query(
-      `SELECT seq, hash FROM license_ledger ORDER BY seq DESC LIMIT 1`,
-    )) as { seq: string; hash: string }[];
-    const head = last[0]
-      ? { seq: BigInt(last[0].seq), hash: last[0].hash }
-      : { seq: 0n, hash: LEDGER_GENESIS_HASH };
+    const head = await this.head();
     const entries = chainEntries(head, rows, at);
     await this.em.query(
       `INSERT INTO license_ledger (seq, identity_key, event, at, prev_hash, hash)
@@ -107,6 +212,14 @@ export class LicenseRepository {
 
   state(): Promise<LicenseStateEntity | null> {
     return this.dataSource.getRepository(LicenseStateEntity).findOneBy({ id: 1 });
+  }
+
+  /** Enters `tamper` (outside any ledger transaction, so a refused approval keeps it). */
+  async setTamper(reason: string, at: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE license_state SET tamper_reason = $1, tamper_at = $2, updated_at = now() WHERE id = 1 AND tamper_reason IS NULL`,
+      [reason, at],
+    );
   }
 
   async createStateIfAbsent(publicKey: string, encryptedPrivateKey: string): Promise<void> {

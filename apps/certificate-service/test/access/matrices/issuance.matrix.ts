@@ -31,6 +31,7 @@ export const ISSUANCE_ROWS: IssuanceRow[] = [
   row('get', '/api/v1/license/status', READERS),
   row('post', '/api/v1/license/activate', ADMIN),
   row('post', '/api/v1/license/decommission', ADMIN),
+  row('post', '/api/v1/license/reanchor', ADMIN),
   row('get', '/api/v1/certificates/:serial/bundle', READERS),
   row('post', '/api/v1/certificates/:serial/revoke', ADMIN),
   row('put', '/api/v1/certificates/:serial/key-protection', ADMIN),

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBase64, IsString, Matches, MaxLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
-import type { LicenseStatus } from '../license.service';
+import type { LicenseStatus, ReanchorResult } from '../license.service';
 
 export class PurposeSeatsDto {
   @ApiProperty({ enum: PURPOSES }) purpose!: Purpose;
@@ -46,9 +46,13 @@ export class LicenseStatusDto {
 }
 
 export class DecommissionDto {
-  @ApiProperty({ example: 'sn:PF3ABC12', description: '`ek:...`, `sn:...` or `pk:...`' })
+  @ApiProperty({
+    example: 'sn:PF3ABC12',
+    description:
+      '`ek:...`, `sn:...` or `pk:...`; `ph:...` for a placeholder slot of a re-anchoring',
+  })
   @MaxLength(200)
-  @Matches(/^(ek|sn|pk):.+$/, { message: 'identity_key must start with ek:, sn: or pk:' })
+  @Matches(/^(ek|sn|pk|ph):.+$/, { message: 'identity_key must start with ek:, sn:, pk: or ph:' })
   identity_key!: string;
 }
 
@@ -63,4 +67,26 @@ export class ActivateLicenseDto {
   @MaxLength(65_536)
   @IsBase64()
   license_b64!: string;
+}
+
+export class ReanchorResultDto {
+  @ApiProperty({ description: 'slots in use after re-anchoring' }) active_count!: number;
+  @ApiProperty({ description: '(a) identities counted by the surviving ledger records' })
+  recount!: number;
+  @ApiProperty({ description: '(b) devices with issued, non-revoked certificates' })
+  devices_with_certificates!: number;
+  @ApiProperty({ description: '(c) count of the last checkpoint whose signature verifies' })
+  checkpoint_count!: number;
+  @ApiProperty({ description: 'placeholder slots (`ph:...`) added for missing records' })
+  placeholders!: number;
+
+  static from(r: ReanchorResult): ReanchorResultDto {
+    return {
+      active_count: r.activeCount,
+      recount: r.recount,
+      devices_with_certificates: r.devicesWithCertificates,
+      checkpoint_count: r.checkpointCount,
+      placeholders: r.placeholders,
+    };
+  }
 }
