@@ -23,6 +23,14 @@ export type { KeyUsageBit } from './certificate/key-usage';
 export type { SubjectAltName } from './certificate/subject-alt-names';
 export { validateCommonName } from './certificate/subject-name';
 export { normalizeSerialHex } from './certificate/serial-number';
+export {
+  K8S_CREDENTIAL_SECONDS,
+  issueK8sClientCertificate,
+} from './certificate/k8s-client-certificate';
+export type {
+  K8sClientCertificateRequest,
+  IssuedK8sClientCertificate,
+} from './certificate/k8s-client-certificate';
 
 export type { CaMaterial, CaCertificateMaterial, CaMaterialStore } from './ca/ca-material';
 export { generateCaMaterial, ensureCaMaterial } from './ca/ca-bootstrap';

@@ -43,8 +43,9 @@ async function expectFlagsMatchRoutes(t: TestApp): Promise<Record<string, boolea
     by_purpose: { kind: string }[];
   };
   expect(flags.scep).toBe(issuer.by_purpose.some((p) => p.kind === 'scep'));
-  // k8s means the credential broker (its own mutual-TLS listener), which is not shipped yet:
-  // false whatever CERTSVC_FEATURES_K8S says, although the cluster registry is served here.
+  // k8s means the credential broker (its own mutual-TLS listener, test/k8s/k8s-broker covers
+  // it true): without CERTSVC_K8S_BROKER_URL false whatever CERTSVC_FEATURES_K8S says,
+  // although the cluster registry is served here.
   expect(flags.k8s).toBe(false);
   expect(await served(t, { method: 'get', path: '/api/v1/admin/k8s-clusters' })).toBe(true);
   return flags;

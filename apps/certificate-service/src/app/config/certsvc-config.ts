@@ -61,6 +61,8 @@ export interface CertsvcConfig {
   migrationLockWaitSeconds: number;
   contentTypeEnforcement: ContentTypeEnforcement;
   features: CertsvcFeatureFlags;
+  /** Kubernetes credential broker (docs/certificate-service/kubernetes.md). */
+  k8s: CertsvcK8sConfig;
   pki: {
     /** 32-byte key sealing the built-in CA private keys (`CERTSVC_CA_KEY_ENC_KEY`); never logged. */
     caKeyEncryptionKey: Buffer;
@@ -147,6 +149,7 @@ export function loadCertsvcConfig(
       ['observe', 'reject'] as const,
       'reject',
     ),
+    k8s: readK8sConfig(r),
     features: {
       ssh: r.bool('CERTSVC_FEATURES_SSH', true),
       k8s: r.bool('CERTSVC_FEATURES_K8S', false),
@@ -212,4 +215,51 @@ function licenseVendorPublicKey(r: EnvReader): string | undefined {
     r.problem('CERTSVC_LICENSE_VENDOR_PUBLIC_KEY must be a raw Ed25519 public key (32 bytes)');
   }
   return value;
+}
+
+export const K8S_PROMPT_STEPS = ['off', 'ask_once_per_window', 'ask_every_time', 'raised'] as const;
+export type K8sPromptStep = (typeof K8S_PROMPT_STEPS)[number];
+
+export interface CertsvcK8sConfig {
+  /**
+   * `CERTSVC_K8S_BROKER_URL` (`https://host:port`): the API process also listens there with
+   * mutual TLS for `POST /api/v1/k8s/credential`. Unset: no broker.
+   */
+  broker?: { host: string; port: number; url: string; tlsCertFile: string; tlsKeyFile: string };
+  /** `CERTSVC_K8S_PROMPT_STEP`: prompt-on-issuance step (default `ask_once_per_window`). */
+  promptStep: K8sPromptStep;
+}
+
+function readK8sConfig(r: EnvReader): CertsvcK8sConfig {
+  const promptStep = r.oneOf('CERTSVC_K8S_PROMPT_STEP', K8S_PROMPT_STEPS, 'ask_once_per_window');
+  const text = r.optionalString('CERTSVC_K8S_BROKER_URL');
+  if (text === undefined) return { promptStep };
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== 'https:' || url.pathname !== '/' || url.search || url.username) {
+    r.problem('CERTSVC_K8S_BROKER_URL must be https://<host>:<port> (no path)');
+    return { promptStep };
+  }
+  const tlsCertFile = r.optionalString('CERTSVC_K8S_BROKER_TLS_CERT_FILE');
+  const tlsKeyFile = r.optionalString('CERTSVC_K8S_BROKER_TLS_KEY_FILE');
+  if (tlsCertFile === undefined || tlsKeyFile === undefined) {
+    r.problem(
+      'CERTSVC_K8S_BROKER_URL needs CERTSVC_K8S_BROKER_TLS_CERT_FILE and CERTSVC_K8S_BROKER_TLS_KEY_FILE',
+    );
+    return { promptStep };
+  }
+  return {
+    promptStep,
+    broker: {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port === '' ? 443 : Number(url.port),
+      url: url.origin,
+      tlsCertFile,
+      tlsKeyFile,
+    },
+  };
 }

@@ -105,6 +105,13 @@ export const CERTSVC_ERROR_STATUSES = {
   k8s_cluster_exists: 409,
   k8s_ca_bundle_invalid: 400,
   k8s_server_url_invalid: 400,
+  k8s_client_certificate_required: 401,
+  k8s_client_certificate_invalid: 401,
+  k8s_client_certificate_expired: 401,
+  k8s_client_certificate_revoked: 403,
+  k8s_cluster_disabled: 403,
+  k8s_prompt_unavailable: 403,
+  k8s_public_key_invalid: 400,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

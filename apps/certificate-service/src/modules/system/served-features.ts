@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { IssuerRegistry } from '../ca/issuer-registry';
+import { K8sBrokerServer } from '../k8s/k8s-broker.server';
 import type { FeaturesDto } from './system.dto';
 
 type RouteFeature = Exclude<keyof FeaturesDto, 'scep' | 'k8s'>;
@@ -37,6 +38,7 @@ export class ServedFeatures {
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly issuers: IssuerRegistry,
+    private readonly k8sBroker: K8sBrokerServer,
   ) {}
 
   current(): FeaturesDto {
@@ -46,9 +48,8 @@ export class ServedFeatures {
       scep: this.config.features.scep && this.scepIssuerConfigured(),
       ssh: this.served('ssh'),
       // Kubernetes access is served by the credential broker on its own mutual-TLS listener
-      // (CERTSVC_K8S_BROKER_URL), not by the cluster registry of this port. The broker is not
-      // shipped yet (docs/certificate-service/kubernetes.md), so nothing serves the feature.
-      k8s: false,
+      // (CERTSVC_K8S_BROKER_URL), not by the cluster registry of this port.
+      k8s: this.k8sBroker.port() !== undefined,
       webhooks: this.served('webhooks'),
     };
   }
