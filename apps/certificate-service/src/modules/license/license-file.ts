@@ -126,3 +126,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function isCount(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
+
+/** The bytes the deployment instance key signs for `POST /license/attest`. */
+export function attestMessage(nonce: string, licenseB64: string): Buffer {
+  return Buffer.from(['certsvc-license-attest/v1', nonce, licenseB64].join('\u0000'), 'utf8');
+}

@@ -1,10 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentActor, Roles } from '../../app/access/access.decorators';
+import { CurrentActor, Public, Roles } from '../../app/access/access.decorators';
+import { EnrollRateLimitGuard } from '../enrollment/enroll-rate-limit.guard';
 import type { Actor } from '../../app/access/actor';
 import { READER_ROLES } from '../../app/access/roles';
 import {
   ActivateLicenseDto,
+  AttestRequestDto,
+  LicenseAttestationDto,
   DecommissionDto,
   DecommissionResultDto,
   LicenseStatusDto,
@@ -33,6 +36,16 @@ export class LicenseController {
     @Body() body: ActivateLicenseDto,
   ): Promise<LicenseStatusDto> {
     return LicenseStatusDto.from(await this.license.activate(body.license_b64, actor));
+  }
+
+  /** Public, limited like `/enroll*` (per process and client address). */
+  @Post('attest')
+  @HttpCode(200)
+  @Public()
+  @UseGuards(EnrollRateLimitGuard)
+  @ApiOkResponse({ type: LicenseAttestationDto })
+  async attest(@Body() body: AttestRequestDto): Promise<LicenseAttestationDto> {
+    return LicenseAttestationDto.from(await this.license.attest(body.nonce));
   }
 
   @Post('reanchor')

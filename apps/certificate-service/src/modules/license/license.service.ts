@@ -6,7 +6,7 @@ import { PURPOSES, type Purpose } from '../../app/domain/purposes';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { Actor } from '../../app/access/actor';
 import { AuditService } from '../audit/audit.service';
-import { checkLicense, ed25519PublicKey, type LicenseTerms } from './license-file';
+import { attestMessage, checkLicense, ed25519PublicKey, type LicenseTerms } from './license-file';
 import { LicenseError } from './license.errors';
 import type { LicenseCheckpointEntity } from './license-checkpoint.entity';
 import {
@@ -52,6 +52,14 @@ export interface EffectiveLicense {
   terms: LicenseTerms | null;
   /** Seats per purpose in force; null when the license in force carries none. */
   purposeSeats: Partial<Record<Purpose, number>> | null;
+}
+
+export interface LicenseAttestation {
+  mode: LicenseMode;
+  licenseB64: string;
+  nonce: string;
+  deploymentInstanceKey: string;
+  signature: string;
 }
 
 export interface ReanchorResult {
@@ -399,6 +407,25 @@ export class LicenseService {
       },
     });
     return this.status();
+  }
+
+  /**
+   * `POST /license/attest`: the stored license (`''` in free mode) and the deployment instance
+   * key's signature over (`certsvc-license-attest/v1`, nonce, license), NUL-separated.
+   */
+  async attest(nonce: string): Promise<LicenseAttestation> {
+    const state = await this.licenses.state();
+    if (!state) throw new LicenseError('license_invalid', 'the deployment instance key is missing');
+    const license = this.effective(state, new Date());
+    const licenseB64 = license.terms ? (state.licenseB64 ?? '') : '';
+    const signature = sign(null, attestMessage(nonce, licenseB64), this.instancePrivateKey(state));
+    return {
+      mode: license.mode,
+      licenseB64,
+      nonce,
+      deploymentInstanceKey: state.instancePublicKey,
+      signature: signature.toString('base64'),
+    };
   }
 
   /** Frees a slot (not audited separately, specification "Licensing rules"). */

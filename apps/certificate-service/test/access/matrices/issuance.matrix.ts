@@ -30,6 +30,7 @@ export const ISSUANCE_ROWS: IssuanceRow[] = [
   row('post', '/api/v1/requests/reject', ADMIN),
   row('get', '/api/v1/license/status', READERS),
   row('post', '/api/v1/license/activate', ADMIN),
+  row('post', '/api/v1/license/attest', 'public'),
   row('post', '/api/v1/license/decommission', ADMIN),
   row('post', '/api/v1/license/reanchor', ADMIN),
   row('get', '/api/v1/certificates/:serial/bundle', READERS),

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBase64, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBase64, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
-import type { LicenseStatus, ReanchorResult } from '../license.service';
+import type { LicenseAttestation, LicenseStatus, ReanchorResult } from '../license.service';
 
 export class PurposeSeatsDto {
   @ApiProperty({ enum: PURPOSES }) purpose!: Purpose;
@@ -87,6 +87,43 @@ export class ReanchorResultDto {
       devices_with_certificates: r.devicesWithCertificates,
       checkpoint_count: r.checkpointCount,
       placeholders: r.placeholders,
+    };
+  }
+}
+
+export class AttestRequestDto {
+  @ApiProperty({
+    description: 'a fresh random value of the agent (16 to 256 characters, base64 or hex)',
+    minLength: 16,
+    maxLength: 256,
+  })
+  @IsString()
+  @MinLength(16)
+  @MaxLength(256)
+  @Matches(/^[A-Za-z0-9+/=_-]+$/, { message: 'nonce must be base64, base64url or hex' })
+  nonce!: string;
+}
+
+export class LicenseAttestationDto {
+  @ApiProperty({ enum: ['licensed', 'free', 'expired'] }) mode!: LicenseAttestation['mode'];
+  @ApiProperty({ description: 'the activated license as uploaded; empty in free mode' })
+  license_b64!: string;
+  @ApiProperty() nonce!: string;
+  @ApiProperty({ description: 'Ed25519 public key of this deployment, base64' })
+  deployment_instance_key!: string;
+  @ApiProperty({
+    description:
+      'Ed25519 signature (base64) by the deployment instance key over the UTF-8 bytes of "certsvc-license-attest/v1", nonce and license_b64 joined by NUL',
+  })
+  signature!: string;
+
+  static from(a: LicenseAttestation): LicenseAttestationDto {
+    return {
+      mode: a.mode,
+      license_b64: a.licenseB64,
+      nonce: a.nonce,
+      deployment_instance_key: a.deploymentInstanceKey,
+      signature: a.signature,
     };
   }
 }
