@@ -29,6 +29,8 @@ command -v ssh-keygen >/dev/null 2>&1 || missing_peers+=(openssh-client)
 [ -x /usr/sbin/sshd ] || missing_peers+=(openssh-server)
 command -v curl >/dev/null 2>&1 || missing_peers+=(curl)
 command -v flawfinder >/dev/null 2>&1 || missing_peers+=(flawfinder)
+# kubectl: the kubectl-certsvc exec credential plugin test runs the real client
+command -v kubectl >/dev/null 2>&1 || missing_peers+=(kubernetes-client)
 if [ "${#missing_peers[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
