@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
+import { LicenseModule } from '../license/license.module';
 import { DeviceCredentials } from './device-credentials.service';
 import { DeviceKeysService } from './device-keys.service';
 import { DevicesController } from './devices.controller';
@@ -11,7 +12,7 @@ import { PurposeRequestsRepository } from './purpose-requests.repository';
 import { PurposeRequestsService } from './purpose-requests.service';
 
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, LicenseModule],
   controllers: [DevicesController, PurposeAdminController],
   providers: [
     DevicesRepository,

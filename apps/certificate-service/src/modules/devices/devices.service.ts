@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PURPOSES, type Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
+import { LicenseService } from '../license/license.service';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { DeviceEntity } from './device.entity';
 import { deviceView, type DeviceView } from './device-view';
@@ -19,6 +20,7 @@ export class DevicesService {
   constructor(
     private readonly devices: DevicesRepository,
     private readonly audit: AuditService,
+    private readonly license: LicenseService,
   ) {}
 
   async list(
@@ -46,6 +48,7 @@ export class DevicesService {
   async setPurposes(actor: Actor, serial: string, purposes: Purpose[]): Promise<DeviceView> {
     const before = await this.found(serial);
     const assigned = PURPOSES.filter((p) => purposes.includes(p));
+    await this.license.assertPurposeSeats(before.id, assigned);
     const after = await this.devices.update(before.id, { assignedPurposes: assigned });
     await this.audit.record({
       action: 'device.purposes_change',

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, Public, Roles } from '../../app/access/access.decorators';
-import { EnrollRateLimitGuard } from '../enrollment/enroll-rate-limit.guard';
 import type { Actor } from '../../app/access/actor';
 import { READER_ROLES } from '../../app/access/roles';
 import {
@@ -13,6 +12,7 @@ import {
   LicenseStatusDto,
   ReanchorResultDto,
 } from './dto/license.dto';
+import { AttestRateLimitGuard } from './attest-rate-limit.guard';
 import { LicenseService } from './license.service';
 
 @ApiTags('license')
@@ -42,7 +42,7 @@ export class LicenseController {
   @Post('attest')
   @HttpCode(200)
   @Public()
-  @UseGuards(EnrollRateLimitGuard)
+  @UseGuards(AttestRateLimitGuard)
   @ApiOkResponse({ type: LicenseAttestationDto })
   async attest(@Body() body: AttestRequestDto): Promise<LicenseAttestationDto> {
     return LicenseAttestationDto.from(await this.license.attest(body.nonce));

@@ -245,13 +245,29 @@ export class LicenseRepository {
     return rows[0].n;
   }
 
-  /** Devices holding an active, unexpired certificate of each purpose. */
-  async devicesByPurpose(now: Date): Promise<Map<string, number>> {
+  /**
+   * Seats in use per purpose: devices with the purpose assigned or holding an active,
+   * unexpired certificate of it (a device counts once per purpose).
+   */
+  async seatHolders(now: Date): Promise<Map<string, number>> {
     const rows = (await this.dataSource.query(
-      `SELECT purpose, count(DISTINCT device_id)::int AS n FROM certificates
-       WHERE status = 'active' AND not_after > $1 GROUP BY purpose`,
+      `SELECT p AS purpose, count(DISTINCT device_id)::int AS n FROM (
+         SELECT id AS device_id, unnest(assigned_purposes) AS p FROM devices
+         UNION ALL
+         SELECT device_id, purpose FROM certificates WHERE status = 'active' AND not_after > $1
+       ) held GROUP BY p`,
       [now],
     )) as { purpose: string; n: number }[];
     return new Map(rows.map((r) => [r.purpose, r.n]));
+  }
+
+  /** Purposes whose seat one device holds (assigned, or an active unexpired certificate). */
+  async seatsHeldBy(deviceId: string, now: Date): Promise<Set<string>> {
+    const rows = (await this.dataSource.query(
+      `SELECT unnest(assigned_purposes) AS p FROM devices WHERE id = $1
+       UNION SELECT purpose FROM certificates WHERE device_id = $1 AND status = 'active' AND not_after > $2`,
+      [deviceId, now],
+    )) as { p: string }[];
+    return new Set(rows.map((r) => r.p));
   }
 }

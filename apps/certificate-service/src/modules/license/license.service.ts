@@ -410,6 +410,31 @@ export class LicenseService {
   }
 
   /**
+   * Seat check at assigning purposes to a device (always applied while the license in force
+   * carries seats; silent otherwise): each purpose the device does not hold yet needs a free
+   * seat, else `license_purpose_limit`. Purposes it already holds are not re-checked.
+   */
+  async assertPurposeSeats(deviceId: string, purposes: readonly Purpose[]): Promise<void> {
+    const now = new Date();
+    const seats = this.effective(await this.licenses.state(), now).purposeSeats;
+    if (!seats) return;
+    const held = await this.licenses.seatsHeldBy(deviceId, now);
+    const fresh = purposes.filter((p) => !held.has(p));
+    if (fresh.length === 0) return;
+    const used = await this.licenses.seatHolders(now);
+    for (const purpose of fresh) {
+      const bought = seats[purpose] ?? 0;
+      const inUse = used.get(purpose) ?? 0;
+      if (inUse >= bought) {
+        throw new LicenseError(
+          'license_purpose_limit',
+          `no seats of ${purpose} remain (${inUse} of ${bought} in use)`,
+        );
+      }
+    }
+  }
+
+  /**
    * `POST /license/attest`: the stored license (`''` in free mode) and the deployment instance
    * key's signature over (`certsvc-license-attest/v1`, nonce, license), NUL-separated.
    */
@@ -450,7 +475,7 @@ export class LicenseService {
     const [state, activeCount, byPurpose] = await Promise.all([
       this.licenses.state(),
       this.licenses.slotCount(),
-      this.licenses.devicesByPurpose(now),
+      this.licenses.seatHolders(now),
     ]);
     const license = this.effective(state, now);
     const seats = license.purposeSeats;

@@ -1,0 +1,76 @@
+import { enrollDevices, startEnrollApp } from '../fixtures/enroll';
+import { Vendor } from '../fixtures/license';
+import { bearer, loginAdmin, type TestUser } from '../support/sessions';
+import type { TestApp } from '../support/test-app';
+
+describe('License - seats per purpose at assignment (PUT /api/v1/devices/{serial}/purposes)', () => {
+  const vendor = new Vendor();
+  let t: TestApp;
+  let admin: TestUser;
+  let serials: string[];
+  beforeAll(async () => {
+    t = await startEnrollApp({ env: { CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: vendor.publicKey } });
+    admin = await loginAdmin(t);
+    serials = (await enrollDevices(t, 2)).map((d) => d.serial);
+  });
+  afterAll(async () => {
+    await t.close();
+    vendor.dispose();
+  });
+
+  const assign = (serial: string, purposes: string[]) =>
+    t.http
+      .put(`/api/v1/devices/${serial}/purposes`)
+      .set(...bearer(admin.accessToken))
+      .send({ purposes });
+  const seats = async () =>
+    (
+      await t.http
+        .get('/api/v1/license/status')
+        .set(...bearer(admin.accessToken))
+        .expect(200)
+    ).body.purpose_seats as { purpose: string; bought: number; used: number; free: number }[];
+
+  it('is silent while the license carries no seats', async () => {
+    await assign(serials[1], ['wifi', 'ssh', 'vpn']).expect(200);
+    await assign(serials[1], ['wifi']).expect(200);
+  });
+
+  it('refuses a purpose without free seats (402 license_purpose_limit), never re-checks a held one', async () => {
+    const instanceKey = (
+      await t.http
+        .get('/api/v1/license/status')
+        .set(...bearer(admin.accessToken))
+        .expect(200)
+    ).body.deployment_instance_key as string;
+    await t.http
+      .post('/api/v1/license/activate')
+      .set(...bearer(admin.accessToken))
+      .send({
+        license_b64: vendor.sign({ instanceKey, maxDevices: 10, seats: { wifi: 2, ssh: 1 } }),
+      })
+      .expect(200);
+    // Both enrolled devices hold a wifi seat (assigned at enrollment): wifi is full.
+    expect((await seats()).find((s) => s.purpose === 'wifi')).toEqual({
+      purpose: 'wifi',
+      bought: 2,
+      used: 2,
+      free: 0,
+    });
+    await assign(serials[0], ['wifi', 'ssh']).expect(200);
+    const refused = await assign(serials[1], ['wifi', 'ssh']).expect(402);
+    expect(refused.body).toMatchObject({ code: 'license_purpose_limit' });
+    expect(String(refused.body.message)).toMatch(/ssh/);
+    // An unbought purpose has no seats.
+    const unbought = await assign(serials[1], ['wifi', 'vpn']).expect(402);
+    expect(unbought.body).toMatchObject({ code: 'license_purpose_limit' });
+    // Re-saving purposes the device holds passes even with no seat free.
+    await assign(serials[0], ['wifi', 'ssh']).expect(200);
+    await assign(serials[1], ['wifi']).expect(200);
+    const ssh = (await seats()).find((s) => s.purpose === 'ssh');
+    expect(ssh).toEqual({ purpose: 'ssh', bought: 1, used: 1, free: 0 });
+    // Dropping a purpose frees its seat for another device.
+    await assign(serials[0], ['wifi']).expect(200);
+    await assign(serials[1], ['wifi', 'ssh']).expect(200);
+  });
+});
