@@ -6,6 +6,7 @@ import {
   normalizeSerialHex,
   toPem,
   type KeyAlgorithm,
+  type LoadedIssuingCa,
 } from '@platform/pki';
 import {
   CERTSVC_CONFIG,
@@ -102,6 +103,8 @@ function publicKeyOf(pem: string): { spkiDer: Buffer; algorithm: KeyAlgorithm } 
  */
 @Injectable()
 export class K8sCredentialService {
+  private readonly loadedCas = new Map<string, LoadedIssuingCa>();
+
   constructor(
     private readonly callers: K8sCallersRepository,
     private readonly clusters: K8sClustersRepository,
@@ -182,7 +185,16 @@ export class K8sCredentialService {
     return;
   }
 
-  private clusterCa(cluster: K8sClusterEntity) {
+  /** The cluster's issuing CA, opened once per process (the cluster's CA never changes). */
+  private clusterCa(cluster: K8sClusterEntity): LoadedIssuingCa {
+    const cached = this.loadedCas.get(cluster.id);
+    if (cached && cached.certificateDer.equals(cluster.clientCaIssuingDer)) return cached;
+    const loaded = this.openClusterCa(cluster);
+    this.loadedCas.set(cluster.id, loaded);
+    return loaded;
+  }
+
+  private openClusterCa(cluster: K8sClusterEntity): LoadedIssuingCa {
     return loadIssuingCa(
       {
         formatVersion: 1,
