@@ -1,4 +1,5 @@
-import { enrollDevices, startEnrollApp } from '../fixtures/enroll';
+import { enrollDevices, startEnrollApp, type EnrolledDevice } from '../fixtures/enroll';
+import { approve, approveRows, reenroll } from '../fixtures/issue';
 import { Vendor } from '../fixtures/license';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
@@ -8,10 +9,12 @@ describe('License - seats per purpose at assignment (PUT /api/v1/devices/{serial
   let t: TestApp;
   let admin: TestUser;
   let serials: string[];
+  let devices: EnrolledDevice[];
   beforeAll(async () => {
     t = await startEnrollApp({ env: { CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: vendor.publicKey } });
     admin = await loginAdmin(t);
-    serials = (await enrollDevices(t, 2)).map((d) => d.serial);
+    devices = await enrollDevices(t, 4);
+    serials = devices.map((d) => d.serial);
   });
   afterAll(async () => {
     await t.close();
@@ -50,11 +53,11 @@ describe('License - seats per purpose at assignment (PUT /api/v1/devices/{serial
         license_b64: vendor.sign({ instanceKey, maxDevices: 10, seats: { wifi: 2, ssh: 1 } }),
       })
       .expect(200);
-    // Both enrolled devices hold a wifi seat (assigned at enrollment): wifi is full.
+    // The enrolled devices hold a wifi seat (assigned at enrollment): wifi is over-full.
     expect((await seats()).find((s) => s.purpose === 'wifi')).toEqual({
       purpose: 'wifi',
       bought: 2,
-      used: 2,
+      used: 4,
       free: 0,
     });
     await assign(serials[0], ['wifi', 'ssh']).expect(200);
@@ -72,5 +75,66 @@ describe('License - seats per purpose at assignment (PUT /api/v1/devices/{serial
     // Dropping a purpose frees its seat for another device.
     await assign(serials[0], ['wifi']).expect(200);
     await assign(serials[1], ['wifi', 'ssh']).expect(200);
+  });
+
+  describe('at approval (wifi: 2 seats, taken by issued certificates)', () => {
+    const step = (n: number) =>
+      t.http
+        .put('/api/v1/license/seat-enforcement')
+        .set(...bearer(admin.accessToken))
+        .send({ step: n })
+        .expect(200);
+    const exceeded = (requestId: string) =>
+      t.logs
+        .lines()
+        .some(
+          (l) =>
+            String(l.msg).startsWith('purpose seats exceeded at approval') &&
+            l.request_id === requestId,
+        );
+
+    it('step 3 refuses over the seats (bulk row and single 402), renewals take nothing', async () => {
+      await t.http
+        .get('/api/v1/license/seat-enforcement')
+        .set(...bearer(admin.accessToken))
+        .expect(200, { step: 1 });
+      await step(3);
+      const rows = await approveRows(
+        t,
+        admin.accessToken,
+        devices.slice(0, 3).map((d) => d.requestId),
+      );
+      expect(rows.map((r) => (r.status === 'error' ? r.error : r.status))).toEqual([
+        'issued',
+        'issued',
+        'license_purpose_limit',
+      ]);
+      const single = await approve(t, admin.accessToken, [devices[2].requestId]).expect(402);
+      expect(single.body).toMatchObject({ code: 'license_purpose_limit' });
+      const renewal = await reenroll(t, devices[0]);
+      const [renewed] = await approveRows(t, admin.accessToken, [renewal.requestId]);
+      expect(renewed.status).toBe('issued');
+    });
+
+    it('step 2 logs and issues; step 1 only counts', async () => {
+      await step(2);
+      const [second] = await approveRows(t, admin.accessToken, [devices[2].requestId]);
+      expect(second.status).toBe('issued');
+      expect(exceeded(devices[2].requestId)).toBe(true);
+      await step(1);
+      const [first] = await approveRows(t, admin.accessToken, [devices[3].requestId]);
+      expect(first.status).toBe('issued');
+      expect(exceeded(devices[3].requestId)).toBe(false);
+      const wifi = (await seats()).find((s) => s.purpose === 'wifi');
+      expect(wifi).toMatchObject({ bought: 2, used: 4, free: 0 });
+    });
+
+    it('accepts only steps 1, 2 and 3', async () => {
+      await t.http
+        .put('/api/v1/license/seat-enforcement')
+        .set(...bearer(admin.accessToken))
+        .send({ step: 4 })
+        .expect(400);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { SshKeyRegistry1767600000000 } from './1767600000000-ssh-key-registry';
 import { SshCertificates1767657600000 } from './1767657600000-ssh-certificates';
 import { LicenseActivation1767700000000 } from './1767700000000-license-activation';
 import { LicenseIntegrity1767710000000 } from './1767710000000-license-integrity';
+import { LicenseSeatEnforcement1767720000000 } from './1767720000000-license-seat-enforcement';
 import { K8sClusters1767744000000 } from './1767744000000-k8s-clusters';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
@@ -16,5 +17,6 @@ export const CERTSVC_MIGRATIONS = [
   SshCertificates1767657600000,
   LicenseActivation1767700000000,
   LicenseIntegrity1767710000000,
+  LicenseSeatEnforcement1767720000000,
   K8sClusters1767744000000,
 ];

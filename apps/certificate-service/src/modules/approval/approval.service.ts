@@ -65,7 +65,7 @@ export class ApprovalService {
     );
     if (requestIds.length === 1 && rows[0].error && LICENSE_CODES.has(rows[0].error)) {
       throw new LicenseError(
-        rows[0].error === 'license_tamper' ? 'license_tamper' : 'license_limit',
+        rows[0].error as 'license_limit' | 'license_tamper' | 'license_purpose_limit',
       );
     }
     return rows;

@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   'k8s_cluster.delete',
   'license.activate',
   'license.reanchor',
+  'license.seat_enforcement_change',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

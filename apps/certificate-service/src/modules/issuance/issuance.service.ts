@@ -58,9 +58,15 @@ export class IssuanceService {
         ltx,
         candidates.map((r) => r.identityKey),
       );
-      const admitted = candidates.filter((r) => {
+      const withSlots = candidates.filter((r) => {
         if (!slots.refused.has(r.identityKey)) return true;
         outcomes.set(r.requestId, { status: 'error', error: slots.refusal });
+        return false;
+      });
+      const seatRefused = await this.license.seatRefusals(ltx, withSlots);
+      const admitted = withSlots.filter((r) => {
+        if (!seatRefused.has(r.requestId)) return true;
+        outcomes.set(r.requestId, { status: 'error', error: 'license_purpose_limit' });
         return false;
       });
       const x509 = admitted.filter((r): r is IssuableRequest => !isSshIssuable(r));

@@ -36,6 +36,10 @@ export class LicenseStateEntity {
   @Column({ type: 'timestamptz', nullable: true })
   tamperAt!: Date | null;
 
+  /** Seat enforcement step at approval: 1 count only, 2 log and highlight, 3 refuse. */
+  @Column({ type: 'smallint', default: 1 })
+  seatEnforcement!: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

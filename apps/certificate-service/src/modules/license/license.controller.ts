@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, Public, Roles } from '../../app/access/access.decorators';
 import type { Actor } from '../../app/access/actor';
@@ -11,6 +11,7 @@ import {
   DecommissionResultDto,
   LicenseStatusDto,
   ReanchorResultDto,
+  SeatEnforcementDto,
 } from './dto/license.dto';
 import { AttestRateLimitGuard } from './attest-rate-limit.guard';
 import { LicenseService } from './license.service';
@@ -25,6 +26,23 @@ export class LicenseController {
   @ApiOkResponse({ type: LicenseStatusDto })
   async status(): Promise<LicenseStatusDto> {
     return LicenseStatusDto.from(await this.license.status());
+  }
+
+  @Get('seat-enforcement')
+  @Roles(...READER_ROLES)
+  @ApiOkResponse({ type: SeatEnforcementDto })
+  async seatEnforcement(): Promise<SeatEnforcementDto> {
+    return { step: await this.license.seatEnforcement() };
+  }
+
+  @Put('seat-enforcement')
+  @Roles('cert-admin')
+  @ApiOkResponse({ type: SeatEnforcementDto })
+  async setSeatEnforcement(
+    @CurrentActor() actor: Actor,
+    @Body() body: SeatEnforcementDto,
+  ): Promise<SeatEnforcementDto> {
+    return { step: await this.license.setSeatEnforcement(actor, body.step) };
   }
 
   @Post('activate')

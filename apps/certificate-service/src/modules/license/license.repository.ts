@@ -87,6 +87,27 @@ export class LicenseTx {
     );
   }
 
+  /** `deviceId|purpose` pairs among these devices holding an active, unexpired certificate. */
+  async activeCertificatePurposes(deviceIds: readonly string[], now: Date): Promise<Set<string>> {
+    if (deviceIds.length === 0) return new Set();
+    const rows = (await this.em.query(
+      `SELECT DISTINCT device_id, purpose FROM certificates
+       WHERE device_id = ANY($1::uuid[]) AND status = 'active' AND not_after > $2`,
+      [deviceIds, now],
+    )) as { device_id: string; purpose: string }[];
+    return new Set(rows.map((r) => `${r.device_id}|${r.purpose}`));
+  }
+
+  /** Devices holding an active, unexpired certificate, per purpose (seats taken by issuance). */
+  async issuedSeats(now: Date): Promise<Map<string, number>> {
+    const rows = (await this.em.query(
+      `SELECT purpose, count(DISTINCT device_id)::int AS n FROM certificates
+       WHERE status = 'active' AND not_after > $1 GROUP BY purpose`,
+      [now],
+    )) as { purpose: string; n: number }[];
+    return new Map(rows.map((r) => [r.purpose, r.n]));
+  }
+
   /** The most recent checkpoints, newest first. */
   recentCheckpoints(limit: number): Promise<LicenseCheckpointEntity[]> {
     return this.em
@@ -212,6 +233,13 @@ export class LicenseRepository {
 
   state(): Promise<LicenseStateEntity | null> {
     return this.dataSource.getRepository(LicenseStateEntity).findOneBy({ id: 1 });
+  }
+
+  async setSeatEnforcement(step: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE license_state SET seat_enforcement = $1, updated_at = now() WHERE id = 1`,
+      [step],
+    );
   }
 
   /** Enters `tamper` (outside any ledger transaction, so a refused approval keeps it). */

@@ -435,6 +435,70 @@ export class LicenseService {
   }
 
   /**
+   * Seat check at approval (inside the ledger transaction): a request whose device holds no
+   * active certificate of its purpose takes a seat; over the license's seats, step 3 refuses
+   * it (request ids returned), step 2 logs it and issues, step 1 only counts. Renewals of an
+   * occupied seat take nothing; silent when the license in force carries no seats.
+   */
+  async seatRefusals(
+    tx: LicenseTx,
+    rows: readonly { requestId: string; deviceId: string; purpose: Purpose }[],
+  ): Promise<Set<string>> {
+    const refused = new Set<string>();
+    if (rows.length === 0) return refused;
+    const now = new Date();
+    const state = await tx.state();
+    const seats = this.effective(state, now).purposeSeats;
+    if (!seats) return refused;
+    const step = state?.seatEnforcement ?? 1;
+    const held = await tx.activeCertificatePurposes([...new Set(rows.map((r) => r.deviceId))], now);
+    const used = await tx.issuedSeats(now);
+    const over = new Set<string>();
+    for (const row of rows) {
+      const key = `${row.deviceId}|${row.purpose}`;
+      if (over.has(key)) {
+        refused.add(row.requestId);
+        continue;
+      }
+      if (held.has(key)) continue;
+      const bought = seats[row.purpose] ?? 0;
+      const inUse = used.get(row.purpose) ?? 0;
+      if (inUse < bought) {
+        used.set(row.purpose, inUse + 1);
+        held.add(key);
+        continue;
+      }
+      if (step === 3) {
+        over.add(key);
+        refused.add(row.requestId);
+      } else if (step === 2) {
+        held.add(key);
+        this.logger.warn(
+          { request_id: row.requestId, purpose: row.purpose, bought, used: inUse },
+          'purpose seats exceeded at approval (seat enforcement step 2: issued)',
+        );
+      }
+    }
+    return refused;
+  }
+
+  async seatEnforcement(): Promise<number> {
+    return (await this.licenses.state())?.seatEnforcement ?? 1;
+  }
+
+  /** Sets the seat enforcement step (audited as `license.seat_enforcement_change`). */
+  async setSeatEnforcement(actor: Actor, step: number): Promise<number> {
+    const before = await this.seatEnforcement();
+    await this.licenses.setSeatEnforcement(step);
+    await this.audit.record({
+      action: 'license.seat_enforcement_change',
+      actor,
+      details: { old: before, new: step },
+    });
+    return step;
+  }
+
+  /**
    * `POST /license/attest`: the stored license (`''` in free mode) and the deployment instance
    * key's signature over (`certsvc-license-attest/v1`, nonce, license), NUL-separated.
    */

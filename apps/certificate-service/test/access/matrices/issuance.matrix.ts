@@ -29,6 +29,8 @@ export const ISSUANCE_ROWS: IssuanceRow[] = [
   row('post', '/api/v1/requests/check-conflicts', ALL_ROLES),
   row('post', '/api/v1/requests/reject', ADMIN),
   row('get', '/api/v1/license/status', READERS),
+  row('get', '/api/v1/license/seat-enforcement', READERS),
+  row('put', '/api/v1/license/seat-enforcement', ADMIN),
   row('post', '/api/v1/license/activate', ADMIN),
   row('post', '/api/v1/license/attest', 'public'),
   row('post', '/api/v1/license/decommission', ADMIN),

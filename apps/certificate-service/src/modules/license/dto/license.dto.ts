@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBase64, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBase64, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import type { LicenseAttestation, LicenseStatus, ReanchorResult } from '../license.service';
 
@@ -126,4 +126,13 @@ export class LicenseAttestationDto {
       signature: a.signature,
     };
   }
+}
+
+export class SeatEnforcementDto {
+  @ApiProperty({
+    enum: [1, 2, 3],
+    description: 'seat check at approval: 1 count only (default), 2 log and highlight, 3 refuse',
+  })
+  @IsIn([1, 2, 3])
+  step!: number;
 }
