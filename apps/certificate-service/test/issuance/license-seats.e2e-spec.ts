@@ -77,6 +77,31 @@ describe('License - seats per purpose at assignment (PUT /api/v1/devices/{serial
     await assign(serials[1], ['wifi', 'ssh']).expect(200);
   });
 
+  it('checks seats when approving a purpose the device requested', async () => {
+    await t.http
+      .post('/api/v1/enroll/purpose-request')
+      .send({
+        serial: devices[2].serial,
+        enrollment_token: devices[2].enrollmentToken,
+        purpose: 'ssh',
+      })
+      .expect(200);
+    const decide = () =>
+      t.http
+        .post(`/api/v1/devices/${devices[2].serial}/purposes/ssh/decision`)
+        .set(...bearer(admin.accessToken))
+        .send({ decision: 'approve' });
+    const refused = await decide().expect(402);
+    expect(refused.body).toMatchObject({ code: 'license_purpose_limit' });
+    await assign(serials[1], ['wifi']).expect(200);
+    await decide().expect(200);
+    const purposes = await t.http
+      .get(`/api/v1/devices/${devices[2].serial}/purposes`)
+      .set(...bearer(admin.accessToken))
+      .expect(200);
+    expect(JSON.stringify(purposes.body)).toContain('ssh');
+  });
+
   describe('at approval (wifi: 2 seats, taken by issued certificates)', () => {
     const step = (n: number) =>
       t.http

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
+import { LicenseService } from '../license/license.service';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { DeviceEntity } from './device.entity';
 import { DevicesError } from './devices.errors';
@@ -26,6 +27,7 @@ export class PurposeRequestsService {
     private readonly devices: DevicesRepository,
     private readonly queries: DevicesService,
     private readonly audit: AuditService,
+    private readonly license: LicenseService,
   ) {}
 
   /** A device asks for a purpose (idempotent while a request is pending). */
@@ -58,6 +60,8 @@ export class PurposeRequestsService {
     decision: PurposeDecision,
   ): Promise<PurposeRequestEntity> {
     const device = await this.queries.found(serial);
+    // Approving assigns the purpose: the seat check of an assignment applies.
+    if (decision === 'approve') await this.license.assertPurposeSeats(device.id, [purpose]);
     const decided = await this.requests.decide(
       device.id,
       purpose,
