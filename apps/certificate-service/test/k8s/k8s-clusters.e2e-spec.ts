@@ -156,6 +156,19 @@ describe('Kubernetes cluster registry', () => {
     expect([badGroup.status, badGroup.body.code]).toEqual([400, 'invalid_request']);
   });
 
+  it('refuses a create without one of its required fields with 400 naming it (the fuzz found 500s)', async () => {
+    const full = { name: 'partial', server_url: 'https://a.example', ca_bundle: apiServerCaPem() };
+    for (const field of ['name', 'server_url', 'ca_bundle'] as const) {
+      const body: Record<string, string> = { ...full };
+      delete body[field];
+      const res = await create(body);
+      expect([field, res.status, res.body.code]).toEqual([field, 400, 'invalid_request']);
+      expect(JSON.stringify(res.body)).toContain(field);
+    }
+    const listed = await t.http.get('/api/v1/admin/k8s-clusters').set(...bearer(admin.accessToken));
+    expect(JSON.stringify(listed.body)).not.toContain('"partial"');
+  });
+
   it('changes and deletes a cluster; unknown ids are 404', async () => {
     const ca = apiServerCaPem();
     const created = (

@@ -51,7 +51,28 @@ export class K8sGroupMappingDto implements K8sGroupMapping {
   group!: string;
 }
 
-export class UpdateK8sClusterDto {
+/** Fields both writes take as optional (the create's defaults apply when left out). */
+class K8sClusterOptionsDto {
+  @ApiPropertyOptional({ type: [K8sGroupMappingDto], maxItems: MAX_GROUP_MAPPINGS })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_GROUP_MAPPINGS)
+  @ValidateNested({ each: true })
+  @Type(() => K8sGroupMappingDto)
+  groups?: K8sGroupMappingDto[];
+
+  @ApiPropertyOptional({ default: true })
+  @OptionalNotNull()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+/**
+ * A partial update. Not a parent of the create DTO: class-validator merges a parent's
+ * decorators into the child, and `@OptionalNotNull` here would make the create's required
+ * fields optional (a create without `name` reached the service: 500).
+ */
+export class UpdateK8sClusterDto extends K8sClusterOptionsDto {
   @ApiPropertyOptional({ example: 'prod-eu', maxLength: 63, description: NAME_RULE })
   @OptionalNotNull()
   @IsString()
@@ -74,32 +95,19 @@ export class UpdateK8sClusterDto {
   @IsString()
   @MaxLength(MAX_CA_BUNDLE_CHARS)
   ca_bundle?: string;
-
-  @ApiPropertyOptional({ type: [K8sGroupMappingDto], maxItems: MAX_GROUP_MAPPINGS })
-  @OptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(MAX_GROUP_MAPPINGS)
-  @ValidateNested({ each: true })
-  @Type(() => K8sGroupMappingDto)
-  groups?: K8sGroupMappingDto[];
-
-  @ApiPropertyOptional({ default: true })
-  @OptionalNotNull()
-  @IsBoolean()
-  enabled?: boolean;
 }
 
-export class CreateK8sClusterDto extends UpdateK8sClusterDto {
+export class CreateK8sClusterDto extends K8sClusterOptionsDto {
   @ApiProperty({ example: 'prod-eu', maxLength: 63, description: NAME_RULE })
   @IsString()
   @MaxLength(63)
   @Matches(K8S_CLUSTER_NAME_PATTERN, { message: `name must be ${NAME_RULE}` })
-  declare name: string;
+  name!: string;
 
   @ApiProperty({ example: 'https://k8s.example.com:6443', maxLength: 2048 })
   @IsString()
   @MaxLength(2048)
-  declare server_url: string;
+  server_url!: string;
 
   @ApiProperty({
     description: 'PEM of the CA certificates the API server presents',
@@ -107,7 +115,7 @@ export class CreateK8sClusterDto extends UpdateK8sClusterDto {
   })
   @IsString()
   @MaxLength(MAX_CA_BUNDLE_CHARS)
-  declare ca_bundle: string;
+  ca_bundle!: string;
 }
 
 export class K8sClusterDto {
