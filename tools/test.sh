@@ -74,7 +74,7 @@ jest_log="$(mktemp)"
 leaks="$(mktemp)"
 export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks"
 
-# No --forceExit: Jest must end by itself. A worker it has to kill left a handle open (server,
+# Jest is never forced to exit: it must end by itself. A worker it has to kill left a handle open (server,
 # connection, timer, thread, child process): that fails the run like a failing test.
 set +e
 npx jest -c jest.config.js --ci -w 2 "$@" 2>&1 | tee "$jest_log"
