@@ -32,6 +32,7 @@ import {
 } from '@platform/pki';
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
 import { rawSigningReference } from './signing-reference';
+import { pool, post } from '../support/http-client';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);
 const BATCH = Number(process.env['BENCH_BATCH'] ?? 500);
@@ -60,36 +61,6 @@ async function dropDatabase(name: string): Promise<void> {
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
-}
-
-async function post<T>(
-  base: string,
-  path: string,
-  body: unknown,
-  token?: string,
-): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
-
-async function pool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
 }
 
 /**

@@ -49,6 +49,7 @@ import { SshCaService } from '../../../apps/certificate-service/src/modules/ssh/
 import { SshKrl } from '../../../apps/certificate-service/src/modules/ssh/ssh-krl.service';
 import { encodeKrl, formatSshCertificate, parseSshPublicKey, toPem } from '@platform/pki';
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
+import { pool, post } from '../support/http-client';
 
 const N = Number(process.env['BENCH_N'] ?? 3000);
 const BATCH = Number(process.env['BENCH_BATCH'] ?? 500);
@@ -71,36 +72,6 @@ async function adminQuery(sql: string): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-async function post<T>(
-  base: string,
-  path: string,
-  body: unknown,
-  token?: string,
-): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
-
-async function pool<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
 }
 
 /** A new Ed25519 key as an authorized_keys line (client side, not measured). */
