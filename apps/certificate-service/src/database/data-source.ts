@@ -27,6 +27,7 @@ import { SshCaMaterialEntity } from '../modules/ssh/ssh-ca-material.entity';
 import { SshCertificateEntity } from '../modules/ssh/ssh-certificate.entity';
 import { SshKrlStateEntity } from '../modules/ssh/ssh-krl-state.entity';
 import { K8sClusterEntity } from '../modules/k8s/k8s-cluster.entity';
+import { K8sCredentialEntity } from '../modules/k8s/k8s-credential.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -58,6 +59,7 @@ export const CERTSVC_ENTITIES = [
   SshCertificateEntity,
   SshKrlStateEntity,
   K8sClusterEntity,
+  K8sCredentialEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -7,6 +7,7 @@ import { LicenseActivation1767700000000 } from './1767700000000-license-activati
 import { LicenseIntegrity1767710000000 } from './1767710000000-license-integrity';
 import { LicenseSeatEnforcement1767720000000 } from './1767720000000-license-seat-enforcement';
 import { K8sClusters1767744000000 } from './1767744000000-k8s-clusters';
+import { K8sCredentials1795601854412 } from './1795601854412-k8s-credentials';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const CERTSVC_MIGRATIONS = [
   LicenseIntegrity1767710000000,
   LicenseSeatEnforcement1767720000000,
   K8sClusters1767744000000,
+  K8sCredentials1795601854412,
 ];

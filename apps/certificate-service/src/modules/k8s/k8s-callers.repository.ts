@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 /** What the broker needs of the certificate a caller presents. */
 export interface CallerCertificateRow {
@@ -9,17 +9,31 @@ export interface CallerCertificateRow {
   notAfter: Date;
   der: Buffer;
   userIdentity: string | null;
+  /** Device of the certificate and its license identity key (`ek:`, `sn:`, `pk:`). */
+  deviceId: string;
+  identityKey: string;
 }
 
-/** Read-only look-ups of the broker: the caller's certificate and the person's roles. */
+export interface IssuedK8sCredentialRow {
+  serial: string;
+  clusterId: string;
+  deviceId: string;
+  userIdentity: string;
+  callerSerial: string;
+  notAfter: Date;
+}
+
+/** The broker's statements: the caller's certificate, the person's roles, issued credentials. */
 @Injectable()
 export class K8sCallersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** The presented certificate with its revocation state and device: one primary-key look-up. */
   async certificate(serial: string): Promise<CallerCertificateRow | undefined> {
     const rows = (await this.dataSource.query(
-      `SELECT serial, purpose, status, not_after AS "notAfter", der, user_identity AS "userIdentity"
-         FROM certificates WHERE serial = $1`,
+      `SELECT c.serial, c.purpose, c.status, c.not_after AS "notAfter", c.der,
+              c.user_identity AS "userIdentity", c.device_id AS "deviceId", d.identity_key AS "identityKey"
+         FROM certificates c JOIN devices d ON d.id = c.device_id WHERE c.serial = $1`,
       [serial],
     )) as CallerCertificateRow[];
     return rows[0];
@@ -33,5 +47,14 @@ export class K8sCallersRepository {
       [email],
     )) as { role: string }[];
     return rows.map((r) => r.role);
+  }
+
+  /** Records one issued credential (one INSERT; inside `em`'s transaction when given). */
+  async recordIssued(row: IssuedK8sCredentialRow, em?: EntityManager): Promise<void> {
+    await (em ?? this.dataSource.manager).query(
+      `INSERT INTO k8s_credentials (serial, cluster_id, device_id, user_identity, caller_serial, not_after)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [row.serial, row.clusterId, row.deviceId, row.userIdentity, row.callerSerial, row.notAfter],
+    );
   }
 }

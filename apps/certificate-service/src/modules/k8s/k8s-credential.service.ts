@@ -13,6 +13,7 @@ import {
   type CertsvcConfig,
   type K8sPromptStep,
 } from '../../app/config/certsvc-config';
+import { LicenseService } from '../license/license.service';
 import { PrincipalAliasesService } from '../principal-aliases/principal-aliases.service';
 import type { K8sClusterEntity, K8sGroupMapping } from './k8s-cluster.entity';
 import { K8sCallersRepository } from './k8s-callers.repository';
@@ -29,6 +30,16 @@ export interface PresentedCertificate {
   chainVerified: boolean;
   /** OpenSSL's verification error (`CERT_HAS_EXPIRED`, ...). */
   verifyError?: string;
+}
+
+/** The person behind a broker call: the `user_mtls` certificate's user and device. */
+export interface Caller {
+  user: string;
+  /** Serial of the presented `user_mtls` certificate. */
+  serial: string;
+  deviceId: string;
+  /** License identity key of the device (`ek:`, `sn:`, `pk:`). */
+  identityKey: string;
 }
 
 export interface CredentialRequest {
@@ -109,11 +120,12 @@ export class K8sCredentialService {
     private readonly callers: K8sCallersRepository,
     private readonly clusters: K8sClustersRepository,
     private readonly aliases: PrincipalAliasesService,
+    private readonly license: LicenseService,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {}
 
-  /** The person behind a presented certificate, or the refusal. */
-  async identify(presented: PresentedCertificate, now = new Date()): Promise<string> {
+  /** The person (and device) behind a presented certificate, or the refusal. */
+  async identify(presented: PresentedCertificate, now = new Date()): Promise<Caller> {
     if (!presented.der) throw new K8sError('k8s_client_certificate_required');
     if (!presented.chainVerified) {
       throw new K8sError(
@@ -132,14 +144,20 @@ export class K8sCredentialService {
       throw new K8sError('k8s_client_certificate_expired');
     }
     if (!row.userIdentity) throw new K8sError('k8s_client_certificate_invalid');
-    return row.userIdentity;
+    return {
+      user: row.userIdentity,
+      serial: row.serial,
+      deviceId: row.deviceId,
+      identityKey: row.identityKey,
+    };
   }
 
   async issue(
     presented: PresentedCertificate,
     request: CredentialRequest,
   ): Promise<IssuedCredential> {
-    const user = await this.identify(presented);
+    const caller = await this.identify(presented);
+    const { user } = caller;
     const cluster = await this.clusters.findByName(request.cluster);
     if (!cluster) throw new K8sError('k8s_cluster_not_found');
     if (!cluster.enabled) throw new K8sError('k8s_cluster_disabled');
@@ -150,13 +168,29 @@ export class K8sCredentialService {
       this.aliases.aliasesOf(user),
     ]);
     const groups = groupsFor(cluster.groupMappings, { email: user, roles, aliases });
-    this.countIssuance(user, cluster);
-    const issued = issueK8sClientCertificate(this.clusterCa(cluster), {
-      user,
-      groups,
-      publicKeySpkiDer: key.spkiDer,
-      keyAlgorithm: key.algorithm,
-    });
+    const issued = await this.license.admitEphemeralIssuance(
+      { deviceId: caller.deviceId, identityKey: caller.identityKey, purpose: 'k8s' },
+      async (em) => {
+        const certificate = issueK8sClientCertificate(this.clusterCa(cluster), {
+          user,
+          groups,
+          publicKeySpkiDer: key.spkiDer,
+          keyAlgorithm: key.algorithm,
+        });
+        await this.callers.recordIssued(
+          {
+            serial: certificate.serial,
+            clusterId: cluster.id,
+            deviceId: caller.deviceId,
+            userIdentity: user,
+            callerSerial: caller.serial,
+            notAfter: certificate.notAfter,
+          },
+          em,
+        );
+        return certificate;
+      },
+    );
     return {
       user,
       groups,
@@ -174,15 +208,6 @@ export class K8sCredentialService {
     if (step !== 'raised') return PROMPT_OF[step];
     if (!promptAvailable) throw new K8sError('k8s_prompt_unavailable');
     return 'every_time';
-  }
-
-  /**
-   * Seam for licensing (`k8s` seats): every credential passes here before it is signed. The
-   * license module offers no per-purpose seat admission for callers without a device slot yet,
-   * so nothing is counted today; the licensing engineer extends this one call.
-   */
-  private countIssuance(_user: string, _cluster: K8sClusterEntity): void {
-    return;
   }
 
   /** The cluster's issuing CA, opened once per process (the cluster's CA never changes). */

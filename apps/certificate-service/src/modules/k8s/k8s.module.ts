@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { CaModule } from '../ca/ca.module';
+import { LicenseModule } from '../license/license.module';
 import { PrincipalAliasesModule } from '../principal-aliases/principal-aliases.module';
 import { K8sBrokerServer } from './k8s-broker.server';
 import { K8sCallersRepository } from './k8s-callers.repository';
@@ -14,7 +15,7 @@ import { K8sCredentialService } from './k8s-credential.service';
  * mutual-TLS listener when `CERTSVC_K8S_BROKER_URL` is set).
  */
 @Module({
-  imports: [AuditModule, CaModule, PrincipalAliasesModule],
+  imports: [AuditModule, CaModule, LicenseModule, PrincipalAliasesModule],
   controllers: [K8sClustersController],
   providers: [
     K8sClustersRepository,

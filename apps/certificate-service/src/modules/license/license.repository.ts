@@ -13,6 +13,29 @@ import { LicenseStateEntity } from './license-state.entity';
 /** Serializes every ledger append and slot count (API replicas included). */
 const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('certsvc:license-ledger'))`;
 
+/** Seats in use per purpose (`$1` = now); see `LicenseRepository.seatHolders`. */
+const SEAT_HOLDERS = `SELECT p AS purpose, count(DISTINCT device_id)::int AS n FROM (
+  SELECT id AS device_id, unnest(assigned_purposes) AS p FROM devices
+  UNION ALL
+  SELECT device_id, purpose FROM certificates WHERE status = 'active' AND not_after > $1
+  UNION ALL
+  SELECT device_id, 'k8s' FROM k8s_credentials WHERE not_after > $1
+) held GROUP BY p`;
+
+/** Purposes whose seat device `$1` holds at `$2`; see `LicenseRepository.seatsHeldBy`. */
+const SEATS_HELD_BY = `SELECT unnest(assigned_purposes) AS p FROM devices WHERE id = $1
+  UNION SELECT purpose FROM certificates WHERE device_id = $1 AND status = 'active' AND not_after > $2
+  UNION SELECT 'k8s' FROM k8s_credentials WHERE device_id = $1 AND not_after > $2`;
+
+export interface EphemeralAdmissionFacts {
+  instancePublicKey: string;
+  licenseB64: string | null;
+  tamperReason: string | null;
+  seatEnforcement: number;
+  slotHeld: boolean;
+  seatHeld: boolean;
+}
+
 export interface SlotCandidate {
   identityKey: string;
   deviceId: string | null;
@@ -87,25 +110,47 @@ export class LicenseTx {
     );
   }
 
-  /** `deviceId|purpose` pairs among these devices holding an active, unexpired certificate. */
+  /**
+   * `deviceId|purpose` pairs among these devices holding an active, unexpired certificate (or,
+   * for `k8s`, an unexpired Kubernetes credential).
+   */
   async activeCertificatePurposes(deviceIds: readonly string[], now: Date): Promise<Set<string>> {
     if (deviceIds.length === 0) return new Set();
     const rows = (await this.em.query(
-      `SELECT DISTINCT device_id, purpose FROM certificates
-       WHERE device_id = ANY($1::uuid[]) AND status = 'active' AND not_after > $2`,
+      `SELECT device_id, purpose FROM certificates
+       WHERE device_id = ANY($1::uuid[]) AND status = 'active' AND not_after > $2
+       UNION SELECT device_id, 'k8s' FROM k8s_credentials
+       WHERE device_id = ANY($1::uuid[]) AND not_after > $2`,
       [deviceIds, now],
     )) as { device_id: string; purpose: string }[];
     return new Set(rows.map((r) => `${r.device_id}|${r.purpose}`));
   }
 
-  /** Devices holding an active, unexpired certificate, per purpose (seats taken by issuance). */
+  /**
+   * Devices holding an active, unexpired certificate (for `k8s` also an unexpired Kubernetes
+   * credential), per purpose: seats taken by issuance.
+   */
   async issuedSeats(now: Date): Promise<Map<string, number>> {
     const rows = (await this.em.query(
-      `SELECT purpose, count(DISTINCT device_id)::int AS n FROM certificates
-       WHERE status = 'active' AND not_after > $1 GROUP BY purpose`,
+      `SELECT purpose, count(DISTINCT device_id)::int AS n FROM (
+         SELECT device_id, purpose FROM certificates WHERE status = 'active' AND not_after > $1
+         UNION ALL SELECT device_id, 'k8s' FROM k8s_credentials WHERE not_after > $1
+       ) issued GROUP BY purpose`,
       [now],
     )) as { purpose: string; n: number }[];
     return new Map(rows.map((r) => [r.purpose, r.n]));
+  }
+
+  /** Seats in use per purpose, read under the ledger lock (see `LicenseRepository`). */
+  async seatHolders(now: Date): Promise<Map<string, number>> {
+    const rows = (await this.em.query(SEAT_HOLDERS, [now])) as { purpose: string; n: number }[];
+    return new Map(rows.map((r) => [r.purpose, r.n]));
+  }
+
+  /** Purposes whose seat one device holds, read under the ledger lock. */
+  async seatsHeldBy(deviceId: string, now: Date): Promise<Set<string>> {
+    const rows = (await this.em.query(SEATS_HELD_BY, [deviceId, now])) as { p: string }[];
+    return new Set(rows.map((r) => r.p));
   }
 
   /** The most recent checkpoints, newest first. */
@@ -242,6 +287,32 @@ export class LicenseRepository {
     );
   }
 
+  /**
+   * What admitting one issuance without a request needs (Kubernetes credentials), in one
+   * statement: the license state, whether the identity holds a device slot and whether the
+   * device holds the purpose's seat (assigned, active certificate, unexpired k8s credential).
+   */
+  async ephemeralAdmissionFacts(
+    identityKey: string,
+    deviceId: string,
+    purpose: string,
+    now: Date,
+  ): Promise<EphemeralAdmissionFacts | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT s.instance_public_key AS "instancePublicKey", s.license_b64 AS "licenseB64",
+              s.tamper_reason AS "tamperReason", s.seat_enforcement AS "seatEnforcement",
+              EXISTS (SELECT 1 FROM license_slots WHERE identity_key = $1) AS "slotHeld",
+              (EXISTS (SELECT 1 FROM devices WHERE id = $2 AND $3 = ANY(assigned_purposes))
+               OR EXISTS (SELECT 1 FROM certificates WHERE device_id = $2 AND purpose = $3
+                          AND status = 'active' AND not_after > $4)
+               OR ($3 = 'k8s' AND EXISTS (SELECT 1 FROM k8s_credentials
+                                          WHERE device_id = $2 AND not_after > $4))) AS "seatHeld"
+         FROM license_state s WHERE s.id = 1`,
+      [identityKey, deviceId, purpose, now],
+    )) as EphemeralAdmissionFacts[];
+    return rows[0];
+  }
+
   /** Enters `tamper` (outside any ledger transaction, so a refused approval keeps it). */
   async setTamper(reason: string, at: Date): Promise<void> {
     await this.dataSource.query(
@@ -275,27 +346,23 @@ export class LicenseRepository {
 
   /**
    * Seats in use per purpose: devices with the purpose assigned or holding an active,
-   * unexpired certificate of it (a device counts once per purpose).
+   * unexpired certificate of it, or (`k8s`) an unexpired Kubernetes credential (a device counts
+   * once per purpose).
    */
   async seatHolders(now: Date): Promise<Map<string, number>> {
-    const rows = (await this.dataSource.query(
-      `SELECT p AS purpose, count(DISTINCT device_id)::int AS n FROM (
-         SELECT id AS device_id, unnest(assigned_purposes) AS p FROM devices
-         UNION ALL
-         SELECT device_id, purpose FROM certificates WHERE status = 'active' AND not_after > $1
-       ) held GROUP BY p`,
-      [now],
-    )) as { purpose: string; n: number }[];
+    const rows = (await this.dataSource.query(SEAT_HOLDERS, [now])) as {
+      purpose: string;
+      n: number;
+    }[];
     return new Map(rows.map((r) => [r.purpose, r.n]));
   }
 
-  /** Purposes whose seat one device holds (assigned, or an active unexpired certificate). */
+  /**
+   * Purposes whose seat one device holds (assigned, an active unexpired certificate, or for
+   * `k8s` an unexpired Kubernetes credential).
+   */
   async seatsHeldBy(deviceId: string, now: Date): Promise<Set<string>> {
-    const rows = (await this.dataSource.query(
-      `SELECT unnest(assigned_purposes) AS p FROM devices WHERE id = $1
-       UNION SELECT purpose FROM certificates WHERE device_id = $1 AND status = 'active' AND not_after > $2`,
-      [deviceId, now],
-    )) as { p: string }[];
+    const rows = (await this.dataSource.query(SEATS_HELD_BY, [deviceId, now])) as { p: string }[];
     return new Set(rows.map((r) => r.p));
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { createPrivateKey, type KeyObject, sign, verify } from 'node:crypto';
 import { openPrivateKey } from '@platform/pki';
@@ -120,7 +121,10 @@ export class LicenseService {
    * The license in force given the stored state. The stored file is verified again on every
    * read, so a row edited in the database (or a changed vendor key) falls back to free mode.
    */
-  effective(state: LicenseStateEntity | null, now: Date): EffectiveLicense {
+  effective(
+    state: Pick<LicenseStateEntity, 'licenseB64' | 'instancePublicKey'> | null | undefined,
+    now: Date,
+  ): EffectiveLicense {
     const free: EffectiveLicense = {
       mode: 'free',
       maxDevices: this.config.license.defaultMaxDevices,
@@ -480,6 +484,65 @@ export class LicenseService {
       }
     }
     return refused;
+  }
+
+  /**
+   * Admission of an issuance that has no request and no approval: a Kubernetes credential
+   * (`POST /api/v1/k8s/credential`, specification "Certificate lifetimes"). Each call is a new
+   * issuance (there is no renewal of a credential), so:
+   * - in `tamper` it is refused with `license_tamper` (new issuance blocked);
+   * - a device without a slot is a new counted issuance: the ledger is checked first (failure:
+   *   `tamper`, `license_tamper`), over `max_devices` it is refused with `license_limit`, else
+   *   the device is counted in the ledger (a signed checkpoint follows);
+   * - under a license with seats, a device not holding the purpose's seat takes one: over the
+   *   seats step 3 refuses (`license_purpose_limit`), step 2 logs and issues, step 1 counts;
+   *   a device holding it (assigned, or an unexpired credential) consumes nothing.
+   * `persist` records the issuance (the row that holds the seat); when a slot or a seat is
+   * taken it runs inside the ledger transaction (its `em`), so concurrent takers serialize.
+   */
+  async admitEphemeralIssuance<T>(
+    caller: { deviceId: string; identityKey: string; purpose: Purpose },
+    persist: (em: EntityManager | undefined) => Promise<T>,
+    now = new Date(),
+  ): Promise<T> {
+    const { deviceId, identityKey, purpose } = caller;
+    const facts = await this.licenses.ephemeralAdmissionFacts(identityKey, deviceId, purpose, now);
+    if (facts?.tamperReason) {
+      throw new LicenseError(
+        'license_tamper',
+        `the license ledger is in tamper: ${facts.tamperReason}`,
+      );
+    }
+    const seats = this.effective(facts, now).purposeSeats;
+    if (!facts || (facts.slotHeld && (!seats || facts.seatHeld))) return persist(undefined);
+    return this.licenses.transaction(async (tx) => {
+      let decision: SlotDecision | undefined;
+      if (!facts.slotHeld) {
+        decision = await this.decide(tx, [identityKey]);
+        if (decision.refused.size > 0) throw new LicenseError(decision.refusal);
+      }
+      if (seats && !(await tx.seatsHeldBy(deviceId, now)).has(purpose)) {
+        const bought = seats[purpose] ?? 0;
+        const inUse = (await tx.seatHolders(now)).get(purpose) ?? 0;
+        if (inUse >= bought) {
+          if (facts.seatEnforcement === 3) {
+            throw new LicenseError(
+              'license_purpose_limit',
+              `no seats of ${purpose} remain (${inUse} of ${bought} in use)`,
+            );
+          }
+          if (facts.seatEnforcement === 2) {
+            this.logger.warn(
+              { device_id: deviceId, purpose, bought, used: inUse },
+              'purpose seats exceeded at issuance (seat enforcement step 2: issued)',
+            );
+          }
+        }
+      }
+      const result = await persist(tx.em);
+      await decision?.commit([{ identityKey, deviceId }], now);
+      return result;
+    });
   }
 
   async seatEnforcement(): Promise<number> {
