@@ -9,6 +9,10 @@ import { ServiceAccountPermissionEntity } from '../modules/service-accounts/serv
 import { ServiceAccountEntity } from '../modules/service-accounts/service-account.entity';
 import { SlaViolationEntity } from '../modules/sla/sla-violation.entity';
 import { UserEntity } from '../modules/users/user.entity';
+import { PluginAuditEventEntity } from '../modules/plugins/audit/plugin-audit-event.entity';
+import { InstalledPluginEntity } from '../modules/plugins/installed-plugins/installed-plugin.entity';
+import { PluginArtifactEntity } from '../modules/plugins/installed-plugins/plugin-artifact.entity';
+import { PluginSourceEntity } from '../modules/plugins/marketplaces/plugin-source.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -23,4 +27,8 @@ export const FINDINGS_ENTITIES = [
   FindingEntity,
   FindingActionEntity,
   SlaViolationEntity,
+  PluginSourceEntity,
+  InstalledPluginEntity,
+  PluginArtifactEntity,
+  PluginAuditEventEntity,
 ];

@@ -10,6 +10,7 @@ import {
 } from './plugin-runner-config';
 import { readDashboardToolSegment } from './dashboard-config';
 import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
+import { readPluginsConfig, type PluginsConfig } from './plugins-config';
 
 export type ProcessRole = 'api' | 'worker';
 
@@ -42,6 +43,8 @@ export interface FindingsConfig {
   reports: ReportsConfig;
   /** The plugin runner's API (PLUGIN_RUNNER_URL, PLUGIN_RUNNER_TOKEN; docs/plugins/runner-api.md). */
   pluginRunner: PluginRunnerClientConfig;
+  /** Plugin catalogs, artifacts and secret settings (docs/plugins/installation.md). */
+  plugins: PluginsConfig;
   /** Report and refresh-token cleanup, run hourly by the leading worker. */
   cleanup: CleanupConfig;
   /** METRICS_COLLECT_INTERVAL_SECONDS: period of the business metrics collection (API only). */
@@ -132,6 +135,7 @@ export function loadFindingsConfig(
       ingestAttempts: r.int('INGEST_ATTEMPTS', 3, { min: 1, max: 20 }),
     },
     pluginRunner: readPluginRunnerClientConfig(r),
+    plugins: readPluginsConfig(r, production, jwtSecret),
     cleanup: readCleanupConfig(r),
     metricsCollectIntervalSeconds: r.int('METRICS_COLLECT_INTERVAL_SECONDS', 60, {
       min: 1,

@@ -266,4 +266,116 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'cursor is invalid or was made for other filters',
     ru: 'курсор недействителен или создан для других фильтров',
   },
+  plugin_source_not_found: {
+    en: 'plugin catalog source not found',
+    ru: 'источник каталога плагинов не найден',
+  },
+  plugin_source_native_on_create: {
+    en: 'allows_native cannot be set when a source is registered; grant it with an update',
+    ru: 'allows_native нельзя задать при регистрации источника; выдайте его обновлением',
+  },
+  plugin_source_key_invalid: {
+    en: 'public_key must be an Ed25519 public key in PEM (SPKI)',
+    ru: 'public_key должен быть открытым ключом Ed25519 в PEM (SPKI)',
+  },
+  plugin_source_key_locked: {
+    en: 'the key of a source with allows_native cannot change; withdraw allows_native first',
+    ru: 'ключ источника с allows_native нельзя изменить; сначала отзовите allows_native',
+  },
+  plugin_source_inactive: {
+    en: 'the plugin catalog source is not active',
+    ru: 'источник каталога плагинов не активен',
+  },
+  plugin_catalog_url_refused: {
+    en: 'catalog address refused: {reason}',
+    ru: 'адрес каталога отклонён: {reason}',
+  },
+  plugin_catalog_unavailable: {
+    en: 'the plugin catalog could not be fetched: {reason}',
+    ru: 'не удалось получить каталог плагинов: {reason}',
+  },
+  plugin_catalog_invalid: {
+    en: 'the plugin catalog is malformed: {reason}',
+    ru: 'каталог плагинов некорректен: {reason}',
+  },
+  plugin_catalog_signature_invalid: {
+    en: "the plugin catalog's signature does not verify with the source's key",
+    ru: 'подпись каталога плагинов не проверяется ключом источника',
+  },
+  installed_plugin_not_found: {
+    en: 'installed plugin not found',
+    ru: 'установленный плагин не найден',
+  },
+  plugin_not_in_catalog: {
+    en: 'the catalog has no such plugin or version',
+    ru: 'в каталоге нет такого плагина или версии',
+  },
+  plugin_already_installed: {
+    en: 'this plugin is already installed',
+    ru: 'этот плагин уже установлен',
+  },
+  plugin_sideload_on_json_route: {
+    en: 'source_type sideload is not accepted here; upload the module and description to /api/v1/admin/installed-plugins/sideload',
+    ru: 'source_type sideload здесь не принимается; загрузите модуль и описание в /api/v1/admin/installed-plugins/sideload',
+  },
+  plugin_runtime_refused: {
+    en: 'runtime {runtime} cannot run this plugin: {reason}',
+    ru: 'среда {runtime} не может выполнять этот плагин: {reason}',
+  },
+  plugin_native_not_permitted: {
+    en: 'native plugins need a signed source carrying allows_native',
+    ru: 'нативным плагинам нужен подписанный источник с allows_native',
+  },
+  plugin_version_older: {
+    en: 'version {version} is older than the installed {installed}',
+    ru: 'версия {version} старше установленной {installed}',
+  },
+  plugin_downgrade_unconfirmed: {
+    en: 'installing the older version {version} over {installed} needs confirm_downgrade',
+    ru: 'установка более старой версии {version} вместо {installed} требует confirm_downgrade',
+  },
+  plugin_service_version_unmet: {
+    en: 'the plugin needs service version {required}; this service is {service}',
+    ru: 'плагину нужна версия сервиса {required}; версия этого сервиса {service}',
+  },
+  plugin_artifact_revoked: {
+    en: 'the plugin artifact is revoked by its catalog',
+    ru: 'артефакт плагина отозван каталогом',
+  },
+  plugin_artifact_invalid: {
+    en: 'the plugin artifact was refused: {problem}',
+    ru: 'артефакт плагина отклонён: {problem}',
+  },
+  plugin_signature_invalid: {
+    en: "the plugin's signature does not verify with the source's key",
+    ru: 'подпись плагина не проверяется ключом источника',
+  },
+  plugin_manifest_invalid: {
+    en: 'the plugin description is invalid: {problems}',
+    ru: 'описание плагина некорректно: {problems}',
+  },
+  plugin_secret_setting_refused: {
+    en: 'secret-marked settings cannot be written through settings: {names}',
+    ru: 'секретные настройки нельзя записать через settings: {names}',
+  },
+  plugin_settings_invalid: {
+    en: 'plugin settings refused: {problems}',
+    ru: 'настройки плагина отклонены: {problems}',
+  },
+  plugin_no_pending_change: {
+    en: 'no capability change is waiting for acknowledgement',
+    ru: 'нет изменения возможностей, ожидающего подтверждения',
+  },
+  plugin_disabled: {
+    en: 'the plugin is disabled',
+    ru: 'плагин отключён',
+  },
+  plugin_runner_unavailable: {
+    en: 'the plugin runner cannot be reached: {reason}',
+    ru: 'исполнитель плагинов недоступен: {reason}',
+  },
+  plugin_upload_invalid: {
+    en: 'sideload needs two files, module and description: {reason}',
+    ru: 'для загрузки нужны два файла, module и description: {reason}',
+  },
 };

@@ -6,6 +6,7 @@ import { FindingsProductKeyShare1764400000000 } from './1764400000000-findings-p
 import { FindingsContentDigest1764500000000 } from './1764500000000-findings-content-digest';
 import { ReportsFailureDetailsWarnings1764600000000 } from './1764600000000-reports-failure-details-warnings';
 import { FindingsLifecycleSla1764720000000 } from './1764720000000-findings-lifecycle-sla';
+import { PluginMarketplacesInstallations1795601843580 } from './1795601843580-plugin-marketplaces-installations';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingsContentDigest1764500000000,
   ReportsFailureDetailsWarnings1764600000000,
   FindingsLifecycleSla1764720000000,
+  PluginMarketplacesInstallations1795601843580,
 ];

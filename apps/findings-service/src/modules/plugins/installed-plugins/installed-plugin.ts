@@ -1,0 +1,43 @@
+import type { PluginCapability, PluginManifest, PluginRuntime } from '@platform/plugin-sdk';
+import type { PendingPluginVersion, PluginSourceType } from './installed-plugin.entity';
+
+/** An installed plugin as the rest of the service reads it (no secret values). */
+export interface InstalledPlugin {
+  /** Installation id; also the plugin id in the runner. */
+  id: string;
+  sourceType: PluginSourceType;
+  marketplaceId: string | null;
+  catalogPluginId: string;
+  runtime: PluginRuntime;
+  enabled: boolean;
+  version: string;
+  artifactSha256: string;
+  capabilities: PluginCapability[];
+  /** The validated manifest of the installed version (settings schema, allowed hosts, ...). */
+  manifest: PluginManifest;
+  /** Non-secret installation settings. */
+  settings: Record<string, unknown>;
+  /** Names of the secret-marked settings that have a value. */
+  secretSettingsSet: string[];
+  pendingVersion: PendingPluginVersion | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An installed plugin with its decrypted secrets, for one run. Never serialise it. */
+export interface InstalledPluginForRun extends InstalledPlugin {
+  secretSettings: Record<string, string>;
+  /** Manifest allowed hosts plus the hosts of the administrator-entered `url` settings. */
+  permittedHosts: string[];
+}
+
+/**
+ * The read interface other modules (enrichment, finding sources, channels) use. Implemented
+ * by InstalledPluginsService (docs/plugins/installation.md, "For other modules").
+ */
+export interface InstalledPluginCatalog {
+  listEnabledByCapability(capability: PluginCapability): Promise<InstalledPlugin[]>;
+  get(id: string): Promise<InstalledPlugin>;
+  getForRun(id: string): Promise<InstalledPluginForRun>;
+  ensureLoaded(id: string, options?: { force?: boolean }): Promise<{ versionDigest: string }>;
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { PluginCapability } from '@platform/plugin-sdk';
+import { PluginSourceEntity } from '../marketplaces/plugin-source.entity';
+import { InstalledPluginEntity } from './installed-plugin.entity';
+import { PluginArtifactEntity } from './plugin-artifact.entity';
+
+export type NewInstalledPlugin = Omit<
+  InstalledPluginEntity,
+  'id' | 'createdAt' | 'updatedAt' | 'marketplace'
+>;
+
+/** Installed plugins, their artifacts, and the sources they come from. */
+@Injectable()
+export class InstalledPluginsRepository {
+  constructor(
+    @InjectRepository(InstalledPluginEntity)
+    private readonly plugins: Repository<InstalledPluginEntity>,
+    @InjectRepository(PluginArtifactEntity)
+    private readonly artifacts: Repository<PluginArtifactEntity>,
+    @InjectRepository(PluginSourceEntity)
+    private readonly sources: Repository<PluginSourceEntity>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<InstalledPluginEntity | null> {
+    return (manager?.getRepository(InstalledPluginEntity) ?? this.plugins).findOneBy({ id });
+  }
+
+  /** The row locked for update inside `manager`'s transaction. */
+  lockById(manager: EntityManager, id: string): Promise<InstalledPluginEntity | null> {
+    return manager
+      .getRepository(InstalledPluginEntity)
+      .createQueryBuilder('p')
+      .setLock('pessimistic_write')
+      .where('p.id = :id', { id })
+      .getOne();
+  }
+
+  findByCatalogPluginId(catalogPluginId: string): Promise<InstalledPluginEntity | null> {
+    return this.plugins.findOneBy({ catalogPluginId });
+  }
+
+  list(): Promise<InstalledPluginEntity[]> {
+    return this.plugins.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Enabled installations declaring `capability`, oldest first. */
+  listEnabledByCapability(capability: PluginCapability): Promise<InstalledPluginEntity[]> {
+    return this.plugins
+      .createQueryBuilder('p')
+      .where('p.enabled = true')
+      .andWhere(':capability = ANY(p.capabilities)', { capability })
+      .orderBy('p.created_at', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .getMany();
+  }
+
+  /** Inserts; null when this catalog plugin id is already installed. */
+  async insert(
+    manager: EntityManager,
+    row: NewInstalledPlugin,
+  ): Promise<InstalledPluginEntity | null> {
+    const result = await manager
+      .getRepository(InstalledPluginEntity)
+      .createQueryBuilder()
+      .insert()
+      .values(row as QueryDeepPartialEntity<InstalledPluginEntity>)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    const inserted = (result.raw as { id: string }[])[0];
+    return inserted ? this.findById(inserted.id, manager) : null;
+  }
+
+  async update(
+    manager: EntityManager,
+    id: string,
+    changes: Partial<NewInstalledPlugin>,
+  ): Promise<void> {
+    await manager
+      .getRepository(InstalledPluginEntity)
+      .update({ id }, changes as QueryDeepPartialEntity<InstalledPluginEntity>);
+  }
+
+  /** Stores artifact bytes under their digest (kept as they are when present). */
+  async saveArtifact(manager: EntityManager, digest: string, content: Buffer): Promise<void> {
+    await manager
+      .getRepository(PluginArtifactEntity)
+      .createQueryBuilder()
+      .insert()
+      .values({ digest, content, size: content.length })
+      .orIgnore()
+      .execute();
+  }
+
+  async artifact(digest: string): Promise<Buffer | null> {
+    const row = await this.artifacts.findOne({
+      where: { digest },
+      select: { digest: true, content: true },
+    });
+    return row?.content ?? null;
+  }
+
+  source(id: string): Promise<PluginSourceEntity | null> {
+    return this.sources.findOneBy({ id });
+  }
+}

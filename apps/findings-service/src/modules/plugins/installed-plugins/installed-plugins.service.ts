@@ -1,0 +1,175 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  artifactDigest,
+  parseManifest,
+  type PluginCapability,
+  type PluginManifest,
+} from '@platform/plugin-sdk';
+import { PluginRunnerClient } from '../../plugin-runner-client/plugin-runner.client';
+import { PluginRunnerClientError } from '../../plugin-runner-client/plugin-runner-client.errors';
+import { PluginsError } from '../plugins.errors';
+import type { InstalledPluginEntity } from './installed-plugin.entity';
+import type {
+  InstalledPlugin,
+  InstalledPluginCatalog,
+  InstalledPluginForRun,
+} from './installed-plugin';
+import { InstalledPluginsRepository } from './installed-plugins.repository';
+import { PluginSecretBox } from './plugin-secret-box';
+
+/** Hosts the plugin may reach: its manifest's allowed hosts and the hosts of its url settings. */
+export function permittedHostsOf(
+  manifest: PluginManifest,
+  settings: Record<string, unknown>,
+): string[] {
+  const hosts = new Set(manifest.allowed_hosts);
+  for (const setting of manifest.settings) {
+    const value = settings[setting.name];
+    if (setting.type !== 'url' || typeof value !== 'string' || value === '') continue;
+    try {
+      hosts.add(new URL(value).hostname.toLowerCase().replace(/^\[|\]$/g, ''));
+    } catch {
+      // refused at save; an old value that no longer parses permits nothing
+    }
+  }
+  return [...hosts];
+}
+
+/**
+ * Reads installed plugins for the rest of the service and keeps the runner's loaded set in
+ * step (InstalledPluginCatalog). Loads are remembered per process by digest; a runner that
+ * answers `not_loaded` (it restarted) is re-loaded with `ensureLoaded(id, { force: true })`.
+ */
+@Injectable()
+export class InstalledPluginsService implements InstalledPluginCatalog {
+  private readonly logger = new Logger('InstalledPlugins');
+  private readonly loaded = new Map<string, string>();
+
+  constructor(
+    private readonly repository: InstalledPluginsRepository,
+    private readonly secrets: PluginSecretBox,
+    @Inject(PluginRunnerClient) private readonly runner: PluginRunnerClient,
+  ) {}
+
+  async list(): Promise<InstalledPlugin[]> {
+    return (await this.repository.list()).map((row) => this.view(row));
+  }
+
+  async listEnabledByCapability(capability: PluginCapability): Promise<InstalledPlugin[]> {
+    return (await this.repository.listEnabledByCapability(capability)).map((row) => this.view(row));
+  }
+
+  async get(id: string): Promise<InstalledPlugin> {
+    return this.view(await this.row(id));
+  }
+
+  async getForRun(id: string): Promise<InstalledPluginForRun> {
+    const row = await this.row(id);
+    const view = this.view(row);
+    return {
+      ...view,
+      secretSettings: this.secrets.open(row.secretSettings),
+      permittedHosts: permittedHostsOf(view.manifest, view.settings),
+    };
+  }
+
+  /**
+   * Loads the installed version into the runner unless this process already did. Refuses a
+   * disabled installation, a revoked artifact and stored bytes whose digest changed.
+   */
+  async ensureLoaded(
+    id: string,
+    options: { force?: boolean } = {},
+  ): Promise<{ versionDigest: string }> {
+    const row = await this.row(id);
+    if (!row.enabled) throw new PluginsError('plugin_disabled', { plugin_id: id });
+    if (!options.force && this.loaded.get(id) === row.artifactSha256) {
+      return { versionDigest: row.artifactSha256 };
+    }
+    const source = row.marketplaceId ? await this.repository.source(row.marketplaceId) : null;
+    if (source?.revokedDigests.includes(row.artifactSha256)) {
+      throw new PluginsError('plugin_artifact_revoked', { digest: row.artifactSha256 });
+    }
+    const artifact = await this.repository.artifact(row.artifactSha256);
+    if (!artifact || artifactDigest(artifact) !== row.artifactSha256) {
+      throw new PluginsError('plugin_artifact_invalid', { problem: 'digest_mismatch' });
+    }
+    const manifest = parseManifest(row.manifest);
+    try {
+      await this.runner.load({
+        pluginId: row.id,
+        version: row.version,
+        versionDigest: row.artifactSha256,
+        runtime: row.runtime,
+        manifest: row.manifest,
+        signature: row.signature ? Buffer.from(row.signature, 'base64') : Buffer.alloc(0),
+        source: {
+          id: source?.id ?? 'sideload',
+          publicKey: source?.publicKey ?? '',
+          allowsNative: Boolean(source?.allowsNative && source.publicKey),
+        },
+        artifact,
+        permittedHosts: permittedHostsOf(manifest, row.settings),
+      });
+    } catch (error) {
+      throw this.runnerError(error);
+    }
+    this.loaded.set(id, row.artifactSha256);
+    return { versionDigest: row.artifactSha256 };
+  }
+
+  /** Stops the installation in the runner (disable, or before a version change). */
+  async unload(id: string): Promise<void> {
+    this.loaded.delete(id);
+    try {
+      await this.runner.unload(id);
+    } catch (error) {
+      // a runner that is down has nothing loaded; the next load starts clean
+      this.logger.warn(`unload of ${id} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Forgets what this process loaded for `id` (its version changed). */
+  forget(id: string): void {
+    this.loaded.delete(id);
+  }
+
+  runnerError(error: unknown): Error {
+    if (!(error instanceof PluginRunnerClientError)) return error as Error;
+    const unavailable = ['runner_not_configured', 'runner_unavailable', 'runner_timeout'];
+    if (unavailable.includes(error.code) || error.code === 'runner_stopping') {
+      return new PluginsError('plugin_runner_unavailable', { reason: error.code });
+    }
+    if (error.code === 'signature_invalid') return new PluginsError('plugin_signature_invalid');
+    if (error.code === 'native_unsigned_source' || error.code === 'native_not_permitted') {
+      return new PluginsError('plugin_native_not_permitted');
+    }
+    return new PluginsError('plugin_artifact_invalid', { problem: error.code });
+  }
+
+  private async row(id: string): Promise<InstalledPluginEntity> {
+    const row = await this.repository.findById(id);
+    if (!row) throw new PluginsError('installed_plugin_not_found');
+    return row;
+  }
+
+  view(row: InstalledPluginEntity): InstalledPlugin {
+    return {
+      id: row.id,
+      sourceType: row.sourceType,
+      marketplaceId: row.marketplaceId,
+      catalogPluginId: row.catalogPluginId,
+      runtime: row.runtime,
+      enabled: row.enabled,
+      version: row.version,
+      artifactSha256: row.artifactSha256,
+      capabilities: row.capabilities,
+      manifest: parseManifest(row.manifest),
+      settings: row.settings,
+      secretSettingsSet: Object.keys(this.secrets.open(row.secretSettings)).sort(),
+      pendingVersion: row.pendingVersion,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+}
