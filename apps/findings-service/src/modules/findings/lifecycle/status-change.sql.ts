@@ -34,7 +34,14 @@ export interface StatusChangeCounts {
  * 1. `target` locks the selected findings in id order and reads what they were (`FOR UPDATE`
  *    returns the latest version of a row another transaction just changed);
  * 2. `changed` updates those whose status or state fields differ: status, status date, state
- *    fields, and the remediation clock (clockSetSql of the plan's effect);
+ *    fields, and the remediation clock (clockSetSql of the plan's effect). The findings are
+ *    reached by primary key (`f.id = ANY(ARRAY(SELECT id FROM target))`, an index scan the
+ *    planner sizes as a handful of rows): joined on `f.id = t.id` alone, a large selection
+ *    (the planner sizes `target` from the filter) made it hash-join a sequential scan of the
+ *    whole table (0.8 s of 2.7 s for 50 000 of 1 M findings, docs/benchmarks.md). Not a
+ *    `ctid` join: a row another transaction changed before `target` locked it is locked in its
+ *    latest version, which the statement's snapshot does not see — by key, the UPDATE finds
+ *    the version it sees and follows it to the locked one, as PostgreSQL does for any UPDATE;
  * 3. `logged` writes one action-log entry per changed finding (`status_changed`, or
  *    `triage_updated` when only the state's date/reason changed) with the actor, `from`/`to`
  *    and the deadline before and after (`sla_due_at`);
@@ -72,7 +79,7 @@ WITH target AS (
     risk_accepted_until = ${risk}, waiting_reason = ${reason}, waiting_until = ${until},
     updated_at = ${now}, ${clockSetSql(change.plan.clock, now)}
     FROM target t
-   WHERE f.id = t.id AND (t.old_status <> ${to} OR t.old_risk IS DISTINCT FROM ${risk}
+   WHERE f.id = ANY(ARRAY(SELECT id FROM target)) AND f.id = t.id AND (t.old_status <> ${to} OR t.old_risk IS DISTINCT FROM ${risk}
      OR t.old_reason IS DISTINCT FROM ${reason} OR t.old_until IS DISTINCT FROM ${until})
   RETURNING f.id, f.project_id, t.old_status, t.old_risk, t.old_reason, t.old_until,
     t.due_before, f.sla_due_at AS due_after
