@@ -1,6 +1,7 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettierRecommended from 'eslint-plugin-prettier/recommended';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default [
   {
@@ -13,12 +14,14 @@ export default [
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',
+      // generated from docs/openapi/findings-service.json by the findings-web generate-api target
+      'apps/findings-web/src/api/schema.gen.ts',
     ],
   },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -64,6 +67,16 @@ export default [
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  // The findings web UI (React): the rules of hooks.
+  {
+    ...reactHooks.configs.flat.recommended,
+    files: ['apps/findings-web/**/*.tsx', 'apps/findings-web/**/*.ts'],
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      // Advice for the React Compiler, which the UI does not use (TanStack Virtual trips it).
+      'react-hooks/incompatible-library': 'off',
+    },
   },
   // Formatting is part of lint: a file prettier would change fails `nx run-many -t lint`.
   prettierRecommended,

@@ -1,0 +1,99 @@
+/**
+ * The typed API client, generated from docs/openapi/findings-service.json (schema.gen.ts is
+ * written by the generate-api target before every typecheck and build: a route or DTO change
+ * in the shipped contract breaks the build, not the user).
+ */
+import createClient from 'openapi-fetch';
+import type { components, paths } from './schema.gen';
+import { acceptLanguage, currentAccessToken, refreshSession } from './session';
+
+export type Schemas = components['schemas'];
+export type Finding = Schemas['FindingDto'];
+export type FindingStatus = Finding['status'];
+export type Severity = Finding['severity'];
+
+/** An answer in the API's error envelope; `message` is localized by Accept-Language. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly position?: number,
+    readonly fields?: Schemas['FieldProblemDto'][],
+  ) {
+    super(message);
+  }
+}
+
+function withHeaders(request: Request): Request {
+  const headers = new Headers(request.headers);
+  const token = currentAccessToken();
+  if (token !== undefined) headers.set('Authorization', `Bearer ${token}`);
+  headers.set('Accept-Language', acceptLanguage());
+  return new Request(request, { headers, credentials: 'same-origin' });
+}
+
+/** Sends with the access token; on 401 rotates the session once through the refresh cookie and retries. */
+export async function authFetch(request: Request): Promise<Response> {
+  const retry = request.clone();
+  const response = await fetch(withHeaders(request));
+  if (response.status !== 401 || new URL(request.url).pathname.startsWith('/api/v1/auth/')) {
+    return response;
+  }
+  if (!(await refreshSession())) return response;
+  return fetch(withHeaders(retry));
+}
+
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? '',
+  fetch: (input: Request) => authFetch(input),
+});
+
+interface Envelope {
+  error?: string;
+  code?: string;
+  position?: number;
+  fields?: Schemas['FieldProblemDto'][];
+}
+
+export function toApiError(response: Response, error: unknown): ApiError {
+  const body = (typeof error === 'object' && error !== null ? error : {}) as Envelope;
+  return new ApiError(
+    response.status,
+    body.code ?? `http_${response.status}`,
+    body.error ?? response.statusText,
+    body.position,
+    body.fields,
+  );
+}
+
+/** The `data` of a success envelope, or an ApiError. */
+export async function call<T>(
+  pending: Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok || data === undefined) throw toApiError(response, error);
+  return data.data;
+}
+
+/** A call answered with no body (204). */
+export async function callVoid(
+  pending: Promise<{ error?: unknown; response: Response }>,
+): Promise<void> {
+  const { error, response } = await pending;
+  if (!response.ok) throw toApiError(response, error);
+}
+
+export const SEVERITIES: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'];
+export const STATUSES: FindingStatus[] = [
+  'new',
+  'renewed',
+  'needs_review',
+  'in_progress',
+  'confirmed',
+  'waiting',
+  'risk_accepted',
+  'wont_fix',
+  'false_positive',
+  'fixed',
+];

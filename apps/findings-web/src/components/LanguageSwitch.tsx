@@ -1,0 +1,24 @@
+import { SegmentedControl } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useI18n, type Locale } from '../i18n/i18n';
+
+/** en/ru; switching refetches, so API messages come back in the new language too. */
+export function LanguageSwitch() {
+  const { locale, setLocale, t } = useI18n();
+  const queryClient = useQueryClient();
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label={t('common.language')}
+      value={locale}
+      onChange={(value) => {
+        setLocale(value as Locale);
+        void queryClient.invalidateQueries();
+      }}
+      data={[
+        { value: 'en', label: 'English' },
+        { value: 'ru', label: 'Русский' },
+      ]}
+    />
+  );
+}

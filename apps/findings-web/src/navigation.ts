@@ -1,0 +1,19 @@
+import type { MessageKey } from './i18n/en';
+
+/**
+ * The main navigation, one entry per screen. Later screens (suppression rules, merge,
+ * roll-ups, scope, tickets) add an entry here and a route in App.tsx; nothing else moves.
+ */
+export interface NavEntry {
+  path: string;
+  label: MessageKey;
+}
+
+export const NAVIGATION: NavEntry[] = [
+  { path: '/findings', label: 'nav.findings' },
+  { path: '/projects', label: 'nav.projects' },
+  { path: '/jobs', label: 'nav.jobs' },
+  { path: '/deadlines', label: 'nav.deadlines' },
+  { path: '/dashboards', label: 'nav.dashboards' },
+  { path: '/plugins', label: 'nav.plugins' },
+];

@@ -1,0 +1,3 @@
+export default function DashboardsPage() {
+  return <div>DashboardsPage</div>;
+}

@@ -1,0 +1,3 @@
+export default function DeadlinesPage() {
+  return <div>DeadlinesPage</div>;
+}

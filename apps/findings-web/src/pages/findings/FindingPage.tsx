@@ -1,0 +1,3 @@
+export default function FindingPage() {
+  return <div>FindingPage</div>;
+}

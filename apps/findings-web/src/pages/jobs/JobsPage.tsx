@@ -1,0 +1,3 @@
+export default function JobsPage() {
+  return <div>JobsPage</div>;
+}

@@ -1,0 +1,3 @@
+export default function PluginsPage() {
+  return <div>PluginsPage</div>;
+}

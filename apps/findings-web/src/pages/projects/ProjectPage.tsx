@@ -1,0 +1,3 @@
+export default function ProjectPage() {
+  return <div>ProjectPage</div>;
+}

@@ -1,0 +1,3 @@
+export default function ProjectsPage() {
+  return <div>ProjectsPage</div>;
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = resolve(__dirname);
+const workspace = resolve(root, '../..');
+const { version } = JSON.parse(readFileSync(resolve(workspace, 'package.json'), 'utf8')) as {
+  version: string;
+};
+
+/**
+ * The UI's X.Y is the workspace's package major.minor, the same source as the backend's
+ * build stamp (libs/versioning): the sign-in page warns when the backend's /version differs.
+ */
+export default defineConfig({
+  root,
+  base: '/',
+  plugins: [react()],
+  define: {
+    __APP_MAJOR_MINOR__: JSON.stringify(version.split('.').slice(0, 2).join('.')),
+  },
+  build: {
+    outDir: resolve(workspace, 'dist/apps/findings-web'),
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:3000', '/version': 'http://127.0.0.1:3000' },
+  },
+});
