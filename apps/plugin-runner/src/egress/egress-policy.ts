@@ -1,4 +1,4 @@
-import type { IpRange } from './ip-address';
+import type { IpRange } from '@platform/plugin-protocol';
 
 /** The runner-wide egress settings (PLUGIN_EGRESS_*), validated at boot by the runner's config. */
 export interface EgressPolicy {

@@ -2,8 +2,18 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { addressAllowed, classifyAddress } from './address-classifier';
-import { classifyHostName, hostKey, normaliseHost, type EgressHost } from './egress-host';
+import {
+  addressAllowed,
+  classifyAddress,
+  classifyHostName,
+  hostKey,
+  normaliseHost,
+  parseIpAddress,
+  rangeContains,
+  unmapIpv4,
+  type EgressHost,
+  type IpAddress,
+} from '@platform/plugin-protocol';
 import type {
   EgressContext,
   EgressGuard,
@@ -16,7 +26,6 @@ import type {
 import type { EgressDenials } from './egress-metrics';
 import type { EgressPolicy } from './egress-policy';
 import { systemResolver, type EgressResolver } from './egress-resolver';
-import { parseIpAddress, rangeContains, unmapIpv4, type IpAddress } from './ip-address';
 import { defaultPort, isPermitted, parsePermittedHost } from './permitted-hosts';
 
 export interface PinnedEgressGuardOptions {

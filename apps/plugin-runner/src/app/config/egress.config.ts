@@ -1,6 +1,6 @@
 import type { EnvReader } from '@platform/config';
 import { DEFAULT_EGRESS_POLICY, type EgressPolicy } from '../../egress/egress-policy';
-import { parseCidr, type IpRange } from '../../egress/ip-address';
+import { parseCidr, type IpRange } from '@platform/plugin-protocol';
 
 /** Reads the PLUGIN_EGRESS_* settings (docs/plugins/egress.md); problems go to the reader. */
 export function readEgressPolicy(read: EnvReader): EgressPolicy {

@@ -10,7 +10,7 @@ import {
   type EgressDenials,
 } from '../../../src/egress/egress-metrics';
 import { DEFAULT_EGRESS_POLICY, type EgressPolicy } from '../../../src/egress/egress-policy';
-import { parseCidr, type IpRange } from '../../../src/egress/ip-address';
+import { parseCidr, type IpRange } from '@platform/plugin-protocol';
 import { PinnedEgressGuard } from '../../../src/egress/pinned-egress-guard';
 import { DnsResponder } from './dns-responder';
 import { createTestPki, type TestPki } from './test-pki';
