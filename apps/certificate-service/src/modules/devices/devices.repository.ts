@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from './device.entity';
 import type { PurposeOverrides } from './purpose-access';
@@ -92,9 +92,11 @@ export class DevicesRepository {
     }));
   }
 
-  async update(id: string, changes: DeviceChanges): Promise<DeviceEntity> {
-    await this.devices.update({ id }, changes);
-    return this.devices.findOneByOrFail({ id });
+  /** Updates a device (inside `em`'s transaction when given) and reads it back. */
+  async update(id: string, changes: DeviceChanges, em?: EntityManager): Promise<DeviceEntity> {
+    const devices = em ? em.getRepository(DeviceEntity) : this.devices;
+    await devices.update({ id }, changes);
+    return devices.findOneByOrFail({ id });
   }
 
   /** Overrides of each device (devices without any are absent from the map). */

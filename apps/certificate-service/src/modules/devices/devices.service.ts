@@ -48,8 +48,9 @@ export class DevicesService {
   async setPurposes(actor: Actor, serial: string, purposes: Purpose[]): Promise<DeviceView> {
     const before = await this.found(serial);
     const assigned = PURPOSES.filter((p) => purposes.includes(p));
-    await this.license.assertPurposeSeats(before.id, assigned);
-    const after = await this.devices.update(before.id, { assignedPurposes: assigned });
+    const after = await this.license.assignPurposes(before.id, assigned, (em) =>
+      this.devices.update(before.id, { assignedPurposes: assigned }, em),
+    );
     await this.audit.record({
       action: 'device.purposes_change',
       actor,

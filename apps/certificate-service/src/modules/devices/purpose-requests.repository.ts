@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from './device.entity';
 import { PurposeRequestEntity, type PurposeRequestStatus } from './purpose-request.entity';
@@ -70,8 +70,9 @@ export class PurposeRequestsRepository {
     purpose: Purpose,
     status: Exclude<PurposeRequestStatus, 'pending'>,
     decidedBy: string,
+    outer?: EntityManager,
   ): Promise<PurposeRequestEntity | null> {
-    return this.dataSource.transaction(async (em) => {
+    const work = async (em: EntityManager) => {
       const [rows] = (await em.query(
         `UPDATE device_purpose_requests SET status = $3, decided_at = now(), decided_by = $4
           WHERE device_id = $1 AND purpose = $2 AND status = 'pending' RETURNING id`,
@@ -87,6 +88,8 @@ export class PurposeRequestsRepository {
         );
       }
       return em.getRepository(PurposeRequestEntity).findOneByOrFail({ id });
-    });
+    };
+    // Inside the caller's transaction when given (the seat check's ledger lock), else its own.
+    return outer ? work(outer) : this.dataSource.transaction(work);
   }
 }

@@ -61,13 +61,12 @@ export class PurposeRequestsService {
   ): Promise<PurposeRequestEntity> {
     const device = await this.queries.found(serial);
     // Approving assigns the purpose: the seat check of an assignment applies.
-    if (decision === 'approve') await this.license.assertPurposeSeats(device.id, [purpose]);
-    const decided = await this.requests.decide(
-      device.id,
-      purpose,
-      decision === 'approve' ? 'approved' : 'denied',
-      actorLabel(actor),
-    );
+    const decided =
+      decision === 'approve'
+        ? await this.license.assignPurposes(device.id, [purpose], (em) =>
+            this.requests.decide(device.id, purpose, 'approved', actorLabel(actor), em),
+          )
+        : await this.requests.decide(device.id, purpose, 'denied', actorLabel(actor));
     if (!decided) throw new DevicesError('purpose_request_not_found');
     await this.audit.record({
       action: 'device.purpose_request_decision',

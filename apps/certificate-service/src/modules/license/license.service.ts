@@ -414,28 +414,39 @@ export class LicenseService {
   }
 
   /**
-   * Seat check at assigning purposes to a device (always applied while the license in force
-   * carries seats; silent otherwise): each purpose the device does not hold yet needs a free
-   * seat, else `license_purpose_limit`. Purposes it already holds are not re-checked.
+   * Assigning purposes to a device, with the seat check of an assignment (always applied
+   * while the license in force carries seats; silent otherwise): each purpose the device does
+   * not hold yet needs a free seat, else `license_purpose_limit` and `assign` does not run.
+   * Purposes it already holds are not re-checked. Under seats the check and `assign` run in
+   * one transaction holding the ledger lock (`assign` gets its `em`), so two assignments racing
+   * for the last seat serialize: the second sees the first's assignment and is refused.
    */
-  async assertPurposeSeats(deviceId: string, purposes: readonly Purpose[]): Promise<void> {
+  async assignPurposes<T>(
+    deviceId: string,
+    purposes: readonly Purpose[],
+    assign: (em: EntityManager | undefined) => Promise<T>,
+  ): Promise<T> {
     const now = new Date();
     const seats = this.effective(await this.licenses.state(), now).purposeSeats;
-    if (!seats) return;
-    const held = await this.licenses.seatsHeldBy(deviceId, now);
-    const fresh = purposes.filter((p) => !held.has(p));
-    if (fresh.length === 0) return;
-    const used = await this.licenses.seatHolders(now);
-    for (const purpose of fresh) {
-      const bought = seats[purpose] ?? 0;
-      const inUse = used.get(purpose) ?? 0;
-      if (inUse >= bought) {
-        throw new LicenseError(
-          'license_purpose_limit',
-          `no seats of ${purpose} remain (${inUse} of ${bought} in use)`,
-        );
+    if (!seats) return assign(undefined);
+    return this.licenses.transaction(async (tx) => {
+      const held = await tx.seatsHeldBy(deviceId, now);
+      const fresh = purposes.filter((p) => !held.has(p));
+      if (fresh.length > 0) {
+        const used = await tx.seatHolders(now);
+        for (const purpose of fresh) {
+          const bought = seats[purpose] ?? 0;
+          const inUse = used.get(purpose) ?? 0;
+          if (inUse >= bought) {
+            throw new LicenseError(
+              'license_purpose_limit',
+              `no seats of ${purpose} remain (${inUse} of ${bought} in use)`,
+            );
+          }
+        }
       }
-    }
+      return assign(tx.em);
+    });
   }
 
   /**
