@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/app/clock';
+import { BulkStatusRepository } from '../../src/modules/findings/lifecycle/bulk-status.repository';
+import { planBulkTransition } from '../../src/modules/findings/lifecycle/finding-lifecycle';
+import { toBulkTarget } from '../../src/modules/findings/list/bulk-selection';
 import { Auth, bearer } from '../support/catalog';
 import {
   freshMember,
@@ -229,6 +232,78 @@ describe('Bulk status change - /api/v1/findings/bulk-status (POST)', () => {
     const analyst = await freshMember(t, admin, own.project_id, 'analyst');
     await bulk(bearer(analyst), { finding_ids: [low], status: 'fixed' }).expect(200);
     expect((await stateOf([low]))[0]).toMatchObject({ status: 'fixed' });
+  });
+
+  it('writes each entry exactly: state fields and deadlines only where the finding has them', async () => {
+    const own = await freshProduct(t, admin);
+    const [plain, running, accepted, waiting] = await seedFindings(t, own, [
+      { severity: 'HIGH', status: 'new', sla_days: 14 },
+      { severity: 'HIGH', status: 'confirmed', sla_days: 14 },
+      { severity: 'HIGH', status: 'confirmed', sla_days: 14 },
+      { severity: 'HIGH', status: 'confirmed', sla_days: 14 },
+    ]);
+    clockAt = at(0);
+    await patch(running, { status: 'in_progress' });
+    await patch(accepted, { status: 'risk_accepted', risk_accepted_until: iso(30 * DAY) });
+    await patch(waiting, {
+      status: 'waiting',
+      waiting_reason: 'vendor patch',
+      waiting_until: iso(10 * DAY),
+    });
+
+    clockAt = at(DAY);
+    const res = await bulk(bearer(admin), {
+      finding_ids: [plain, running, accepted, waiting],
+      status: 'risk_accepted',
+      risk_accepted_until: iso(40 * DAY),
+    }).expect(200);
+    expect(res.body.data).toEqual({ matched: 4, changed: 4, violations_closed: 0 });
+    const entries = new Map(
+      (await logOf([plain, running, accepted, waiting]))
+        .filter((e) => (e['at'] as Date).getTime() === at(DAY).getTime())
+        .map((e) => [e['finding_id'], [e['action'], e['from_value'], e['to_value']]]),
+    );
+    const to = { status: 'risk_accepted', risk_accepted_until: iso(40 * DAY) };
+    expect(Object.fromEntries(entries)).toEqual({
+      [plain]: ['status_changed', { status: 'new' }, to],
+      [running]: [
+        'status_changed',
+        { status: 'in_progress', sla_due_at: iso(14 * DAY) },
+        { ...to, sla_due_at: iso(14 * DAY) },
+      ],
+      [accepted]: [
+        'triage_updated',
+        { status: 'risk_accepted', risk_accepted_until: iso(30 * DAY) },
+        to,
+      ],
+      [waiting]: [
+        'status_changed',
+        { status: 'waiting', waiting_reason: 'vendor patch', waiting_until: iso(10 * DAY) },
+        to,
+      ],
+    });
+  });
+
+  it('changes nothing when the selection holds more findings than the limit', async () => {
+    const own = await freshProduct(t, admin);
+    const ids = await seedFindings(t, own, [{}, {}, {}, {}]);
+    const before = await stateOf(ids);
+    const logBefore = await logOf(ids);
+    const repository = t.app.get(BulkStatusRepository);
+    const change = (max: number) =>
+      repository.apply(
+        { all: true },
+        toBulkTarget({ filters: { product_id: own.id } }),
+        planBulkTransition('confirmed', {}, at(0)),
+        { type: 'user', id: admin.userId, label: 'limit-check' },
+        at(0),
+        max,
+      );
+    expect(await change(3)).toBeUndefined();
+    expect(await stateOf(ids)).toEqual(before);
+    expect(await logOf(ids)).toEqual(logBefore);
+    expect(await change(4)).toEqual({ matched: 4, changed: 4, violationsClosed: 0 });
+    expect((await stateOf(ids)).map((r) => r['status'])).toEqual(ids.map(() => 'confirmed'));
   });
 
   it('is for user tokens only: a key with write_findings is refused', async () => {

@@ -13,6 +13,11 @@ export interface StatusChange {
   now: Date;
   /** At most this many findings (in id order); none: all. */
   limit?: number;
+  /**
+   * Change nothing when more than this many findings are selected (give `limit` above it, so
+   * `matched` > `max` tells): the size check of a bulk change without a separate count.
+   */
+  max?: number;
   /** Skip findings another transaction holds (periodic tasks: they come back next run). */
   skipLocked?: boolean;
 }
@@ -44,7 +49,10 @@ export interface StatusChangeCounts {
  *    the version it sees and follows it to the locked one, as PostgreSQL does for any UPDATE;
  * 3. `logged` writes one action-log entry per changed finding (`status_changed`, or
  *    `triage_updated` when only the state's date/reason changed) with the actor, `from`/`to`
- *    and the deadline before and after (`sla_due_at`);
+ *    and the deadline before and after (`sla_due_at`). The objects are built cheaply (a third
+ *    of the cost, same JSON): `to` is the same for every finding but its deadline, so it is
+ *    built once (an uncorrelated subquery) and only a deadline is added per finding; `from` is
+ *    just the status unless the finding had state fields or a deadline;
  * 4. `closed` (closing states only) resolves the findings' open deadline violations.
  */
 export function statusChangeSql(change: StatusChange): { sql: string; values: unknown[] } {
@@ -59,6 +67,17 @@ export function statusChangeSql(change: StatusChange): { sql: string; values: un
   const actorLabel = `${p.add(change.actor.label)}::text`;
   const limit = change.limit === undefined ? '' : `LIMIT ${p.add(change.limit)}`;
   const where = change.where.length > 0 ? change.where.join(' AND ') : 'TRUE';
+  const withinMax =
+    change.max === undefined ? '' : ` AND (SELECT count(*) FROM target) <= ${p.add(change.max)}`;
+  const fromValue = `jsonb_strip_nulls(jsonb_build_object('status', c.old_status,
+      'risk_accepted_until', CASE WHEN c.old_status = 'risk_accepted'
+        THEN ${isoTextSql('c.old_risk')} END,
+      'waiting_reason', CASE WHEN c.old_status = 'waiting' THEN c.old_reason END,
+      'waiting_until', CASE WHEN c.old_status = 'waiting' THEN ${isoTextSql('c.old_until')} END,
+      'sla_due_at', ${isoTextSql('c.due_before')}))`;
+  const toFields = `(SELECT jsonb_strip_nulls(jsonb_build_object('status', ${to},
+      'risk_accepted_until', ${isoTextSql(risk)}, 'waiting_reason', ${reason},
+      'waiting_until', ${isoTextSql(until)})))`;
   const closed = change.plan.closesViolations
     ? `, closed AS (
   UPDATE sla_violations v SET resolved_at = ${now}, resolution = 'finding_closed',
@@ -80,7 +99,7 @@ WITH target AS (
     updated_at = ${now}, ${clockSetSql(change.plan.clock, now)}
     FROM target t
    WHERE f.id = ANY(ARRAY(SELECT id FROM target)) AND f.id = t.id AND (t.old_status <> ${to} OR t.old_risk IS DISTINCT FROM ${risk}
-     OR t.old_reason IS DISTINCT FROM ${reason} OR t.old_until IS DISTINCT FROM ${until})
+     OR t.old_reason IS DISTINCT FROM ${reason} OR t.old_until IS DISTINCT FROM ${until})${withinMax}
   RETURNING f.id, f.project_id, t.old_status, t.old_risk, t.old_reason, t.old_until,
     t.due_before, f.sla_due_at AS due_after
 ), logged AS (
@@ -88,15 +107,10 @@ WITH target AS (
     (finding_id, project_id, actor_type, actor_id, actor_label, action, from_value, to_value, at)
   SELECT c.id, c.project_id, ${actorType}, ${actorId}, ${actorLabel},
     CASE WHEN c.old_status <> ${to} THEN 'status_changed' ELSE 'triage_updated' END,
-    jsonb_strip_nulls(jsonb_build_object('status', c.old_status,
-      'risk_accepted_until', CASE WHEN c.old_status = 'risk_accepted'
-        THEN ${isoTextSql('c.old_risk')} END,
-      'waiting_reason', CASE WHEN c.old_status = 'waiting' THEN c.old_reason END,
-      'waiting_until', CASE WHEN c.old_status = 'waiting' THEN ${isoTextSql('c.old_until')} END,
-      'sla_due_at', ${isoTextSql('c.due_before')})),
-    jsonb_strip_nulls(jsonb_build_object('status', ${to},
-      'risk_accepted_until', ${isoTextSql(risk)}, 'waiting_reason', ${reason},
-      'waiting_until', ${isoTextSql(until)}, 'sla_due_at', ${isoTextSql('c.due_after')})),
+    CASE WHEN c.old_status NOT IN ('risk_accepted', 'waiting') AND c.due_before IS NULL
+      THEN jsonb_build_object('status', c.old_status) ELSE ${fromValue} END,
+    CASE WHEN c.due_after IS NULL THEN ${toFields}
+      ELSE ${toFields} || jsonb_build_object('sla_due_at', ${isoTextSql('c.due_after')}) END,
     ${now}
     FROM changed c
   RETURNING 1
