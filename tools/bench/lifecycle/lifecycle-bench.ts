@@ -239,7 +239,7 @@ async function main(): Promise<void> {
       `| reference: plain UPDATE SET status new -> confirmed (no log, no clock) | ${ref.ms.toFixed(0)} | ${rate(BULK, ref.ms)} |`,
     );
     console.log(
-      `| POST bulk-status new -> confirmed (HTTP, count + lock + update + log) | ${toConfirmed.ms.toFixed(0)} | ${rate(Number(toConfirmed.result['changed']), toConfirmed.ms)} | changed ${String(toConfirmed.result['changed'])} |`,
+      `| POST bulk-status new -> confirmed (HTTP, one statement: lock + update + log) | ${toConfirmed.ms.toFixed(0)} | ${rate(Number(toConfirmed.result['changed']), toConfirmed.ms)} | changed ${String(toConfirmed.result['changed'])} |`,
     );
     console.log(
       `| reference: plain UPDATE SET status confirmed -> in_progress          | ${ref2.ms.toFixed(0)} | ${rate(BULK, ref2.ms)} |`,
