@@ -9,6 +9,7 @@ export class CertsvcMetrics {
   private readonly auditWriteFailures: Counter<'action'>;
   private readonly contentTypeViolations: Counter<'route' | 'rung'>;
   private readonly keyholderWithoutToken: Counter<'gate' | 'reason'>;
+  private readonly k8sCredentials: Counter<'cluster' | 'result'>;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     this.registry = createMetricsRegistry({ defaultMetrics: options.processMetrics !== false });
@@ -35,6 +36,12 @@ export class CertsvcMetrics {
       labelNames: ['gate', 'reason'],
       registers: [this.registry],
     });
+    this.k8sCredentials = new Counter({
+      name: 'certsvc_k8s_credentials_total',
+      help: 'Kubernetes credential broker calls by cluster (registry name; empty when not found) and result (issued, or the refusal code)',
+      labelNames: ['cluster', 'result'],
+      registers: [this.registry],
+    });
     // Every series exists from the start, so a dashboard sees 0 rather than no data.
     for (const gate of ['observe', 'required']) {
       for (const reason of ['missing', 'invalid'])
@@ -48,6 +55,11 @@ export class CertsvcMetrics {
 
   contentTypeViolation(route: string, rung: ContentTypeEnforcement): void {
     this.contentTypeViolations.inc({ route, rung });
+  }
+
+  /** One broker call: `issued` or the refusal code. */
+  k8sCredential(cluster: string, result: string): void {
+    this.k8sCredentials.inc({ cluster, result });
   }
 
   /** A key-holder request without a valid token under the `observe` or `required` step. */

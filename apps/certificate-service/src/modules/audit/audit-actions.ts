@@ -51,6 +51,8 @@ export const AUDIT_ACTIONS = [
   'k8s_cluster.create',
   'k8s_cluster.update',
   'k8s_cluster.delete',
+  'k8s_credential.issue',
+  'k8s_credential.refuse',
   'license.activate',
   'license.reanchor',
   'license.seat_enforcement_change',

@@ -139,13 +139,15 @@ export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.requests += 1;
+    // Set once the call is a credential request: its refusals are counted and audited.
+    let presented: PresentedCertificate | undefined;
     try {
       const path = (req.url ?? '').split('?')[0];
       if (path !== K8S_CREDENTIAL_PATH) {
         throw new BrokerRefusal(404, 'not_found', 'not found');
       }
       if (req.method !== 'POST') throw new BrokerRefusal(405, 'method_not_allowed', 'use POST');
-      const presented = presentedCertificate(req.socket as TLSSocket);
+      presented = presentedCertificate(req.socket as TLSSocket);
       const body = await readJson(req);
       const promptAvailable = body.prompt_available ?? true;
       if (typeof promptAvailable !== 'boolean') {
@@ -172,14 +174,18 @@ export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy 
       });
     } catch (error) {
       if (error instanceof BrokerRefusal) {
+        if (presented) await this.credentials.refused(presented, error.code);
         this.send(res, error.status, { code: error.code, message: error.message });
       } else if (error instanceof DomainError) {
+        // Counted and audited by K8sCredentialService.issue.
         this.send(res, certsvcErrorStatuses.statusOf(error.code), {
           code: error.code,
           message: error.message,
         });
       } else {
         this.logger.error({ err: error }, 'k8s credential broker failed');
+        // Never throws: the audit write swallows its own failures (AuditService.recordMany).
+        if (presented) await this.credentials.refused(presented, 'internal_error');
         this.send(res, 500, { code: 'internal_error', message: 'internal error' });
       }
     }

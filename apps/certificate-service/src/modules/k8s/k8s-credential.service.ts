@@ -13,10 +13,15 @@ import {
   type CertsvcConfig,
   type K8sPromptStep,
 } from '../../app/config/certsvc-config';
+import { DomainError } from '@platform/errors';
+import type { Actor } from '../../app/access/actor';
+import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
+import { AuditService, type AuditEntry } from '../audit/audit.service';
 import { LicenseService } from '../license/license.service';
 import { PrincipalAliasesService } from '../principal-aliases/principal-aliases.service';
 import type { K8sClusterEntity, K8sGroupMapping } from './k8s-cluster.entity';
-import { K8sCallersRepository } from './k8s-callers.repository';
+import { K8sCallersRepository, type IssuedK8sCredentialRow } from './k8s-callers.repository';
+import { InsertBatcher } from './insert-batcher';
 import { K8sClustersRepository } from './k8s-clusters.repository';
 import { K8sError } from './k8s.errors';
 
@@ -40,6 +45,25 @@ export interface Caller {
   deviceId: string;
   /** License identity key of the device (`ek:`, `sn:`, `pk:`). */
   identityKey: string;
+}
+
+/** The cluster as a broker call needs it (sealed CA keys left out). */
+export type ClusterView = Pick<
+  K8sClusterEntity,
+  'id' | 'name' | 'serverUrl' | 'caBundle' | 'groupMappings' | 'enabled' | 'clientCaIssuingDer'
+>;
+
+/** What a call revealed before it was refused (for its audit record and metric). */
+export interface Seen {
+  user?: string;
+  callerSerial?: string;
+  /** Registry name of the cluster, once found. */
+  cluster?: string;
+}
+
+/** The identified person as the audit log's actor (roles are not part of the record). */
+function personActor(email: string): Actor {
+  return { kind: 'user', email, role: null, roles: [] };
 }
 
 export interface CredentialRequest {
@@ -115,17 +139,35 @@ function publicKeyOf(pem: string): { spkiDer: Buffer; algorithm: KeyAlgorithm } 
 @Injectable()
 export class K8sCredentialService {
   private readonly loadedCas = new Map<string, LoadedIssuingCa>();
+  /** Credential rows of concurrent calls outside a ledger transaction: one INSERT per batch. */
+  private readonly recorder = new InsertBatcher<IssuedK8sCredentialRow>((rows) =>
+    this.callers.recordIssued(rows),
+  );
+
+  /** Audit records of concurrent calls: one INSERT per batch (`AuditService.recordMany`). */
+  private readonly auditLog = new InsertBatcher<AuditEntry>((entries) =>
+    this.audit.recordMany(entries),
+  );
 
   constructor(
     private readonly callers: K8sCallersRepository,
     private readonly clusters: K8sClustersRepository,
     private readonly aliases: PrincipalAliasesService,
     private readonly license: LicenseService,
+    private readonly audit: AuditService,
+    private readonly metrics: CertsvcMetrics,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {}
 
-  /** The person (and device) behind a presented certificate, or the refusal. */
-  async identify(presented: PresentedCertificate, now = new Date()): Promise<Caller> {
+  /**
+   * The person (and device) behind a presented certificate, the person's roles and the named
+   * cluster — one statement — or the refusal.
+   */
+  async identify(
+    presented: PresentedCertificate,
+    clusterName: string,
+    now = new Date(),
+  ): Promise<{ caller: Caller; roles: string[]; cluster: ClusterView | undefined }> {
     if (!presented.der) throw new K8sError('k8s_client_certificate_required');
     if (!presented.chainVerified) {
       throw new K8sError(
@@ -135,7 +177,7 @@ export class K8sCredentialService {
       );
     }
     const serial = normalizeSerialHex(presented.serial ?? '');
-    const row = serial ? await this.callers.certificate(serial) : undefined;
+    const row = serial ? await this.callers.context(serial, clusterName) : undefined;
     if (!row || !row.der.equals(presented.der) || row.purpose !== 'user_mtls') {
       throw new K8sError('k8s_client_certificate_invalid');
     }
@@ -144,50 +186,121 @@ export class K8sCredentialService {
       throw new K8sError('k8s_client_certificate_expired');
     }
     if (!row.userIdentity) throw new K8sError('k8s_client_certificate_invalid');
+    const cluster =
+      row.clusterId && row.clusterName && row.clientCaIssuingDer
+        ? {
+            id: row.clusterId,
+            name: row.clusterName,
+            serverUrl: row.serverUrl ?? '',
+            caBundle: row.caBundle ?? '',
+            groupMappings: row.groupMappings ?? [],
+            enabled: row.enabled === true,
+            clientCaIssuingDer: row.clientCaIssuingDer,
+          }
+        : undefined;
     return {
-      user: row.userIdentity,
-      serial: row.serial,
-      deviceId: row.deviceId,
-      identityKey: row.identityKey,
+      caller: {
+        user: row.userIdentity,
+        serial: row.serial,
+        deviceId: row.deviceId,
+        identityKey: row.identityKey,
+      },
+      roles: row.roles,
+      cluster,
     };
   }
 
+  /**
+   * One broker call: the credential, or the refusal. Either way the outcome is counted in
+   * `certsvc_k8s_credentials_total{cluster,result}` and audited (`k8s_credential.issue` /
+   * `k8s_credential.refuse`; refusals only for callers whose certificate chains to the
+   * service's CA, so unauthenticated traffic cannot fill the audit log).
+   */
   async issue(
     presented: PresentedCertificate,
     request: CredentialRequest,
   ): Promise<IssuedCredential> {
-    const caller = await this.identify(presented);
+    const seen: Seen = {};
+    let issued: IssuedCredential;
+    try {
+      issued = await this.issueFor(presented, request, seen);
+    } catch (error) {
+      if (error instanceof DomainError) await this.refused(presented, error.code, seen);
+      throw error;
+    }
+    this.metrics.k8sCredential(issued.cluster.name, 'issued');
+    await this.auditLog.add({
+      action: 'k8s_credential.issue',
+      actor: personActor(issued.user),
+      target: issued.serial,
+      details: {
+        cluster: issued.cluster.name,
+        groups: issued.groups,
+        expires_at: issued.notAfter.toISOString(),
+        client_certificate_serial: seen.callerSerial,
+        prompt: issued.prompt,
+      },
+    });
+    return issued;
+  }
+
+  /** Counts and audits a refused call (also the broker's own refusals, e.g. a bad body). */
+  async refused(presented: PresentedCertificate, code: string, seen: Seen = {}): Promise<void> {
+    this.metrics.k8sCredential(seen.cluster ?? '', code);
+    if (!presented.der || !presented.chainVerified) return;
+    await this.auditLog.add({
+      action: 'k8s_credential.refuse',
+      actor: seen.user ? personActor(seen.user) : null,
+      target: seen.cluster,
+      details: {
+        code,
+        cluster: seen.cluster ?? null,
+        client_certificate_serial: normalizeSerialHex(presented.serial ?? '') ?? null,
+      },
+    });
+  }
+
+  private async issueFor(
+    presented: PresentedCertificate,
+    request: CredentialRequest,
+    seen: Seen,
+  ): Promise<IssuedCredential> {
+    const { caller, roles, cluster } = await this.identify(presented, request.cluster);
     const { user } = caller;
-    const cluster = await this.clusters.findByName(request.cluster);
+    seen.user = user;
+    seen.callerSerial = caller.serial;
+    seen.cluster = cluster?.name;
     if (!cluster) throw new K8sError('k8s_cluster_not_found');
     if (!cluster.enabled) throw new K8sError('k8s_cluster_disabled');
     const prompt = this.promptFor(request.promptAvailable);
     const key = publicKeyOf(request.publicKeyPem);
-    const [roles, aliases] = await Promise.all([
-      this.callers.rolesOf(user),
-      this.aliases.aliasesOf(user),
-    ]);
+    // Alias membership is read only when a rule of the cluster maps an alias.
+    const aliases = cluster.groupMappings.some((m) => m.source === 'alias')
+      ? await this.aliases.aliasesOf(user)
+      : [];
     const groups = groupsFor(cluster.groupMappings, { email: user, roles, aliases });
+    const ca = await this.clusterCa(cluster);
     const issued = await this.license.admitEphemeralIssuance(
       { deviceId: caller.deviceId, identityKey: caller.identityKey, purpose: 'k8s' },
       async (em) => {
-        const certificate = issueK8sClientCertificate(this.clusterCa(cluster), {
+        const certificate = issueK8sClientCertificate(ca, {
           user,
           groups,
           publicKeySpkiDer: key.spkiDer,
           keyAlgorithm: key.algorithm,
         });
-        await this.callers.recordIssued(
-          {
-            serial: certificate.serial,
-            clusterId: cluster.id,
-            deviceId: caller.deviceId,
-            userIdentity: user,
-            callerSerial: caller.serial,
-            notAfter: certificate.notAfter,
-          },
-          em,
-        );
+        const row = {
+          serial: certificate.serial,
+          clusterId: cluster.id,
+          deviceId: caller.deviceId,
+          userIdentity: user,
+          callerSerial: caller.serial,
+          notAfter: certificate.notAfter,
+        };
+        // Inside a ledger transaction (a slot or seat taken) the row joins it; otherwise
+        // concurrent calls share one INSERT.
+        if (em) await this.callers.recordIssued([row], em);
+        else await this.recorder.add(row);
         return certificate;
       },
     );
@@ -210,11 +323,16 @@ export class K8sCredentialService {
     return 'every_time';
   }
 
-  /** The cluster's issuing CA, opened once per process (the cluster's CA never changes). */
-  private clusterCa(cluster: K8sClusterEntity): LoadedIssuingCa {
+  /**
+   * The cluster's issuing CA, opened once per process (the cluster's CA never changes; the
+   * sealed keys are read only on the first call).
+   */
+  private async clusterCa(cluster: ClusterView): Promise<LoadedIssuingCa> {
     const cached = this.loadedCas.get(cluster.id);
     if (cached && cached.certificateDer.equals(cluster.clientCaIssuingDer)) return cached;
-    const loaded = this.openClusterCa(cluster);
+    const entity = await this.clusters.findById(cluster.id);
+    if (!entity) throw new K8sError('k8s_cluster_not_found');
+    const loaded = this.openClusterCa(entity);
     this.loadedCas.set(cluster.id, loaded);
     return loaded;
   }
