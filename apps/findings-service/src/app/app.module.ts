@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { findingsDatabase } from '../database/database';
 import { AuthModule } from '../modules/auth/auth.module';
 import { DashboardModule } from '../modules/dashboard/dashboard.module';
+import { EnrichmentModule } from '../modules/enrichment/enrichment.module';
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
@@ -47,6 +48,7 @@ export class AppModule {
         SlaModule,
         DashboardModule.forRoot(config.dashboardToolSegment),
         PluginsModule,
+        EnrichmentModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

@@ -13,6 +13,7 @@ import { PluginAuditEventEntity } from '../modules/plugins/audit/plugin-audit-ev
 import { InstalledPluginEntity } from '../modules/plugins/installed-plugins/installed-plugin.entity';
 import { PluginArtifactEntity } from '../modules/plugins/installed-plugins/plugin-artifact.entity';
 import { PluginSourceEntity } from '../modules/plugins/marketplaces/plugin-source.entity';
+import { FindingEnrichmentTagEntity } from '../modules/enrichment/finding-enrichment-tag.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -31,4 +32,5 @@ export const FINDINGS_ENTITIES = [
   InstalledPluginEntity,
   PluginArtifactEntity,
   PluginAuditEventEntity,
+  FindingEnrichmentTagEntity,
 ];

@@ -10,6 +10,7 @@ import { FindingsMetrics } from '../app/metrics/findings-metrics';
 import { startFindingsTracing } from '../app/tracing/findings-tracing';
 import { findingsDatabase } from '../database/database';
 import { CleanupModule } from '../modules/cleanup/cleanup.module';
+import { EnrichmentWorkerModule } from '../modules/enrichment/enrichment-worker.module';
 import { cleanupTasks } from '../modules/cleanup/cleanup.tasks';
 import { ReportCleanupService } from '../modules/cleanup/report-cleanup.service';
 import { LifecycleTasksModule } from '../modules/findings/lifecycle/lifecycle-tasks.module';
@@ -55,6 +56,7 @@ export class WorkerModule {
         }),
         findingsDatabase(config),
         IngestionWorkerModule,
+        EnrichmentWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
           imports: [LifecycleTasksModule, SlaWorkerModule, CleanupModule],

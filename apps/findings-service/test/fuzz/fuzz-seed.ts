@@ -35,6 +35,11 @@ export class FindingsFuzzSeed {
   permissionId = '';
   /** An open deadline violation of the seeded finding (the resolve route consumes it). */
   violationId = '';
+  /**
+   * An installed enricher, disabled: the fuzz has no plugin runner, so manual enrichment
+   * reaches the enricher check (404 enricher_not_found) rather than the runner (503).
+   */
+  enricherId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -52,6 +57,31 @@ export class FindingsFuzzSeed {
     await this.newTargetAccount();
     await this.newTargetUser();
     await this.newProduct();
+    await this.newEnricher();
+  }
+
+  async newEnricher(): Promise<void> {
+    const manifest = Buffer.from(
+      JSON.stringify({
+        id: 'fuzz-enricher',
+        version: '1.0.0',
+        capabilities: ['finding_enricher'],
+        runtime: 'wasm',
+        wit_version: '0.1.0',
+        min_service_version: '>=0.33',
+        allowed_hosts: [],
+        settings: [],
+        artifact_sha256: '0'.repeat(64),
+      }),
+    );
+    const [row] = (await this.t.app.get(DataSource).query(
+      `INSERT INTO installed_plugins (source_type, catalog_plugin_id, runtime, enabled, version,
+              artifact_sha256, manifest, capabilities)
+       VALUES ('sideload', 'fuzz-enricher', 'wasm', false, '1.0.0', $1, $2, '{finding_enricher}')
+       RETURNING id`,
+      ['0'.repeat(64), manifest],
+    )) as { id: string }[];
+    this.enricherId = row.id;
   }
 
   async addMember(): Promise<void> {

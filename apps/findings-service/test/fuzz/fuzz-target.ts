@@ -19,7 +19,9 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/projects/')) return { id: seed.projectId, user_id: seed.memberId };
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
-  if (p.startsWith('/api/v1/findings/')) return { id: seed.findingId };
+  if (p.startsWith('/api/v1/findings/')) {
+    return { id: seed.findingId, plugin_id: seed.enricherId };
+  }
   if (p.startsWith('/api/v1/jobs/')) return { id: seed.reportId };
   if (p.startsWith('/api/v1/sla/violations/')) return { id: seed.violationId };
   return {};

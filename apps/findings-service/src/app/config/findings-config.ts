@@ -11,6 +11,7 @@ import {
 import { readDashboardToolSegment } from './dashboard-config';
 import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 import { readPluginsConfig, type PluginsConfig } from './plugins-config';
+import { readEnrichmentConfig, type EnrichmentConfig } from './enrichment-config';
 
 export type ProcessRole = 'api' | 'worker';
 
@@ -45,6 +46,8 @@ export interface FindingsConfig {
   pluginRunner: PluginRunnerClientConfig;
   /** Plugin catalogs, artifacts and secret settings (docs/plugins/installation.md). */
   plugins: PluginsConfig;
+  /** Enrichment jobs and the manual route's limit (docs/plugins/enrichment.md). */
+  enrichment: EnrichmentConfig;
   /** Report and refresh-token cleanup, run hourly by the leading worker. */
   cleanup: CleanupConfig;
   /** METRICS_COLLECT_INTERVAL_SECONDS: period of the business metrics collection (API only). */
@@ -136,6 +139,7 @@ export function loadFindingsConfig(
     },
     pluginRunner: readPluginRunnerClientConfig(r),
     plugins: readPluginsConfig(r, production, jwtSecret),
+    enrichment: readEnrichmentConfig(r),
     cleanup: readCleanupConfig(r),
     metricsCollectIntervalSeconds: r.int('METRICS_COLLECT_INTERVAL_SECONDS', 60, {
       min: 1,

@@ -77,6 +77,9 @@ export const ERROR_STATUS = {
   job_not_cancellable: 422,
   // findings API (list, triage, tags)
   finding_not_found: 404,
+  // enrichment (docs/plugins/enrichment.md)
+  enricher_not_found: 404,
+  enrichment_failed: 422,
   finding_cursor_invalid: 400,
   query_syntax_error: 400,
   risk_accepted_until_required: 400,

@@ -201,6 +201,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ru: 'задача уже завершена',
   },
   finding_not_found: { en: 'finding not found', ru: 'находка не найдена' },
+  enricher_not_found: {
+    en: 'no enabled enrichment plugin {plugin_id}',
+    ru: 'нет включённого плагина обогащения {plugin_id}',
+  },
+  enrichment_failed: {
+    en: 'the enrichment plugin failed ({reason}); the tags are unchanged',
+    ru: 'плагин обогащения завершился ошибкой ({reason}); теги не изменены',
+  },
   finding_cursor_invalid: {
     en: 'cursor is malformed or belongs to another sort order',
     ru: 'курсор повреждён или относится к другому порядку сортировки',

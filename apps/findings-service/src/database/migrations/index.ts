@@ -7,6 +7,7 @@ import { FindingsContentDigest1764500000000 } from './1764500000000-findings-con
 import { ReportsFailureDetailsWarnings1764600000000 } from './1764600000000-reports-failure-details-warnings';
 import { FindingsLifecycleSla1764720000000 } from './1764720000000-findings-lifecycle-sla';
 import { PluginMarketplacesInstallations1795601843580 } from './1795601843580-plugin-marketplaces-installations';
+import { FindingEnrichmentTags1795602380744 } from './1795602380744-finding-enrichment-tags';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const FINDINGS_MIGRATIONS = [
   ReportsFailureDetailsWarnings1764600000000,
   FindingsLifecycleSla1764720000000,
   PluginMarketplacesInstallations1795601843580,
+  FindingEnrichmentTags1795602380744,
 ];

@@ -59,6 +59,11 @@ export class RateLimitService implements OnApplicationBootstrap, OnApplicationSh
     await this.hit(`id:${principal.kind}:${principal.id}`, limit);
   }
 
+  /** A route's own per-identity limit (e.g. ENRICH_TAGS_RATE_LIMIT_PER_MINUTE), besides the general ones. */
+  async checkRouteLimit(route: string, principal: Principal, limit: number): Promise<void> {
+    await this.hit(`route:${route}:${principal.kind}:${principal.id}`, limit);
+  }
+
   private async hit(key: string, limit: number): Promise<void> {
     let decision;
     try {

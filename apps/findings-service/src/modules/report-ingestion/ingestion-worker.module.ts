@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FindingsBulkWriteRepository } from '../findings/bulk-write/findings-bulk-write.repository';
+import { EnrichmentCoreModule } from '../enrichment/enrichment-core.module';
 import { StorageModule } from '../storage/storage.module';
 import { IngestionProcessor } from './ingestion.processor';
 import { IngestionReportsRepository } from './ingestion-reports.repository';
@@ -7,7 +8,7 @@ import { ReportIngestionService } from './report-ingestion.service';
 
 /** Worker-process side of ingestion: the queue consumer and the set-based write path. */
 @Module({
-  imports: [StorageModule],
+  imports: [StorageModule, EnrichmentCoreModule],
   providers: [
     IngestionReportsRepository,
     FindingsBulkWriteRepository,

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
+import { EnrichmentScheduler } from '../enrichment/enrichment-scheduler.service';
 import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from '../report-queue/ingest-report.job';
 import { classifyIngestionFailure, isTransientFailureCode } from './ingestion-failure';
 import { IngestionReportsRepository } from './ingestion-reports.repository';
@@ -36,6 +37,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
     private readonly ingestion: ReportIngestionService,
     private readonly reports: IngestionReportsRepository,
     private readonly tracing: Tracing,
+    private readonly enrichment: EnrichmentScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -87,9 +89,22 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
     try {
       const result = await this.ingestion.ingest(reportId);
       this.logger.log(`report ${reportId}: ${result} in ${Date.now() - started} ms`);
+      if (result === 'completed') await this.scheduleEnrichment(reportId);
       return result;
     } catch (error) {
       throw await this.failure(reportId, job, error);
+    }
+  }
+
+  /**
+   * The report's new findings go to every enabled enricher (background jobs). The report is
+   * complete whatever happens here: a failure to queue is logged, not retried as ingestion.
+   */
+  private async scheduleEnrichment(reportId: string): Promise<void> {
+    try {
+      await this.enrichment.reportIngested(reportId);
+    } catch (error) {
+      this.logger.warn(`report ${reportId}: enrichment not queued (${(error as Error).message})`);
     }
   }
 

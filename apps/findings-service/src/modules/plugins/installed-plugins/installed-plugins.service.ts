@@ -27,7 +27,10 @@ export function permittedHostsOf(
     const value = settings[setting.name];
     if (setting.type !== 'url' || typeof value !== 'string' || value === '') continue;
     try {
-      hosts.add(new URL(value).hostname.toLowerCase().replace(/^\[|\]$/g, ''));
+      const url = new URL(value);
+      const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+      // A non-default port belongs to the permission: the runner matches host and port.
+      hosts.add(url.port ? `${host.includes(':') ? `[${host}]` : host}:${url.port}` : host);
     } catch {
       // refused at save; an old value that no longer parses permits nothing
     }

@@ -1,0 +1,27 @@
+import type { EnvReader } from '@platform/config';
+
+/** Enrichment of findings by enricher plugins (docs/plugins/enrichment.md). */
+export interface EnrichmentConfig {
+  /**
+   * PLUGIN_RUNNER_PER_PLUGIN_LIMIT (default 4, the runner's own variable): concurrent runs per
+   * plugin. The enrichment queue has one worker less (spec: "enrichment queue workers: one
+   * less than the per-plugin limit"), so a manual enrichment still finds a free slot.
+   */
+  perPluginLimit: number;
+  /** Concurrent enrichment jobs per worker process: perPluginLimit − 1, at least 1. */
+  workers: number;
+  /** ENRICH_TAGS_RATE_LIMIT_PER_MINUTE (default 30): manual enrichments per identity and minute. */
+  manualRatePerMinute: number;
+  /** ENRICHMENT_FINDINGS_PER_JOB (default 1000): findings one enrichment job carries at most. */
+  findingsPerJob: number;
+}
+
+export function readEnrichmentConfig(r: EnvReader): EnrichmentConfig {
+  const perPluginLimit = r.int('PLUGIN_RUNNER_PER_PLUGIN_LIMIT', 4, { min: 1, max: 64 });
+  return {
+    perPluginLimit,
+    workers: Math.max(1, perPluginLimit - 1),
+    manualRatePerMinute: r.int('ENRICH_TAGS_RATE_LIMIT_PER_MINUTE', 30, { min: 1, max: 100_000 }),
+    findingsPerJob: r.int('ENRICHMENT_FINDINGS_PER_JOB', 1000, { min: 1, max: 10_000 }),
+  };
+}

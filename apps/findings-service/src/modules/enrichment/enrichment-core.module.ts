@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { PluginsModule } from '../plugins/plugins.module';
+import { EnrichmentQueue } from './enrichment-queue.provider';
+import { EnrichmentRepository } from './enrichment.repository';
+import { EnrichmentScheduler } from './enrichment-scheduler.service';
+import { EnrichmentService } from './enrichment.service';
+
+/** Enrichment for both processes: running an enricher, and queueing jobs when findings appear. */
+@Module({
+  imports: [PluginsModule],
+  providers: [EnrichmentRepository, EnrichmentService, EnrichmentScheduler, EnrichmentQueue],
+  exports: [EnrichmentRepository, EnrichmentService, EnrichmentScheduler, PluginsModule],
+})
+export class EnrichmentCoreModule {}

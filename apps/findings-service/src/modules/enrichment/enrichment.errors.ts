@@ -1,0 +1,10 @@
+import { FindingsError } from '../../app/errors/findings-error';
+
+export type EnrichmentErrorCode = 'enricher_not_found' | 'enrichment_failed';
+
+/** Errors of enrichment (manual route and jobs). */
+export class EnrichmentError extends FindingsError<EnrichmentErrorCode> {
+  constructor(code: EnrichmentErrorCode, details?: Record<string, unknown>) {
+    super(code, details);
+  }
+}

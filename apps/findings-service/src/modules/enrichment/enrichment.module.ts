@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { EnrichmentController, PluginCapabilitiesController } from './enrichment.controller';
+import { EnrichmentCoreModule } from './enrichment-core.module';
+import { ManualEnrichmentService } from './manual-enrichment.service';
+
+/** API side: manual enrichment and the capability lists (docs/plugins/enrichment.md). */
+@Module({
+  imports: [EnrichmentCoreModule, RateLimitModule],
+  controllers: [EnrichmentController, PluginCapabilitiesController],
+  providers: [ManualEnrichmentService],
+})
+export class EnrichmentModule {}

@@ -1,0 +1,100 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { createRedisConnection, jobTraceCarrier } from '@platform/queue';
+import { Tracing } from '@platform/tracing';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import type { FindingsConfig } from '../../app/config/findings-config';
+import { ENRICH_FINDINGS, ENRICHMENT_QUEUE } from './enrichment.job';
+import { EnrichmentService, type EnrichmentOutcome } from './enrichment.service';
+
+/** How long a job's lock lasts without renewal (BullMQ renews it while the job runs). */
+const ENRICHMENT_LOCK_MS = 60_000;
+
+/**
+ * The consumer of the enrichment queue in the worker process: PLUGIN_RUNNER_PER_PLUGIN_LIMIT − 1
+ * jobs at a time. A payload that does not validate ends the job (unrecoverable); a job whose
+ * every finding failed is retried (attempts with backoff), a partly failed one completes with
+ * its counts (the failed findings keep their tags). The job's id is the runner event id, so a
+ * retry of a job is the same event.
+ */
+@Injectable()
+export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EnrichmentProcessor');
+  private connection: Redis | undefined;
+  private worker: Worker | undefined;
+
+  constructor(
+    @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
+    private readonly enrichment: EnrichmentService,
+    private readonly tracing: Tracing,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.connection = createRedisConnection(this.config.redisUrl, {
+      name: 'findings-worker-enrichment',
+      role: 'worker',
+      onError: (error) => this.logger.warn(`redis: ${error.message}`),
+    });
+    const consume = (job: Job) =>
+      this.tracing.runJob(
+        `${ENRICHMENT_QUEUE} process`,
+        jobTraceCarrier(job.data),
+        {
+          'messaging.system': 'bullmq',
+          'messaging.destination.name': ENRICHMENT_QUEUE,
+          'messaging.message.id': job.id ?? '',
+          'messaging.operation.type': 'process',
+          'job.attempt': job.attemptsMade + 1,
+        },
+        () => this.process(job),
+      );
+    this.worker = new Worker(ENRICHMENT_QUEUE, consume, {
+      connection: this.connection,
+      prefix: this.config.reports.queuePrefix,
+      concurrency: this.config.enrichment.workers,
+      lockDuration: ENRICHMENT_LOCK_MS,
+      maxStalledCount: 2,
+    });
+    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+    this.connection?.disconnect();
+  }
+
+  private async process(job: Job): Promise<EnrichmentOutcome> {
+    let payload;
+    try {
+      payload = ENRICH_FINDINGS.parse(job.data);
+    } catch (error) {
+      throw new UnrecoverableError(`invalid_job_payload: ${(error as Error).message}`);
+    }
+    const started = Date.now();
+    const outcome = await this.enrichment.enrich(
+      payload.installedPluginId,
+      payload.projectId,
+      payload.findingIds,
+      `enrichment:${job.id ?? ''}`,
+    );
+    this.logger.log(
+      `enrichment job ${job.id}: ${outcome.skipped ?? `${outcome.enriched} enriched, ${outcome.failed} failed`} in ${Date.now() - started} ms`,
+    );
+    if (outcome.enriched === 0 && outcome.failed > 0) {
+      throw new Error(
+        `enrichment_failed: ${outcome.firstError?.code ?? 'unknown'}: ${outcome.firstError?.message ?? ''}`.slice(
+          0,
+          500,
+        ),
+      );
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,124 @@
+import request from 'supertest';
+import { isLevelAllowed, PERMISSION_NAMES } from '../../src/app/access/permissions';
+import { Auth, bearer } from '../support/catalog';
+import {
+  freshLogin,
+  freshMember,
+  freshProduct,
+  keyWith,
+  Product,
+  seedFindings,
+} from '../support/findings-seed';
+import { loginAdmin, Login } from '../support/sessions';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * The routes that use installed plugins (enrichment, capability lists) x every kind of caller
+ * (docs/plugins/enrichment.md): user tokens only; manual enrichment needs write_findings on the
+ * finding (a finding the caller cannot read is 404). The manual call names an enricher that is
+ * not installed, so a caller past the access check gets 404 enricher_not_found.
+ */
+let t: TestApp;
+let admin: Login;
+let product: Product;
+let findingId: string;
+const callers: Record<string, Auth | undefined> = {};
+
+const CALLERS = [
+  'anonymous',
+  'key: read_findings',
+  'key: every permission',
+  'user: not a member',
+  'user: viewer',
+  'user: analyst',
+  'user: project admin',
+  'administrator',
+] as const;
+type Caller = (typeof CALLERS)[number];
+
+interface Route {
+  name: string;
+  call: (auth: Auth | undefined) => Promise<{ status: number; body: unknown }>;
+  expected: Record<Caller, number>;
+}
+
+function send(req: request.Test, auth: Auth | undefined) {
+  return (auth ? auth.apply(req) : req).then((res) => ({ status: res.status, body: res.body }));
+}
+
+const NOT_INSTALLED = '00000000-0000-4000-8000-00000000e001';
+
+const routes: Route[] = [
+  {
+    name: 'POST /api/v1/findings/{id}/enrich-tags/{plugin_id}',
+    call: (auth) =>
+      send(request(t.url).post(`/api/v1/findings/${findingId}/enrich-tags/${NOT_INSTALLED}`), auth),
+    expected: {
+      anonymous: 401,
+      'key: read_findings': 403,
+      'key: every permission': 403,
+      'user: not a member': 404,
+      'user: viewer': 403,
+      'user: analyst': 404,
+      'user: project admin': 404,
+      administrator: 404,
+    },
+  },
+  ...['finding-enrichers', 'inventory-sources'].map((kind): Route => ({
+    name: `GET /api/v1/plugins/capabilities/${kind}`,
+    call: (auth) => send(request(t.url).get(`/api/v1/plugins/capabilities/${kind}`), auth),
+    expected: {
+      anonymous: 401,
+      'key: read_findings': 403,
+      'key: every permission': 403,
+      'user: not a member': 200,
+      'user: viewer': 200,
+      'user: analyst': 200,
+      'user: project admin': 200,
+      administrator: 200,
+    },
+  })),
+];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await loginAdmin(t);
+  product = await freshProduct(t, admin);
+  [findingId] = (await seedFindings(t, product, [{ status: 'new' }])) as [string];
+  callers['anonymous'] = undefined;
+  callers['key: read_findings'] = await keyWith(t, admin, [
+    { permission: 'read_findings', level: 'global' },
+  ]);
+  callers['key: every permission'] = await keyWith(
+    t,
+    admin,
+    PERMISSION_NAMES.filter((p) => isLevelAllowed(p, 'global')).map((permission) => ({
+      permission,
+      level: 'global' as const,
+    })),
+  );
+  callers['user: not a member'] = bearer(await freshLogin(t, admin));
+  for (const role of ['viewer', 'analyst'] as const) {
+    callers[`user: ${role}`] = bearer(await freshMember(t, admin, product.project_id, role));
+  }
+  callers['user: project admin'] = bearer(await freshMember(t, admin, product.project_id, 'admin'));
+  callers['administrator'] = bearer(admin);
+});
+afterAll(() => t.close());
+
+describe('Access - plugin use routes (enrichment, capabilities) x caller', () => {
+  it('every route answers each caller as the access table says', async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      for (const caller of CALLERS) {
+        const { status, body } = await route.call(callers[caller]);
+        if (status !== route.expected[caller]) {
+          wrong.push(
+            `${caller}: ${route.name} -> ${status} ${JSON.stringify(body).slice(0, 160)} (expected ${route.expected[caller]})`,
+          );
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
