@@ -4,6 +4,10 @@
 #
 #   npm test                         everything
 #   npm test -- apps/findings-service   only Jest, only matching test paths (no lint)
+#   npm test -- apps/findings-web       only the web UI's Playwright tests (no lint)
+#
+# After Jest, the web UI's Playwright tests (apps/findings-web/e2e, headless in Debian's
+# chromium) run against a real API + worker; their counts are added into the summary line.
 #
 # The last line printed is always `N passed, N failed[, N skipped]` (the CI harness reads it).
 set -euo pipefail
@@ -31,6 +35,8 @@ command -v curl >/dev/null 2>&1 || missing_peers+=(curl)
 command -v flawfinder >/dev/null 2>&1 || missing_peers+=(flawfinder)
 # kubectl: the kubectl-certsvc exec credential plugin test runs the real client
 command -v kubectl >/dev/null 2>&1 || missing_peers+=(kubernetes-client)
+# chromium: the web UI's Playwright tests drive Debian's browser (Playwright's download cannot work here)
+[ -x /usr/bin/chromium ] || missing_peers+=(chromium)
 if [ "${#missing_peers[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
@@ -69,6 +75,43 @@ SQL
 TEST_RUN_ID="${TEST_RUN_ID:-r$(date +%s)_$$}"
 TEST_RUN_ID="$(printf '%s' "$TEST_RUN_ID" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_' '_' | cut -c1-24)"
 export TEST_RUN_ID
+# Arguments naming the web UI select its Playwright tests; the others go to Jest.
+run_web=false
+run_jest=true
+jest_args=()
+if [ "$#" -eq 0 ]; then
+  run_web=true
+else
+  for arg in "$@"; do
+    case "$arg" in
+      *findings-web*) run_web=true ;;
+      *) jest_args+=("$arg") ;;
+    esac
+  done
+  if $run_web && [ "${#jest_args[@]}" -eq 0 ]; then run_jest=false; fi
+fi
+
+# run_web_tests: builds the UI, runs Playwright, prints `N passed, N failed[, N skipped]`.
+run_web_tests() {
+  local results=apps/findings-web/test-output/results.json
+  rm -f "$results"
+  if ! npx nx run findings-web:build --outputStyle=static >&2; then
+    echo "test.sh: the web UI does not build" >&2
+    echo "0 passed, 1 failed"
+    return
+  fi
+  npx playwright test -c apps/findings-web/playwright.config.ts >&2 || true
+  node -e '
+    const fs = require("node:fs");
+    let s;
+    try { s = JSON.parse(fs.readFileSync(process.argv[1], "utf8")).stats; } catch { s = undefined; }
+    // No report (the set-up failed before any test ran) counts as one failure.
+    if (!s) { console.log("0 passed, 1 failed"); process.exit(0); }
+    const failed = s.unexpected + (s.expected + s.flaky + s.unexpected + s.skipped === 0 ? 1 : 0);
+    console.log(`${s.expected + s.flaky} passed, ${failed} failed, ${s.skipped} skipped`);
+  ' "$results"
+}
+
 summary="$(mktemp)"
 jest_log="$(mktemp)"
 leaks="$(mktemp)"
@@ -77,8 +120,13 @@ export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks"
 # Jest is never forced to exit: it must end by itself. A worker it has to kill left a handle open (server,
 # connection, timer, thread, child process): that fails the run like a failing test.
 set +e
-npx jest -c jest.config.js --ci -w 2 "$@" 2>&1 | tee "$jest_log"
-status=${PIPESTATUS[0]}
+if $run_jest; then
+  npx jest -c jest.config.js --ci -w 2 "${jest_args[@]}" 2>&1 | tee "$jest_log"
+  status=${PIPESTATUS[0]}
+else
+  echo "0 passed, 0 failed" >"$summary"
+  status=0
+fi
 set -e
 drop_run_databases
 
@@ -106,5 +154,15 @@ if grep -q 'failed to exit gracefully' "$jest_log"; then
   [ "$status" -ne 0 ] || status=1
 fi
 rm -f "$jest_log"
+if $run_web; then
+  web_line="$(run_web_tests)"
+  echo "test.sh: web UI (Playwright): $web_line" >&2
+  web_failed="$(printf '%s\n' "$web_line" | awk '{ print $3 }')"
+  line="$(printf '%s\n%s\n' "$line" "$web_line" | awk '
+    NR == 1 { p = $1; f = $3; k = ($5 == "" ? 0 : $5) }
+    NR == 2 { p += $1; f += $3; k += ($5 == "" ? 0 : $5) }
+    END { if (k > 0) printf "%d passed, %d failed, %d skipped\n", p, f, k; else printf "%d passed, %d failed\n", p, f }')"
+  [ "$web_failed" -eq 0 ] || [ "$status" -ne 0 ] || status=1
+fi
 echo "$line"
 exit "$status"

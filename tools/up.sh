@@ -9,7 +9,9 @@
 #      (logs in <state>/logs, 0700, files 0600; pid files in <state>/run); migrations run at API start;
 #      the findings API and worker reach the runner API at PLUGIN_RUNNER_URL with the shared
 #      PLUGIN_RUNNER_TOKEN (docs/plugins/runner-api.md)
-#   6. waits for every /health, then prints URLs and credentials
+#   6. the findings web UI (apps/findings-web, built to dist/apps/findings-web) served with the
+#      API proxied same-origin (apps/findings-web/server/serve.mjs)
+#   7. waits for every /health, then prints URLs and credentials
 #
 # Re-running restarts the processes cleanly. Stop with `bash tools/down.sh` (add --all to
 # stop PostgreSQL and Redis too).
@@ -34,6 +36,7 @@ CERTSVC_PORT=8080
 PLUGIN_RUNNER_PORT=7070
 PLUGIN_RUNNER_GRPC_PORT=7071
 PLUGIN_RUNNER_METRICS_PORT=9092
+FINDINGS_WEB_PORT=8081
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 log() { printf '[up] %s\n' "$*"; }
@@ -75,6 +78,11 @@ for bundle in findings-service/main.js findings-service/worker.js findings-servi
   certificate-service/worker.js plugin-runner/main.js; do
   [ -f "dist/apps/$bundle" ] || die "dist/apps/$bundle is missing after the build"
 done
+if [ "${UP_SKIP_BUILD:-}" != 1 ] || [ ! -f dist/apps/findings-web/index.html ]; then
+  step "building findings-web (the web UI)"
+  CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false npx nx run findings-web:build --outputStyle=static
+fi
+[ -f dist/apps/findings-web/index.html ] || die "dist/apps/findings-web/index.html is missing after the build"
 
 # ---- 4. local secrets (generated once) ----------------------------------------------------
 
@@ -125,7 +133,7 @@ bash tools/down.sh
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 for port in $FINDINGS_PORT $FINDINGS_METRICS_PORT $FINDINGS_WORKER_METRICS_PORT $CERTSVC_PORT \
-  $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT; do
+  $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT $FINDINGS_WEB_PORT; do
   port_open "$port" && die "port $port is already in use by a process that tools/up.sh did not start"
 done
 
@@ -236,6 +244,11 @@ start certificate-worker dist/apps/certificate-service/worker.js "${CERTSVC_ENV[
 wait_worker findings-worker "http://127.0.0.1:$FINDINGS_WORKER_METRICS_PORT/metrics"
 wait_worker certificate-worker
 
+step "starting the findings web UI"
+start findings-web apps/findings-web/server/serve.mjs "FINDINGS_WEB_PORT=$FINDINGS_WEB_PORT" \
+  "FINDINGS_API_URL=http://127.0.0.1:$FINDINGS_PORT" "FINDINGS_WEB_ROOT=$ROOT/dist/apps/findings-web"
+wait_http findings-web "http://127.0.0.1:$FINDINGS_WEB_PORT/healthz"
+
 for name in "${STARTED[@]}"; do
   alive "$name" || fail "$name" "exited after start-up"
 done
@@ -249,6 +262,7 @@ cat <<EOF
  Security platform $VERSION is running
 ----------------------------------------------------------------------------------------
  Findings service
+   Web UI         http://127.0.0.1:$FINDINGS_WEB_PORT       (sign in with the admin login below)
    API            http://localhost:$FINDINGS_PORT            (health: /health, version: /version)
    API docs       http://localhost:$FINDINGS_PORT/api/docs
    Metrics        http://localhost:$FINDINGS_METRICS_PORT/metrics  (API)

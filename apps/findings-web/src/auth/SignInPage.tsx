@@ -86,7 +86,7 @@ export function SignInPage() {
           ))}
           {config.data?.login_mode === 'none' && <Alert color="gray">{t('auth.noLogin')}</Alert>}
           <LanguageSwitch />
-          <Anchor href="/api/docs" size="xs" c="dimmed">
+          <Anchor href="/api/docs" size="xs">
             API
           </Anchor>
         </Stack>

@@ -20,7 +20,7 @@ export function VersionWarning() {
   });
   if (!data || majorMinor(data.version) === UI_MAJOR_MINOR) return null;
   return (
-    <Alert color="orange" role="alert" data-testid="version-mismatch" mb="sm">
+    <Alert color="#8a3a00" variant="filled" role="alert" data-testid="version-mismatch" mb="sm">
       {t('version.mismatch', { ui: UI_MAJOR_MINOR, api: majorMinor(data.version) })}
     </Alert>
   );

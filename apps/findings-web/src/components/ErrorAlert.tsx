@@ -8,7 +8,13 @@ export function ErrorAlert({ error }: { error: unknown }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <Alert color="red" title={t('common.error')} role="alert" data-testid="api-error">
+    <Alert
+      color="red.9"
+      variant="filled"
+      title={t('common.error')}
+      role="alert"
+      data-testid="api-error"
+    >
       {message}
       {error instanceof ApiError && (
         <div>

@@ -417,10 +417,10 @@ export function FindingsPage() {
         </Alert>
       )}
       <Group justify="space-between">
-        <Text size="xs" c="dimmed" data-testid="findings-count">
+        <Text size="xs" c="gray.8" data-testid="findings-count">
           {t('findings.count', { n: rows.length })}
         </Text>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="gray.8">
           {t('findings.keyboard')}
         </Text>
       </Group>

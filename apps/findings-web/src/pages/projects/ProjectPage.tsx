@@ -1,3 +1,280 @@
+import {
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { SEVERITIES, api, call, callVoid, type Schemas, type Severity } from '../../api/client';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useI18n } from '../../i18n/i18n';
+import { ReportUpload } from './ReportUpload';
+
+type Settings = Schemas['ProjectSettingsDto'];
+type Role = Schemas['PutMemberDto']['role'];
+const ROLES: Role[] = ['admin', 'analyst', 'viewer'];
+
+function SettingsForm({ projectId, settings }: { projectId: string; settings: Settings }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const [days, setDays] = useState<Record<Severity, number | null>>({
+    ...settings.remediation_days,
+  });
+  const [autoVerify, setAutoVerify] = useState(settings.auto_verify_fixes);
+  const save = useMutation({
+    mutationFn: () =>
+      call(
+        api.PUT('/api/v1/projects/{id}/settings', {
+          params: { path: { id: projectId } },
+          body: {
+            remediation_days: days as Schemas['RemediationDaysPatchDto'],
+            auto_verify_fixes: autoVerify,
+          },
+        }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(['project-settings', projectId], saved),
+  });
+  return (
+    <Paper withBorder p="xs">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+        aria-label={t('projects.settings')}
+      >
+        <Stack gap="xs">
+          <Title order={2} size="h5">
+            {t('projects.settings')}
+          </Title>
+          <Text size="sm">{t('projects.remediationDays')}</Text>
+          <Group gap="xs">
+            {SEVERITIES.map((s) => (
+              <NumberInput
+                key={s}
+                size="xs"
+                w={110}
+                min={1}
+                label={s}
+                value={days[s] ?? ''}
+                onChange={(v) => setDays({ ...days, [s]: typeof v === 'number' ? v : null })}
+              />
+            ))}
+          </Group>
+          <Checkbox
+            label={t('projects.autoVerify')}
+            checked={autoVerify}
+            onChange={(e) => setAutoVerify(e.currentTarget.checked)}
+          />
+          <ErrorAlert error={save.error} />
+          <Group>
+            <Button size="xs" type="submit" loading={save.isPending}>
+              {t('common.save')}
+            </Button>
+            {save.isSuccess && (
+              <Text size="sm" c="green.9" data-testid="settings-saved">
+                {t('projects.saved')}
+              </Text>
+            )}
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function Members({ projectId }: { projectId: string }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const [userId, setUserId] = useState('');
+  const [role, setRole] = useState<Role>('analyst');
+  const members = useQuery({
+    queryKey: ['members', projectId],
+    queryFn: () =>
+      call(api.GET('/api/v1/projects/{id}/members', { params: { path: { id: projectId } } })),
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['members', projectId] });
+  const put = useMutation({
+    mutationFn: (m: { user_id: string; role: Role }) =>
+      call(
+        api.PUT('/api/v1/projects/{id}/members/{user_id}', {
+          params: { path: { id: projectId, user_id: m.user_id } },
+          body: { role: m.role },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (user: string) =>
+      callVoid(
+        api.DELETE('/api/v1/projects/{id}/members/{user_id}', {
+          params: { path: { id: projectId, user_id: user } },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  return (
+    <Paper withBorder p="xs">
+      <Stack gap="xs">
+        <Title order={2} size="h5">
+          {t('projects.members')}
+        </Title>
+        <Table fz="sm" withTableBorder>
+          <Table.Tbody>
+            {(members.data ?? []).map((m) => (
+              <Table.Tr key={m.user_id}>
+                <Table.Td>{m.display_name || m.email}</Table.Td>
+                <Table.Td>{m.email}</Table.Td>
+                <Table.Td>
+                  <Select
+                    size="xs"
+                    aria-label={`${t('projects.role')} ${m.email}`}
+                    data={ROLES}
+                    value={m.role}
+                    onChange={(v) => v && put.mutate({ user_id: m.user_id, role: v as Role })}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="default" onClick={() => remove.mutate(m.user_id)}>
+                    {t('common.remove')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            put.mutate({ user_id: userId, role });
+          }}
+        >
+          <Group align="end" gap="xs">
+            <TextInput
+              size="xs"
+              w={320}
+              label={t('projects.memberId')}
+              value={userId}
+              onChange={(e) => setUserId(e.currentTarget.value)}
+              required
+            />
+            <Select
+              size="xs"
+              w={120}
+              label={t('projects.role')}
+              data={ROLES}
+              value={role}
+              onChange={(v) => setRole((v as Role) ?? 'analyst')}
+            />
+            <Button size="xs" type="submit">
+              {t('common.add')}
+            </Button>
+          </Group>
+        </form>
+        <ErrorAlert error={members.error ?? put.error ?? remove.error} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function Products({ projectId }: { projectId: string }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [repository, setRepository] = useState('');
+  const products = useQuery({
+    queryKey: ['products', projectId],
+    queryFn: () =>
+      call(api.GET('/api/v1/projects/{id}/products', { params: { path: { id: projectId } } })),
+  });
+  const create = useMutation({
+    mutationFn: () =>
+      call(
+        api.POST('/api/v1/projects/{id}/products', {
+          params: { path: { id: projectId } },
+          body: { name, scan_enabled: true, ...(repository ? { repository_url: repository } : {}) },
+        }),
+      ),
+    onSuccess: () => {
+      setName('');
+      setRepository('');
+      void queryClient.invalidateQueries({ queryKey: ['products', projectId] });
+    },
+  });
+  return (
+    <Paper withBorder p="xs">
+      <Stack gap="xs">
+        <Title order={2} size="h5">
+          {t('projects.products')}
+        </Title>
+        {(products.data ?? []).map((p) => (
+          <Paper key={p.id} withBorder p="xs" data-testid="product">
+            <Text size="sm" fw={600}>
+              {p.name}
+            </Text>
+            <ReportUpload productId={p.id} />
+          </Paper>
+        ))}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+          aria-label={t('projects.newProduct')}
+        >
+          <Group align="end" gap="xs">
+            <TextInput
+              size="xs"
+              required
+              label={t('common.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+            />
+            <TextInput
+              size="xs"
+              label={t('projects.repository')}
+              value={repository}
+              onChange={(e) => setRepository(e.currentTarget.value)}
+            />
+            <Button size="xs" type="submit" loading={create.isPending}>
+              {t('projects.newProduct')}
+            </Button>
+          </Group>
+        </form>
+        <ErrorAlert error={products.error ?? create.error} />
+      </Stack>
+    </Paper>
+  );
+}
+
 export default function ProjectPage() {
-  return <div>ProjectPage</div>;
+  const { id = '' } = useParams();
+  const project = useQuery({
+    queryKey: ['project', id],
+    queryFn: () => call(api.GET('/api/v1/projects/{id}', { params: { path: { id } } })),
+  });
+  const settings = useQuery({
+    queryKey: ['project-settings', id],
+    queryFn: () => call(api.GET('/api/v1/projects/{id}/settings', { params: { path: { id } } })),
+  });
+  return (
+    <Stack gap="sm">
+      <Title order={1} size="h3">
+        {project.data?.name ?? ''}
+      </Title>
+      <ErrorAlert error={project.error ?? settings.error} />
+      <Products projectId={id} />
+      {settings.data && <SettingsForm projectId={id} settings={settings.data} />}
+      <Members projectId={id} />
+    </Stack>
+  );
 }

@@ -1,0 +1,124 @@
+/**
+ * Starts what the browser tests run against, the way `npm run up` runs it: a temporary
+ * PostgreSQL database on the project's stack (tools/stack/stack.sh, started by tools/test.sh),
+ * the findings API and worker from their sources on free ports, and the built UI behind
+ * apps/findings-web/server/serve.mjs (API proxied same-origin). Returns the teardown.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { REPOSITORY_ROOT, freePort, startNode, waitForHttp, type Child } from './support/processes';
+
+function stackEnv(): { pgUrl: string; redisUrl: string } {
+  let pgUrl = process.env.STACK_PG_URL;
+  let redisUrl = process.env.REDIS_URL;
+  if (!pgUrl || !redisUrl) {
+    const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], {
+      cwd: REPOSITORY_ROOT,
+      encoding: 'utf8',
+    });
+    pgUrl ??= /STACK_PG_URL=(\S+)/.exec(out)?.[1];
+    redisUrl ??= /REDIS_URL=(\S+)/.exec(out)?.[1];
+  }
+  if (!pgUrl || !redisUrl)
+    throw new Error('the local stack is not running (tools/stack/stack.sh up)');
+  return { pgUrl, redisUrl };
+}
+
+async function admin<T>(pgUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const { pgUrl, redisUrl } = stackEnv();
+  if (!existsSync(join(REPOSITORY_ROOT, 'dist/apps/findings-web/index.html'))) {
+    execFileSync('npx', ['nx', 'run', 'findings-web:build', '--outputStyle=static'], {
+      cwd: REPOSITORY_ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' },
+    });
+  }
+  const suffix = randomBytes(4).toString('hex');
+  const database = `t_findings_web_${suffix}`;
+  await admin(pgUrl, (c) => c.query(`CREATE DATABASE ${database}`));
+  const databaseUrl = new URL(pgUrl);
+  databaseUrl.pathname = `/${database}`;
+  const storage = mkdtempSync(join(tmpdir(), 'findings-web-e2e-'));
+  // Each port is taken just before its process starts: a port found free earlier can be taken
+  // meanwhile as the local port of the API's own outgoing connections.
+  const apiPort = await freePort();
+  const metricsPort = await freePort();
+  let webPort = 0;
+  const adminEmail = 'admin@findings-web.test';
+  const adminPassword = `Pw-${randomBytes(12).toString('base64url')}-7Aa`;
+  const common = {
+    DATABASE_URL: databaseUrl.toString(),
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: `fweb${suffix}`,
+    JWT_SECRET: randomBytes(48).toString('base64'),
+    LOCAL_AUTH_ENABLED: 'true',
+    LOCAL_ADMIN_EMAIL: adminEmail,
+    LOCAL_ADMIN_PASSWORD: adminPassword,
+    BOOTSTRAP_ADMIN_EMAILS: adminEmail,
+    COOKIE_SECURE: 'false',
+    LOG_FILE_SINK_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    REPORT_STORAGE_DIR: storage,
+    HOST: '127.0.0.1',
+    APP_ENV: 'production',
+    SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
+    // The scenarios sign in several times within a minute from one address.
+    RATE_LIMIT_AUTH: '1000',
+    RATE_LIMIT_KEY_PREFIX: `fweb${suffix}:rl:`,
+  };
+  const children: Child[] = [];
+  const teardown = async () => {
+    for (const child of children.reverse()) await child.stop();
+    await admin(pgUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)).catch(
+      () => undefined,
+    );
+    rmSync(storage, { recursive: true, force: true });
+  };
+  try {
+    const apiProcess = startNode(
+      'findings-api',
+      ['-r', '@swc-node/register', 'apps/findings-service/src/main.ts'],
+      { ...common, PORT: String(apiPort), METRICS_PORT: String(metricsPort) },
+    );
+    children.push(apiProcess);
+    await waitForHttp(apiProcess, `http://127.0.0.1:${apiPort}/health`, 180_000);
+    const workerMetricsPort = await freePort();
+    const worker = startNode(
+      'findings-worker',
+      ['-r', '@swc-node/register', 'apps/findings-service/src/worker.ts'],
+      { ...common, METRICS_PORT: String(workerMetricsPort) },
+    );
+    children.push(worker);
+    await waitForHttp(worker, `http://127.0.0.1:${workerMetricsPort}/metrics`, 180_000);
+    webPort = await freePort();
+    const web = startNode('findings-web', ['apps/findings-web/server/serve.mjs'], {
+      FINDINGS_WEB_PORT: String(webPort),
+      FINDINGS_API_URL: `http://127.0.0.1:${apiPort}`,
+      FINDINGS_WEB_ROOT: join(REPOSITORY_ROOT, 'dist/apps/findings-web'),
+    });
+    children.push(web);
+    await waitForHttp(web, `http://127.0.0.1:${webPort}/healthz`, 30_000);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  process.env.FINDINGS_WEB_URL = `http://127.0.0.1:${webPort}`;
+  process.env.FINDINGS_API_URL = `http://127.0.0.1:${apiPort}`;
+  process.env.FINDINGS_ADMIN_EMAIL = adminEmail;
+  process.env.FINDINGS_ADMIN_PASSWORD = adminPassword;
+  return teardown;
+}

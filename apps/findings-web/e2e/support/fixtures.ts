@@ -1,0 +1,153 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SCREENSHOT_DIR = join(__dirname, '../../test-output/screenshots');
+
+export function webUrl(): string {
+  const url = process.env.FINDINGS_WEB_URL;
+  if (!url) throw new Error('FINDINGS_WEB_URL is not set (global setup did not run)');
+  return url;
+}
+
+export const admin = {
+  email: () => process.env.FINDINGS_ADMIN_EMAIL ?? '',
+  password: () => process.env.FINDINGS_ADMIN_PASSWORD ?? '',
+};
+
+/** axe-core on the page as it is: no serious or critical violation. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(bad, `axe on ${name}`).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+export async function signIn(page: Page): Promise<void> {
+  await page.goto(`${webUrl()}/login`);
+  await page.getByLabel('Login (e-mail)').fill(admin.email());
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(admin.password());
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('current-user')).toHaveText(admin.email());
+}
+
+/** The API as the admin, through the UI's own proxy (seeding and checks). */
+export class Api {
+  private token = '';
+  constructor(private readonly request: APIRequestContext) {}
+
+  async login(): Promise<void> {
+    const res = await this.request.post(`${webUrl()}/api/v1/auth/local/login`, {
+      data: { login: admin.email(), password: admin.password() },
+    });
+    expect(res.status()).toBe(200);
+    this.token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
+  }
+
+  private headers() {
+    return { Authorization: `Bearer ${this.token}` };
+  }
+
+  async get<T>(path: string): Promise<T> {
+    const res = await this.request.get(`${webUrl()}${path}`, { headers: this.headers() });
+    expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
+    return ((await res.json()) as { data: T }).data;
+  }
+
+  async post<T>(path: string, data: unknown): Promise<T> {
+    const res = await this.request.post(`${webUrl()}${path}`, { headers: this.headers(), data });
+    expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
+    return ((await res.json()) as { data: T }).data;
+  }
+
+  async project(name: string): Promise<{ id: string; name: string }> {
+    return this.post('/api/v1/projects', { name });
+  }
+
+  async product(projectId: string, name: string): Promise<{ id: string; name: string }> {
+    return this.post(`/api/v1/projects/${projectId}/products`, { name });
+  }
+
+  /** A SARIF report uploaded through the API and ingested by the worker. */
+  async ingest(productId: string, sarif: string): Promise<void> {
+    const res = await this.request.post(`${webUrl()}/api/v1/products/${productId}/reports`, {
+      headers: this.headers(),
+      multipart: {
+        file: { name: 'scan.sarif', mimeType: 'application/json', buffer: Buffer.from(sarif) },
+      },
+    });
+    expect(res.status(), await res.text()).toBe(202);
+    const { report_id } = ((await res.json()) as { data: { report_id: string } }).data;
+    await expect
+      .poll(
+        async () => (await this.get<{ status: string }>(`/api/v1/reports/${report_id}`)).status,
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe('completed');
+  }
+}
+
+/** A SARIF 2.1.0 report of `results` (rule, level, file, line), one run of `tool`. */
+export function sarif(
+  tool: string,
+  results: {
+    rule: string;
+    level: 'error' | 'warning' | 'note';
+    file: string;
+    line: number;
+    text: string;
+  }[],
+): string {
+  return JSON.stringify({
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: tool,
+            version: '1.0.0',
+            rules: [...new Set(results.map((r) => r.rule))].map((id) => ({
+              id,
+              shortDescription: { text: `Rule ${id}` },
+            })),
+          },
+        },
+        results: results.map((r) => ({
+          ruleId: r.rule,
+          level: r.level,
+          message: { text: r.text },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: r.file },
+                region: { startLine: r.line, snippet: { text: `vulnerable(${r.line});` } },
+              },
+            },
+          ],
+        })),
+      },
+    ],
+  });
+}
+
+export const test = base.extend<{ api: Api }>({
+  api: async ({ request }, provide) => {
+    const api = new Api(request);
+    await api.login();
+    await provide(api);
+  },
+});
+export { expect };

@@ -1,0 +1,131 @@
+import { Alert, Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, api, call } from '../../api/client';
+import { currentAccessToken, refreshSession } from '../../api/session';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useI18n } from '../../i18n/i18n';
+
+/**
+ * Uploads through XMLHttpRequest (fetch has no upload progress), then follows the report
+ * (GET /reports/{id}) until it is completed or failed; a failed report shows its localized
+ * parse error.
+ */
+function upload(
+  productId: string,
+  file: File,
+  token: string | undefined,
+  lang: string,
+  onProgress: (pct: number) => void,
+) {
+  return new Promise<{ report_id: string }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/v1/products/${productId}/reports`);
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Accept-Language', lang);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onload = () => {
+      let body: { data?: { report_id: string }; error?: string; code?: string } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // not JSON: reported below by status
+      }
+      if (xhr.status === 202 && body.data) resolve(body.data);
+      else
+        reject(
+          new ApiError(xhr.status, body.code ?? `http_${xhr.status}`, body.error ?? xhr.statusText),
+        );
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network_error', 'network error'));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
+export function ReportUpload({ productId }: { productId: string }) {
+  const { t, locale } = useI18n();
+  const [file, setFile] = useState<File | null>(null);
+  const [pct, setPct] = useState<number>();
+  const [reportId, setReportId] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const report = useQuery({
+    queryKey: ['report', reportId],
+    enabled: reportId !== undefined,
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/reports/{report_id}', {
+          params: { path: { report_id: reportId ?? '' }, header: { 'accept-language': locale } },
+        }),
+      ),
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
+  });
+  const start = async () => {
+    if (!file) return;
+    setError(undefined);
+    setReportId(undefined);
+    setPct(0);
+    try {
+      // A 401 (expired access token) is retried once after the cookie refresh.
+      let accepted: { report_id: string };
+      try {
+        accepted = await upload(productId, file, currentAccessToken(), locale, setPct);
+      } catch (e) {
+        if (!(e instanceof ApiError && e.status === 401) || !(await refreshSession())) throw e;
+        accepted = await upload(productId, file, currentAccessToken(), locale, setPct);
+      }
+      setReportId(accepted.report_id);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const r = report.data;
+  return (
+    <Stack gap={4} data-testid={`upload-${productId}`}>
+      <Group align="end" gap="xs">
+        <FileInput
+          size="xs"
+          w={260}
+          label={t('projects.reportFile')}
+          value={file}
+          onChange={setFile}
+          accept=".sarif,.json"
+          clearable
+        />
+        <Button size="xs" onClick={() => void start()} disabled={!file}>
+          {t('projects.upload')}
+        </Button>
+      </Group>
+      {pct !== undefined && (
+        <Progress
+          value={pct}
+          size="sm"
+          aria-label={t('projects.uploading', { pct })}
+          data-testid="upload-progress"
+        />
+      )}
+      <ErrorAlert error={error ?? report.error} />
+      {r && (
+        <Alert
+          color={r.status === 'failed' ? 'red.9' : r.status === 'completed' ? 'green.9' : 'gray.8'}
+          variant="filled"
+          data-testid="report-state"
+          data-state={r.status}
+          title={t('projects.reportState', { state: r.status })}
+        >
+          {r.status === 'completed' && r.counts && (
+            <Text size="sm">{t('projects.reportCounts', { ...r.counts })}</Text>
+          )}
+          {r.status === 'failed' && (
+            <Text size="sm">
+              {r.failure_reason} ({r.failure_code})
+            </Text>
+          )}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
