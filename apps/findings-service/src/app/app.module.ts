@@ -4,6 +4,7 @@ import { findingsDatabase } from '../database/database';
 import { AuthModule } from '../modules/auth/auth.module';
 import { DashboardModule } from '../modules/dashboard/dashboard.module';
 import { EnrichmentModule } from '../modules/enrichment/enrichment.module';
+import { FindingSourcesModule } from '../modules/finding-sources/finding-sources.module';
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
@@ -49,6 +50,7 @@ export class AppModule {
         DashboardModule.forRoot(config.dashboardToolSegment),
         PluginsModule,
         EnrichmentModule,
+        FindingSourcesModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

@@ -14,6 +14,11 @@ import { InstalledPluginEntity } from '../modules/plugins/installed-plugins/inst
 import { PluginArtifactEntity } from '../modules/plugins/installed-plugins/plugin-artifact.entity';
 import { PluginSourceEntity } from '../modules/plugins/marketplaces/plugin-source.entity';
 import { FindingEnrichmentTagEntity } from '../modules/enrichment/finding-enrichment-tag.entity';
+import {
+  FindingSourceLinkEntity,
+  FindingSourceNodeEntity,
+  FindingSourceSyncEntity,
+} from '../modules/finding-sources/finding-source.entities';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -33,4 +38,7 @@ export const FINDINGS_ENTITIES = [
   PluginArtifactEntity,
   PluginAuditEventEntity,
   FindingEnrichmentTagEntity,
+  FindingSourceNodeEntity,
+  FindingSourceLinkEntity,
+  FindingSourceSyncEntity,
 ];

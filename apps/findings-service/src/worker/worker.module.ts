@@ -11,6 +11,9 @@ import { startFindingsTracing } from '../app/tracing/findings-tracing';
 import { findingsDatabase } from '../database/database';
 import { CleanupModule } from '../modules/cleanup/cleanup.module';
 import { EnrichmentWorkerModule } from '../modules/enrichment/enrichment-worker.module';
+import { FindingSourcesCoreModule } from '../modules/finding-sources/finding-sources.module';
+import { FindingSourcesService } from '../modules/finding-sources/finding-sources.service';
+import { findingSourceTasks } from '../modules/finding-sources/finding-sources.tasks';
 import { cleanupTasks } from '../modules/cleanup/cleanup.tasks';
 import { ReportCleanupService } from '../modules/cleanup/report-cleanup.service';
 import { LifecycleTasksModule } from '../modules/findings/lifecycle/lifecycle-tasks.module';
@@ -59,15 +62,22 @@ export class WorkerModule {
         EnrichmentWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [LifecycleTasksModule, SlaWorkerModule, CleanupModule],
-          inject: [StateExpiryService, SlaCheckService, ReportCleanupService],
+          imports: [LifecycleTasksModule, SlaWorkerModule, CleanupModule, FindingSourcesCoreModule],
+          inject: [
+            StateExpiryService,
+            SlaCheckService,
+            ReportCleanupService,
+            FindingSourcesService,
+          ],
           tasks: (
             expiry: StateExpiryService,
             sla: SlaCheckService,
             cleanup: ReportCleanupService,
+            sources: FindingSourcesService,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
+            ...findingSourceTasks(sources),
           ],
         }),
       ],

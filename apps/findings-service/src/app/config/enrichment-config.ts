@@ -25,3 +25,18 @@ export function readEnrichmentConfig(r: EnvReader): EnrichmentConfig {
     findingsPerJob: r.int('ENRICHMENT_FINDINGS_PER_JOB', 1000, { min: 1, max: 10_000 }),
   };
 }
+
+/** Finding sources (docs/plugins/finding-sources.md). */
+export interface FindingSourcesConfig {
+  /**
+   * FINDING_SOURCE_POLL_INTERVAL_MINUTES (default 60): an enabled finding source is polled when
+   * its last poll started this long ago (checked every minute by the leading worker).
+   */
+  pollIntervalMinutes: number;
+}
+
+export function readFindingSourcesConfig(r: EnvReader): FindingSourcesConfig {
+  return {
+    pollIntervalMinutes: r.int('FINDING_SOURCE_POLL_INTERVAL_MINUTES', 60, { min: 1, max: 10_080 }),
+  };
+}

@@ -11,7 +11,12 @@ import {
 import { readDashboardToolSegment } from './dashboard-config';
 import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 import { readPluginsConfig, type PluginsConfig } from './plugins-config';
-import { readEnrichmentConfig, type EnrichmentConfig } from './enrichment-config';
+import {
+  readEnrichmentConfig,
+  readFindingSourcesConfig,
+  type EnrichmentConfig,
+  type FindingSourcesConfig,
+} from './enrichment-config';
 
 export type ProcessRole = 'api' | 'worker';
 
@@ -48,6 +53,8 @@ export interface FindingsConfig {
   plugins: PluginsConfig;
   /** Enrichment jobs and the manual route's limit (docs/plugins/enrichment.md). */
   enrichment: EnrichmentConfig;
+  /** Polling of finding-source plugins (docs/plugins/finding-sources.md). */
+  findingSources: FindingSourcesConfig;
   /** Report and refresh-token cleanup, run hourly by the leading worker. */
   cleanup: CleanupConfig;
   /** METRICS_COLLECT_INTERVAL_SECONDS: period of the business metrics collection (API only). */
@@ -140,6 +147,7 @@ export function loadFindingsConfig(
     pluginRunner: readPluginRunnerClientConfig(r),
     plugins: readPluginsConfig(r, production, jwtSecret),
     enrichment: readEnrichmentConfig(r),
+    findingSources: readFindingSourcesConfig(r),
     cleanup: readCleanupConfig(r),
     metricsCollectIntervalSeconds: r.int('METRICS_COLLECT_INTERVAL_SECONDS', 60, {
       min: 1,

@@ -80,6 +80,8 @@ export const ERROR_STATUS = {
   // enrichment (docs/plugins/enrichment.md)
   enricher_not_found: 404,
   enrichment_failed: 422,
+  finding_source_not_found: 404,
+  finding_source_poll_failed: 422,
   finding_cursor_invalid: 400,
   query_syntax_error: 400,
   risk_accepted_until_required: 400,

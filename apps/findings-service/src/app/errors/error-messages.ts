@@ -209,6 +209,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the enrichment plugin failed ({reason}); the tags are unchanged',
     ru: 'плагин обогащения завершился ошибкой ({reason}); теги не изменены',
   },
+  finding_source_not_found: {
+    en: 'no enabled finding source {plugin_id}',
+    ru: 'нет включённого источника находок {plugin_id}',
+  },
+  finding_source_poll_failed: {
+    en: 'the finding source could not be polled ({reason}): {message}; nothing was changed',
+    ru: 'не удалось опросить источник находок ({reason}): {message}; ничего не изменено',
+  },
   finding_cursor_invalid: {
     en: 'cursor is malformed or belongs to another sort order',
     ru: 'курсор повреждён или относится к другому порядку сортировки',

@@ -8,6 +8,7 @@ import { ReportsFailureDetailsWarnings1764600000000 } from './1764600000000-repo
 import { FindingsLifecycleSla1764720000000 } from './1764720000000-findings-lifecycle-sla';
 import { PluginMarketplacesInstallations1795601843580 } from './1795601843580-plugin-marketplaces-installations';
 import { FindingEnrichmentTags1795602380744 } from './1795602380744-finding-enrichment-tags';
+import { FindingSources1795603002150 } from './1795603002150-finding-sources';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingsLifecycleSla1764720000000,
   PluginMarketplacesInstallations1795601843580,
   FindingEnrichmentTags1795602380744,
+  FindingSources1795603002150,
 ];
