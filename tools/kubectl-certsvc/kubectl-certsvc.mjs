@@ -7,8 +7,25 @@
 // (CERTSVC_CLIENT_CERT, CERTSVC_CLIENT_KEY), --broker-ca FILE to trust the broker's server
 // certificate (CERTSVC_BROKER_CA; default: the system roots), --cache-dir DIR (default
 // $XDG_CACHE_HOME/certsvc or ~/.kube/cache/certsvc).
+//
+// Prompt-on-issuance: when the broker's answer carries `prompt` (`once_per_window`,
+// `every_time`) the person is asked on the controlling terminal (/dev/tty) before the
+// credential is used; a "no" discards it (its private key never left this process). Without a
+// terminal the broker is told so (`prompt_available: false`): the raised step refuses there.
+// Under `every_time` nothing is cached. The TLS session of the last broker call is kept next to
+// the cache (0600) so the next run resumes it instead of a full handshake.
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { request } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -60,11 +77,38 @@ function execInfoApiVersion() {
   return info.apiVersion;
 }
 
-/** Whether someone can be asked on this machine (a graphical session; never on macOS). */
+/** Whether the person can be asked here: a controlling terminal (never on macOS, spec). */
 function promptAvailable() {
-  if (process.platform === 'darwin') return false;
-  if (process.platform === 'win32') return true;
-  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  if (process.platform === 'darwin' || process.platform === 'win32') return false;
+  try {
+    closeSync(openSync('/dev/tty', 'r+'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Asks a yes/no question on the controlling terminal; true only for y/yes. */
+function confirm(question) {
+  let fd;
+  try {
+    fd = openSync('/dev/tty', 'r+');
+  } catch {
+    fail('cluster access must be confirmed, and there is no terminal to ask on (refused)');
+  }
+  try {
+    writeSync(fd, `${question} [y/N] `);
+    const buffer = Buffer.alloc(256);
+    let text = '';
+    while (!text.includes('\n')) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      text += buffer.toString('utf8', 0, n);
+    }
+    return /^\s*y(es)?\s*$/i.test(text.split('\n')[0]);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function print(apiVersion, credential) {
@@ -92,6 +136,7 @@ function cachePath(opts, certPem) {
 function readCache(path) {
   try {
     const cached = JSON.parse(readFileSync(path, 'utf8'));
+    if (cached.prompt === 'every_time') return undefined;
     if (Date.parse(cached.expiresAt) - Date.now() > RENEW_BEFORE_MS) return cached;
   } catch {
     // no usable cache entry
@@ -107,7 +152,27 @@ function writeCache(path, dir, credential) {
   renameSync(temp, path);
 }
 
-function callBroker(opts, certPem, keyPem, body) {
+function readSession(path) {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeSession(path, dir, session) {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, session, { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch {
+    // resumption is an optimisation only
+  }
+}
+
+function callBroker(opts, certPem, keyPem, body, sessionPath) {
   const url = new URL('/api/v1/k8s/credential', opts.broker);
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -118,6 +183,9 @@ function callBroker(opts, certPem, keyPem, body) {
         cert: certPem,
         key: keyPem,
         ca: opts['broker-ca'] ? readFileSync(opts['broker-ca']) : undefined,
+        // The last TLS session with this broker and certificate: a resumed handshake.
+        session: readSession(sessionPath),
+        agent: false,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
         timeout: 30_000,
       },
@@ -134,6 +202,9 @@ function callBroker(opts, certPem, keyPem, body) {
           resolve({ status: res.statusCode, answer });
         });
       },
+    );
+    req.on('socket', (socket) =>
+      socket.on('session', (session) => writeSession(sessionPath, opts['cache-dir'], session)),
     );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
@@ -158,13 +229,20 @@ async function main() {
 
   // The key pair of the credential is made here; only its public half goes to the broker.
   const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const canAsk = promptAvailable();
   let result;
   try {
-    result = await callBroker(opts, certPem, userKeyPem, {
-      cluster: opts.cluster,
-      public_key: pair.publicKey.export({ format: 'pem', type: 'spki' }),
-      prompt_available: promptAvailable(),
-    });
+    result = await callBroker(
+      opts,
+      certPem,
+      userKeyPem,
+      {
+        cluster: opts.cluster,
+        public_key: pair.publicKey.export({ format: 'pem', type: 'spki' }),
+        prompt_available: canAsk,
+      },
+      path.replace(/\.json$/, '.tls-session'),
+    );
   } catch (error) {
     fail(`cannot reach the credential broker at ${opts.broker}: ${error.message}`);
   }
@@ -174,12 +252,28 @@ async function main() {
       `the credential broker refused (${status} ${answer.code ?? 'error'}): ${answer.message ?? 'no details'}`,
     );
   }
+  const prompt = answer.prompt ?? 'none';
+  if (prompt !== 'none') {
+    if (canAsk) {
+      const groups = (answer.groups ?? []).join(', ') || 'no groups';
+      if (!confirm(`kubectl-certsvc: use cluster ${opts.cluster} as ${answer.user} (${groups})?`)) {
+        fail(`access to cluster ${opts.cluster} was not confirmed (refused)`);
+      }
+    } else {
+      // Only the raised step refuses without a session to ask (the broker did); here it issued.
+      process.stderr.write(
+        `kubectl-certsvc: cluster access asks for confirmation (${prompt}), but no terminal can ask; issued without it\n`,
+      );
+    }
+  }
   const credential = {
     certificatePem: answer.client_certificate_pem,
     keyPem: pair.privateKey.export({ format: 'pem', type: 'pkcs8' }),
     expiresAt: answer.expires_at,
+    prompt,
   };
-  writeCache(path, opts['cache-dir'], credential);
+  // Asked every time: never reused from the cache.
+  if (prompt !== 'every_time') writeCache(path, opts['cache-dir'], credential);
   print(apiVersion, credential);
 }
 

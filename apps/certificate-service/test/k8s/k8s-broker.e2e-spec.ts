@@ -170,6 +170,37 @@ describe('Kubernetes credential broker (mutual TLS listener)', () => {
     expect([badKey.status, badKey.body.code]).toEqual([400, 'k8s_public_key_invalid']);
   });
 
+  it('the prompt step is a system setting (k8s_prompt_step), changed at runtime and audited', async () => {
+    const settings = () =>
+      t.http
+        .get('/api/v1/settings/system')
+        .set(...bearer(admin.accessToken))
+        .expect(200);
+    const put = (step: string) =>
+      t.http
+        .put('/api/v1/settings/system')
+        .set(...bearer(admin.accessToken))
+        .send({ k8s_prompt_step: step });
+    // Until set, the deployment default (CERTSVC_K8S_PROMPT_STEP, here its default).
+    expect((await settings()).body).toMatchObject({ k8s_prompt_step: 'ask_once_per_window' });
+    await put('sometimes').expect(400);
+    await put('raised').expect(200);
+    expect((await settings()).body).toMatchObject({ k8s_prompt_step: 'raised' });
+    const refused = await ask(me, { prompt_available: false });
+    expect([refused.status, refused.body.code]).toEqual([403, 'k8s_prompt_unavailable']);
+    expect((await ask(me, { prompt_available: true })).body.prompt).toBe('every_time');
+    await put('off').expect(200);
+    const off = await ask(me, { prompt_available: false });
+    expect([off.status, off.body.prompt]).toEqual([201, 'none']);
+    const [change] = await sql<{ details: { old: { k8s: unknown }; new: { k8s: unknown } } }>(
+      t,
+      `SELECT details FROM audit_log WHERE action = 'settings.system_change' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(change.details.old.k8s).toEqual({ prompt_step: 'raised' });
+    expect(change.details.new.k8s).toEqual({ prompt_step: 'off' });
+    await put('ask_once_per_window').expect(200);
+  });
+
   it('is not served on the main listener, and the broker serves nothing else', async () => {
     await t.http.post('/api/v1/k8s/credential').send({ cluster: 'dev' }).expect(404);
     const elsewhere = await callBroker(port, serverCa, me, {}, '/api/v1/admin/k8s-clusters');

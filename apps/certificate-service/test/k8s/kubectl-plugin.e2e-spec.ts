@@ -173,7 +173,10 @@ describe('kubectl exec credential plugin with real kubectl', () => {
 
     const before = brokerServer.requests;
     const version = await kubectl('get', '--raw', '/version');
-    expect(version.stderr).toBe('');
+    // Default step ask_once_per_window, no terminal here: issued, and the plugin says so.
+    expect(version.stderr).toBe(
+      'kubectl-certsvc: cluster access asks for confirmation (once_per_window), but no terminal can ask; issued without it\n',
+    );
     expect(JSON.parse(version.stdout)).toMatchObject({ gitVersion: 'v1.30.0-standin' });
     expect(brokerServer.requests).toBe(before + 1);
     // The stand-in saw the credential: CN = the user, O = the mapped group.

@@ -89,6 +89,8 @@ export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy 
   private server: Server | undefined;
   /** Calls answered (any status): tests and the bench count broker round trips with it. */
   requests = 0;
+  /** TLS connections that resumed an earlier session (session ticket) instead of a full handshake. */
+  resumedSessions = 0;
 
   constructor(
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
@@ -111,6 +113,9 @@ export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy 
       },
       (req, res) => void this.handle(req, res),
     );
+    server.on('secureConnection', (socket: TLSSocket) => {
+      if (socket.isSessionReused()) this.resumedSessions += 1;
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(broker.port, broker.host, () => {

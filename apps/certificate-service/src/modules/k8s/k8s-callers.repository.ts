@@ -25,6 +25,8 @@ export interface CallerContextRow extends CallerCertificateRow {
   groupMappings: K8sGroupMapping[] | null;
   enabled: boolean | null;
   clientCaIssuingDer: Buffer | null;
+  /** The stored prompt-on-issuance policy (system settings), null until one is set. */
+  promptPolicy: Record<string, unknown> | null;
 }
 
 export interface IssuedK8sCredentialRow {
@@ -44,7 +46,8 @@ export class K8sCallersRepository {
   /**
    * Everything a broker call reads before signing, in one statement: the presented
    * certificate (primary key) with its revocation state and device, the roles of its person
-   * (enabled users only), and the named cluster (without its sealed CA keys).
+   * (enabled users only), the named cluster (without its sealed CA keys) and the stored
+   * prompt-on-issuance policy.
    */
   async context(serial: string, clusterName: string): Promise<CallerContextRow | undefined> {
     const rows = (await this.dataSource.query(
@@ -55,7 +58,8 @@ export class K8sCallersRepository {
                 WHERE lower(r.email) = lower(c.user_identity) AND u.enabled) AS roles,
               k.id AS "clusterId", k.name AS "clusterName", k.server_url AS "serverUrl",
               k.ca_bundle AS "caBundle", k.group_mappings AS "groupMappings", k.enabled,
-              k.client_ca_issuing_der AS "clientCaIssuingDer"
+              k.client_ca_issuing_der AS "clientCaIssuingDer",
+              (SELECT value FROM policy_settings WHERE key = 'k8s') AS "promptPolicy"
          FROM certificates c JOIN devices d ON d.id = c.device_id
          LEFT JOIN k8s_clusters k ON k.name = $2
         WHERE c.serial = $1`,

@@ -18,6 +18,7 @@ import type { Actor } from '../../app/access/actor';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { AuditService, type AuditEntry } from '../audit/audit.service';
 import { LicenseService } from '../license/license.service';
+import { k8sPromptPolicyFromJson } from '../settings/k8s-prompt.policy';
 import { PrincipalAliasesService } from '../principal-aliases/principal-aliases.service';
 import type { K8sClusterEntity, K8sGroupMapping } from './k8s-cluster.entity';
 import { K8sCallersRepository, type IssuedK8sCredentialRow } from './k8s-callers.repository';
@@ -94,6 +95,13 @@ const PROMPT_OF: Record<Exclude<K8sPromptStep, 'raised'>, PromptRequirement> = {
   ask_every_time: 'every_time',
 };
 
+/** What the plugin must ask at a step; `raised` refuses when no session can ask. */
+function promptFor(step: K8sPromptStep, promptAvailable: boolean): PromptRequirement {
+  if (step !== 'raised') return PROMPT_OF[step];
+  if (!promptAvailable) throw new K8sError('k8s_prompt_unavailable');
+  return 'every_time';
+}
+
 /** Groups a person gets on a cluster: every mapping that matches, in mapping order, once. */
 export function groupsFor(
   mappings: readonly K8sGroupMapping[],
@@ -167,7 +175,12 @@ export class K8sCredentialService {
     presented: PresentedCertificate,
     clusterName: string,
     now = new Date(),
-  ): Promise<{ caller: Caller; roles: string[]; cluster: ClusterView | undefined }> {
+  ): Promise<{
+    caller: Caller;
+    roles: string[];
+    cluster: ClusterView | undefined;
+    promptStep: K8sPromptStep;
+  }> {
     if (!presented.der) throw new K8sError('k8s_client_certificate_required');
     if (!presented.chainVerified) {
       throw new K8sError(
@@ -207,6 +220,7 @@ export class K8sCredentialService {
       },
       roles: row.roles,
       cluster,
+      promptStep: k8sPromptPolicyFromJson(row.promptPolicy, this.config.k8s.promptStep).promptStep,
     };
   }
 
@@ -265,14 +279,14 @@ export class K8sCredentialService {
     request: CredentialRequest,
     seen: Seen,
   ): Promise<IssuedCredential> {
-    const { caller, roles, cluster } = await this.identify(presented, request.cluster);
+    const { caller, roles, cluster, promptStep } = await this.identify(presented, request.cluster);
     const { user } = caller;
     seen.user = user;
     seen.callerSerial = caller.serial;
     seen.cluster = cluster?.name;
     if (!cluster) throw new K8sError('k8s_cluster_not_found');
     if (!cluster.enabled) throw new K8sError('k8s_cluster_disabled');
-    const prompt = this.promptFor(request.promptAvailable);
+    const prompt = promptFor(promptStep, request.promptAvailable);
     const key = publicKeyOf(request.publicKeyPem);
     // Alias membership is read only when a rule of the cluster maps an alias.
     const aliases = cluster.groupMappings.some((m) => m.source === 'alias')
@@ -314,13 +328,6 @@ export class K8sCredentialService {
       cluster: { name: cluster.name, serverUrl: cluster.serverUrl, caBundle: cluster.caBundle },
       prompt,
     };
-  }
-
-  private promptFor(promptAvailable: boolean): PromptRequirement {
-    const step = this.config.k8s.promptStep;
-    if (step !== 'raised') return PROMPT_OF[step];
-    if (!promptAvailable) throw new K8sError('k8s_prompt_unavailable');
-    return 'every_time';
   }
 
   /**

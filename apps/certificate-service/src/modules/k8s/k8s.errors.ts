@@ -26,7 +26,7 @@ const MESSAGES: Record<K8sErrorCode, string> = {
   k8s_client_certificate_revoked: 'the client certificate has been revoked',
   k8s_cluster_disabled: 'this Kubernetes cluster is disabled',
   k8s_prompt_unavailable:
-    'cluster access needs a person to confirm and this session cannot ask (no graphical session)',
+    'cluster access needs a person to confirm and this session cannot ask (no terminal or graphical session)',
   k8s_public_key_invalid: 'public_key must be a PEM SubjectPublicKeyInfo (EC P-256/P-384 or RSA)',
 };
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PolicySettingEntity } from './policy-setting.entity';
 
-export type PolicyKey = 'enroll_source_auth' | 'sa_auto_approve' | 'ssh_keys' | 'keyholder';
+export type PolicyKey = 'enroll_source_auth' | 'sa_auto_approve' | 'ssh_keys' | 'keyholder' | 'k8s';
 
 @Injectable()
 export class PolicySettingsRepository {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { AuditService } from '../audit/audit.service';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import {
@@ -13,6 +14,11 @@ import {
   type KeyholderPolicy,
 } from './keyholder.policy';
 import { sshKeyPolicyFromJson, sshKeyPolicyToJson, type SshKeyPolicy } from './ssh-key.policy';
+import {
+  k8sPromptPolicyFromJson,
+  k8sPromptPolicyToJson,
+  type K8sPromptPolicy,
+} from './k8s-prompt.policy';
 import {
   saAutoApproveFromJson,
   saAutoApproveToJson,
@@ -31,6 +37,7 @@ export class PolicySettingsService {
   constructor(
     private readonly settings: PolicySettingsRepository,
     private readonly audit: AuditService,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {}
 
   async enrollSourceAuth(): Promise<Stored<EnrollSourceAuthPolicy>> {
@@ -117,6 +124,16 @@ export class PolicySettingsService {
     };
   }
 
+  /** Prompt-on-issuance step for cluster access (system settings; env default until set). */
+  async k8sPromptPolicy(): Promise<Stored<K8sPromptPolicy>> {
+    const row = await this.settings.find('k8s');
+    return {
+      value: k8sPromptPolicyFromJson(row?.value, this.config.k8s.promptStep),
+      updatedAt: row?.updatedAt ?? null,
+      updatedBy: row?.updatedBy ?? null,
+    };
+  }
+
   /** Changes the given parts of the system settings; audited with old and new values. */
   async setSystem(actor: Actor, changes: SystemSettingsChange): Promise<SystemSettings> {
     const before = await this.system();
@@ -126,6 +143,10 @@ export class PolicySettingsService {
     if (changes.sshKeys) await this.settings.put('ssh_keys', sshKeyPolicyToJson(sshKeys), label);
     if (changes.keyholder) {
       await this.settings.put('keyholder', keyholderPolicyToJson(keyholder), label);
+    }
+    if (changes.k8s) {
+      const k8s = { ...before.k8s.value, ...changes.k8s };
+      await this.settings.put('k8s', k8sPromptPolicyToJson(k8s), label);
     }
     const after = await this.system();
     await this.audit.record({
@@ -138,7 +159,11 @@ export class PolicySettingsService {
   }
 
   async system(): Promise<SystemSettings> {
-    return { sshKeys: await this.sshKeyPolicy(), keyholder: await this.keyholderPolicy() };
+    return {
+      sshKeys: await this.sshKeyPolicy(),
+      keyholder: await this.keyholderPolicy(),
+      k8s: await this.k8sPromptPolicy(),
+    };
   }
 }
 
@@ -146,16 +171,19 @@ export class PolicySettingsService {
 export interface SystemSettings {
   sshKeys: Stored<SshKeyPolicy>;
   keyholder: Stored<KeyholderPolicy>;
+  k8s: Stored<K8sPromptPolicy>;
 }
 
 export interface SystemSettingsChange {
   sshKeys?: Partial<SshKeyPolicy>;
   keyholder?: Partial<KeyholderPolicy>;
+  k8s?: Partial<K8sPromptPolicy>;
 }
 
 function systemToJson(settings: SystemSettings): Record<string, unknown> {
   return {
     ssh_keys: sshKeyPolicyToJson(settings.sshKeys.value),
     keyholder: keyholderPolicyToJson(settings.keyholder.value),
+    k8s: k8sPromptPolicyToJson(settings.k8s.value),
   };
 }

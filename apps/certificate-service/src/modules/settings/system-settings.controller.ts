@@ -42,6 +42,7 @@ function changesOf(body: PutSystemSettingsDto): SystemSettingsChange {
   return {
     ...(Object.keys(sshKeys).length > 0 ? { sshKeys } : {}),
     ...(Object.keys(keyholder).length > 0 ? { keyholder } : {}),
+    ...(body.k8s_prompt_step !== undefined ? { k8s: { promptStep: body.k8s_prompt_step } } : {}),
   };
 }
 

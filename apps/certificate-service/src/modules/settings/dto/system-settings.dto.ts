@@ -17,6 +17,7 @@ import { PRINCIPAL_NAME_PATTERN } from '../../../app/domain/principal-name';
 import { isNetwork, KEYHOLDER_TOKEN_GATES, type KeyholderTokenGate } from '../keyholder.policy';
 import type { SystemSettings } from '../policy-settings.service';
 import { SSH_KEY_BINDING_STEPS, type SshKeyBindingStep } from '../ssh-key.policy';
+import { K8S_PROMPT_STEPS, type K8sPromptStep } from '../../../app/config/certsvc-config';
 
 export const MAX_ALLOWED_NETWORKS = 256;
 export const MAX_AUTO_APPROVE_PRINCIPALS = 256;
@@ -78,6 +79,15 @@ export class PutSystemSettingsDto {
   @MaxLength(64, { each: true })
   @Validate(IsNetworkConstraint, { each: true })
   keyholder_allowed_networks?: string[];
+
+  @ApiPropertyOptional({
+    enum: K8S_PROMPT_STEPS,
+    description:
+      'prompt-on-issuance step for cluster access (Kubernetes credential broker): off, ask_once_per_window (default), ask_every_time, raised (refused when no session can ask the person)',
+  })
+  @OptionalNotNull()
+  @IsIn(K8S_PROMPT_STEPS)
+  k8s_prompt_step?: K8sPromptStep;
 }
 
 export class SystemSettingsDto {
@@ -86,11 +96,12 @@ export class SystemSettingsDto {
   @ApiProperty({ type: [String] }) ssh_key_auto_approve_principals!: string[];
   @ApiProperty({ enum: KEYHOLDER_TOKEN_GATES }) keyholder_token_gate!: KeyholderTokenGate;
   @ApiProperty({ type: [String] }) keyholder_allowed_networks!: string[];
+  @ApiProperty({ enum: K8S_PROMPT_STEPS }) k8s_prompt_step!: K8sPromptStep;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) updated_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) updated_by!: string | null;
 
   static from(settings: SystemSettings): SystemSettingsDto {
-    const latest = [settings.sshKeys, settings.keyholder]
+    const latest = [settings.sshKeys, settings.keyholder, settings.k8s]
       .map((p) => ({
         at: p.updatedAt?.getTime() ?? -1,
         updatedAt: p.updatedAt,
@@ -103,6 +114,7 @@ export class SystemSettingsDto {
       ssh_key_auto_approve_principals: settings.sshKeys.value.autoApprovePrincipals,
       keyholder_token_gate: settings.keyholder.value.tokenGate,
       keyholder_allowed_networks: settings.keyholder.value.allowedNetworks,
+      k8s_prompt_step: settings.k8s.value.promptStep,
       updated_at: latest?.updatedAt?.toISOString() ?? null,
       updated_by: latest?.updatedBy ?? null,
     };
