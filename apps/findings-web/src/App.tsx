@@ -68,6 +68,7 @@ function Shell() {
             to={entry.path}
             label={t(entry.label)}
             active={location.pathname.startsWith(entry.path)}
+            variant="filled"
           />
         ))}
       </AppShell.Navbar>

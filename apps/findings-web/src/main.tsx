@@ -16,10 +16,11 @@ const queryClient = new QueryClient({
 // Dense data app: small default sizes; primary colour dark enough for WCAG AA text contrast.
 const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, defaultRadius: 'sm' });
 
-// Mantine's "dimmed" text (gray 6) is below the WCAG AA contrast of 4.5:1 on white: gray 7.
+// Mantine's "dimmed" (gray 6) and error (red 6) texts are below the WCAG AA contrast of 4.5:1
+// on white: gray 7 and red 9.
 const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7] },
+  light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
   dark: {},
 });
 

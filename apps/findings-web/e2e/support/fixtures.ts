@@ -44,7 +44,7 @@ export async function signIn(page: Page): Promise<void> {
 /** The API as the admin, through the UI's own proxy (seeding and checks). */
 export class Api {
   private token = '';
-  constructor(private readonly request: APIRequestContext) {}
+  constructor(readonly request: APIRequestContext) {}
 
   async login(): Promise<void> {
     const res = await this.request.post(`${webUrl()}/api/v1/auth/local/login`, {
@@ -54,18 +54,21 @@ export class Api {
     this.token = ((await res.json()) as { data: { access_token: string } }).data.access_token;
   }
 
-  private headers() {
+  authHeaders() {
     return { Authorization: `Bearer ${this.token}` };
   }
 
   async get<T>(path: string): Promise<T> {
-    const res = await this.request.get(`${webUrl()}${path}`, { headers: this.headers() });
+    const res = await this.request.get(`${webUrl()}${path}`, { headers: this.authHeaders() });
     expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
     return ((await res.json()) as { data: T }).data;
   }
 
   async post<T>(path: string, data: unknown): Promise<T> {
-    const res = await this.request.post(`${webUrl()}${path}`, { headers: this.headers(), data });
+    const res = await this.request.post(`${webUrl()}${path}`, {
+      headers: this.authHeaders(),
+      data,
+    });
     expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
     return ((await res.json()) as { data: T }).data;
   }
@@ -81,7 +84,7 @@ export class Api {
   /** A SARIF report uploaded through the API and ingested by the worker. */
   async ingest(productId: string, sarif: string): Promise<void> {
     const res = await this.request.post(`${webUrl()}/api/v1/products/${productId}/reports`, {
-      headers: this.headers(),
+      headers: this.authHeaders(),
       multipart: {
         file: { name: 'scan.sarif', mimeType: 'application/json', buffer: Buffer.from(sarif) },
       },
@@ -141,6 +144,44 @@ export function sarif(
       },
     ],
   });
+}
+
+/** A unique name for this run (the tests share one database). */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+}
+
+/** A project, a product and three findings (HIGH, MEDIUM, LOW) ingested from a SARIF report. */
+export async function seedFindings(api: Api, tool = 'semgrep') {
+  const project = await api.project(unique('proj'));
+  const product = await api.product(project.id, unique('prod'));
+  await api.ingest(
+    product.id,
+    sarif(tool, [
+      {
+        rule: 'sql-injection',
+        level: 'error',
+        file: 'src/db.ts',
+        line: 10,
+        text: 'SQL injection in query',
+      },
+      {
+        rule: 'weak-hash',
+        level: 'warning',
+        file: 'src/crypto.ts',
+        line: 20,
+        text: 'Weak hash MD5',
+      },
+      {
+        rule: 'todo-comment',
+        level: 'note',
+        file: 'src/app.ts',
+        line: 30,
+        text: 'TODO left in code',
+      },
+    ]),
+  );
+  return { project, product };
 }
 
 export const test = base.extend<{ api: Api }>({

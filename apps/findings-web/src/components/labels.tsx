@@ -4,11 +4,11 @@ import { useI18n } from '../i18n/i18n';
 
 // Filled badges with dark shades: white text keeps WCAG AA contrast.
 const SEVERITY_COLOR: Record<Severity, string> = {
-  CRITICAL: 'red.9',
-  HIGH: 'orange.9',
-  MEDIUM: 'yellow.9',
-  LOW: 'blue.8',
-  INFO: 'gray.7',
+  CRITICAL: '#a51d2d',
+  HIGH: '#a63b00',
+  MEDIUM: '#735600',
+  LOW: '#1864ab',
+  INFO: '#495057',
 };
 
 export function SeverityBadge({ severity }: { severity: Severity }) {
