@@ -9,7 +9,7 @@ import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
 import { JobsModule } from '../modules/jobs/jobs.module';
-import { PluginsModule } from '../modules/plugins/plugins.module';
+import { PluginAdminModule } from '../modules/plugins/plugin-admin.module';
 import { ProductsModule } from '../modules/products/products.module';
 import { ProjectsModule } from '../modules/projects/projects.module';
 import { ReportsModule } from '../modules/reports/reports.module';
@@ -48,7 +48,7 @@ export class AppModule {
         BusinessMetricsModule,
         SlaModule,
         DashboardModule.forRoot(config.dashboardToolSegment),
-        PluginsModule,
+        PluginAdminModule,
         EnrichmentModule,
         FindingSourcesModule,
         ...extraModules,

@@ -40,6 +40,11 @@ export class FindingsFuzzSeed {
    * reaches the enricher check (404 enricher_not_found) rather than the runner (503).
    */
   enricherId = '';
+  /**
+   * A plugin catalog source whose URL the catalog fetch refuses at once (loopback, without the
+   * development setting): catalog, install and update routes reach their checks, no network.
+   */
+  pluginSourceId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -58,6 +63,15 @@ export class FindingsFuzzSeed {
     await this.newTargetUser();
     await this.newProduct();
     await this.newEnricher();
+    await this.newPluginSource();
+  }
+
+  async newPluginSource(): Promise<void> {
+    const [row] = (await this.t.app.get(DataSource).query(
+      `INSERT INTO plugin_sources (name, catalog_url, public_key)
+       VALUES ('fuzz-source', 'https://127.0.0.1:9/catalog.json', NULL) RETURNING id`,
+    )) as { id: string }[];
+    this.pluginSourceId = row.id;
   }
 
   async newEnricher(): Promise<void> {

@@ -16,6 +16,8 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
     return { id: seed.targetAccountId, permission_id: seed.permissionId };
   }
   if (p.startsWith('/api/v1/admin/users/')) return { id: seed.targetUserId };
+  if (p.startsWith('/api/v1/admin/plugin-marketplaces/')) return { id: seed.pluginSourceId };
+  if (p.startsWith('/api/v1/admin/installed-plugins/')) return { id: seed.enricherId };
   if (p.startsWith('/api/v1/projects/')) return { id: seed.projectId, user_id: seed.memberId };
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
@@ -61,6 +63,18 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     'PATCH /api/v1/findings/{id}': { status: 'confirmed', comment: 'fuzz' },
     'POST /api/v1/findings/bulk-status': { finding_ids: [seed.findingId], status: 'confirmed' },
     'POST /api/v1/sla/violations/{id}/resolve': { comment: 'fuzz' },
+    'POST /api/v1/admin/plugin-marketplaces': {
+      name: 'fuzz-created',
+      catalog_url: 'https://catalog.fuzz.example/catalog.json',
+    },
+    'PUT /api/v1/admin/plugin-marketplaces/{id}': { name: 'fuzz-source', is_active: true },
+    'POST /api/v1/admin/installed-plugins': {
+      source_type: 'marketplace',
+      marketplace_id: seed.pluginSourceId,
+      catalog_plugin_id: 'fuzz-enricher',
+    },
+    'PUT /api/v1/admin/installed-plugins/{id}': { settings: {} },
+    'POST /api/v1/admin/installed-plugins/{id}/update': {},
   };
 }
 

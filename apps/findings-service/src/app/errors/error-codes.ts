@@ -106,9 +106,9 @@ export const ERROR_STATUS = {
   plugin_source_key_locked: 422,
   plugin_source_inactive: 422,
   plugin_catalog_url_refused: 400,
-  plugin_catalog_unavailable: 502,
-  plugin_catalog_invalid: 502,
-  plugin_catalog_signature_invalid: 502,
+  plugin_catalog_unavailable: 422,
+  plugin_catalog_invalid: 422,
+  plugin_catalog_signature_invalid: 422,
   installed_plugin_not_found: 404,
   plugin_not_in_catalog: 404,
   plugin_already_installed: 409,
@@ -128,6 +128,8 @@ export const ERROR_STATUS = {
   plugin_disabled: 422,
   plugin_runner_unavailable: 503,
   plugin_upload_invalid: 400,
+  plugin_artifact_too_large: 413,
+  plugin_capability_change_pending: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

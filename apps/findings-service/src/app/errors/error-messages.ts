@@ -394,4 +394,12 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'sideload needs two files, module and description: {reason}',
     ru: 'для загрузки нужны два файла, module и description: {reason}',
   },
+  plugin_artifact_too_large: {
+    en: 'the plugin module is larger than {max_bytes} bytes',
+    ru: 'модуль плагина больше {max_bytes} байт',
+  },
+  plugin_capability_change_pending: {
+    en: 'version {version} declares capabilities the installed version lacks ({added}); it is held until acknowledge-capability-change',
+    ru: 'версия {version} объявляет возможности, которых нет у установленной ({added}); она ожидает acknowledge-capability-change',
+  },
 };

@@ -28,7 +28,9 @@ export type PluginsErrorCode =
   | 'plugin_no_pending_change'
   | 'plugin_disabled'
   | 'plugin_runner_unavailable'
-  | 'plugin_upload_invalid';
+  | 'plugin_upload_invalid'
+  | 'plugin_artifact_too_large'
+  | 'plugin_capability_change_pending';
 
 /** The plugins module's one error class (marketplaces, catalogs, installed plugins). */
 export class PluginsError extends FindingsError<PluginsErrorCode> {

@@ -100,15 +100,16 @@ export class InstalledPluginsRepository {
       .execute();
   }
 
-  async artifact(digest: string): Promise<Buffer | null> {
-    const row = await this.artifacts.findOne({
+  async artifact(digest: string, manager?: EntityManager): Promise<Buffer | null> {
+    const repo = manager?.getRepository(PluginArtifactEntity) ?? this.artifacts;
+    const row = await repo.findOne({
       where: { digest },
       select: { digest: true, content: true },
     });
     return row?.content ?? null;
   }
 
-  source(id: string): Promise<PluginSourceEntity | null> {
-    return this.sources.findOneBy({ id });
+  source(id: string, manager?: EntityManager): Promise<PluginSourceEntity | null> {
+    return (manager?.getRepository(PluginSourceEntity) ?? this.sources).findOneBy({ id });
   }
 }

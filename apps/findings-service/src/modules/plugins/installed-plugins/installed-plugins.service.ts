@@ -8,6 +8,7 @@ import {
 import { PluginRunnerClient } from '../../plugin-runner-client/plugin-runner.client';
 import { PluginRunnerClientError } from '../../plugin-runner-client/plugin-runner-client.errors';
 import { PluginsError } from '../plugins.errors';
+import type { EntityManager } from 'typeorm';
 import type { InstalledPluginEntity } from './installed-plugin.entity';
 import type {
   InstalledPlugin,
@@ -89,11 +90,23 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
     if (!options.force && this.loaded.get(id) === row.artifactSha256) {
       return { versionDigest: row.artifactSha256 };
     }
-    const source = row.marketplaceId ? await this.repository.source(row.marketplaceId) : null;
+    await this.loadRow(row);
+    this.loaded.set(id, row.artifactSha256);
+    return { versionDigest: row.artifactSha256 };
+  }
+
+  /**
+   * Loads this row's version in the runner (a reload when one is loaded). `manager`: read the
+   * source and artifact inside that transaction (a version being applied, not yet committed).
+   */
+  async loadRow(row: InstalledPluginEntity, manager?: EntityManager): Promise<void> {
+    const source = row.marketplaceId
+      ? await this.repository.source(row.marketplaceId, manager)
+      : null;
     if (source?.revokedDigests.includes(row.artifactSha256)) {
       throw new PluginsError('plugin_artifact_revoked', { digest: row.artifactSha256 });
     }
-    const artifact = await this.repository.artifact(row.artifactSha256);
+    const artifact = await this.repository.artifact(row.artifactSha256, manager);
     if (!artifact || artifactDigest(artifact) !== row.artifactSha256) {
       throw new PluginsError('plugin_artifact_invalid', { problem: 'digest_mismatch' });
     }
@@ -117,8 +130,7 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
     } catch (error) {
       throw this.runnerError(error);
     }
-    this.loaded.set(id, row.artifactSha256);
-    return { versionDigest: row.artifactSha256 };
+    this.loaded.set(row.id, row.artifactSha256);
   }
 
   /** Stops the installation in the runner (disable, or before a version change). */
