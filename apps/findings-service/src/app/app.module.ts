@@ -5,6 +5,7 @@ import { AuthModule } from '../modules/auth/auth.module';
 import { DashboardModule } from '../modules/dashboard/dashboard.module';
 import { EnrichmentModule } from '../modules/enrichment/enrichment.module';
 import { FindingSourcesModule } from '../modules/finding-sources/finding-sources.module';
+import { PluginChannelsModule } from '../modules/plugin-channels/plugin-channels.module';
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
@@ -51,6 +52,7 @@ export class AppModule {
         PluginAdminModule,
         EnrichmentModule,
         FindingSourcesModule,
+        PluginChannelsModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

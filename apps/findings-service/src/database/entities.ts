@@ -19,6 +19,10 @@ import {
   FindingSourceNodeEntity,
   FindingSourceSyncEntity,
 } from '../modules/finding-sources/finding-source.entities';
+import {
+  LegacyChannelSettingsEntity,
+  ProjectChannelConfigEntity,
+} from '../modules/plugin-channels/plugin-channels.entities';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -41,4 +45,6 @@ export const FINDINGS_ENTITIES = [
   FindingSourceNodeEntity,
   FindingSourceLinkEntity,
   FindingSourceSyncEntity,
+  ProjectChannelConfigEntity,
+  LegacyChannelSettingsEntity,
 ];

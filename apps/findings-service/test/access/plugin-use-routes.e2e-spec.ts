@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { isLevelAllowed, PERMISSION_NAMES } from '../../src/app/access/permissions';
 import { Auth, bearer } from '../support/catalog';
 import {
@@ -13,7 +14,8 @@ import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
- * The routes that use installed plugins (enrichment, capability lists) x every kind of caller
+ * The routes that use installed plugins (enrichment, capability lists, project channels) x every
+ * kind of caller
  * (docs/plugins/enrichment.md): user tokens only; manual enrichment needs write_findings on the
  * finding (a finding the caller cannot read is 404). The manual call names an enricher that is
  * not installed, so a caller past the access check gets 404 enricher_not_found.
@@ -47,6 +49,19 @@ function send(req: request.Test, auth: Auth | undefined) {
 }
 
 const NOT_INSTALLED = '00000000-0000-4000-8000-00000000e001';
+let channelId: string;
+
+/** Reading a project's channels: its members (user tokens). */
+const MEMBERS_READ: Record<Caller, number> = {
+  anonymous: 401,
+  'key: read_findings': 403,
+  'key: every permission': 403,
+  'user: not a member': 404,
+  'user: viewer': 200,
+  'user: analyst': 200,
+  'user: project admin': 200,
+  administrator: 200,
+};
 
 const routes: Route[] = [
   {
@@ -78,6 +93,43 @@ const routes: Route[] = [
       administrator: 200,
     },
   })),
+  {
+    name: 'GET /api/v1/projects/{id}/plugin-channels',
+    call: (auth) =>
+      send(request(t.url).get(`/api/v1/projects/${product.project_id}/plugin-channels`), auth),
+    expected: MEMBERS_READ,
+  },
+  {
+    name: 'GET /api/v1/projects/{id}/plugin-channels/{plugin_id}/config',
+    call: (auth) =>
+      send(
+        request(t.url).get(
+          `/api/v1/projects/${product.project_id}/plugin-channels/${channelId}/config`,
+        ),
+        auth,
+      ),
+    expected: MEMBERS_READ,
+  },
+  {
+    name: 'PUT /api/v1/projects/{id}/plugin-channels/{plugin_id}/config',
+    call: (auth) =>
+      send(
+        request(t.url)
+          .put(`/api/v1/projects/${product.project_id}/plugin-channels/${channelId}/config`)
+          .send({ settings: { enabled: true } }),
+        auth,
+      ),
+    expected: {
+      anonymous: 401,
+      'key: read_findings': 403,
+      'key: every permission': 403,
+      'user: not a member': 404,
+      'user: viewer': 403,
+      'user: analyst': 403,
+      'user: project admin': 200,
+      administrator: 200,
+    },
+  },
 ];
 
 beforeAll(async () => {
@@ -85,6 +137,27 @@ beforeAll(async () => {
   admin = await loginAdmin(t);
   product = await freshProduct(t, admin);
   [findingId] = (await seedFindings(t, product, [{ status: 'new' }])) as [string];
+  const manifest = Buffer.from(
+    JSON.stringify({
+      id: 'matrix-channel',
+      version: '1.0.0',
+      capabilities: ['notification_channel'],
+      runtime: 'native',
+      wit_version: '0.1.0',
+      min_service_version: '>=0.33',
+      allowed_hosts: [],
+      settings: [],
+      artifact_sha256: 'b'.repeat(64),
+    }),
+  );
+  const [row] = (await t.app.get(DataSource).query(
+    `INSERT INTO installed_plugins (source_type, catalog_plugin_id, runtime, enabled, version,
+            artifact_sha256, manifest, capabilities)
+     VALUES ('sideload', 'matrix-channel', 'native', true, '1.0.0', $1, $2, '{notification_channel}')
+     RETURNING id`,
+    ['b'.repeat(64), manifest],
+  )) as { id: string }[];
+  channelId = row?.id as string;
   callers['anonymous'] = undefined;
   callers['key: read_findings'] = await keyWith(t, admin, [
     { permission: 'read_findings', level: 'global' },

@@ -82,6 +82,8 @@ export const ERROR_STATUS = {
   enrichment_failed: 422,
   finding_source_not_found: 404,
   finding_source_poll_failed: 422,
+  channel_plugin_not_found: 404,
+  channel_plugin_not_installed: 422,
   finding_cursor_invalid: 400,
   query_syntax_error: 400,
   risk_accepted_until_required: 400,

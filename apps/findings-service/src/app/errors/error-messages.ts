@@ -217,6 +217,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the finding source could not be polled ({reason}): {message}; nothing was changed',
     ru: 'не удалось опросить источник находок ({reason}): {message}; ничего не изменено',
   },
+  channel_plugin_not_found: {
+    en: 'no installed channel plugin {plugin_id}',
+    ru: 'нет установленного плагина канала {plugin_id}',
+  },
+  channel_plugin_not_installed: {
+    en: 'no enabled channel plugin for {channel} is installed',
+    ru: 'не установлен включённый плагин канала {channel}',
+  },
   finding_cursor_invalid: {
     en: 'cursor is malformed or belongs to another sort order',
     ru: 'курсор повреждён или относится к другому порядку сортировки',

@@ -9,6 +9,7 @@ import { FindingsLifecycleSla1764720000000 } from './1764720000000-findings-life
 import { PluginMarketplacesInstallations1795601843580 } from './1795601843580-plugin-marketplaces-installations';
 import { FindingEnrichmentTags1795602380744 } from './1795602380744-finding-enrichment-tags';
 import { FindingSources1795603002150 } from './1795603002150-finding-sources';
+import { PluginChannelConfigs1795603810947 } from './1795603810947-plugin-channel-configs';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const FINDINGS_MIGRATIONS = [
   PluginMarketplacesInstallations1795601843580,
   FindingEnrichmentTags1795602380744,
   FindingSources1795603002150,
+  PluginChannelConfigs1795603810947,
 ];

@@ -1,0 +1,76 @@
+import type { PluginManifest } from '@platform/plugin-sdk';
+import { InputValidationError } from '@platform/errors';
+
+const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'];
+
+/** Settings every channel has per project (spec "Notification channels", common to all). */
+export const COMMON_CHANNEL_SETTINGS: Record<string, 'boolean' | 'severity'> = {
+  enabled: 'boolean',
+  min_severity: 'severity',
+  notify_on_close: 'boolean',
+  fixed_min_severity: 'severity',
+};
+
+export interface ChannelSettingsChange {
+  /** Non-secret settings after the change (replacing the previous ones). */
+  settings: Record<string, unknown>;
+  /** Secret settings given a non-empty value (others keep theirs). */
+  secrets: Record<string, string>;
+}
+
+/**
+ * Checks a PUT body's `settings` against the channel: the common settings and the manifest's
+ * `per_project` settings, each of its type. A secret-marked one with an empty value (or null)
+ * keeps its stored value; unknown names and wrong types are refused (400, field per setting).
+ */
+export function checkChannelSettings(
+  manifest: PluginManifest,
+  input: Record<string, unknown>,
+): ChannelSettingsChange {
+  const perProject = new Map(
+    manifest.settings.filter((s) => s.per_project).map((s) => [s.name, s] as const),
+  );
+  const problems: { field: string; problems: string[] }[] = [];
+  const settings: Record<string, unknown> = {};
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const field = `settings.${name}`;
+    const common = COMMON_CHANNEL_SETTINGS[name];
+    if (common) {
+      if (value === null) continue;
+      if (common === 'boolean' && typeof value !== 'boolean') {
+        problems.push({ field, problems: ['must be true or false'] });
+      } else if (common === 'severity' && !SEVERITIES.includes(String(value))) {
+        problems.push({ field, problems: [`must be one of ${SEVERITIES.join(', ')}`] });
+      } else settings[name] = value;
+      continue;
+    }
+    const setting = perProject.get(name);
+    if (!setting) {
+      problems.push({ field, problems: ['not a per-project setting of this channel'] });
+      continue;
+    }
+    if (setting.secret) {
+      if (value === null || value === '') continue; // empty: unchanged
+      if (typeof value !== 'string' || value.length > 4096) {
+        problems.push({ field, problems: ['must be a string of at most 4096 characters'] });
+      } else secrets[name] = value;
+      continue;
+    }
+    if (value === null) continue;
+    const ok =
+      setting.type === 'boolean'
+        ? typeof value === 'boolean'
+        : setting.type === 'integer'
+          ? Number.isInteger(value)
+          : setting.type === 'json'
+            ? true
+            : typeof value === 'string' && value.length <= 4096;
+    if (!ok) problems.push({ field, problems: [`must be of type ${setting.type}`] });
+    else if (setting.type === 'url' && !/^https?:\/\//.test(String(value))) {
+      problems.push({ field, problems: ['must be an http(s) URL'] });
+    } else settings[name] = value;
+  }
+  if (problems.length > 0) throw new InputValidationError(problems);
+  return { settings, secrets };
+}

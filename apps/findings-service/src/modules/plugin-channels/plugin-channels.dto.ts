@@ -1,0 +1,60 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsObject, IsOptional } from 'class-validator';
+
+export class ProjectChannelDto {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'installed plugin id (`plugin_id` of the config routes)',
+  })
+  plugin_id!: string;
+  @ApiProperty() catalog_plugin_id!: string;
+  @ApiProperty() version!: string;
+  @ApiProperty({ description: 'the project has settings for this channel' }) configured!: boolean;
+  @ApiProperty({ description: 'the project setting `enabled` is true' }) enabled!: boolean;
+}
+
+export class ChannelConfigDto {
+  @ApiProperty({ format: 'uuid' }) plugin_id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'non-secret settings (secret values are never returned)',
+  })
+  settings!: Record<string, unknown>;
+  @ApiProperty({ type: [String], description: 'secret settings that have a value' })
+  secret_settings_set!: string[];
+}
+
+export class PutChannelConfigDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'enabled, min_severity, notify_on_close, fixed_min_severity and the channel’s per-project settings; an empty secret keeps the stored one',
+  })
+  @IsObject()
+  settings!: Record<string, unknown>;
+}
+
+export class ChannelBackfillQueryDto {
+  @ApiProperty({ enum: ['mattermost', 'maxru'] })
+  @IsIn(['mattermost', 'maxru'])
+  channel!: 'mattermost' | 'maxru';
+
+  @ApiPropertyOptional({ enum: ['dry-run', 'final'], default: 'dry-run' })
+  @IsOptional()
+  @IsIn(['dry-run', 'final'])
+  mode?: 'dry-run' | 'final';
+}
+
+export class ChannelBackfillDto {
+  @ApiProperty({ enum: ['mattermost', 'maxru'] }) channel!: string;
+  @ApiProperty({ enum: ['dry-run', 'final'] }) mode!: string;
+  @ApiProperty({ format: 'uuid' }) plugin_id!: string;
+  @ApiProperty({ description: 'projects moved (dry run: that would be moved)' }) moved!: number;
+  @ApiProperty({ description: 'projects whose old settings lack the channel address' })
+  skipped!: number;
+  @ApiProperty({ description: 'projects that already have plugin settings (left as they are)' })
+  already_configured!: number;
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PluginsModule } from '../plugins/plugins.module';
+import { ChannelBackfillController, PluginChannelsController } from './plugin-channels.controller';
+import { PluginChannelsRepository } from './plugin-channels.repository';
+import { PluginChannelsService } from './plugin-channels.service';
+
+/** Channel plugins per project and the channel settings backfill (docs/plugins/channels.md). */
+@Module({
+  imports: [PluginsModule],
+  controllers: [PluginChannelsController, ChannelBackfillController],
+  providers: [PluginChannelsRepository, PluginChannelsService],
+})
+export class PluginChannelsModule {}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import type { AccessContext } from '../../app/access/access-context';
+import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
+import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
+import { PluginSecretBox } from '../plugins/installed-plugins/plugin-secret-box';
+import { ProjectsError } from '../projects/projects.errors';
+import { checkChannelSettings } from './channel-settings';
+import { PluginChannelsError } from './plugin-channels.errors';
+import { PluginChannelsRepository, type BackfillCounts } from './plugin-channels.repository';
+
+export interface ChannelConfigView {
+  pluginId: string;
+  projectId: string;
+  settings: Record<string, unknown>;
+  /** Names of the secret settings that have a value (values are never returned). */
+  secretSettingsSet: string[];
+}
+
+export interface ProjectChannelView {
+  plugin: InstalledPlugin;
+  configured: boolean;
+  enabled: boolean;
+}
+
+/** Channel kinds of the backfill and the catalog ids of their plugins. */
+export const BACKFILL_CHANNELS = {
+  mattermost: { pluginIds: ['mattermost-channel', 'mattermost'], required: [] as string[] },
+  maxru: { pluginIds: ['maxru-channel', 'maxru'], required: ['chat_id'] },
+} as const;
+export type BackfillChannel = keyof typeof BACKFILL_CHANNELS;
+
+/**
+ * Notification channel plugins per project (docs/plugins/channels.md): which are available,
+ * and each one's project settings. Reading needs membership of the project (any permission in
+ * it); writing needs `manage_notifications`. Secrets are never returned; an empty value keeps
+ * the stored one.
+ */
+@Injectable()
+export class PluginChannelsService {
+  constructor(
+    private readonly plugins: InstalledPluginsService,
+    private readonly repository: PluginChannelsRepository,
+    private readonly secrets: PluginSecretBox,
+  ) {}
+
+  private async project(access: AccessContext, projectId: string): Promise<void> {
+    const member =
+      access.can('read_findings', { projectId }) ||
+      access.can('manage_notifications', { projectId });
+    if (!member || !(await this.repository.projectExists(projectId))) {
+      throw new ProjectsError('project_not_found');
+    }
+  }
+
+  private async channel(pluginId: string): Promise<InstalledPlugin> {
+    const plugin = await this.plugins.get(pluginId).catch(() => undefined);
+    if (!plugin || !plugin.capabilities.includes('notification_channel')) {
+      throw new PluginChannelsError('channel_plugin_not_found', { plugin_id: pluginId });
+    }
+    return plugin;
+  }
+
+  async list(access: AccessContext, projectId: string): Promise<ProjectChannelView[]> {
+    await this.project(access, projectId);
+    const channels = await this.plugins.listEnabledByCapability('notification_channel');
+    const configs = await this.repository.configs(projectId);
+    return channels.map((plugin) => {
+      const config = configs.get(plugin.id);
+      return {
+        plugin,
+        configured: config !== undefined,
+        enabled: config?.settings['enabled'] === true,
+      };
+    });
+  }
+
+  async get(
+    access: AccessContext,
+    projectId: string,
+    pluginId: string,
+  ): Promise<ChannelConfigView> {
+    await this.project(access, projectId);
+    await this.channel(pluginId);
+    return this.view(projectId, pluginId);
+  }
+
+  async put(
+    access: AccessContext,
+    projectId: string,
+    pluginId: string,
+    input: Record<string, unknown>,
+  ): Promise<ChannelConfigView> {
+    await this.project(access, projectId);
+    if (!access.can('manage_notifications', { projectId })) {
+      throw new ProjectsError('access_denied');
+    }
+    const plugin = await this.channel(pluginId);
+    const change = checkChannelSettings(plugin.manifest, input);
+    const stored = await this.repository.config(projectId, pluginId);
+    const secrets = { ...this.secrets.open(stored?.secretSettings ?? null), ...change.secrets };
+    await this.repository.save(
+      projectId,
+      pluginId,
+      change.settings,
+      this.secrets.seal(secrets),
+      new Date(),
+    );
+    return this.view(projectId, pluginId);
+  }
+
+  /** Moves the core's old settings of `channel` into its installed plugin (dry run unless final). */
+  async backfill(
+    channel: BackfillChannel,
+    final: boolean,
+  ): Promise<BackfillCounts & { pluginId: string }> {
+    const kind = BACKFILL_CHANNELS[channel];
+    const installed = await this.plugins.listEnabledByCapability('notification_channel');
+    const plugin = installed.find((p) =>
+      (kind.pluginIds as readonly string[]).includes(p.catalogPluginId),
+    );
+    if (!plugin) throw new PluginChannelsError('channel_plugin_not_installed', { channel });
+    const counts = await this.repository.backfill(
+      channel,
+      plugin.id,
+      [...kind.required],
+      final,
+      new Date(),
+    );
+    return { ...counts, pluginId: plugin.id };
+  }
+
+  private async view(projectId: string, pluginId: string): Promise<ChannelConfigView> {
+    const config = await this.repository.config(projectId, pluginId);
+    return {
+      pluginId,
+      projectId,
+      settings: config?.settings ?? {},
+      secretSettingsSet: Object.keys(this.secrets.open(config?.secretSettings ?? null)).sort(),
+    };
+  }
+}
