@@ -28,6 +28,8 @@ const SEATS_HELD_BY = `SELECT unnest(assigned_purposes) AS p FROM devices WHERE 
   UNION SELECT 'k8s' FROM k8s_credentials WHERE device_id = $1 AND not_after > $2`;
 
 export interface EphemeralAdmissionFacts {
+  deviceId: string;
+  identityKey: string;
   instancePublicKey: string;
   licenseB64: string | null;
   tamperReason: string | null;
@@ -289,26 +291,31 @@ export class LicenseRepository {
 
   /**
    * What admitting one issuance without a request needs (Kubernetes credentials), in one
-   * statement: the license state, whether the identity holds a device slot and whether the
-   * device holds the purpose's seat (assigned, active certificate, unexpired k8s credential).
+   * statement keyed by the caller's certificate serial (so it can run beside the caller's own
+   * look-up): the license state, the certificate's device and its identity key, whether that
+   * identity holds a device slot and whether the device holds the purpose's seat (assigned,
+   * active certificate, unexpired k8s credential). Undefined for an unknown certificate.
    */
   async ephemeralAdmissionFacts(
-    identityKey: string,
-    deviceId: string,
+    certificateSerial: string,
     purpose: string,
     now: Date,
   ): Promise<EphemeralAdmissionFacts | undefined> {
     const rows = (await this.dataSource.query(
       `SELECT s.instance_public_key AS "instancePublicKey", s.license_b64 AS "licenseB64",
               s.tamper_reason AS "tamperReason", s.seat_enforcement AS "seatEnforcement",
-              EXISTS (SELECT 1 FROM license_slots WHERE identity_key = $1) AS "slotHeld",
-              (EXISTS (SELECT 1 FROM devices WHERE id = $2 AND $3 = ANY(assigned_purposes))
-               OR EXISTS (SELECT 1 FROM certificates WHERE device_id = $2 AND purpose = $3
-                          AND status = 'active' AND not_after > $4)
-               OR ($3 = 'k8s' AND EXISTS (SELECT 1 FROM k8s_credentials
-                                          WHERE device_id = $2 AND not_after > $4))) AS "seatHeld"
-         FROM license_state s WHERE s.id = 1`,
-      [identityKey, deviceId, purpose, now],
+              d.id AS "deviceId", d.identity_key AS "identityKey",
+              EXISTS (SELECT 1 FROM license_slots WHERE identity_key = d.identity_key) AS "slotHeld",
+              ($2 = ANY(d.assigned_purposes)
+               OR EXISTS (SELECT 1 FROM certificates x WHERE x.device_id = d.id AND x.purpose = $2
+                          AND x.status = 'active' AND x.not_after > $3)
+               OR ($2 = 'k8s' AND EXISTS (SELECT 1 FROM k8s_credentials k
+                                          WHERE k.device_id = d.id AND k.not_after > $3))) AS "seatHeld"
+         FROM license_state s
+         JOIN certificates c ON c.serial = $1
+         JOIN devices d ON d.id = c.device_id
+        WHERE s.id = 1`,
+      [certificateSerial, purpose, now],
     )) as EphemeralAdmissionFacts[];
     return rows[0];
   }

@@ -17,8 +17,15 @@ import {
   LEDGER_GENESIS_HASH,
   ledgerDigest,
 } from './license-ledger';
-import { LicenseRepository, type LicenseTx, type SlotCandidate } from './license.repository';
+import {
+  type EphemeralAdmissionFacts,
+  LicenseRepository,
+  type LicenseTx,
+  type SlotCandidate,
+} from './license.repository';
 import type { LicenseStateEntity } from './license-state.entity';
+
+export type { EphemeralAdmissionFacts } from './license.repository';
 import { admitSlots } from './slot-admission';
 
 export interface PurposeSeats {
@@ -510,22 +517,25 @@ export class LicenseService {
    *   a device holding it (assigned, or an unexpired credential) consumes nothing.
    * `persist` records the issuance (the row that holds the seat); when a slot or a seat is
    * taken it runs inside the ledger transaction (its `em`), so concurrent takers serialize.
+   * `facts` come from `ephemeralAdmissionFacts` (read beside the caller's own look-up); the
+   * caller's certificate must be known (its device is the one admitted).
    */
   async admitEphemeralIssuance<T>(
-    caller: { deviceId: string; identityKey: string; purpose: Purpose },
+    facts: EphemeralAdmissionFacts | undefined,
+    purpose: Purpose,
     persist: (em: EntityManager | undefined) => Promise<T>,
     now = new Date(),
   ): Promise<T> {
-    const { deviceId, identityKey, purpose } = caller;
-    const facts = await this.licenses.ephemeralAdmissionFacts(identityKey, deviceId, purpose, now);
-    if (facts?.tamperReason) {
+    if (!facts) throw new LicenseError('license_invalid', 'the deployment instance key is missing');
+    const { deviceId, identityKey } = facts;
+    if (facts.tamperReason) {
       throw new LicenseError(
         'license_tamper',
         `the license ledger is in tamper: ${facts.tamperReason}`,
       );
     }
     const seats = this.effective(facts, now).purposeSeats;
-    if (!facts || (facts.slotHeld && (!seats || facts.seatHeld))) return persist(undefined);
+    if (facts.slotHeld && (!seats || facts.seatHeld)) return persist(undefined);
     return this.licenses.transaction(async (tx) => {
       let decision: SlotDecision | undefined;
       if (!facts.slotHeld) {
@@ -554,6 +564,18 @@ export class LicenseService {
       await decision?.commit([{ identityKey, deviceId }], now);
       return result;
     });
+  }
+
+  /**
+   * The license facts of an issuance without request for the device of a certificate (one
+   * statement; see `admitEphemeralIssuance`). Undefined for an unknown certificate.
+   */
+  ephemeralAdmissionFacts(
+    certificateSerial: string,
+    purpose: Purpose,
+    now: Date,
+  ): Promise<EphemeralAdmissionFacts | undefined> {
+    return this.licenses.ephemeralAdmissionFacts(certificateSerial, purpose, now);
   }
 
   async seatEnforcement(): Promise<number> {
