@@ -12,6 +12,9 @@
 #   6. the findings web UI (apps/findings-web, built to dist/apps/findings-web) served with the
 #      API proxied same-origin (apps/findings-web/server/serve.mjs)
 #   7. waits for every /health, then prints URLs and credentials
+#   The local plugin catalog (tools/catalog/plugins built, signed with a local publisher key
+#   and served on 127.0.0.1:7080) is the findings service's official catalog source
+#   (docs/plugins/catalog.md); UP_SKIP_CATALOG=1 leaves it out.
 #
 # Re-running restarts the processes cleanly. Stop with `bash tools/down.sh` (add --all to
 # stop PostgreSQL and Redis too).
@@ -37,6 +40,8 @@ PLUGIN_RUNNER_PORT=7070
 PLUGIN_RUNNER_GRPC_PORT=7071
 PLUGIN_RUNNER_METRICS_PORT=9092
 FINDINGS_WEB_PORT=8081
+PLUGIN_CATALOG_PORT=7080
+PLUGIN_CATALOG_DIR="$STATE/plugin-catalog"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 log() { printf '[up] %s\n' "$*"; }
@@ -122,6 +127,11 @@ if ! grep -q '^PLUGIN_RUNNER_TOKEN=' "$SECRETS_FILE"; then
   printf "PLUGIN_RUNNER_TOKEN='%s'\n" "$(node -p 'require("node:crypto").randomBytes(32).toString("base64url")')" \
     >>"$SECRETS_FILE"
 fi
+# The key the findings service seals plugin secret settings with (docs/plugins/installation.md).
+if ! grep -q '^PLUGIN_SECRETS_KEY=' "$SECRETS_FILE"; then
+  printf "PLUGIN_SECRETS_KEY='%s'\n" "$(node -p 'require("node:crypto").randomBytes(32).toString("base64url")')" \
+    >>"$SECRETS_FILE"
+fi
 # shellcheck disable=SC1090
 . "$SECRETS_FILE"
 
@@ -133,7 +143,8 @@ bash tools/down.sh
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 for port in $FINDINGS_PORT $FINDINGS_METRICS_PORT $FINDINGS_WORKER_METRICS_PORT $CERTSVC_PORT \
-  $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT $FINDINGS_WEB_PORT; do
+  $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT $FINDINGS_WEB_PORT \
+  $PLUGIN_CATALOG_PORT; do
   port_open "$port" && die "port $port is already in use by a process that tools/up.sh did not start"
 done
 
@@ -212,7 +223,28 @@ FINDINGS_ENV=(
   "LOG_DIR=$LOG_DIR"
   "PLUGIN_RUNNER_URL=127.0.0.1:$PLUGIN_RUNNER_GRPC_PORT"
   "PLUGIN_RUNNER_TOKEN=$PLUGIN_RUNNER_TOKEN"
+  "PLUGIN_SECRETS_KEY=$PLUGIN_SECRETS_KEY"
 )
+# The local plugin catalog: built (components cached in <state>/plugin-components), signed with
+# <state>/catalog-publisher.pem and served on loopback; without it the official source keeps the
+# public default URL. The official source is registered at the first start of a database only.
+CATALOG_URL=""
+if [ "${UP_SKIP_CATALOG:-}" != 1 ]; then
+  step "building the local plugin catalog (tools/catalog/plugins; first build takes minutes)"
+  if node tools/catalog/local-catalog.mjs --state "$STATE" --out "$PLUGIN_CATALOG_DIR" >/dev/null; then
+    start plugin-catalog tools/catalog/serve-catalog.mjs "CATALOG_DIR=$PLUGIN_CATALOG_DIR" \
+      "CATALOG_PORT=$PLUGIN_CATALOG_PORT"
+    wait_http plugin-catalog "http://127.0.0.1:$PLUGIN_CATALOG_PORT/healthz"
+    CATALOG_URL="http://127.0.0.1:$PLUGIN_CATALOG_PORT/catalog.json"
+    FINDINGS_ENV+=(
+      "PLUGIN_CATALOG_ALLOW_LOCAL=true"
+      "PLUGIN_OFFICIAL_CATALOG_URL=$CATALOG_URL"
+      "PLUGIN_OFFICIAL_CATALOG_PUBLIC_KEY=$(cat "$PLUGIN_CATALOG_DIR/publisher.pub.pem")"
+    )
+  else
+    log "warning: the local plugin catalog could not be built; continuing without it"
+  fi
+fi
 CERTSVC_ENV=(
   "CERTSVC_PORT=$CERTSVC_PORT"
   "CERTSVC_DATABASE_URL=$CERTSVC_DATABASE_URL"
@@ -276,6 +308,9 @@ cat <<EOF
    Metrics        http://localhost:$CERTSVC_PORT/metrics
    Admin login    $CERTSVC_ADMIN_EMAIL
    Password       $CERTSVC_ADMIN_PASSWORD
+
+ Plugin catalog   ${CATALOG_URL:-(not built: UP_SKIP_CATALOG=1 or the build failed)}
+                  official source of the findings service, signed with $STATE/catalog-publisher.pem
 
  Plugin runner
    Health         http://localhost:$PLUGIN_RUNNER_PORT/health   (version: /version)
