@@ -32,6 +32,8 @@ test('triage in_progress -> waiting -> in_progress: the deadline pauses, then mo
   await expect(page.getByRole('heading', { name: 'Rule sql-injection' })).toBeVisible();
   await expect(page.getByTestId('snippet')).toContainText('vulnerable(10)');
   await expect(page.getByTestId('location')).toContainText('src/db.ts:10');
+  // Enrichment by button lists the enabled enricher plugins: none on this test stack.
+  await expect(page.getByTestId('enrichment')).toContainText('No enricher plugin is enabled.');
   await expectAccessible(page, 'finding');
   const deadline = page.getByTestId('deadline');
   await expect(deadline).toHaveAttribute('data-due', '');

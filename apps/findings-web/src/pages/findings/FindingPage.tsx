@@ -282,6 +282,53 @@ function TagsEditor({ finding }: { finding: Finding }) {
   );
 }
 
+/** Enrichment by button: one per enabled enricher plugin (GET /plugins/capabilities/finding-enrichers). */
+function Enrichment({ finding }: { finding: Finding }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const enrichers = useQuery({
+    queryKey: ['finding-enrichers'],
+    queryFn: () => call(api.GET('/api/v1/plugins/capabilities/finding-enrichers')),
+    staleTime: 60_000,
+  });
+  const enrich = useMutation({
+    mutationFn: (pluginId: string) =>
+      call(
+        api.POST('/api/v1/findings/{id}/enrich-tags/{plugin_id}', {
+          params: { path: { id: finding.id, plugin_id: pluginId } },
+        }),
+      ),
+    onSuccess: (result) => {
+      queryClient.setQueryData<Finding>(['finding', finding.id], (old) =>
+        old ? { ...old, enrichment_tags: result.enrichment_tags } : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: ['finding-actions', finding.id] });
+    },
+  });
+  return (
+    <Stack gap={4} data-testid="enrichment">
+      <Text size="sm" fw={600}>
+        {t('finding.enrich')}
+      </Text>
+      {enrichers.data?.length === 0 && <Text size="sm">{t('finding.noEnrichers')}</Text>}
+      <Group gap={4}>
+        {(enrichers.data ?? []).map((e) => (
+          <Button
+            key={e.id}
+            size="xs"
+            variant="default"
+            loading={enrich.isPending && enrich.variables === e.id}
+            onClick={() => enrich.mutate(e.id)}
+          >
+            {t('finding.enrichWith', { name: `${e.catalog_plugin_id} ${e.version}` })}
+          </Button>
+        ))}
+      </Group>
+      <ErrorAlert error={enrichers.error ?? enrich.error} />
+    </Stack>
+  );
+}
+
 function Deadline({ finding }: { finding: Finding }) {
   const { t, locale } = useI18n();
   return (
@@ -461,6 +508,9 @@ export default function FindingPage() {
             </Paper>
             <Paper withBorder p="xs">
               <TagsEditor finding={f} />
+            </Paper>
+            <Paper withBorder p="xs">
+              <Enrichment finding={f} />
             </Paper>
           </Stack>
         </Grid.Col>

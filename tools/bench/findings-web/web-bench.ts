@@ -1,0 +1,329 @@
+/**
+ * Findings web UI benchmark (not part of `npm test`), in Debian's Chromium. From the repository root:
+ *
+ *   npx nx run findings-web:build   # the production bundle it measures and serves
+ *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/findings-web/web-bench.ts
+ *
+ * Starts the project's PostgreSQL/Redis when STACK_PG_URL is unset, creates a scratch database,
+ * boots the real findings API in this process (migrations included), creates 2 projects x 5
+ * products, loads BENCH_FINDINGS (default 1 000 000) findings set-based (the query bench's data
+ * shape), serves the built UI with apps/findings-web/server/serve.mjs (API proxied), signs in
+ * in headless Chromium and measures, BENCH_ROUNDS times each (default 15, after 2 warm-ups):
+ *   1. first rows after navigation: from the click on "Findings" (in-app navigation from another
+ *      page, cache cleared) and from a full page load of /findings (bundle, session refresh,
+ *      list) until the first grid row is visible;
+ *   2. a query-mode search: from Enter in the query field until the rows of the new query are
+ *      shown — `severity:critical|high file_path:src/module-N/` with another N each round (no
+ *      cache answers; a substring term, slow at the API), and the query bench's indexed
+ *      `severity:critical|high host:*prod*` on a freshly loaded page each round;
+ * each beside the API's own time for the same request (the same URL, fetched from this process
+ * right after: the in-run reference), and 3. the production bundle's initial JavaScript
+ * (index.html's script and modulepreload chunks) gzipped.
+ * Env: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_KEEP_DB=1.
+ */
+import 'reflect-metadata';
+import { chromium, type Page } from '@playwright/test';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
+import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
+
+const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
+const ROOT = join(__dirname, '../../..');
+const DIST = join(ROOT, 'dist/apps/findings-web');
+const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
+
+const LOAD = `
+INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
+  description, severity, status, host, file_path, scanner, cwe, tags, sla_days, first_seen_at,
+  last_seen_at, created_at)
+SELECT $1, $2, md5($4 || g::text) || md5(g::text || $4), 'code',
+  'rule-' || (g % 400),
+  'Finding ' || g || ' ' || (ARRAY['SQL injection','XSS','Weak cipher','Outdated dependency','Hardcoded secret'])[1 + g % 5],
+  'Seeded description of finding ' || g,
+  (ARRAY['CRITICAL','HIGH','MEDIUM','MEDIUM','LOW','LOW','INFO'])[1 + (g * 7919) % 7],
+  (ARRAY['new','new','new','confirmed','confirmed','in_progress','fixed','fixed','false_positive','risk_accepted','wont_fix','renewed'])[1 + (g * 104729) % 12],
+  CASE WHEN g % 10 < 3 THEN 'app-' || (g % 97) || '.prod.example.com'
+       WHEN g % 10 < 8 THEN 'app-' || (g % 89) || '.staging.example.com' ELSE NULL END,
+  CASE WHEN g % 4 = 0 THEN 'lib/vendor/pkg-' || (g % 50) || '/index.js'
+       ELSE 'src/module-' || (g % 200) || '/file-' || (g % 37) || '.ts' END,
+  (ARRAY['semgrep','trivy','zap','sonarqube','gitleaks'])[1 + (g * 31) % 5],
+  ARRAY['CWE-' || (g % 120)],
+  CASE WHEN g % 20 = 0 THEN ARRAY['pci'] ELSE '{}'::text[] END,
+  30,
+  now() - ((g % 525600) || ' minutes')::interval,
+  now() - ((g % 10000) || ' minutes')::interval,
+  now() - ((g % 525600) || ' minutes')::interval
+FROM generate_series(1::bigint, $3::bigint) AS g`;
+
+function stackEnv(): Record<string, string> {
+  if (process.env['STACK_PG_URL'] && process.env['REDIS_URL']) {
+    return { STACK_PG_URL: process.env['STACK_PG_URL'], REDIS_URL: process.env['REDIS_URL'] };
+  }
+  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { stdio: 'inherit' });
+  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { encoding: 'utf8' });
+  const env: Record<string, string> = {};
+  for (const m of out.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
+  return env;
+}
+
+function stats(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+  return `p50 ${at(50).toFixed(0)} ms, p95 ${at(95).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms`;
+}
+
+/** index.html's initial JavaScript (entry script + modulepreloads), raw and gzipped. */
+function initialBundle(): { files: string[]; raw: number; gzip: number } {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = readFileSync(join(DIST, file));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files, raw, gzip };
+}
+
+async function apiTime(apiUrl: string, token: string, path: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return performance.now() - started;
+}
+
+async function firstRows(page: Page): Promise<void> {
+  await page.getByTestId('finding-row').first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(DIST, 'index.html')))
+    throw new Error('build the UI first: npx nx run findings-web:build');
+  const bundle = initialBundle();
+  const env = stackEnv();
+  const dbName = `bench_web_${Date.now()}`;
+  const admin = new Client({ connectionString: env['STACK_PG_URL'] });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const config = loadFindingsConfig(
+    {
+      DATABASE_URL: env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${dbName}`),
+      REDIS_URL: env['REDIS_URL'],
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'error',
+      LOG_FILE_SINK_ENABLED: 'false',
+      COOKIE_SECURE: 'false',
+      RATE_LIMIT_API: '1000000',
+      RATE_LIMIT_API_USER: '1000000',
+      RATE_LIMIT_AUTH: '1000',
+      RATE_LIMIT_KEY_PREFIX: `${dbName}:rl:`,
+      QUEUE_PREFIX: dbName,
+      LOCAL_ADMIN_EMAIL: ADMIN.email,
+      LOCAL_ADMIN_PASSWORD: ADMIN.password,
+    },
+    'api',
+  );
+  const app = await createFindingsApp(config);
+  let web: ReturnType<typeof spawn> | undefined;
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.getHttpServer().address();
+    const apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const login = await fetch(`${apiUrl}/api/v1/auth/local/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: ADMIN.email, password: ADMIN.password }),
+    });
+    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${apiUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return ((await res.json()) as { data: { id: string } }).data;
+    };
+    const products: { id: string; projectId: string }[] = [];
+    for (let p = 0; p < 2; p++) {
+      const project = await post('/api/v1/projects', { name: `bench-project-${p}` });
+      for (let k = 0; k < 5; k++) {
+        const product = await post(`/api/v1/projects/${project.id}/products`, {
+          name: `bench-product-${k}`,
+          scan_enabled: true,
+        });
+        products.push({ id: product.id, projectId: project.id });
+      }
+    }
+    const ds = app.get(DataSource);
+    const perProduct = Math.floor(TOTAL / products.length);
+    const loadStarted = performance.now();
+    for (const product of products)
+      await ds.query(LOAD, [product.id, product.projectId, perProduct, product.id]);
+    await ds.query('VACUUM ANALYZE findings');
+    console.log(
+      `loaded ${perProduct * products.length} findings in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
+
+    const webPort = 18000 + Math.floor(Math.random() * 1000);
+    web = spawn(process.execPath, ['apps/findings-web/server/serve.mjs'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'],
+        FINDINGS_WEB_PORT: String(webPort),
+        FINDINGS_API_URL: apiUrl,
+        FINDINGS_WEB_ROOT: DIST,
+      },
+      stdio: 'ignore',
+    });
+    const webUrl = `http://127.0.0.1:${webPort}`;
+    for (
+      let i = 0;
+      i < 100 &&
+      !(await fetch(`${webUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const browser = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+    try {
+      const page = await browser.newPage({
+        viewport: { width: 1400, height: 900 },
+        locale: 'en-GB',
+      });
+      await page.goto(`${webUrl}/login`);
+      await page.getByLabel('Login (e-mail)').fill(ADMIN.email);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await firstRows(page);
+      const listPath = '/api/v1/findings?sort=created_at&order=desc&limit=100';
+
+      // 1a. In-app navigation: Projects -> Findings (the list query is not cached: new key each round via order toggle is not wanted, so reload the projects page first to empty the cache).
+      const inApp: number[] = [];
+      const fullLoad: number[] = [];
+      const listApi: number[] = [];
+      for (let i = 0; i < ROUNDS + 2; i++) {
+        await page.goto(`${webUrl}/projects`);
+        await page.getByRole('heading', { name: 'Projects' }).waitFor();
+        const started = performance.now();
+        await page.getByRole('link', { name: 'Findings' }).click();
+        await firstRows(page);
+        const browserMs = performance.now() - started;
+        const t0 = performance.now();
+        await page.goto(`${webUrl}/findings`);
+        await firstRows(page);
+        const loadMs = performance.now() - t0;
+        const apiMs = await apiTime(apiUrl, token, listPath);
+        if (i >= 2) {
+          inApp.push(browserMs);
+          fullLoad.push(loadMs);
+          listApi.push(apiMs);
+        }
+      }
+
+      // 2. Query mode: each round another query (no cache), Enter -> the new rows.
+      await page.goto(`${webUrl}/findings?mode=query`);
+      await firstRows(page);
+      const query: number[] = [];
+      const queryApi: number[] = [];
+      for (let i = 0; i < ROUNDS + 2; i++) {
+        // An odd module number: a src/ path (every 4th finding is under lib/), ~1/700 of the rows.
+        const q = `severity:critical|high file_path:src/module-${11 + 2 * i}/`;
+        const box = page.getByRole('textbox', { name: 'Query' });
+        await box.fill(q);
+        const answered = page.waitForResponse(
+          (r) =>
+            r.url().includes('/api/v1/findings?') && new URL(r.url()).searchParams.get('q') === q,
+          { timeout: 30_000 },
+        );
+        const started = performance.now();
+        await box.press('Enter');
+        await answered;
+        await firstRows(page);
+        const browserMs = performance.now() - started;
+        const apiMs = await apiTime(
+          apiUrl,
+          token,
+          `/api/v1/findings?sort=created_at&order=desc&q=${encodeURIComponent(q)}&limit=100`,
+        );
+        if (i >= 2) {
+          query.push(browserMs);
+          queryApi.push(apiMs);
+        }
+      }
+
+      // 3. The query bench's indexed query, the same each round on a freshly loaded page (empty cache).
+      const fastQ = 'severity:critical|high host:*prod*';
+      const fast: number[] = [];
+      const fastApi: number[] = [];
+      for (let i = 0; i < ROUNDS + 2; i++) {
+        await page.goto(`${webUrl}/findings?mode=query`);
+        await firstRows(page);
+        const box = page.getByRole('textbox', { name: 'Query' });
+        await box.fill(fastQ);
+        const answered = page.waitForResponse(
+          (r) =>
+            r.url().includes('/api/v1/findings?') &&
+            new URL(r.url()).searchParams.get('q') === fastQ,
+          { timeout: 30_000 },
+        );
+        const started = performance.now();
+        await box.press('Enter');
+        await answered;
+        await firstRows(page);
+        const browserMs = performance.now() - started;
+        const apiMs = await apiTime(
+          apiUrl,
+          token,
+          `/api/v1/findings?sort=created_at&order=desc&q=${encodeURIComponent(fastQ)}&limit=100`,
+        );
+        if (i >= 2) {
+          fast.push(browserMs);
+          fastApi.push(apiMs);
+        }
+      }
+
+      console.log(`\nfindings: ${perProduct * products.length}, rounds: ${ROUNDS}`);
+      console.log(`first rows, in-app navigation (Projects -> Findings): ${stats(inApp)}`);
+      console.log(`first rows, full page load of /findings:             ${stats(fullLoad)}`);
+      console.log(`  API alone, GET ${listPath}: ${stats(listApi)}`);
+      console.log(`query-mode search, Enter -> rows:                    ${stats(query)}`);
+      console.log(`  API alone, the same q:                             ${stats(queryApi)}`);
+      console.log(`query-mode search '${fastQ}', Enter -> rows: ${stats(fast)}`);
+      console.log(`  API alone, the same q:                             ${stats(fastApi)}`);
+      console.log(
+        `initial JS: ${bundle.files.join(', ')} — ${(bundle.raw / 1024).toFixed(1)} KB raw, ${(bundle.gzip / 1024).toFixed(1)} KB gzipped (target <= 300 KB)`,
+      );
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    web?.kill('SIGTERM');
+    await app.close();
+    if (process.env['BENCH_KEEP_DB'] !== '1')
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
