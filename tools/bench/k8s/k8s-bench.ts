@@ -17,13 +17,15 @@
  * broker answers 404 without touching the database). Clients and server share this process
  * (and its event loop) for both figures. Rounds alternate reference / credentials.
  *
- * Env: BENCH_SECONDS (per round, default 8), BENCH_ROUNDS (default 3), BENCH_KEEP_DB=1.
+ * Env: BENCH_SECONDS (per round, default 8), BENCH_ROUNDS (default 3), BENCH_KEEP_DB=1,
+ * BENCH_MODES (comma list of new,resume,keepalive; default all three).
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:https';
+import { Agent, request, type RequestOptions } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -87,35 +89,70 @@ interface Tls {
   key: string;
 }
 
-/** One call on a new connection; resolves with the HTTP status. */
-function call(tls: Tls, path: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
+/**
+ * How a client connects: `new` a full mutual-TLS handshake per call (no resumption); `resume`
+ * a new connection per call resuming the client's last TLS session (session ticket), as the
+ * plugin does across kubectl runs; `keepalive` one persistent connection per client.
+ */
+type Mode = 'new' | 'resume' | 'keepalive';
+
+/** One client: its TLS identity, its keep-alive agent and its last TLS session. */
+class BenchClient {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  private session: Buffer | undefined;
+  resumed = 0;
+  connections = 0;
+
+  constructor(private readonly tls: Tls) {}
+
+  /** One call; resolves with the HTTP status. */
+  call(mode: Mode, path: string, body: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      // `session` goes through to tls.connect (not in the https option types).
+      const options: RequestOptions & { session?: Buffer } = {
         host: '127.0.0.1',
-        port: tls.port,
+        port: this.tls.port,
         path,
         method: 'POST',
-        ca: tls.serverCa,
-        cert: tls.cert,
-        key: tls.key,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
+        ca: this.tls.serverCa,
+        cert: this.tls.cert,
+        key: this.tls.key,
+        agent: mode === 'keepalive' ? this.agent : false,
+        session: mode === 'resume' ? this.session : undefined,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      };
+      const req = request(options, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+      });
+      if (mode === 'resume') {
+        req.on('socket', (socket) => {
+          const tlsSocket = socket as TLSSocket;
+          tlsSocket.on('session', (session: Buffer) => (this.session = session));
+          tlsSocket.once('secureConnect', () => {
+            this.connections += 1;
+            if (tlsSocket.isSessionReused()) this.resumed += 1;
+          });
+        });
+      }
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
 }
 
 /** CLIENTS loops for `seconds`; calls per second, and fails on any unexpected status. */
 async function rate(
   seconds: number,
-  tls: Tls,
+  clients: BenchClient[],
+  mode: Mode,
   path: string,
   bodies: string[],
   expected: number,
@@ -124,9 +161,9 @@ async function rate(
   let done = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, i) => {
+    clients.map(async (client, i) => {
       while (performance.now() < until) {
-        const status = await call(tls, path, bodies[i]);
+        const status = await client.call(mode, path, bodies[i]);
         if (status !== expected) throw new Error(`${path}: status ${status}`);
         done += 1;
       }
@@ -291,22 +328,54 @@ async function main(): Promise<void> {
       }),
     );
     const noop = Array.from({ length: CLIENTS }, () => '{}');
-    await rate(1, tls, '/noop', noop, 404); // warm-up
-    await rate(1, tls, '/api/v1/k8s/credential', bodies, 201);
-
-    const refs: number[] = [];
-    const creds: number[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
-      refs.push(await rate(SECONDS, tls, '/noop', noop, 404));
-      creds.push(await rate(SECONDS, tls, '/api/v1/k8s/credential', bodies, 201));
-      console.log(
-        `round ${round + 1}: reference (mTLS handshake + no-op route) ${refs[round].toFixed(0)}/s, credentials ${creds[round].toFixed(0)}/s, ratio ${(creds[round] / refs[round]).toFixed(2)}, load ${loadavg()[0].toFixed(1)}`,
-      );
+    const clients = Array.from({ length: CLIENTS }, () => new BenchClient(tls));
+    const CREDENTIAL = '/api/v1/k8s/credential';
+    const modes: { mode: Mode; label: string; reference: string }[] = [
+      {
+        mode: 'new',
+        label: 'new connection, full handshake',
+        reference: 'mTLS handshake + no-op route',
+      },
+      {
+        mode: 'resume',
+        label: 'new connection, resumed TLS session',
+        reference: 'resumed handshake + no-op route',
+      },
+      {
+        mode: 'keepalive',
+        label: 'keep-alive connection',
+        reference: 'HTTPS keep-alive no-op request',
+      },
+    ];
+    const only = process.env['BENCH_MODES']?.split(',');
+    if (only) modes.splice(0, modes.length, ...modes.filter((m) => only.includes(m.mode)));
+    for (const { mode } of modes) {
+      await rate(1, clients, mode, '/noop', noop, 404); // warm-up
+      await rate(1, clients, mode, CREDENTIAL, bodies, 201);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const summary: string[] = [];
+    for (const { mode, label, reference } of modes) {
+      const refs: number[] = [];
+      const creds: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        refs.push(await rate(SECONDS, clients, mode, '/noop', noop, 404));
+        creds.push(await rate(SECONDS, clients, mode, CREDENTIAL, bodies, 201));
+        console.log(
+          `${label}, round ${round + 1}: reference (${reference}) ${refs[round].toFixed(0)}/s, credentials ${creds[round].toFixed(0)}/s, ratio ${(creds[round] / refs[round]).toFixed(2)}, load ${loadavg()[0].toFixed(1)}`,
+        );
+      }
+      summary.push(
+        `median, ${label}: reference (${reference}) ${median(refs).toFixed(0)}/s, credentials ${median(creds).toFixed(0)}/s`,
+      );
+    }
+    const connections = clients.reduce((n, c) => n + c.connections, 0);
+    const resumed = clients.reduce((n, c) => n + c.resumed, 0);
+    for (const line of summary) console.log(line);
     console.log(
-      `median: reference ${median(refs).toFixed(0)}/s, credentials ${median(creds).toFixed(0)}/s (target >= 500/s)`,
+      `TLS sessions resumed in the resume mode: ${resumed} of ${connections} connections; target >= 500 credentials/s`,
     );
+    for (const client of clients) client.close();
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
