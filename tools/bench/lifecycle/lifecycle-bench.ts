@@ -23,11 +23,16 @@
  *      from the same state (a status change: an index key changes, no HOT update, like the
  *      bulk change; the rows are put back untimed).
  *
+ * Beside each bulk figure: the CPU time the PostgreSQL backends of the scratch database used
+ * (from /proc; the load moves it much less than the wall time) and the load average.
+ *
  * Targets (issue 13): hourly check <= 5 s; bulk change >= 20 000 findings/s.
  * Env: BENCH_FINDINGS, BENCH_IN_WORK, BENCH_BULK, BENCH_KEEP_DB=1 keeps the database.
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -110,6 +115,31 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: T
 }
 
 const rate = (rows: number, ms: number) => Math.round(rows / (ms / 1000)).toLocaleString('en');
+
+/**
+ * CPU milliseconds (user + system) the PostgreSQL backends connected to `db` have used so far,
+ * read from /proc (the stack's PostgreSQL runs on this host); undefined where /proc cannot be
+ * read. On a shared machine the CPU a statement costs moves much less with the load than its
+ * wall time does.
+ */
+async function backendCpuMs(admin: Client, db: string): Promise<number | undefined> {
+  const { rows } = await admin.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+    [db],
+  );
+  const tickMs = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  let ticks = 0;
+  try {
+    for (const { pid } of rows) {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    }
+  } catch {
+    return undefined;
+  }
+  return ticks * tickMs;
+}
 
 async function main(): Promise<void> {
   const env = stackEnv();
@@ -206,20 +236,31 @@ async function main(): Promise<void> {
     console.log(`target <= 5000 ms: ${Math.max(first.ms, steady.ms) <= 5000 ? 'met' : 'MISSED'}`);
 
     // --- 2. the bulk status change ---------------------------------------------------------
+    const withCpu = async <T>(work: () => Promise<T>) => {
+      const cpuBefore = await backendCpuMs(admin, dbName);
+      const run = await timed(work);
+      const cpuAfter = await backendCpuMs(admin, dbName);
+      const cpu =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? 'n/a'
+          : `${(cpuAfter - cpuBefore).toFixed(0)} ms`;
+      return { ...run, cpu };
+    };
     const bulk = (status: string) =>
-      timed(() =>
+      withCpu(() =>
         post(api, '/api/v1/findings/bulk-status', {
           filters: { product_id: bulkProduct },
           status,
         }),
       );
     const plain = (status: string) =>
-      timed(() =>
+      withCpu(() =>
         ds.query(`UPDATE findings SET status = $2, updated_at = now() WHERE product_id = $1`, [
           bulkProduct,
           status,
         ]),
       );
+    const loadBefore = loadavg()[0];
     // Reference: a plain UPDATE moving the same rows between the same two states (an index
     // key changes, so like the bulk change it is not a HOT update), then put back untimed.
     await plain('confirmed'); // warm-up: the rows and their index pages in the cache
@@ -234,18 +275,20 @@ async function main(): Promise<void> {
       `SELECT count(*)::int AS n FROM finding_actions WHERE project_id = $1 AND action = 'status_changed'`,
       [projectId],
     )) as { n: number }[];
-    console.log(`\nbulk status change of ${BULK.toLocaleString('en')} findings (ms, findings/s):`);
     console.log(
-      `| reference: plain UPDATE SET status new -> confirmed (no log, no clock) | ${ref.ms.toFixed(0)} | ${rate(BULK, ref.ms)} |`,
+      `\nbulk status change of ${BULK.toLocaleString('en')} findings (ms, findings/s, PostgreSQL CPU; load average ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}):`,
     );
     console.log(
-      `| POST bulk-status new -> confirmed (HTTP, one statement: lock + update + log) | ${toConfirmed.ms.toFixed(0)} | ${rate(Number(toConfirmed.result['changed']), toConfirmed.ms)} | changed ${String(toConfirmed.result['changed'])} |`,
+      `| reference: plain UPDATE SET status new -> confirmed (no log, no clock) | ${ref.ms.toFixed(0)} | ${rate(BULK, ref.ms)} | ${ref.cpu} |`,
     );
     console.log(
-      `| reference: plain UPDATE SET status confirmed -> in_progress          | ${ref2.ms.toFixed(0)} | ${rate(BULK, ref2.ms)} |`,
+      `| POST bulk-status new -> confirmed (HTTP, one statement: lock + update + log) | ${toConfirmed.ms.toFixed(0)} | ${rate(Number(toConfirmed.result['changed']), toConfirmed.ms)} | ${toConfirmed.cpu} | changed ${String(toConfirmed.result['changed'])} |`,
     );
     console.log(
-      `| POST bulk-status confirmed -> in_progress (clock start)           | ${toInProgress.ms.toFixed(0)} | ${rate(Number(toInProgress.result['changed']), toInProgress.ms)} | changed ${String(toInProgress.result['changed'])} |`,
+      `| reference: plain UPDATE SET status confirmed -> in_progress          | ${ref2.ms.toFixed(0)} | ${rate(BULK, ref2.ms)} | ${ref2.cpu} |`,
+    );
+    console.log(
+      `| POST bulk-status confirmed -> in_progress (clock start)           | ${toInProgress.ms.toFixed(0)} | ${rate(Number(toInProgress.result['changed']), toInProgress.ms)} | ${toInProgress.cpu} | changed ${String(toInProgress.result['changed'])} |`,
     );
     console.log(`action-log entries written by the two bulk changes: ${logged?.n ?? 0}`);
     const slowest = Math.max(toConfirmed.ms, toInProgress.ms);
