@@ -136,6 +136,30 @@ describe('enrichment of findings by an enricher plugin (real runner, CMDB stand-
     expect(res.body.data.enrichment_tags).toEqual(['environment:prod', 'owner:team-web']);
   }, 90_000);
 
+  it('tags a finding created by hand in the background too', async () => {
+    const res = await request(stack.t.url)
+      .post(`/api/v1/products/${product.id}/findings`)
+      .set('Authorization', `Bearer ${stack.admin.token}`)
+      .send({ title: 'Telnet open', severity: 'HIGH', host: '10.20.0.2', port: 23 })
+      .expect(201);
+    const id = (res.body as { data: { id: string } }).data.id;
+    const tags = await waitFor(
+      async () => {
+        const current = await withDb(stack.t, (db) =>
+          db.query<{ enrichment_tags: string[] }>(
+            `SELECT enrichment_tags FROM findings WHERE id = $1`,
+            [id],
+          ),
+        );
+        const value = current.rows[0]?.enrichment_tags ?? [];
+        if (value.length === 0) throw new Error('not enriched yet');
+        return value;
+      },
+      { timeoutMs: 60_000, what: 'the manual finding enriched' },
+    );
+    expect(tags).toEqual(['environment:staging', 'owner:team-db']);
+  });
+
   it('a manual enrichment overwrites the enricher’s previous tags; the manual tags API cannot remove them', async () => {
     const id = await findingIdByIp(product.id, '10.20.0.1');
     metabase.table = {

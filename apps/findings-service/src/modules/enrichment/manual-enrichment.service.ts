@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { AccessContext } from '../../app/access/access-context';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
-import { FindingsApiError } from '../findings/findings-api.errors';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { EnrichmentError } from './enrichment.errors';
 import { EnrichmentRepository, type EnrichmentTag } from './enrichment.repository';
@@ -31,9 +30,9 @@ export class ManualEnrichmentService {
   ): Promise<{ tags: EnrichmentTag[]; enrichmentTags: string[] }> {
     const target = await this.repository.findingTarget(findingId);
     if (!target || !access.can('read_findings', target)) {
-      throw new FindingsApiError('finding_not_found');
+      throw new EnrichmentError('finding_not_found');
     }
-    if (!access.can('write_findings', target)) throw new FindingsApiError('access_denied');
+    if (!access.can('write_findings', target)) throw new EnrichmentError('access_denied');
     await this.rateLimits.checkRouteLimit(
       'enrich-tags',
       access.principal,

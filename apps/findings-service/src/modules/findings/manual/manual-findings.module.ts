@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActionLogModule } from '../../action-log/action-log.module';
+import { EnrichmentCoreModule } from '../../enrichment/enrichment-core.module';
 import { ProductsModule } from '../../products/products.module';
 import { ProjectsModule } from '../../projects/projects.module';
 import { FindingEntity } from '../finding.entity';
@@ -14,6 +15,7 @@ import { ManualFindingsService } from './manual-findings.service';
     ActionLogModule,
     ProductsModule,
     ProjectsModule,
+    EnrichmentCoreModule,
   ],
   controllers: [ManualFindingsController],
   providers: [ManualFindingsRepository, ManualFindingsService],

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InputValidationError } from '@platform/errors';
 import { actorOf } from '../../action-log/finding-action';
 import type { AccessContext } from '../../../app/access/access-context';
@@ -9,6 +9,7 @@ import {
   isWebAddress,
   normalizeFindingPath,
 } from '@platform/report-parsing';
+import { EnrichmentScheduler } from '../../enrichment/enrichment-scheduler.service';
 import { ProductsError } from '../../products/products.errors';
 import { ProductsService } from '../../products/products.service';
 import { ProjectsService } from '../../projects/projects.service';
@@ -49,10 +50,13 @@ export function manualLocation(input: CreateManualFindingDto): FindingLocation {
  */
 @Injectable()
 export class ManualFindingsService {
+  private readonly logger = new Logger('ManualFindings');
+
   constructor(
     private readonly findings: ManualFindingsRepository,
     private readonly products: ProductsService,
     private readonly projects: ProjectsService,
+    private readonly enrichment: EnrichmentScheduler,
   ) {}
 
   async create(
@@ -131,6 +135,16 @@ export class ManualFindingsService {
     );
     // The product was deleted between the check above and the insert.
     if (!outcome) throw new ProductsError('product_not_found');
+    if (outcome.created) {
+      // A finding appears: every enabled enricher gets it (a background job; never fails the call).
+      await this.enrichment
+        .findingsCreated(product.projectId, [outcome.finding.id], `manual-${outcome.finding.id}`)
+        .catch((error: unknown) =>
+          this.logger.warn(
+            `finding ${outcome.finding.id}: enrichment not queued (${(error as Error).message})`,
+          ),
+        );
+    }
     return outcome;
   }
 }
