@@ -40,6 +40,8 @@ export class FindingsFuzzSeed {
    * reaches the enricher check (404 enricher_not_found) rather than the runner (503).
    */
   enricherId = '';
+  /** An enabled native channel (`maxru-channel`: the backfill's target) the channel routes address. */
+  channelId = '';
   /**
    * A plugin catalog source whose URL the catalog fetch refuses at once (loopback, without the
    * development setting): catalog, install and update routes reach their checks, no network.
@@ -64,6 +66,7 @@ export class FindingsFuzzSeed {
     await this.newProduct();
     await this.newEnricher();
     await this.newPluginSource();
+    await this.newChannel();
   }
 
   async newPluginSource(): Promise<void> {
@@ -96,6 +99,33 @@ export class FindingsFuzzSeed {
       ['0'.repeat(64), manifest],
     )) as { id: string }[];
     this.enricherId = row.id;
+  }
+
+  async newChannel(): Promise<void> {
+    const manifest = Buffer.from(
+      JSON.stringify({
+        id: 'maxru-channel',
+        version: '1.0.0',
+        capabilities: ['notification_channel'],
+        runtime: 'native',
+        wit_version: '0.1.0',
+        min_service_version: '>=0.33',
+        allowed_hosts: [],
+        settings: [
+          { name: 'chat_id', type: 'string', per_project: true },
+          { name: 'access_token', type: 'string', secret: true, per_project: true },
+        ],
+        artifact_sha256: '1'.repeat(64),
+      }),
+    );
+    const [row] = (await this.t.app.get(DataSource).query(
+      `INSERT INTO installed_plugins (source_type, catalog_plugin_id, runtime, enabled, version,
+              artifact_sha256, manifest, capabilities)
+       VALUES ('sideload', 'maxru-channel', 'native', true, '1.0.0', $1, $2, '{notification_channel}')
+       RETURNING id`,
+      ['1'.repeat(64), manifest],
+    )) as { id: string }[];
+    this.channelId = row.id;
   }
 
   async addMember(): Promise<void> {

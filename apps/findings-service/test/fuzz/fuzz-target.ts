@@ -18,7 +18,9 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/admin/users/')) return { id: seed.targetUserId };
   if (p.startsWith('/api/v1/admin/plugin-marketplaces/')) return { id: seed.pluginSourceId };
   if (p.startsWith('/api/v1/admin/installed-plugins/')) return { id: seed.enricherId };
-  if (p.startsWith('/api/v1/projects/')) return { id: seed.projectId, user_id: seed.memberId };
+  if (p.startsWith('/api/v1/projects/')) {
+    return { id: seed.projectId, user_id: seed.memberId, plugin_id: seed.channelId };
+  }
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
   if (p.startsWith('/api/v1/findings/')) {
@@ -38,6 +40,9 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
       is_admin: false,
     },
     'PUT /api/v1/admin/users/{id}/enabled': { enabled: false },
+    'PUT /api/v1/projects/{id}/plugin-channels/{plugin_id}/config': {
+      settings: { enabled: true, min_severity: 'HIGH', chat_id: '-100', access_token: 'fuzz' },
+    },
     'POST /api/v1/admin/service-accounts': { name: 'fuzz-created' },
     'POST /api/v1/admin/service-accounts/{id}/permissions': {
       permission: 'read_findings',
