@@ -8,7 +8,12 @@ import { certificateDatabase } from '../database/database';
 import { CertificatesModule } from '../modules/certificates/certificates.module';
 import { CrlModule } from '../modules/crl/crl.module';
 import { CrlService } from '../modules/crl/crl.service';
+import {
+  K8sCredentialsRetention,
+  K8sRetentionModule,
+} from '../modules/k8s/k8s-credentials-retention';
 import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
+import { K8S_CREDENTIALS_PURGE_MS, k8sCredentialsPurgeTask } from './k8s-credentials-purge.task';
 
 /** One leader among the worker replicas runs every periodic task. */
 export const WORKER_LEADER_LOCK = 'certificate-service:worker-leader';
@@ -21,11 +26,14 @@ export interface WorkerRuntime {
 
 export interface WorkerSchedule {
   crlRefreshEveryMs: number;
+  /** Default `K8S_CREDENTIALS_PURGE_MS` (hourly). */
+  k8sCredentialsPurgeEveryMs?: number;
 }
 
 /**
  * The background worker: no HTTP. Waits for the API's migrations, then runs the periodic
- * tasks (CRL re-signing) on the replica holding the leader lock.
+ * tasks (CRL re-signing, purge of expired Kubernetes credential rows) on the replica holding
+ * the leader lock.
  */
 @Module({})
 export class WorkerModule {
@@ -43,8 +51,15 @@ export class WorkerModule {
         CrlModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          inject: [CrlService],
-          tasks: (crl: CrlService) => [crlRefreshTask(crl, schedule.crlRefreshEveryMs)],
+          imports: [K8sRetentionModule],
+          inject: [CrlService, K8sCredentialsRetention],
+          tasks: (crl: CrlService, k8s: K8sCredentialsRetention) => [
+            crlRefreshTask(crl, schedule.crlRefreshEveryMs),
+            k8sCredentialsPurgeTask(
+              k8s,
+              schedule.k8sCredentialsPurgeEveryMs ?? K8S_CREDENTIALS_PURGE_MS,
+            ),
+          ],
         }),
       ],
     };

@@ -84,4 +84,13 @@ export class K8sCallersRepository {
       ],
     );
   }
+
+  /** Deletes credential rows that expired before `cutoff` (one statement); how many. */
+  async purgeExpiredBefore(cutoff: Date): Promise<number> {
+    const [, count] = (await this.dataSource.query(
+      `DELETE FROM k8s_credentials WHERE not_after < $1`,
+      [cutoff],
+    )) as [unknown[], number];
+    return count;
+  }
 }
