@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { HostCallDenied } from '../../src/modules/plugin-runner-client/host-call-ports';
+import { InstalledPluginSecrets } from '../../src/modules/plugins/installed-plugins/installed-plugin-secrets';
 import { PluginSecretBox } from '../../src/modules/plugins/installed-plugins/plugin-secret-box';
 import { bearer, createProject } from '../support/catalog';
 import { withDb } from '../support/findings-db';
@@ -123,6 +125,30 @@ describe('channel plugins per project', () => {
       .set('Authorization', `Bearer ${projectAdmin.token}`)
       .expect(200);
     expect(list.body.data[0]).toMatchObject({ configured: true, enabled: true });
+  });
+
+  it('answers the runner’s get-project-secret from the event project’s settings, per-project secrets only', async () => {
+    const secrets = t.app.get(InstalledPluginSecrets);
+    const context = (project: string) => ({
+      pluginId: maxru,
+      versionDigest: 'a'.repeat(64),
+      projectId: project,
+      eventId: 'event-1',
+    });
+    expect(await secrets.getProjectSecret(context(projectId), 'access_token')).toBe(
+      'max-secret-token-1',
+    );
+    const other = (await createProject(t, bearer(admin))).id;
+    expect(await secrets.getProjectSecret(context(other), 'access_token')).toBeUndefined();
+    await expect(secrets.getProjectSecret(context(projectId), 'chat_id')).rejects.toBeInstanceOf(
+      HostCallDenied,
+    );
+    await expect(
+      secrets.getProjectSecret(
+        { ...context(projectId), versionDigest: 'b'.repeat(64) },
+        'access_token',
+      ),
+    ).rejects.toBeInstanceOf(HostCallDenied);
   });
 
   it('refuses unknown settings and wrong types (400), writers without manage_notifications (403), strangers (404)', async () => {

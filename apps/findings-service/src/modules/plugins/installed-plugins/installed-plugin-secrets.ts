@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   HostCallDenied,
-  HostCallNotConfigured,
   type PluginEventContext,
   type PluginSecretsPort,
 } from '../../plugin-runner-client/host-call-ports';
@@ -11,8 +10,9 @@ import { PluginSecretBox } from './plugin-secret-box';
 
 /**
  * Answers the runner's `get-secret` from the installation's sealed secret settings. A name the
- * manifest does not mark secret is denied. Project secrets belong to the per-project plugin
- * configuration (channels), not to this store: `get-project-secret` is not configured here.
+ * manifest does not mark secret is denied. `get-project-secret` answers from the event's
+ * project's configuration of the plugin (project channel settings, docs/plugins/channels.md):
+ * only names the manifest marks secret and per_project; none when the project set no value.
  */
 @Injectable()
 export class InstalledPluginSecrets implements PluginSecretsPort {
@@ -31,7 +31,16 @@ export class InstalledPluginSecrets implements PluginSecretsPort {
     return this.box.open(row.secretSettings)[name];
   }
 
-  getProjectSecret(): Promise<string | undefined> {
-    return Promise.reject(new HostCallNotConfigured('project plugin secrets'));
+  async getProjectSecret(context: PluginEventContext, name: string): Promise<string | undefined> {
+    const row = await this.repository.findById(context.pluginId);
+    if (!row || row.artifactSha256 !== context.versionDigest) {
+      throw new HostCallDenied('no such installed plugin version');
+    }
+    const setting = parseManifest(row.manifest).settings.find((s) => s.name === name);
+    if (!setting?.secret || !setting.per_project) {
+      throw new HostCallDenied(`${name} is not a per-project secret setting`);
+    }
+    const sealed = await this.repository.projectSecretSettings(context.projectId, context.pluginId);
+    return this.box.open(sealed)[name];
   }
 }

@@ -100,6 +100,19 @@ export class InstalledPluginsRepository {
       .execute();
   }
 
+  /**
+   * The sealed secret settings a project saved for a plugin (its channel configuration,
+   * docs/plugins/channels.md), or null.
+   */
+  async projectSecretSettings(projectId: string, pluginId: string): Promise<string | null> {
+    const rows = (await this.dataSource.query(
+      `SELECT secret_settings FROM project_channel_configs
+        WHERE project_id = $1 AND installed_plugin_id = $2`,
+      [projectId, pluginId],
+    )) as { secret_settings: string | null }[];
+    return rows[0]?.secret_settings ?? null;
+  }
+
   async artifact(digest: string, manager?: EntityManager): Promise<Buffer | null> {
     const repo = manager?.getRepository(PluginArtifactEntity) ?? this.artifacts;
     const row = await repo.findOne({
