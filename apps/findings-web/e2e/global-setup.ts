@@ -10,7 +10,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { REPOSITORY_ROOT, freePort, startNode, waitForHttp, type Child } from './support/processes';
+import {
+  REPOSITORY_ROOT,
+  freePort,
+  startNode,
+  waitForHttp,
+  waitForLine,
+  type Child,
+} from './support/processes';
 
 function stackEnv(): { pgUrl: string; redisUrl: string } {
   let pgUrl = process.env.STACK_PG_URL;
@@ -60,7 +67,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let webPort = 0;
   const adminEmail = 'admin@findings-web.test';
   const adminPassword = `Pw-${randomBytes(12).toString('base64url')}-7Aa`;
-  const common = {
+  const common: Record<string, string> = {
     DATABASE_URL: databaseUrl.toString(),
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: `fweb${suffix}`,
@@ -74,7 +81,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     LOG_LEVEL: 'warn',
     REPORT_STORAGE_DIR: storage,
     HOST: '127.0.0.1',
-    APP_ENV: 'production',
+    // development: the plugin tests serve a signed catalog on loopback (PLUGIN_CATALOG_ALLOW_LOCAL).
+    APP_ENV: 'development',
+    PLUGIN_CATALOG_ALLOW_LOCAL: 'true',
     SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
     // The scenarios sign in several times within a minute from one address.
     RATE_LIMIT_AUTH: '1000',
@@ -89,6 +98,34 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     rmSync(storage, { recursive: true, force: true });
   };
   try {
+    // The plugin runner (plugin administration enables plugins through it).
+    const runnerToken = randomBytes(32).toString('base64url');
+    const runner = startNode(
+      'plugin-runner',
+      ['-r', '@swc-node/register', 'apps/plugin-runner/src/main.ts'],
+      {
+        APP_ENV: 'production',
+        LOG_FILE_SINK_ENABLED: 'false',
+        LOG_LEVEL: 'info',
+        PLUGIN_RUNNER_HOST: '127.0.0.1',
+        PLUGIN_RUNNER_PORT: '0',
+        PLUGIN_RUNNER_GRPC_PORT: '0',
+        METRICS_HOST: '127.0.0.1',
+        METRICS_PORT: '0',
+        PLUGIN_RUNNER_TOKEN: runnerToken,
+        SWC_NODE_PROJECT: common.SWC_NODE_PROJECT,
+      },
+    );
+    children.push(runner);
+    const serving = await waitForLine(
+      runner,
+      (line) => line['msg'] === 'plugin-runner serving',
+      120_000,
+    );
+    Object.assign(common, {
+      PLUGIN_RUNNER_URL: `127.0.0.1:${String(serving['grpc_port'])}`,
+      PLUGIN_RUNNER_TOKEN: runnerToken,
+    });
     const apiProcess = startNode(
       'findings-api',
       ['-r', '@swc-node/register', 'apps/findings-service/src/main.ts'],

@@ -32,8 +32,18 @@ test('triage in_progress -> waiting -> in_progress: the deadline pauses, then mo
   await expect(page.getByRole('heading', { name: 'Rule sql-injection' })).toBeVisible();
   await expect(page.getByTestId('snippet')).toContainText('vulnerable(10)');
   await expect(page.getByTestId('location')).toContainText('src/db.ts:10');
-  // Enrichment by button lists the enabled enricher plugins: none on this test stack.
-  await expect(page.getByTestId('enrichment')).toContainText('No enricher plugin is enabled.');
+  // Enrichment by button: one button per enabled enricher plugin (plugins.pw.ts may have enabled one).
+  const enrichers = await api.get<{ catalog_plugin_id: string; version: string }[]>(
+    '/api/v1/plugins/capabilities/finding-enrichers',
+  );
+  const enrichment = page.getByTestId('enrichment');
+  if (enrichers.length === 0)
+    await expect(enrichment).toContainText('No enricher plugin is enabled.');
+  for (const e of enrichers) {
+    await expect(
+      enrichment.getByRole('button', { name: `Enrich with ${e.catalog_plugin_id} ${e.version}` }),
+    ).toBeVisible();
+  }
   await expectAccessible(page, 'finding');
   const deadline = page.getByTestId('deadline');
   await expect(deadline).toHaveAttribute('data-due', '');

@@ -72,3 +72,32 @@ export async function waitForHttp(child: Child, url: string, timeoutMs: number):
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
+
+/** Waits for a JSON log line of the process that `match`es; fails at once when it exits. */
+export async function waitForLine(
+  child: Child,
+  match: (line: Record<string, unknown>) => boolean,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const text of child.output().split('\n')) {
+      if (!text.startsWith('{')) continue;
+      try {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        if (match(line)) return line;
+      } catch {
+        // a partial line: read again on the next round
+      }
+    }
+    if (child.process.exitCode !== null || child.process.signalCode !== null) {
+      throw new Error(`${child.name} exited:\n${child.output().slice(-4000)}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${child.name}: no matching log line in ${timeoutMs} ms:\n${child.output().slice(-4000)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

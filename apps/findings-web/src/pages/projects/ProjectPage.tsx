@@ -81,7 +81,7 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Se
               {t('common.save')}
             </Button>
             {save.isSuccess && (
-              <Text size="sm" c="green.9" data-testid="settings-saved">
+              <Text size="sm" c="#1e6b30" data-testid="settings-saved">
                 {t('projects.saved')}
               </Text>
             )}

@@ -110,7 +110,7 @@ export function ReportUpload({ productId }: { productId: string }) {
       <ErrorAlert error={error ?? report.error} />
       {r && (
         <Alert
-          color={r.status === 'failed' ? 'red.9' : r.status === 'completed' ? 'green.9' : 'gray.8'}
+          color={r.status === 'failed' ? 'red.9' : r.status === 'completed' ? '#1e6b30' : 'gray.8'}
           variant="filled"
           data-testid="report-state"
           data-state={r.status}
