@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import type { ServiceProcess } from '@platform/testing';
+import { EnrichmentQueue } from '../../src/modules/enrichment/enrichment-queue.provider';
 import { FindingSourcesService } from '../../src/modules/finding-sources/finding-sources.service';
 import {
   BUILD_TIMEOUT_MS,
@@ -194,6 +195,51 @@ describe('finding source (fleet-source plugin in a real runner, FleetDM-style st
       findings_closed: 0,
     });
     expect(status.body.data.last_sync.last_success_at).not.toBeNull();
+  });
+
+  it('queues the findings a poll creates for every enabled enricher', async () => {
+    const manifest = Buffer.from(
+      JSON.stringify({
+        id: 'queue-probe-enricher',
+        version: '1.0.0',
+        capabilities: ['finding_enricher'],
+        runtime: 'wasm',
+        wit_version: '0.1.0',
+        min_service_version: '>=0.33',
+        allowed_hosts: [],
+        settings: [],
+        artifact_sha256: 'c'.repeat(64),
+      }),
+    );
+    const enricherId = await withDb(t, async (db) => {
+      const res = await db.query<{ id: string }>(
+        `INSERT INTO installed_plugins (source_type, catalog_plugin_id, runtime, enabled, version,
+                artifact_sha256, manifest, capabilities)
+         VALUES ('sideload', 'queue-probe-enricher', 'wasm', true, '1.0.0', $1, $2, '{finding_enricher}')
+         RETURNING id`,
+        ['c'.repeat(64), manifest],
+      );
+      return res.rows[0]?.id as string;
+    });
+    try {
+      fleetApi.hosts = [host(1, ['CVE-2022-3602', 'CVE-2023-0286']), host(4, ['CVE-2019-0708'])];
+      const res = await syncNow().expect(200);
+      expect(res.body.data).toMatchObject({ findings_created: 1 });
+      const queue = t.app.get(EnrichmentQueue).queue;
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+      const mine = jobs.filter((j) => j.data?.installedPluginId === enricherId);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]?.data).toMatchObject({
+        projectId,
+        trigger: 'finding_created',
+        findingIds: [expect.any(String)],
+      });
+      await Promise.all(mine.map((job) => job.remove()));
+    } finally {
+      await withDb(t, (db) =>
+        db.query(`UPDATE installed_plugins SET enabled = false WHERE id = $1`, [enricherId]),
+      );
+    }
   });
 
   it('refuses sync-now of something that is not an enabled finding source (404)', async () => {
