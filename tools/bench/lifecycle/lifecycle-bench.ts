@@ -122,7 +122,10 @@ const rate = (rows: number, ms: number) => Math.round(rows / (ms / 1000)).toLoca
  * read. On a shared machine the CPU a statement costs moves much less with the load than its
  * wall time does.
  */
-async function backendCpuMs(admin: Client, db: string): Promise<number | undefined> {
+async function backendCpu(
+  admin: Client,
+  db: string,
+): Promise<{ ms: number; pids: number[] } | undefined> {
   const { rows } = await admin.query<{ pid: number }>(
     'SELECT pid FROM pg_stat_activity WHERE datname = $1',
     [db],
@@ -138,7 +141,7 @@ async function backendCpuMs(admin: Client, db: string): Promise<number | undefin
   } catch {
     return undefined;
   }
-  return ticks * tickMs;
+  return { ms: ticks * tickMs, pids: rows.map((r) => r.pid) };
 }
 
 async function main(): Promise<void> {
@@ -237,13 +240,16 @@ async function main(): Promise<void> {
 
     // --- 2. the bulk status change ---------------------------------------------------------
     const withCpu = async <T>(work: () => Promise<T>) => {
-      const cpuBefore = await backendCpuMs(admin, dbName);
+      const cpuBefore = await backendCpu(admin, dbName);
       const run = await timed(work);
-      const cpuAfter = await backendCpuMs(admin, dbName);
+      const cpuAfter = await backendCpu(admin, dbName);
+      // A backend that closed during the call took its CPU time with it: no figure then.
       const cpu =
         cpuBefore === undefined || cpuAfter === undefined
           ? 'n/a'
-          : `${(cpuAfter - cpuBefore).toFixed(0)} ms`;
+          : cpuBefore.pids.some((pid) => !cpuAfter.pids.includes(pid))
+            ? 'n/a (a backend closed)'
+            : `${(cpuAfter.ms - cpuBefore.ms).toFixed(0)} ms`;
       return { ...run, cpu };
     };
     const bulk = (status: string) =>
