@@ -53,6 +53,7 @@ beforeAll(async () => {
     { name: 'chat_id', type: 'string', per_project: true },
     { name: 'access_token', type: 'string', secret: true, per_project: true },
     { name: 'base_url', type: 'url', per_project: true },
+    { name: 'api_base', type: 'url' },
   ]);
   projectAdmin = await freshMember(t, admin, projectId, 'admin');
 });
@@ -81,6 +82,18 @@ describe('channel plugins per project', () => {
         version: '1.0.1',
         configured: false,
         enabled: false,
+        // Only the per-project settings (the installation-wide `api_base` is not the project's).
+        settings_schema: [
+          { name: 'chat_id', type: 'string', required: false, secret: false, per_project: true },
+          {
+            name: 'access_token',
+            type: 'string',
+            required: false,
+            secret: true,
+            per_project: true,
+          },
+          { name: 'base_url', type: 'url', required: false, secret: false, per_project: true },
+        ],
       },
     ]);
   });

@@ -41,6 +41,16 @@ export class PluginChannelsController {
       version: c.plugin.version,
       configured: c.configured,
       enabled: c.enabled,
+      settings_schema: c.plugin.manifest.settings
+        .filter((s) => s.per_project === true)
+        .map((s) => ({
+          name: s.name,
+          type: s.type,
+          required: s.required === true,
+          secret: s.secret === true,
+          per_project: true,
+          ...(s.description ? { description: s.description } : {}),
+        })),
     }));
   }
 

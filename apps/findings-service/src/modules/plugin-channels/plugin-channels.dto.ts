@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional } from 'class-validator';
+import { PluginSettingSchemaDto } from '../plugins/installed-plugins/dto/installed-plugin.dto';
 
 export class ProjectChannelDto {
   @ApiProperty({
@@ -11,6 +12,12 @@ export class ProjectChannelDto {
   @ApiProperty() version!: string;
   @ApiProperty({ description: 'the project has settings for this channel' }) configured!: boolean;
   @ApiProperty({ description: 'the project setting `enabled` is true' }) enabled!: boolean;
+  @ApiProperty({
+    type: [PluginSettingSchemaDto],
+    description:
+      'the channel’s per-project settings (its manifest’s `per_project` ones; the common `enabled`, `min_severity`, `notify_on_close`, `fixed_min_severity` are not listed)',
+  })
+  settings_schema!: PluginSettingSchemaDto[];
 }
 
 export class ChannelConfigDto {
