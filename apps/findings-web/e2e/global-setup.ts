@@ -157,5 +157,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.FINDINGS_API_URL = `http://127.0.0.1:${apiPort}`;
   process.env.FINDINGS_ADMIN_EMAIL = adminEmail;
   process.env.FINDINGS_ADMIN_PASSWORD = adminPassword;
+  // Seeding what the API cannot make in a browser test's time (a channel plugin row, a violation).
+  process.env.FINDINGS_DATABASE_URL = databaseUrl.toString();
   return teardown;
 }

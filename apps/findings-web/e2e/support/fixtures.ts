@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 
 export const SCREENSHOT_DIR = join(__dirname, '../../test-output/screenshots');
 
@@ -144,6 +145,19 @@ export function sarif(
       },
     ],
   });
+}
+
+/** A statement on the test database (seeding what the API cannot make in a browser test). */
+export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  const url = process.env.FINDINGS_DATABASE_URL;
+  if (!url) throw new Error('FINDINGS_DATABASE_URL is not set (global setup did not run)');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** A unique name for this run (the tests share one database). */

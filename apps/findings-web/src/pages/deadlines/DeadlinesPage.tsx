@@ -59,7 +59,7 @@ export default function DeadlinesPage() {
         </Table.Thead>
         <Table.Tbody>
           {rows.map((v) => (
-            <Table.Tr key={v.id}>
+            <Table.Tr key={v.id} data-testid={`violation-${v.id}`}>
               <Table.Td>
                 <SeverityBadge severity={v.severity as Severity} />
               </Table.Td>
@@ -73,7 +73,9 @@ export default function DeadlinesPage() {
               </Table.Td>
               <Table.Td>{v.kind}</Table.Td>
               <Table.Td>{formatDate(v.due_at, locale)}</Table.Td>
-              <Table.Td>{v.resolved_at ? `${v.state} (${v.resolution})` : v.state}</Table.Td>
+              <Table.Td data-testid="violation-state">
+                {v.resolved_at ? `${v.state} (${v.resolution})` : v.state}
+              </Table.Td>
               <Table.Td>
                 {!v.resolved_at && (
                   <Group gap={4} wrap="nowrap">

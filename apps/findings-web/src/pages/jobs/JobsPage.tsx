@@ -77,7 +77,7 @@ export default function JobsPage() {
         </Table.Thead>
         <Table.Tbody>
           {(jobs.data ?? []).map((job) => (
-            <Table.Tr key={job.id}>
+            <Table.Tr key={job.id} data-testid={`job-${job.id}`}>
               <Table.Td>
                 {job.kind}
                 {job.project_id && (
@@ -89,7 +89,7 @@ export default function JobsPage() {
                   </>
                 )}
               </Table.Td>
-              <Table.Td>{job.state}</Table.Td>
+              <Table.Td data-testid="job-state">{job.state}</Table.Td>
               <Table.Td>
                 {job.attempts_made}/{job.attempts}
               </Table.Td>

@@ -5,7 +5,6 @@ import {
   Group,
   Modal,
   Paper,
-  PasswordInput,
   Select,
   Stack,
   Table,
@@ -18,6 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, type Schemas } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { PluginSettingsForm, type SettingsValues } from '../../components/PluginSettingsForm';
 import { useI18n } from '../../i18n/i18n';
 
 type Marketplace = Schemas['PluginMarketplaceDto'];
@@ -245,106 +245,30 @@ function Catalog({ marketplace }: { marketplace: Marketplace }) {
   );
 }
 
-/** The settings form generated from the plugin's settings schema; secrets show "set" and are never echoed. */
+/** The plugin's installation settings (its non-per-project ones); secrets are write-only. */
 function SettingsForm({ plugin }: { plugin: Installed }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
-  const schema = (plugin.settings_schema ?? []).filter((s) => !s.per_project);
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(
-      schema
-        .filter((s) => !s.secret)
-        .map((s) => {
-          const v = plugin.settings?.[s.name];
-          return [
-            s.name,
-            v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v),
-          ];
-        }),
-    ),
-  );
-  const [secrets, setSecrets] = useState<Record<string, string>>({});
   const save = useMutation({
-    mutationFn: () => {
-      const settings: Record<string, unknown> = {};
-      for (const s of schema.filter((x) => !x.secret)) {
-        const raw = values[s.name] ?? '';
-        if (raw === '') settings[s.name] = null;
-        else if (s.type === 'integer') settings[s.name] = Number(raw);
-        else if (s.type === 'boolean') settings[s.name] = raw === 'true';
-        else if (s.type === 'json') settings[s.name] = JSON.parse(raw) as unknown;
-        else settings[s.name] = raw;
-      }
-      return call(
+    mutationFn: ({ settings, secrets }: SettingsValues) =>
+      call(
         api.PUT('/api/v1/admin/installed-plugins/{id}', {
           params: { path: { id: plugin.id } },
           body: { settings, secret_settings: secrets },
         }),
-      );
-    },
-    onSuccess: () => {
-      setSecrets({});
-      void queryClient.invalidateQueries({ queryKey: ['installed-plugins'] });
-    },
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['installed-plugins'] }),
   });
-  if (schema.length === 0) return null;
   return (
-    <form
-      aria-label={`${t('plugins.settings')} ${plugin.catalog_plugin_id}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <Stack gap={4}>
-        {schema.map((s) =>
-          s.secret ? (
-            <PasswordInput
-              key={s.name}
-              size="xs"
-              label={s.name}
-              description={s.description}
-              placeholder={
-                (plugin.secret_settings_set ?? []).includes(s.name) ? t('plugins.secretSet') : ''
-              }
-              value={secrets[s.name] ?? ''}
-              onChange={(e) => setSecrets({ ...secrets, [s.name]: e.currentTarget.value })}
-              autoComplete="new-password"
-            />
-          ) : s.type === 'boolean' ? (
-            <Checkbox
-              key={s.name}
-              size="xs"
-              label={s.name}
-              description={s.description}
-              checked={values[s.name] === 'true'}
-              onChange={(e) => setValues({ ...values, [s.name]: String(e.currentTarget.checked) })}
-            />
-          ) : (
-            <TextInput
-              key={s.name}
-              size="xs"
-              label={s.name}
-              description={s.description}
-              required={s.required}
-              value={values[s.name] ?? ''}
-              onChange={(e) => setValues({ ...values, [s.name]: e.currentTarget.value })}
-            />
-          ),
-        )}
-        {(plugin.secret_settings_set ?? []).length > 0 && (
-          <Text size="xs" data-testid="secrets-set">
-            {t('plugins.secretsSet', { names: (plugin.secret_settings_set ?? []).join(', ') })}
-          </Text>
-        )}
-        <ErrorAlert error={save.error} />
-        <Group>
-          <Button size="xs" type="submit" loading={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <PluginSettingsForm
+      label={`${t('plugins.settings')} ${plugin.catalog_plugin_id}`}
+      schema={(plugin.settings_schema ?? []).filter((s) => !s.per_project)}
+      stored={plugin.settings}
+      secretsSet={plugin.secret_settings_set ?? []}
+      onSave={(values) => save.mutate(values)}
+      saving={save.isPending}
+      error={save.error}
+    />
   );
 }
 

@@ -17,6 +17,7 @@ import { useParams } from 'react-router-dom';
 import { SEVERITIES, api, call, callVoid, type Schemas, type Severity } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
+import { ProjectChannels } from './ProjectChannels';
 import { ReportUpload } from './ReportUpload';
 
 type Settings = Schemas['ProjectSettingsDto'];
@@ -275,6 +276,7 @@ export default function ProjectPage() {
       <Products projectId={id} />
       {settings.data && <SettingsForm projectId={id} settings={settings.data} />}
       <Members projectId={id} />
+      <ProjectChannels projectId={id} />
     </Stack>
   );
 }
