@@ -78,9 +78,9 @@ test('plugin administration: a signed source, native grant needs a confirmation,
   await source.getByRole('button', { name: 'Catalog' }).click();
   await expect(source).toContainText('Catalog signature verified');
   const entry = page.getByTestId('catalog-cmdb-enricher');
-  await expect(entry.getByRole('combobox', { name: 'Version cmdb-enricher' })).toHaveValue('1.0.0');
+  await expect(entry.getByRole('combobox', { name: 'Version cmdb-enricher' })).toHaveValue('1.1.0');
   await entry.getByRole('button', { name: 'Install' }).click();
-  await expect(entry).toContainText('installed 1.0.0');
+  await expect(entry).toContainText('installed 1.1.0');
   const installed = page.getByTestId('installed-cmdb-enricher');
   await expect(installed.getByTestId('plugin-state')).toHaveText('disabled');
 

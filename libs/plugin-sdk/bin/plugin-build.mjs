@@ -9,7 +9,7 @@
  * <plugin-dir> holds `manifest.json` (every manifest field except `artifact_sha256`;
  * `runtime` defaults to wasm and `wit_version` to the SDK's) and `index.js`, an ES module
  * exporting one object per capability (`findingEnricher`, `findingSource`,
- * `ticketingProvider`) and importing host calls from `findsvc:plugin/host@<version>`.
+ * `ticketingProvider`, `configValidator`) and importing host calls from `findsvc:plugin/host@<version>`.
  *
  * Writes <out>/component.wasm, <out>/manifest.json (with the component's SHA-256) and, with
  * --key, <out>/manifest.sig (base64 Ed25519 signature of the exact manifest.json bytes).
@@ -35,6 +35,7 @@ const CAPABILITY_INTERFACES = {
   finding_enricher: 'finding-enricher',
   finding_source: 'finding-source',
   ticketing_provider: 'ticketing-provider',
+  config_validator: 'config-validator',
 };
 
 /** @param {string} message */

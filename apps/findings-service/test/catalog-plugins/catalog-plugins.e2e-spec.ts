@@ -148,10 +148,11 @@ describe('catalog plugin cmdb-enricher (Metabase-style table API) in a real runn
     column_to_tag_key: { hostname: 'cmdb-host', Owner: 'owner', env: 'environment' },
   });
 
-  it('is a signed 1.0.0 enricher whose settings are exactly the spec names', () => {
+  it('is a signed 1.1.0 enricher that checks its configuration, whose settings are exactly the spec names', () => {
     expect(cmdb.manifest).toMatchObject({
       id: 'cmdb-enricher',
-      capabilities: ['finding_enricher'],
+      version: '1.1.0',
+      capabilities: ['finding_enricher', 'config_validator'],
       runtime: 'wasm',
     });
     expect(

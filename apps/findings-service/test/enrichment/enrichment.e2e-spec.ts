@@ -250,7 +250,7 @@ describe('enrichment of findings by an enricher plugin (real runner, CMDB stand-
       {
         id: pluginId,
         catalog_plugin_id: 'cmdb-enricher',
-        version: '1.0.0',
+        version: '1.1.0',
         runtime: 'wasm',
         description: cmdb.manifest.description,
       },

@@ -96,7 +96,7 @@ describe('the local plugin catalog of npm run up', () => {
       catalog.body as { data: { plugins: { id: string; latest_version: string }[] } }
     ).data.plugins;
     expect(plugins.map((p) => [p.id, p.latest_version])).toEqual([
-      ['cmdb-enricher', '1.0.0'],
+      ['cmdb-enricher', '1.1.0'],
       ['cve-enricher', '1.0.0'],
       ['fleet-source', '1.0.8'],
     ]);

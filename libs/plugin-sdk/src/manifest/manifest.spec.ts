@@ -95,6 +95,18 @@ describe('plugin manifest', () => {
     ).toBe('native');
   });
 
+  it('takes the optional configuration check beside a wasm capability, never on the native tier', () => {
+    expect(
+      validateManifest(manifest({ capabilities: ['finding_enricher', 'config_validator'] }))
+        .capabilities,
+    ).toEqual(['finding_enricher', 'config_validator']);
+    expect(
+      problemsOf(
+        manifest({ runtime: 'native', capabilities: ['notification_channel', 'config_validator'] }),
+      ),
+    ).toEqual(['capability "config_validator" cannot run on runtime "native"']);
+  });
+
   it('checks every setting: name, type, flags, secret only for text, no duplicates', () => {
     const problems = problemsOf(
       manifest({

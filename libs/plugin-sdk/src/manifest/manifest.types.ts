@@ -10,6 +10,7 @@ export const PLUGIN_CAPABILITIES = [
   'finding_source',
   'ticketing_provider',
   'notification_channel',
+  'config_validator',
 ] as const;
 export type PluginCapability = (typeof PLUGIN_CAPABILITIES)[number];
 
@@ -19,7 +20,7 @@ export type PluginRuntime = (typeof PLUGIN_RUNTIMES)[number];
 
 /** Capabilities each runtime may carry: channels are native only; a ticketing provider never is. */
 export const CAPABILITIES_BY_RUNTIME: Record<PluginRuntime, readonly PluginCapability[]> = {
-  wasm: ['finding_enricher', 'finding_source', 'ticketing_provider'],
+  wasm: ['finding_enricher', 'finding_source', 'ticketing_provider', 'config_validator'],
   native: ['notification_channel'],
 };
 

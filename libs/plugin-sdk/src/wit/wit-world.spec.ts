@@ -78,6 +78,7 @@ describe('the WIT world findsvc:plugin', () => {
       );
     }
     expect(Object.keys(CAPABILITY_EXPORTS).sort()).toEqual([
+      'config_validator',
       'finding_enricher',
       'finding_source',
       'ticketing_provider',

@@ -104,6 +104,12 @@ export const CAPABILITY_EXPORTS: Partial<Record<PluginCapability, CapabilityExpo
     world: 'finding-source-plugin',
     operations: [op('poll')],
   },
+  config_validator: {
+    interface: 'config-validator',
+    js: 'configValidator',
+    world: 'config-validator-plugin',
+    operations: [op('validate')],
+  },
   ticketing_provider: {
     interface: 'ticketing-provider',
     js: 'ticketingProvider',

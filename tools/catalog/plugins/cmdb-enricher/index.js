@@ -157,3 +157,86 @@ export const findingEnricher = {
     return tagsFor(row, cached.table, mapping || undefined);
   },
 };
+
+// scheme, optional user info, a host name or bracketed IPv6 address, optional port, rest.
+const ABSOLUTE_URL =
+  /^https?:\/\/([^\s/?#@]+@)?([^\s/?#:[\]]+|\[[0-9a-fA-F:.]+\])(:\d{1,5})?([/?#]\S*)?$/i;
+
+function positiveInteger(value) {
+  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  return Number.isSafeInteger(number) && number > 0;
+}
+
+// Capability `config_validator`: the service calls this before it stores a save; every
+// problem is named with its setting. Secrets are the candidate values of the save.
+export const configValidator = {
+  validate(ctx) {
+    const problems = [];
+    const problem = (setting, message) => problems.push({ setting, message });
+    let settings;
+    try {
+      settings = JSON.parse(ctx.settingsJson);
+    } catch {
+      settings = undefined;
+    }
+    if (!settings || typeof settings !== 'object' || Array.isArray(settings)) {
+      throw [{ setting: '', message: 'the settings are not a JSON object' }];
+    }
+    const base = settings.cmdb_base_url;
+    if (base === undefined || base === null || base === '') {
+      problem('cmdb_base_url', 'the address of the CMDB is required');
+    } else if (typeof base !== 'string' || !ABSOLUTE_URL.test(base)) {
+      problem('cmdb_base_url', 'must be an absolute http(s) URL, e.g. https://bi.example.com');
+    } else {
+      const port = /:(\d+)$/.exec(base.replace(/^https?:\/\//i, '').split(/[/?#]/)[0]);
+      if (port && Number(port[1]) > 65535) {
+        problem('cmdb_base_url', 'the port must be at most 65535');
+      }
+    }
+    for (const name of ['database_id', 'servers_table_id']) {
+      const value = settings[name];
+      if (value === undefined || value === null || value === '') {
+        problem(name, 'is required');
+      } else if (!positiveInteger(value)) {
+        problem(name, 'must be a positive integer');
+      }
+    }
+    let mapping = settings.column_to_tag_key;
+    if (typeof mapping === 'string' && mapping.trim() !== '') {
+      try {
+        mapping = JSON.parse(mapping);
+      } catch {
+        mapping = 'not json';
+      }
+    } else if (mapping === '') {
+      mapping = undefined;
+    }
+    if (mapping !== undefined && mapping !== null) {
+      if (typeof mapping !== 'object' || Array.isArray(mapping)) {
+        problem('column_to_tag_key', 'must be a JSON object mapping a column name to a tag key');
+      } else {
+        for (const [column, key] of Object.entries(mapping)) {
+          if (column.trim() === '') {
+            problem('column_to_tag_key', 'a column name must not be empty');
+          } else if (typeof key !== 'string' || !tagKey(key)) {
+            problem(
+              'column_to_tag_key',
+              `the tag key of column ${JSON.stringify(column)} must be a non-empty text of letters, digits, '_', '.', ':' or '-'`,
+            );
+          }
+        }
+      }
+    }
+    let token;
+    try {
+      token = getSecret('api_token');
+    } catch (error) {
+      problem('api_token', `cannot be read: ${describeError(error)}`);
+      token = 'unreadable';
+    }
+    if (token === undefined || token === null || token === '') {
+      problem('api_token', 'the API key is required');
+    }
+    if (problems.length > 0) throw problems;
+  },
+};

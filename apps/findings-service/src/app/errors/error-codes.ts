@@ -126,6 +126,8 @@ export const ERROR_STATUS = {
   plugin_manifest_invalid: 422,
   plugin_secret_setting_refused: 400,
   plugin_settings_invalid: 400,
+  plugin_config_invalid: 422,
+  plugin_config_check_failed: 422,
   plugin_no_pending_change: 422,
   plugin_disabled: 422,
   plugin_runner_unavailable: 503,

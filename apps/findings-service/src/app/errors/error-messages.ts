@@ -386,6 +386,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'plugin settings refused: {problems}',
     ru: 'настройки плагина отклонены: {problems}',
   },
+  plugin_config_invalid: {
+    en: 'the plugin refused this configuration, nothing was saved: {problems}',
+    ru: 'плагин отклонил эту конфигурацию, ничего не сохранено: {problems}',
+  },
+  plugin_config_check_failed: {
+    en: 'the plugin could not check this configuration, nothing was saved: {reason}',
+    ru: 'плагин не смог проверить эту конфигурацию, ничего не сохранено: {reason}',
+  },
   plugin_no_pending_change: {
     en: 'no capability change is waiting for acknowledgement',
     ru: 'нет изменения возможностей, ожидающего подтверждения',

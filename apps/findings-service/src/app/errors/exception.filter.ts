@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from './accept-language';
 import { ERROR_STATUS, ErrorCode } from './error-codes';
 import { ERROR_MESSAGES } from './error-messages';
-import { ErrorBodyDto } from './error-body';
+import { ErrorBodyDto, type FieldProblemDto } from './error-body';
 
 const STATUS_MAP = new ErrorStatusMap(ERROR_STATUS, 400);
 
@@ -18,6 +18,18 @@ function fillPlaceholders(message: string, details: Record<string, unknown> | un
     const value = details?.[name];
     return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
   });
+}
+
+/** `details.fields` of a domain error: problems per field, as the envelope's `fields`. */
+function isFieldProblems(value: unknown): value is FieldProblemDto[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item: unknown) =>
+        typeof (item as FieldProblemDto | null)?.field === 'string' &&
+        Array.isArray((item as FieldProblemDto).problems),
+    )
+  );
 }
 
 /** The one global filter: every error leaves as `{error, code[, fields][, error_id]}`. */
@@ -42,6 +54,7 @@ export class FindingsExceptionFilter implements ExceptionFilter {
           : classified.error.message;
         body = { error, code };
         if (classified.error instanceof InputValidationError) body.fields = classified.error.fields;
+        else if (isFieldProblems(details?.['fields'])) body.fields = details['fields'];
         if (typeof details?.['position'] === 'number') body.position = details['position'];
         if (typeof details?.['problem'] === 'string') body.problem = details['problem'];
         const retryAfter = details?.['retryAfterSeconds'];

@@ -20,7 +20,7 @@ import {
   type UnloadResponse,
 } from '@platform/plugin-protocol';
 import type { PluginRunnerClientConfig } from '../../app/config/plugin-runner-config';
-import type { HostCallPorts, PluginEventContext } from './host-call-ports';
+import type { HostCallPorts, PluginEventContext, PluginSecretsPort } from './host-call-ports';
 import { HostCallResponder } from './host-call-responder';
 import { PluginRunnerClientError } from './plugin-runner-client.errors';
 
@@ -64,6 +64,11 @@ export interface PluginInvocation {
   idempotencyKey?: string;
   /** The runner's default (and cap) applies when absent. */
   deadlineMs?: number;
+  /**
+   * Answers this invocation's `get-secret` / `get-project-secret` instead of the service's
+   * secret storage (a configuration check reads the candidate secrets of a save).
+   */
+  secrets?: PluginSecretsPort;
 }
 
 /** How an invocation ended: the plugin's answer or a coded failure (never thrown). */
@@ -142,8 +147,8 @@ export class PluginRunnerClient {
 
   constructor(
     private readonly config: PluginRunnerClientConfig,
-    ports: HostCallPorts,
-    onHostCallFailure?: (error: unknown, call: string) => void,
+    private readonly ports: HostCallPorts,
+    private readonly onHostCallFailure?: (error: unknown, call: string) => void,
   ) {
     const Runner = loadRunnerService();
     const Health = loadHealthService();
@@ -192,6 +197,12 @@ export class PluginRunnerClient {
   async invoke(invocation: PluginInvocation): Promise<PluginInvocationResult> {
     const metadata = this.metadata();
     const context = invocation.context;
+    const responder = invocation.secrets
+      ? new HostCallResponder(
+          { ...this.ports, secrets: invocation.secrets },
+          this.onHostCallFailure,
+        )
+      : this.responder;
     return new Promise((resolve, reject) => {
       const stream = this.runner.Invoke(metadata, { deadline: this.deadline() });
       let result: InvokeResult | undefined;
@@ -219,7 +230,7 @@ export class PluginRunnerClient {
       stream.on('data', (message: InvokeServerMessage) => {
         if (message.message === 'host_call' && message.host_call) {
           const request = message.host_call;
-          void this.responder.answer(context, request).then((answer) => {
+          void responder.answer(context, request).then((answer) => {
             if (!ended) stream.write({ reply: { ...answer, call_id: request.call_id } });
           });
         } else if (message.message === 'result' && message.result) {

@@ -25,6 +25,8 @@ export type PluginsErrorCode =
   | 'plugin_manifest_invalid'
   | 'plugin_secret_setting_refused'
   | 'plugin_settings_invalid'
+  | 'plugin_config_invalid'
+  | 'plugin_config_check_failed'
   | 'plugin_no_pending_change'
   | 'plugin_disabled'
   | 'plugin_runner_unavailable'

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   artifactDigest,
@@ -5,7 +6,11 @@ import {
   type PluginCapability,
   type PluginManifest,
 } from '@platform/plugin-sdk';
-import { PluginRunnerClient } from '../../plugin-runner-client/plugin-runner.client';
+import { HostCallDenied, type PluginSecretsPort } from '../../plugin-runner-client/host-call-ports';
+import {
+  PluginRunnerClient,
+  type PluginInvocationResult,
+} from '../../plugin-runner-client/plugin-runner.client';
 import { PluginRunnerClientError } from '../../plugin-runner-client/plugin-runner-client.errors';
 import { PluginsError } from '../plugins.errors';
 import type { EntityManager } from 'typeorm';
@@ -37,6 +42,32 @@ export function permittedHostsOf(
     }
   }
   return [...hosts];
+}
+
+/** The project of a configuration check: installation settings belong to no project. */
+const NO_PROJECT = '00000000-0000-0000-0000-000000000000';
+const MAX_CONFIG_PROBLEMS = 50;
+const MAX_PROBLEM_TEXT = 500;
+
+/** A configuration a save would store: non-secret settings and the secret values. */
+export interface CandidateConfig {
+  settings: Record<string, unknown>;
+  secrets: Record<string, string>;
+}
+
+/** The validator's `list<config-problem>`, per setting (the whole configuration as `settings`). */
+function configProblems(detail: unknown): { field: string; problems: string[] }[] | undefined {
+  if (!Array.isArray(detail) || detail.length === 0) return undefined;
+  const fields = new Map<string, string[]>();
+  for (const item of detail.slice(0, MAX_CONFIG_PROBLEMS) as unknown[]) {
+    const problem = item as { setting?: unknown; message?: unknown } | null;
+    if (typeof problem?.setting !== 'string' || typeof problem.message !== 'string') {
+      return undefined;
+    }
+    const field = problem.setting === '' ? 'settings' : problem.setting.slice(0, 100);
+    fields.set(field, [...(fields.get(field) ?? []), problem.message.slice(0, MAX_PROBLEM_TEXT)]);
+  }
+  return [...fields].map(([field, problems]) => ({ field, problems }));
 }
 
 /**
@@ -131,6 +162,78 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
       throw this.runnerError(error);
     }
     this.loaded.set(row.id, row.artifactSha256);
+  }
+
+  /**
+   * Capability `config_validator` (docs/plugins/installation.md, "Configuration check"): the
+   * plugin's own `validate` runs in the runner on the candidate configuration before a save is
+   * stored. Its `get-secret` answers the candidate secrets. An enabled installation is asked on
+   * its loaded version; a disabled one is loaded for this call only and unloaded after it.
+   * Problems -> `plugin_config_invalid` (422, per setting in `fields`); a validator that traps,
+   * runs past its deadline or is refused -> `plugin_config_check_failed` (422); a runner that
+   * cannot be reached -> `plugin_runner_unavailable` (503). Nothing is stored in any of them.
+   * Without the capability nothing is called.
+   */
+  async validateConfig(row: InstalledPluginEntity, candidate: CandidateConfig): Promise<void> {
+    const manifest = parseManifest(row.manifest);
+    if (!manifest.capabilities.includes('config_validator')) return;
+    const secrets: PluginSecretsPort = {
+      getSecret: (_context, name) => {
+        const setting = manifest.settings.find((s) => s.name === name);
+        if (!setting?.secret)
+          return Promise.reject(new HostCallDenied(`${name} is not a secret setting`));
+        return Promise.resolve(candidate.secrets[name]);
+      },
+      getProjectSecret: () =>
+        Promise.reject(new HostCallDenied('a configuration check has no project')),
+    };
+    const invoke = () =>
+      this.runner.invoke({
+        context: {
+          pluginId: row.id,
+          versionDigest: row.artifactSha256,
+          projectId: NO_PROJECT,
+          eventId: `config-check:${randomUUID()}`,
+        },
+        capability: 'config_validator',
+        operation: 'validate',
+        payload: {},
+        settings: candidate.settings,
+        secrets,
+      });
+    let result: PluginInvocationResult;
+    try {
+      if (row.enabled) {
+        await this.ensureLoaded(row.id);
+        result = await invoke();
+        if (!result.ok && result.error.code === 'not_loaded') {
+          await this.ensureLoaded(row.id, { force: true });
+          result = await invoke();
+        }
+      } else {
+        // Loaded for this call only (its URL settings as the save would store them).
+        await this.loadRow({ ...row, settings: candidate.settings } as InstalledPluginEntity);
+        try {
+          result = await invoke();
+        } finally {
+          await this.unload(row.id);
+        }
+      }
+    } catch (error) {
+      throw this.runnerError(error);
+    }
+    if (result.ok) return;
+    const fields =
+      result.error.code === 'plugin_error' ? configProblems(result.error.detail) : undefined;
+    if (fields) {
+      throw new PluginsError('plugin_config_invalid', {
+        problems: fields.map((f) => `${f.field}: ${f.problems.join('; ')}`).join('; '),
+        fields,
+      });
+    }
+    throw new PluginsError('plugin_config_check_failed', {
+      reason: `${result.error.code}: ${result.error.message}`.slice(0, MAX_PROBLEM_TEXT),
+    });
   }
 
   /** Stops the installation in the runner (disable, or before a version change). */

@@ -117,6 +117,11 @@ export class PluginInstallerService {
         input,
       );
       if (result.changed.length === 0) return;
+      // The plugin's own check (capability config_validator) before anything is stored.
+      await this.plugins.validateConfig(row, {
+        settings: result.settings,
+        secrets: result.secrets,
+      });
       await this.repository.update(manager, id, {
         settings: result.settings,
         secretSettings: this.secrets.seal(result.secrets),
