@@ -28,8 +28,10 @@ module.exports = {
   // thread behind (tools/test/leak-audit-environment.js).
   testEnvironment: path.join(__dirname, 'tools/test/leak-audit-environment.js'),
   // Per test and per hook. Jest's 5 s default is shorter than an e2e file's set-up on a loaded
-  // 2-core machine (a Nest boot is ~1 s alone); a test that needs more says so and why.
-  testTimeout: 30_000,
+  // 2-core machine (a Nest boot is ~1 s alone; with the template database clone, migrations and
+  // the wasm component builds of other files running beside it, a beforeAll boot passed 30 s at
+  // load 12); a test that needs more says so and why.
+  testTimeout: 60_000,
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': [
