@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { loginAdmin } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -33,12 +34,34 @@ describe('Refresh - /api/v1/auth/refresh (POST)', () => {
     );
   });
 
-  it('treats reuse of a rotated token as theft: 401 and the whole family revoked', async () => {
+  it('answers a token rotated seconds ago (a reload racing the rotation) with a new successor', async () => {
     const session = await loginAdmin(t);
     const rotated = await t.http
       .post('/api/v1/auth/refresh')
       .send({ refresh_token: session.refreshToken })
       .expect(200);
+    const again = await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: session.refreshToken })
+      .expect(200);
+    expect(again.body.refresh_token).not.toBe(rotated.body.refresh_token);
+    for (const token of [rotated.body.refresh_token, again.body.refresh_token]) {
+      await t.http.post('/api/v1/auth/refresh').send({ refresh_token: token }).expect(200);
+    }
+  });
+
+  it('treats reuse of a token rotated longer ago as theft: 401 and the whole family revoked', async () => {
+    const session = await loginAdmin(t);
+    const rotated = await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: session.refreshToken })
+      .expect(200);
+    // past the 10 s rotation grace window
+    await t.app
+      .get(DataSource)
+      .query(
+        `UPDATE refresh_tokens SET used_at = used_at - interval '11 seconds' WHERE used_at IS NOT NULL`,
+      );
     const reuse = await t.http
       .post('/api/v1/auth/refresh')
       .send({ refresh_token: session.refreshToken })

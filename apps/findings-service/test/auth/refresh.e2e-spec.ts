@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { freshUser, login, loginAdmin, refreshCookieOf } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -35,9 +36,42 @@ describe('Refresh - /api/v1/auth/token/refresh (POST)', () => {
     await refresh(next).expect(200);
   });
 
-  it('detects reuse of a rotated token and revokes the whole family', async () => {
+  /** Moves every retirement 11 s back: past the 10 s rotation grace window. */
+  const ageRetirements = () =>
+    t.app
+      .get(DataSource)
+      .query(
+        `UPDATE refresh_tokens SET revoked_at = revoked_at - interval '11 seconds' WHERE revoked_at IS NOT NULL`,
+      );
+
+  it('answers a token rotated seconds ago (a reload racing the rotation) with a new successor', async () => {
     const s = await session();
     const rotated = refreshCookieOf(await refresh(s.cookie).expect(200));
+    const again = await refresh(s.cookie).expect(200);
+    const branch = refreshCookieOf(again);
+    expect(branch).toBeDefined();
+    expect(branch).not.toEqual(rotated);
+    await request(t.url)
+      .get('/api/v1/auth/me')
+      .set('Authorization', `Bearer ${again.body.data.access_token}`)
+      .expect(200);
+    // both successors live on
+    await refresh(rotated).expect(200);
+    await refresh(branch).expect(200);
+    // a sign-out ends the family: the retired token gets nothing, even within the window
+    const ended = await session();
+    const next = refreshCookieOf(await refresh(ended.cookie).expect(200));
+    await request(t.url)
+      .post('/api/v1/auth/logout')
+      .set('Cookie', next ?? '')
+      .expect(204);
+    expect((await refresh(ended.cookie).expect(401)).body.code).toBe('refresh_token_reused');
+  });
+
+  it('detects reuse of a token rotated longer ago and revokes the whole family', async () => {
+    const s = await session();
+    const rotated = refreshCookieOf(await refresh(s.cookie).expect(200));
+    await ageRetirements();
     const reuse = await refresh(s.cookie).expect(401);
     expect(reuse.body.code).toBe('refresh_token_reused');
     // the legitimate successor is revoked too

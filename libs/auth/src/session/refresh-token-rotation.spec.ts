@@ -4,7 +4,7 @@ import type { NewRefreshToken, RefreshTokenStore, StoredRefreshToken } from './r
 
 /** The port's contract over a Map, as a service's repository implements it over a table. */
 class MemoryStore implements RefreshTokenStore {
-  readonly rows = new Map<string, StoredRefreshToken & { tokenHash: string }>();
+  readonly rows = new Map<string, StoredRefreshToken & { tokenHash: string; rotatedAt?: number }>();
   private next = 0;
 
   async insert(token: NewRefreshToken): Promise<void> {
@@ -18,6 +18,17 @@ class MemoryStore implements RefreshTokenStore {
     const row = this.rows.get(id);
     if (!row?.active) return false;
     row.active = false;
+    row.rotatedAt = Date.now();
+    await this.insert(successor);
+    return true;
+  }
+  async branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean> {
+    const row = this.rows.get(id);
+    const familyActive = [...this.rows.values()].some(
+      (r) => r.familyId === row?.familyId && r.active,
+    );
+    if (!row || row.rotatedAt === undefined || row.rotatedAt < rotatedSince.getTime()) return false;
+    if (!familyActive) return false;
     await this.insert(successor);
     return true;
   }
@@ -72,6 +83,56 @@ describe('RefreshTokenRotation', () => {
     expect(await rotation.rotate((await expiring.issue('u2')).token)).toEqual({ kind: 'invalid' });
     const held = await rotation.issue('u3');
     expect(await rotation.rotate(held.token, async () => false)).toEqual({ kind: 'invalid' });
+  });
+
+  describe('with a rotation grace window', () => {
+    let graced: RefreshTokenRotation;
+    beforeEach(() => {
+      graced = new RefreshTokenRotation(store, { ttlSeconds: 3600, rotationGraceSeconds: 10 });
+    });
+
+    it('answers a token rotated moments ago with a new successor of the same family', async () => {
+      const first = await graced.issue('u1');
+      const second = await graced.rotate(first.token);
+      // the page that asked first never got its answer: the retired token comes back
+      const again = await graced.rotate(first.token);
+      expect(again).toMatchObject({ kind: 'rotated', subject: 'u1' });
+      if (second.kind !== 'rotated' || again.kind !== 'rotated') throw new Error('not rotated');
+      expect(again.issued.token).not.toBe(second.issued.token);
+      const family = [...store.rows.values()].map((r) => r.familyId);
+      expect(new Set(family).size).toBe(1);
+      // both successors live on, and rotate normally
+      expect(await graced.rotate(second.issued.token)).toMatchObject({ kind: 'rotated' });
+      expect(await graced.rotate(again.issued.token)).toMatchObject({ kind: 'rotated' });
+    });
+
+    it('lets both of two concurrent rotations of one token win', async () => {
+      const first = await graced.issue('u1');
+      const outcomes = await Promise.all([graced.rotate(first.token), graced.rotate(first.token)]);
+      expect(outcomes.map((o) => o.kind)).toEqual(['rotated', 'rotated']);
+    });
+
+    it('still takes a token rotated longer ago than the window for a theft', async () => {
+      const first = await graced.issue('u1');
+      const second = await graced.rotate(first.token);
+      if (second.kind !== 'rotated') throw new Error('not rotated');
+      for (const r of store.rows.values()) if (r.rotatedAt) r.rotatedAt -= 11_000;
+      expect(await graced.rotate(first.token)).toMatchObject({ kind: 'reused' });
+      expect(await graced.rotate(second.issued.token)).toMatchObject({ kind: 'reused' });
+    });
+
+    it('gives nothing for a token of an ended session, or of a subject that may not continue', async () => {
+      const first = await graced.issue('u1');
+      const second = await graced.rotate(first.token);
+      if (second.kind !== 'rotated') throw new Error('not rotated');
+      expect(await graced.rotate(first.token, async () => false)).toMatchObject({
+        kind: 'reused',
+      });
+      const other = await graced.issue('u2');
+      await graced.rotate(other.token);
+      await graced.endSession(other.token);
+      expect(await graced.rotate(other.token)).toMatchObject({ kind: 'reused' });
+    });
   });
 
   it('ends one session or all sessions of a subject', async () => {

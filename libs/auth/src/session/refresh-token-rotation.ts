@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { randomSecret, sha256Hex } from '../secret-token';
-import type { RefreshTokenStore } from './refresh-token-store';
+import type { RefreshTokenStore, StoredRefreshToken } from './refresh-token-store';
 
 export interface RefreshTokenRules {
   ttlSeconds: number;
   /** Prefix of every token value (e.g. `rt_`), so a leaked token is recognisable. */
   prefix?: string;
+  /**
+   * Seconds during which a token retired by a rotation may be presented again without being
+   * taken for a theft: it gets a fresh successor in the same family (a page reloaded before
+   * the previous load's refresh answered, two tabs opened at once). 0 (default): none.
+   */
+  rotationGraceSeconds?: number;
 }
 
 /** A refresh token handed to the client: its value is known only here and to the client. */
@@ -58,6 +64,8 @@ export class RefreshTokenRotation {
     if (!stored) return { kind: 'invalid' };
     const reused = { kind: 'reused', subject: stored.subject, familyId: stored.familyId } as const;
     if (!stored.active) {
+      const graced = await this.withinRotationGrace(stored, mayContinue);
+      if (graced) return { kind: 'rotated', subject: stored.subject, issued: graced };
       await this.store.revokeFamily(stored.familyId);
       return reused;
     }
@@ -73,6 +81,9 @@ export class RefreshTokenRotation {
       expiresAt: issued.expiresAt,
     });
     if (!replaced) {
+      // Rotated by a concurrent call this very moment (two tabs): the same grace applies.
+      const graced = await this.withinRotationGrace(stored, mayContinue);
+      if (graced) return { kind: 'rotated', subject: stored.subject, issued: graced };
       await this.store.revokeFamily(stored.familyId);
       return reused;
     }
@@ -95,6 +106,28 @@ export class RefreshTokenRotation {
   /** Ends every session of `subject` (logout everywhere, password change, disabling). */
   endAllSessions(subject: string): Promise<void> {
     return this.store.revokeAllOf(subject);
+  }
+
+  /** A successor for a token rotated moments ago, or null (then it is a reuse). */
+  private async withinRotationGrace(
+    stored: StoredRefreshToken,
+    mayContinue: (subject: string) => Promise<boolean>,
+  ): Promise<IssuedRefreshToken | null> {
+    const graceSeconds = this.rules.rotationGraceSeconds ?? 0;
+    if (graceSeconds <= 0 || stored.expiresAt.getTime() <= Date.now()) return null;
+    if (!(await mayContinue(stored.subject))) return null;
+    const issued = this.mint();
+    const branched = await this.store.branch(
+      stored.id,
+      new Date(Date.now() - graceSeconds * 1000),
+      {
+        subject: stored.subject,
+        familyId: stored.familyId,
+        tokenHash: sha256Hex(issued.token),
+        expiresAt: issued.expiresAt,
+      },
+    );
+    return branched ? issued : null;
   }
 
   private mint(): IssuedRefreshToken {

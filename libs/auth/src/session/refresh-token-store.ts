@@ -29,6 +29,13 @@ export interface RefreshTokenStore {
    * stored) when `id` was no longer active: someone else rotated or revoked it first.
    */
   replace(id: string, successor: NewRefreshToken): Promise<boolean>;
+  /**
+   * The grace path of a token retired by rotation: stores `successor` beside the family's
+   * active token, atomically, only when token `id` was retired by a rotation at or after
+   * `rotatedSince` and its family still has an active token (a family ended by sign-out or by a
+   * reuse has none). False (and nothing stored) otherwise.
+   */
+  branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean>;
   revokeFamily(familyId: string): Promise<void>;
   revokeAllOf(subject: string): Promise<void>;
 }

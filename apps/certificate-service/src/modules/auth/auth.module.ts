@@ -22,6 +22,13 @@ import {
  * body-or-cookie refresh token, the identity provider's code exchange, service-account
  * tokens recognised before JWTs, and the global AccessGuard (every route declares access).
  */
+/**
+ * A refresh token used by a rotation this many seconds ago gets a fresh successor instead of
+ * revoking its family (a reload or a second tab racing the rotation); an older one is still a
+ * theft (docs/auth-tokens.md).
+ */
+const REFRESH_ROTATION_GRACE_SECONDS = 10;
+
 @Module({
   imports: [
     SessionAuthModule.forRoot({
@@ -46,6 +53,7 @@ import {
         new RefreshTokenRotation(store, {
           ttlSeconds: config.jwt.refreshTokenTtlDays * 86_400,
           prefix: REFRESH_TOKEN_PREFIX,
+          rotationGraceSeconds: REFRESH_ROTATION_GRACE_SECONDS,
         }),
     },
     Authenticator,

@@ -42,6 +42,27 @@ export class RefreshTokensRepository implements RefreshTokenStore {
     });
   }
 
+  /**
+   * Stores `successor` beside the family's active token when token `id` was used (rotated) at
+   * or after `rotatedSince`, was not revoked, and the family still has an active token (a
+   * family ended by sign-out or reuse has none). One statement.
+   */
+  async branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean> {
+    const next = row(successor);
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO refresh_tokens (id, family_id, email, token_hash, expires_at)
+       SELECT $1, $2, $3, $4, $5
+        WHERE EXISTS (SELECT 1 FROM refresh_tokens r
+                       WHERE r.id = $6 AND r.family_id = $2 AND r.used_at >= $7
+                         AND r.revoked_at IS NULL)
+          AND EXISTS (SELECT 1 FROM refresh_tokens a
+                       WHERE a.family_id = $2 AND a.used_at IS NULL AND a.revoked_at IS NULL)
+       RETURNING id`,
+      [next.id, next.familyId, next.email, next.tokenHash, next.expiresAt, id, rotatedSince],
+    );
+    return rows.length === 1;
+  }
+
   async revokeFamily(familyId: string): Promise<void> {
     await this.dataSource
       .getRepository(RefreshTokenEntity)

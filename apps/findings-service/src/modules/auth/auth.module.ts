@@ -21,6 +21,13 @@ import { SsoSignInService } from './sso-sign-in.service';
  * refresh cookie, single sign-on through the configured providers, and the global
  * AccessGuard (JWT or API key, then the route's declaration) every route passes through.
  */
+/**
+ * A refresh token retired by a rotation this many seconds ago gets a fresh successor instead
+ * of revoking its family: a browser that left the page before the previous rotation's answer
+ * (reload, two tabs) keeps its session; an older one is still a theft (docs/auth-tokens.md).
+ */
+const REFRESH_ROTATION_GRACE_SECONDS = 10;
+
 @Module({
   imports: [
     SessionAuthModule.forRoot({
@@ -46,7 +53,10 @@ import { SsoSignInService } from './sso-sign-in.service';
       provide: RefreshTokenRotation,
       inject: [RefreshTokensRepository, FINDINGS_CONFIG],
       useFactory: (store: RefreshTokensRepository, config: FindingsConfig) =>
-        new RefreshTokenRotation(store, { ttlSeconds: config.refreshTokenTtlDays * 86_400 }),
+        new RefreshTokenRotation(store, {
+          ttlSeconds: config.refreshTokenTtlDays * 86_400,
+          rotationGraceSeconds: REFRESH_ROTATION_GRACE_SECONDS,
+        }),
     },
     Authenticator,
     { provide: APP_GUARD, useClass: AccessGuard },

@@ -51,6 +51,32 @@ export class RefreshTokensRepository implements RefreshTokenStore {
     });
   }
 
+  /**
+   * Stores `successor` beside the family's active token when token `id` was retired at or
+   * after `rotatedSince` and the family still has an active token (a family ended by sign-out
+   * or reuse has none, so a retired token of it gets nothing). One statement.
+   */
+  async branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean> {
+    const rows: unknown[] = await this.repo.manager.query(
+      `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at)
+       SELECT $1, $2, $3, $4
+        WHERE EXISTS (SELECT 1 FROM refresh_tokens r
+                       WHERE r.id = $5 AND r.family_id = $2 AND r.revoked_at >= $6)
+          AND EXISTS (SELECT 1 FROM refresh_tokens a
+                       WHERE a.family_id = $2 AND a.revoked_at IS NULL)
+       RETURNING id`,
+      [
+        successor.subject,
+        successor.familyId,
+        successor.tokenHash,
+        successor.expiresAt,
+        id,
+        rotatedSince,
+      ],
+    );
+    return rows.length === 1;
+  }
+
   async revokeFamily(familyId: string): Promise<void> {
     await this.repo.update({ familyId, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
