@@ -171,6 +171,39 @@ describe('finding source (fleet-source plugin in a real runner, FleetDM-style st
     expect((await findings()).map((f) => f.status)).toEqual(['new', 'new', 'fixed']);
   });
 
+  it('a host that comes back renews its fixed findings, marked automatic in the action log', async () => {
+    fleetApi.hosts = [host(1, ['CVE-2022-3602', 'CVE-2023-0286']), host(2, ['CVE-2024-3094'])];
+    const res = await syncNow().expect(200);
+    expect(res.body.data).toMatchObject({ findings_created: 0, findings_closed: 0 });
+    expect((await findings()).map((f) => [f.host, f.status])).toEqual([
+      ['ws-1.corp.example', 'new'],
+      ['ws-1.corp.example', 'new'],
+      ['ws-2.corp.example', 'renewed'],
+    ]);
+    const log = await withDb(t, (db) =>
+      db.query<{ actor_type: string; actor_label: string; from_status: string }>(
+        `SELECT a.actor_type, a.actor_label, a.from_value->>'status' AS from_status
+           FROM finding_actions a JOIN findings f ON f.id = a.finding_id
+          WHERE f.project_id = $1 AND f.host = 'ws-2.corp.example' AND a.action = 'renewed'`,
+        [projectId],
+      ),
+    );
+    expect(log.rows).toEqual([
+      { actor_type: 'system', actor_label: 'finding_source:fleet-source', from_status: 'fixed' },
+    ]);
+    // Seen once more: already renewed, nothing else is logged.
+    await syncNow().expect(200);
+    expect((await findings()).map((f) => f.status)).toEqual(['new', 'new', 'renewed']);
+    const again = await withDb(t, (db) =>
+      db.query(
+        `SELECT 1 FROM finding_actions a JOIN findings f ON f.id = a.finding_id
+          WHERE f.project_id = $1 AND a.action = 'renewed'`,
+        [projectId],
+      ),
+    );
+    expect(again.rowCount).toBe(1);
+  });
+
   it('a failing poll changes nothing and shows the error (answer and sync-status)', async () => {
     fleetApi.hosts = [host(3, ['CVE-2021-44228'])];
     const before = await findings();

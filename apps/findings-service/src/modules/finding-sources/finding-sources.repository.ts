@@ -107,6 +107,16 @@ export class FindingSourcesRepository {
           [created.ids, actor.type, actor.id, actor.label, scanner, now],
         );
       }
+      if (created.renewedIds.length > 0) {
+        await m.query(
+          `INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_id, actor_label,
+                  action, from_value, to_value, at)
+           SELECT f.id, f.project_id, $2, $3, $4, 'renewed', '{"status":"fixed"}'::jsonb,
+                  jsonb_build_object('status', 'renewed', 'source', $5::text), $6
+             FROM findings f WHERE f.id = ANY($1::uuid[])`,
+          [created.renewedIds, actor.type, actor.id, actor.label, scanner, now],
+        );
+      }
       await m.query(
         `INSERT INTO finding_source_links (finding_id, installed_plugin_id, node_key)
          SELECT t.finding_id, $1, t.node_key
@@ -196,7 +206,9 @@ export class FindingSourcesRepository {
 
   /**
    * Upserts the findings by (product, identity): new ones are inserted with the project's
-   * remediation days for their severity; seen ones get `last_seen_at` and their source entry.
+   * remediation days for their severity; seen ones get `last_seen_at` and their source entry;
+   * a `fixed` one seen again (its host came back with it) becomes `renewed`, as in ingestion —
+   * the outer query reads the old status with the statement's snapshot.
    */
   private async upsertFindings(
     m: EntityManager,
@@ -205,8 +217,8 @@ export class FindingSourcesRepository {
     products: Map<string, string>,
     findings: PolledFinding[],
     now: Date,
-  ): Promise<{ ids: string[]; allIds: string[]; nodeKeys: string[] }> {
-    if (findings.length === 0) return { ids: [], allIds: [], nodeKeys: [] };
+  ): Promise<{ ids: string[]; renewedIds: string[]; allIds: string[]; nodeKeys: string[] }> {
+    if (findings.length === 0) return { ids: [], renewedIds: [], allIds: [], nodeKeys: [] };
     const col = <T>(pick: (f: PolledFinding) => T) => findings.map(pick);
     const rows = (await m.query(
       `WITH input AS (
@@ -232,11 +244,17 @@ export class FindingSourcesRepository {
            FROM input i JOIN projects p ON p.id = $1
          ON CONFLICT (product_id, identity_hash) DO UPDATE SET
            last_seen_at = EXCLUDED.last_seen_at,
-           sources = findings.sources || EXCLUDED.sources
+           sources = findings.sources || EXCLUDED.sources,
+           status = CASE WHEN findings.status = 'fixed' THEN 'renewed' ELSE findings.status END,
+           status_changed_at = CASE WHEN findings.status = 'fixed' THEN $18::timestamptz
+                                    ELSE findings.status_changed_at END,
+           updated_at = CASE WHEN findings.status = 'fixed' THEN $18::timestamptz
+                             ELSE findings.updated_at END
          RETURNING id, product_id, identity_hash, (xmax = 0) AS inserted
        )
-       SELECT u.id, u.inserted, i.node_key FROM upserted u
-         JOIN input i ON i.product_id = u.product_id AND i.identity_hash = u.identity_hash`,
+       SELECT u.id, u.inserted, i.node_key, old.status AS old_status FROM upserted u
+         JOIN input i ON i.product_id = u.product_id AND i.identity_hash = u.identity_hash
+         LEFT JOIN findings old ON old.id = CASE WHEN u.inserted THEN NULL ELSE u.id END`,
       [
         projectId,
         col((f) => products.get(f.product)),
@@ -257,9 +275,10 @@ export class FindingSourcesRepository {
         scanner,
         now,
       ],
-    )) as { id: string; inserted: boolean; node_key: string }[];
+    )) as { id: string; inserted: boolean; node_key: string; old_status: string | null }[];
     return {
       ids: rows.filter((r) => r.inserted).map((r) => r.id),
+      renewedIds: rows.filter((r) => r.old_status === 'fixed').map((r) => r.id),
       allIds: rows.map((r) => r.id),
       nodeKeys: rows.map((r) => r.node_key),
     };
