@@ -1,4 +1,5 @@
-import { activeTraceCarrier } from '@platform/tracing';
+import { activeTraceCarrier, type Tracing } from '@platform/tracing';
+import type { Job } from 'bullmq';
 
 /**
  * Reserved field of every job's data: the trace headers (`traceparent`, `tracestate`, `b3`,
@@ -32,4 +33,28 @@ export function jobTraceCarrier(data: unknown): Record<string, string> {
     }
   }
   return carrier;
+}
+
+/**
+ * A BullMQ processor that runs each job of `queue` in one consumer span continuing the trace
+ * its producer put into the job (never a span per item of the job).
+ */
+export function tracedJobConsumer<T>(
+  tracing: Tracing,
+  queue: string,
+  process: (job: Job) => Promise<T>,
+): (job: Job) => Promise<T> {
+  return (job) =>
+    tracing.runJob(
+      `${queue} process`,
+      jobTraceCarrier(job.data),
+      {
+        'messaging.system': 'bullmq',
+        'messaging.destination.name': queue,
+        'messaging.message.id': job.id ?? '',
+        'messaging.operation.type': 'process',
+        'job.attempt': job.attemptsMade + 1,
+      },
+      () => process(job),
+    );
 }

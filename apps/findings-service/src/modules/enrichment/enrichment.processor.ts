@@ -5,7 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, jobTraceCarrier } from '@platform/queue';
+import { createRedisConnection, tracedJobConsumer } from '@platform/queue';
 import { Tracing } from '@platform/tracing';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -42,19 +42,7 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
       role: 'worker',
       onError: (error) => this.logger.warn(`redis: ${error.message}`),
     });
-    const consume = (job: Job) =>
-      this.tracing.runJob(
-        `${ENRICHMENT_QUEUE} process`,
-        jobTraceCarrier(job.data),
-        {
-          'messaging.system': 'bullmq',
-          'messaging.destination.name': ENRICHMENT_QUEUE,
-          'messaging.message.id': job.id ?? '',
-          'messaging.operation.type': 'process',
-          'job.attempt': job.attemptsMade + 1,
-        },
-        () => this.process(job),
-      );
+    const consume = tracedJobConsumer(this.tracing, ENRICHMENT_QUEUE, (job) => this.process(job));
     this.worker = new Worker(ENRICHMENT_QUEUE, consume, {
       connection: this.connection,
       prefix: this.config.reports.queuePrefix,

@@ -5,7 +5,7 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, jobTraceCarrier } from '@platform/queue';
+import { createRedisConnection, tracedJobConsumer } from '@platform/queue';
 import { Tracing } from '@platform/tracing';
 import { Job, UnrecoverableError, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -48,19 +48,9 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
       onError: (error) => this.logger.warn(`redis: ${error.message}`),
     });
     // One consumer span per job, in the trace of the upload that queued it (never per finding).
-    const consume = (job: Job) =>
-      this.tracing.runJob(
-        `${REPORT_INGESTION_QUEUE} process`,
-        jobTraceCarrier(job.data),
-        {
-          'messaging.system': 'bullmq',
-          'messaging.destination.name': REPORT_INGESTION_QUEUE,
-          'messaging.message.id': job.id ?? '',
-          'messaging.operation.type': 'process',
-          'job.attempt': job.attemptsMade + 1,
-        },
-        () => this.process(job),
-      );
+    const consume = tracedJobConsumer(this.tracing, REPORT_INGESTION_QUEUE, (job) =>
+      this.process(job),
+    );
     this.worker = new Worker(REPORT_INGESTION_QUEUE, consume, {
       connection: this.connection,
       prefix: settings.queuePrefix,
