@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PURPOSES, type Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
-import { LicenseService } from '../license/license.service';
+import { LicenseSeatsService } from '../license/license-seats.service';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { DeviceEntity } from './device.entity';
 import { deviceView, type DeviceView } from './device-view';
@@ -20,7 +20,7 @@ export class DevicesService {
   constructor(
     private readonly devices: DevicesRepository,
     private readonly audit: AuditService,
-    private readonly license: LicenseService,
+    private readonly license: LicenseSeatsService,
   ) {}
 
   async list(

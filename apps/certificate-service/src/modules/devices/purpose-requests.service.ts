@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Purpose } from '../../app/domain/purposes';
 import { AuditService } from '../audit/audit.service';
-import { LicenseService } from '../license/license.service';
+import { LicenseSeatsService } from '../license/license-seats.service';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { DeviceEntity } from './device.entity';
 import { DevicesError } from './devices.errors';
@@ -27,7 +27,7 @@ export class PurposeRequestsService {
     private readonly devices: DevicesRepository,
     private readonly queries: DevicesService,
     private readonly audit: AuditService,
-    private readonly license: LicenseService,
+    private readonly license: LicenseSeatsService,
   ) {}
 
   /** A device asks for a purpose (idempotent while a request is pending). */

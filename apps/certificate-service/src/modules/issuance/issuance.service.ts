@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { SlotCandidate } from '../license/license.repository';
+import { LicenseSeatsService } from '../license/license-seats.service';
 import { LicenseService } from '../license/license.service';
 import { type CertificateIssuer, type IssueManyOutcome, type IssueRequest } from '@platform/pki';
 import { elapsedMs, IssuanceTimings } from './issuance-timings';
@@ -31,6 +32,7 @@ export class IssuanceService {
   constructor(
     private readonly issuance: IssuanceRepository,
     private readonly license: LicenseService,
+    private readonly seats: LicenseSeatsService,
     private readonly issuers: IssuerRegistry,
     private readonly timings: IssuanceTimings,
     private readonly ssh: SshCertificateIssuer,
@@ -63,7 +65,7 @@ export class IssuanceService {
         outcomes.set(r.requestId, { status: 'error', error: slots.refusal });
         return false;
       });
-      const seatRefused = await this.license.seatRefusals(ltx, withSlots);
+      const seatRefused = await this.seats.seatRefusals(ltx, withSlots);
       const admitted = withSlots.filter((r) => {
         if (!seatRefused.has(r.requestId)) return true;
         outcomes.set(r.requestId, { status: 'error', error: 'license_purpose_limit' });

@@ -17,7 +17,8 @@ import { DomainError } from '@platform/errors';
 import type { Actor } from '../../app/access/actor';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { AuditService, type AuditEntry } from '../audit/audit.service';
-import { LicenseService, type EphemeralAdmissionFacts } from '../license/license.service';
+import { LicenseSeatsService } from '../license/license-seats.service';
+import type { EphemeralAdmissionFacts } from '../license/license.service';
 import { k8sPromptPolicyFromJson } from '../settings/k8s-prompt.policy';
 import { PrincipalAliasesService } from '../principal-aliases/principal-aliases.service';
 import type { K8sClusterEntity, K8sGroupMapping } from './k8s-cluster.entity';
@@ -161,7 +162,7 @@ export class K8sCredentialService {
     private readonly callers: K8sCallersRepository,
     private readonly clusters: K8sClustersRepository,
     private readonly aliases: PrincipalAliasesService,
-    private readonly license: LicenseService,
+    private readonly license: LicenseSeatsService,
     private readonly audit: AuditService,
     private readonly metrics: CertsvcMetrics,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,

@@ -14,12 +14,16 @@ import {
   SeatEnforcementDto,
 } from './dto/license.dto';
 import { AttestRateLimitGuard } from './attest-rate-limit.guard';
+import { LicenseSeatsService } from './license-seats.service';
 import { LicenseService } from './license.service';
 
 @ApiTags('license')
 @Controller('api/v1/license')
 export class LicenseController {
-  constructor(private readonly license: LicenseService) {}
+  constructor(
+    private readonly license: LicenseService,
+    private readonly seats: LicenseSeatsService,
+  ) {}
 
   @Get('status')
   @Roles(...READER_ROLES)
@@ -32,7 +36,7 @@ export class LicenseController {
   @Roles(...READER_ROLES)
   @ApiOkResponse({ type: SeatEnforcementDto })
   async seatEnforcement(): Promise<SeatEnforcementDto> {
-    return { step: await this.license.seatEnforcement() };
+    return { step: await this.seats.seatEnforcement() };
   }
 
   @Put('seat-enforcement')
@@ -42,7 +46,7 @@ export class LicenseController {
     @CurrentActor() actor: Actor,
     @Body() body: SeatEnforcementDto,
   ): Promise<SeatEnforcementDto> {
-    return { step: await this.license.setSeatEnforcement(actor, body.step) };
+    return { step: await this.seats.setSeatEnforcement(actor, body.step) };
   }
 
   @Post('activate')
