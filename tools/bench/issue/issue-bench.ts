@@ -33,18 +33,13 @@ import {
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
 import { rawSigningReference } from './signing-reference';
 import { pool, post } from '../support/http-client';
+import { stackUrl } from '../support/stack-db';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);
 const BATCH = Number(process.env['BENCH_BATCH'] ?? 500);
 const PARALLEL = Number(process.env['BENCH_PARALLEL'] ?? 1);
 const ENROLL_CONCURRENCY = 16;
 const ADMIN = { email: 'bench@certsvc.local', password: 'bench-password-1234' };
-
-function stackUrl(): string {
-  const url = process.env['STACK_PG_URL'];
-  if (!url) throw new Error('STACK_PG_URL not set: eval "$(bash tools/stack/stack.sh env)"');
-  return url;
-}
 
 async function createDatabase(name: string): Promise<string> {
   const admin = new Client({ connectionString: stackUrl() });

@@ -28,7 +28,6 @@ import { Agent, request, type RequestOptions } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createCertificateApp } from '../../../apps/certificate-service/src/app/create-app';
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
@@ -37,27 +36,12 @@ import { CertsvcMetrics } from '../../../apps/certificate-service/src/app/metric
 import { K8sBrokerServer } from '../../../apps/certificate-service/src/modules/k8s/k8s-broker.server';
 import { toPem } from '@platform/pki';
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
+import { stackUrl, adminQuery } from '../support/stack-db';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CLIENTS = 16;
 const ADMIN = { email: 'bench@certsvc.local', password: 'bench-password-1234' };
-
-function stackUrl(): string {
-  const url = process.env['STACK_PG_URL'];
-  if (!url) throw new Error('STACK_PG_URL not set: eval "$(bash tools/stack/stack.sh env)"');
-  return url;
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new Client({ connectionString: stackUrl() });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
 
 async function api<T>(
   base: string,

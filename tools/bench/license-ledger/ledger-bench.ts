@@ -21,7 +21,6 @@
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createCertificateApp } from '../../../apps/certificate-service/src/app/create-app';
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
@@ -31,26 +30,11 @@ import { LicenseService } from '../../../apps/certificate-service/src/modules/li
 import { toPem } from '@platform/pki';
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
 import { post } from '../support/http-client';
+import { stackUrl, adminQuery } from '../support/stack-db';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,10000,50000').split(',').map(Number);
 const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 7);
 const ADMIN = { email: 'bench@certsvc.local', password: 'bench-password-1234' };
-
-function stackUrl(): string {
-  const url = process.env['STACK_PG_URL'];
-  if (!url) throw new Error('STACK_PG_URL not set: eval "$(bash tools/stack/stack.sh env)"');
-  return url;
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new Client({ connectionString: stackUrl() });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -38,7 +38,6 @@ import {
 } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createCertificateApp } from '../../../apps/certificate-service/src/app/create-app';
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
@@ -50,6 +49,7 @@ import { SshKrl } from '../../../apps/certificate-service/src/modules/ssh/ssh-kr
 import { encodeKrl, formatSshCertificate, parseSshPublicKey, toPem } from '@platform/pki';
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
 import { pool, post } from '../support/http-client';
+import { stackUrl, adminQuery } from '../support/stack-db';
 
 const N = Number(process.env['BENCH_N'] ?? 3000);
 const BATCH = Number(process.env['BENCH_BATCH'] ?? 500);
@@ -57,22 +57,6 @@ const KRL_N = Number(process.env['BENCH_KRL_N'] ?? 100_000);
 const CONCURRENCY = 16;
 const ADMIN = { email: 'bench@certsvc.local', password: 'bench-password-1234' };
 const OWNERS = 50;
-
-function stackUrl(): string {
-  const url = process.env['STACK_PG_URL'];
-  if (!url) throw new Error('STACK_PG_URL not set: eval "$(bash tools/stack/stack.sh env)"');
-  return url;
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new Client({ connectionString: stackUrl() });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
 
 /** A new Ed25519 key as an authorized_keys line (client side, not measured). */
 function ed25519Line(): string {
