@@ -21,8 +21,13 @@ test('findings list: query mode filters, a syntax error is shown inline and not 
   await expectAccessible(page, 'findings');
   await screenshot(page, 'findings-filtered');
 
-  // Query mode.
-  await page.getByRole('switch', { name: 'Query mode' }).check();
+  // Query mode. The switch is bound to the URL, and the router applies URL changes in a React
+  // transition: right after the click the input may still show the old state for a moment (on
+  // a loaded machine long enough for Playwright's check() to call it unchanged). So click, then
+  // wait for the state to arrive.
+  const queryMode = page.getByRole('switch', { name: 'Query mode' });
+  await queryMode.click();
+  await expect(queryMode).toBeChecked();
   const query = page.getByRole('textbox', { name: 'Query' });
   await query.fill(`project:"${project.name}" AND severity:HIGH`);
   await query.press('Enter');
