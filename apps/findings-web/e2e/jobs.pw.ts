@@ -1,6 +1,7 @@
 import {
   expect,
   expectAccessible,
+  holdProductWrites,
   sarif,
   screenshot,
   signIn,
@@ -49,28 +50,44 @@ test('jobs page: cancel a queued job and a running one, retry the stopped one to
   test.setTimeout(240_000);
   const project = await api.project(unique('jobs'));
   const product = await api.product(project.id, unique('prod'));
+  const other = await api.product(project.id, unique('prod'));
   await signIn(page);
   await page.getByRole('link', { name: 'Jobs' }).click();
-  // The worker ingests one report at a time: a large one runs while a small one waits.
-  const total = 150_000;
+  // The worker ingests one report at a time: a large one runs while a small one waits. The
+  // large one is held before its next batch (a lock on its product row, taken right after
+  // the upload: its ten batches cannot all be written in between), so it is still running
+  // when Cancel is clicked, however fast the machine.
+  const total = 20_000;
   const running = await upload(api, product.id, bigSarif(total));
-  await expect
-    .poll(() => jobState(api, running), { timeout: 60_000, intervals: [50] })
-    .toBe('active');
-  const queued = await upload(api, product.id, bigSarif(3));
-  expect(await jobState(api, queued)).toBe('waiting');
+  const hold = await holdProductWrites(product.id);
+  try {
+    await expect
+      .poll(() => jobState(api, running), { timeout: 60_000, intervals: [50] })
+      .toBe('active');
+    const queued = await upload(api, other.id, bigSarif(3));
+    expect(await jobState(api, queued)).toBe('waiting');
 
-  await page.reload();
-  const queuedRow = page.getByTestId(`job-${queued}`);
-  const runningRow = page.getByTestId(`job-${running}`);
-  await expect(queuedRow.getByTestId('job-state')).toHaveText('waiting');
-  await expect(runningRow.getByTestId('job-state')).toHaveText('active');
-  await queuedRow.getByRole('button', { name: 'Cancel' }).click();
-  // A queued job is removed; its report fails as cancelled.
-  await expect(queuedRow).toHaveCount(0);
-  await runningRow.getByRole('button', { name: 'Cancel' }).click();
-  await expect.poll(async () => (await report(api, queued)).failure_code).toBe('cancelled');
+    await page.reload();
+    const queuedRow = page.getByTestId(`job-${queued}`);
+    const runningRow = page.getByTestId(`job-${running}`);
+    await expect(queuedRow.getByTestId('job-state')).toHaveText('waiting');
+    await expect(runningRow.getByTestId('job-state')).toHaveText('active');
+    await queuedRow.getByRole('button', { name: 'Cancel' }).click();
+    // A queued job is removed; its report fails as cancelled.
+    await expect(queuedRow).toHaveCount(0);
+    await expect.poll(async () => (await report(api, queued)).failure_code).toBe('cancelled');
+    const cancelled = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/v1/jobs/${running}/cancel`) && r.ok(),
+    );
+    await runningRow.getByRole('button', { name: 'Cancel' }).click();
+    await cancelled;
+    // Still running (held): the cancellation is only a request until the next batch.
+    expect(await jobState(api, running)).toBe('active');
+  } finally {
+    await hold.release();
+  }
   // A running job stops before its next write: failed, the report cancelled with part written.
+  const runningRow = page.getByTestId(`job-${running}`);
   await expect(runningRow.getByTestId('job-state')).toHaveText('failed', { timeout: 60_000 });
   const stopped = await report(api, running);
   expect(stopped).toMatchObject({ status: 'failed', failure_code: 'cancelled' });

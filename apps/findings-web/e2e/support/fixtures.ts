@@ -160,6 +160,38 @@ export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]>
   }
 }
 
+/**
+ * Holds back every write of findings into a product until `release()`: the product row is
+ * locked FOR UPDATE (as a product deletion does), and each ingestion batch first takes it FOR
+ * KEY SHARE (lockProductForWrite), so a running ingestion waits before its next batch while
+ * its job stays active. Reads, and changes to the report row, are not held.
+ */
+export async function holdProductWrites(productId: string): Promise<{ release(): Promise<void> }> {
+  const url = process.env.FINDINGS_DATABASE_URL;
+  if (!url) throw new Error('FINDINGS_DATABASE_URL is not set (global setup did not run)');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT 1 FROM products WHERE id = $1 FOR UPDATE', [productId]);
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await client.query('ROLLBACK');
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
 /** A unique name for this run (the tests share one database). */
 export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
