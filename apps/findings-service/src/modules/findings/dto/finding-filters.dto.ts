@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { InputValidationError } from '@platform/errors';
-import { IsIn, IsISO8601, IsString, IsUUID, isUUID, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsString, IsUUID, MaxLength } from 'class-validator';
+import { CommaListChecker, isUuidValue } from '../../../app/http/comma-list-filters';
 import { OptionalNotNull } from '@platform/http';
 import {
   FINDING_STATUS_GROUP_NAMES,
@@ -9,8 +9,6 @@ import {
   isFindingStatus,
 } from '../finding-status';
 import { FindingFilters, SEVERITIES, Severity } from '../list/finding-filters';
-
-const MAX_LIST_VALUES = 100;
 
 /** List filters (query parameters of GET /findings, `filters` of bulk-tags). Lists are comma-separated. */
 export class FindingFiltersDto {
@@ -109,60 +107,33 @@ export class FindingFiltersDto {
   last_seen_to?: string;
 }
 
-function list(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = [
-    ...new Set(
-      value
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v.length > 0),
-    ),
-  ];
-  return items.length > 0 ? items : undefined;
-}
-
 const date = (value: string | undefined): Date | undefined =>
   value === undefined ? undefined : new Date(value);
 
 /** Splits and checks the comma lists (400 `validation_failed` naming the field). */
 export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
-  const problems: { field: string; problems: string[] }[] = [];
-  const check = <T extends string>(
-    field: string,
-    values: string[] | undefined,
-    valid: (v: string) => v is T,
-    hint: string,
-  ): T[] | undefined => {
-    if (!values) return undefined;
-    if (values.length > MAX_LIST_VALUES)
-      problems.push({ field, problems: [`at most ${MAX_LIST_VALUES} values`] });
-    const bad = values.filter((v) => !valid(v));
-    if (bad.length > 0) problems.push({ field, problems: [`${bad.join(', ')}: ${hint}`] });
-    return values.filter(valid);
-  };
+  const lists = new CommaListChecker();
   const isSeverity = (v: string): v is Severity => (SEVERITIES as readonly string[]).includes(v);
-  const isUuid = (v: string): v is string => isUUID(v, 'loose');
   const any = (v: string): v is string => v.length <= 200;
   const filters: FindingFilters = {
-    statuses: check(
+    statuses: lists.check(
       'status',
-      list(dto.status),
+      dto.status,
       isFindingStatus,
       `expected ${FINDING_STATUSES.join('|')}`,
     ),
     statusGroup: dto.status_group,
-    severities: check(
+    severities: lists.check(
       'severity',
-      list(dto.severity?.toUpperCase()),
+      dto.severity?.toUpperCase(),
       isSeverity,
       `expected ${SEVERITIES.join('|')}`,
     ),
-    scanners: check('scanner', list(dto.scanner), any, 'too long'),
-    projectIds: check('project_id', list(dto.project_id), isUuid, 'not a UUID'),
-    productIds: check('product_id', list(dto.product_id), isUuid, 'not a UUID'),
-    tags: check('tags', list(dto.tags?.toLowerCase()), any, 'too long'),
-    cves: check('cve', list(dto.cve?.toUpperCase()), any, 'too long'),
+    scanners: lists.check('scanner', dto.scanner, any, 'too long'),
+    projectIds: lists.check('project_id', dto.project_id, isUuidValue, 'not a UUID'),
+    productIds: lists.check('product_id', dto.product_id, isUuidValue, 'not a UUID'),
+    tags: lists.check('tags', dto.tags?.toLowerCase(), any, 'too long'),
+    cves: lists.check('cve', dto.cve?.toUpperCase(), any, 'too long'),
     host: dto.host || undefined,
     filePath: dto.file_path || undefined,
     search: dto.search?.trim() || undefined,
@@ -172,6 +143,6 @@ export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
     lastSeenFrom: date(dto.last_seen_from),
     lastSeenTo: date(dto.last_seen_to),
   };
-  if (problems.length > 0) throw new InputValidationError(problems);
+  lists.done();
   return filters;
 }

@@ -5,6 +5,7 @@ import { SLA_RESOLUTIONS, SLA_VIOLATION_KINDS } from '../sla-violation.entity';
 import { SLA_VIOLATION_STATES, type SlaViolationState } from '../sla-violation-view';
 import type { SlaViolationView } from '../sla-violation-view';
 import type { SlaViolationPage } from '../sla-violations.service';
+import { ScopeFiltersDto } from '../../../app/http/comma-list-filters';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -79,27 +80,7 @@ export class SlaViolationPageDto {
 }
 
 /** GET /sla/violations: filters (comma lists) and keyset paging. */
-export class ListSlaViolationsQueryDto {
-  @ApiPropertyOptional({ description: 'Comma list of project ids' })
-  @OptionalNotNull()
-  @IsString()
-  @MaxLength(4000)
-  project_id?: string;
-
-  @ApiPropertyOptional({ description: 'Comma list of product ids' })
-  @OptionalNotNull()
-  @IsString()
-  @MaxLength(4000)
-  product_id?: string;
-
-  @ApiPropertyOptional({
-    description: 'Comma list of CRITICAL, HIGH, MEDIUM, LOW, INFO (any case)',
-  })
-  @OptionalNotNull()
-  @IsString()
-  @MaxLength(100)
-  severity?: string;
-
+export class ListSlaViolationsQueryDto extends ScopeFiltersDto {
   @ApiPropertyOptional({ enum: SLA_VIOLATION_STATES, default: 'open' })
   @IsOptional()
   @IsIn(SLA_VIOLATION_STATES)
