@@ -27,6 +27,8 @@ test('create a project and a product, upload a SARIF and watch it complete; a br
   await form.getByRole('button', { name: 'New product' }).click();
   const product = page.getByTestId('product').filter({ hasText: 'web-app' });
   await expect(product).toBeVisible();
+  // Created: the form is empty again for the next product.
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('');
   await expectAccessible(page, 'project');
 
   const report = sarif('semgrep', [

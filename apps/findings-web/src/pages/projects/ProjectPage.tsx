@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { SEVERITIES, api, call, callVoid, type Schemas, type Severity } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { InlineCreateForm } from '../../components/InlineCreateForm';
 import { useI18n } from '../../i18n/i18n';
 import { ProjectChannels } from './ProjectChannels';
 import { ReportUpload } from './ReportUpload';
@@ -190,15 +191,13 @@ function Members({ projectId }: { projectId: string }) {
 function Products({ projectId }: { projectId: string }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [repository, setRepository] = useState('');
   const products = useQuery({
     queryKey: ['products', projectId],
     queryFn: () =>
       call(api.GET('/api/v1/projects/{id}/products', { params: { path: { id: projectId } } })),
   });
   const create = useMutation({
-    mutationFn: () =>
+    mutationFn: ({ name, repository }: { name: string; repository: string }) =>
       call(
         api.POST('/api/v1/projects/{id}/products', {
           params: { path: { id: projectId } },
@@ -206,8 +205,6 @@ function Products({ projectId }: { projectId: string }) {
         }),
       ),
     onSuccess: () => {
-      setName('');
-      setRepository('');
       void queryClient.invalidateQueries({ queryKey: ['products', projectId] });
     },
   });
@@ -225,32 +222,15 @@ function Products({ projectId }: { projectId: string }) {
             <ReportUpload productId={p.id} />
           </Paper>
         ))}
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-          aria-label={t('projects.newProduct')}
-        >
-          <Group align="end" gap="xs">
-            <TextInput
-              size="xs"
-              required
-              label={t('common.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-            />
-            <TextInput
-              size="xs"
-              label={t('projects.repository')}
-              value={repository}
-              onChange={(e) => setRepository(e.currentTarget.value)}
-            />
-            <Button size="xs" type="submit" loading={create.isPending}>
-              {t('projects.newProduct')}
-            </Button>
-          </Group>
-        </form>
+        <InlineCreateForm
+          label={t('projects.newProduct')}
+          fields={[
+            { name: 'name', label: t('common.name'), required: true },
+            { name: 'repository', label: t('projects.repository') },
+          ]}
+          pending={create.isPending}
+          onCreate={(values) => create.mutateAsync(values)}
+        />
         <ErrorAlert error={products.error ?? create.error} />
       </Stack>
     </Paper>

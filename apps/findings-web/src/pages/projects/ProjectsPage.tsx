@@ -1,9 +1,9 @@
-import { Anchor, Button, Group, Stack, Table, TextInput, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { api, call } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { InlineCreateForm } from '../../components/InlineCreateForm';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 
@@ -11,14 +11,13 @@ export default function ProjectsPage() {
   const { t, locale } = useI18n();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
   const projects = useQuery({
     queryKey: ['projects'],
     queryFn: () => call(api.GET('/api/v1/projects')),
   });
   const create = useMutation({
-    mutationFn: () => call(api.POST('/api/v1/projects', { body: { name, description } })),
+    mutationFn: (body: { name: string; description: string }) =>
+      call(api.POST('/api/v1/projects', { body })),
     onSuccess: (project) => {
       void queryClient.invalidateQueries({ queryKey: ['projects'] });
       void navigate(`/projects/${project.id}`);
@@ -29,32 +28,15 @@ export default function ProjectsPage() {
       <Title order={1} size="h3">
         {t('projects.title')}
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-        aria-label={t('projects.new')}
-      >
-        <Group align="end" gap="xs">
-          <TextInput
-            size="xs"
-            required
-            label={t('common.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
-          <TextInput
-            size="xs"
-            label={t('common.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-          />
-          <Button size="xs" type="submit" loading={create.isPending}>
-            {t('projects.new')}
-          </Button>
-        </Group>
-      </form>
+      <InlineCreateForm
+        label={t('projects.new')}
+        fields={[
+          { name: 'name', label: t('common.name'), required: true },
+          { name: 'description', label: t('common.description') },
+        ]}
+        pending={create.isPending}
+        onCreate={(values) => create.mutateAsync(values)}
+      />
       <ErrorAlert error={create.error ?? projects.error} />
       <Table striped withTableBorder fz="sm">
         <Table.Thead>
