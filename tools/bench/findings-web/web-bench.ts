@@ -23,7 +23,7 @@
  */
 import 'reflect-metadata';
 import { chromium, type Page } from '@playwright/test';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,46 +32,14 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
+import { SEED_FINDINGS_SQL } from '../support/seed-findings';
+import { stackEnv } from '../support/stack-db';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
 const ROOT = join(__dirname, '../../..');
 const DIST = join(ROOT, 'dist/apps/findings-web');
 const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
-
-const LOAD = `
-INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
-  description, severity, status, host, file_path, scanner, cwe, tags, sla_days, first_seen_at,
-  last_seen_at, created_at)
-SELECT $1, $2, md5($4 || g::text) || md5(g::text || $4), 'code',
-  'rule-' || (g % 400),
-  'Finding ' || g || ' ' || (ARRAY['SQL injection','XSS','Weak cipher','Outdated dependency','Hardcoded secret'])[1 + g % 5],
-  'Seeded description of finding ' || g,
-  (ARRAY['CRITICAL','HIGH','MEDIUM','MEDIUM','LOW','LOW','INFO'])[1 + (g * 7919) % 7],
-  (ARRAY['new','new','new','confirmed','confirmed','in_progress','fixed','fixed','false_positive','risk_accepted','wont_fix','renewed'])[1 + (g * 104729) % 12],
-  CASE WHEN g % 10 < 3 THEN 'app-' || (g % 97) || '.prod.example.com'
-       WHEN g % 10 < 8 THEN 'app-' || (g % 89) || '.staging.example.com' ELSE NULL END,
-  CASE WHEN g % 4 = 0 THEN 'lib/vendor/pkg-' || (g % 50) || '/index.js'
-       ELSE 'src/module-' || (g % 200) || '/file-' || (g % 37) || '.ts' END,
-  (ARRAY['semgrep','trivy','zap','sonarqube','gitleaks'])[1 + (g * 31) % 5],
-  ARRAY['CWE-' || (g % 120)],
-  CASE WHEN g % 20 = 0 THEN ARRAY['pci'] ELSE '{}'::text[] END,
-  30,
-  now() - ((g % 525600) || ' minutes')::interval,
-  now() - ((g % 10000) || ' minutes')::interval,
-  now() - ((g % 525600) || ' minutes')::interval
-FROM generate_series(1::bigint, $3::bigint) AS g`;
-
-function stackEnv(): Record<string, string> {
-  if (process.env['STACK_PG_URL'] && process.env['REDIS_URL']) {
-    return { STACK_PG_URL: process.env['STACK_PG_URL'], REDIS_URL: process.env['REDIS_URL'] };
-  }
-  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { stdio: 'inherit' });
-  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { encoding: 'utf8' });
-  const env: Record<string, string> = {};
-  for (const m of out.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
-  return env;
-}
 
 function stats(values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
@@ -169,7 +137,7 @@ async function main(): Promise<void> {
     const perProduct = Math.floor(TOTAL / products.length);
     const loadStarted = performance.now();
     for (const product of products)
-      await ds.query(LOAD, [product.id, product.projectId, perProduct, product.id]);
+      await ds.query(SEED_FINDINGS_SQL, [product.id, product.projectId, perProduct, product.id]);
     await ds.query('VACUUM ANALYZE findings');
     console.log(
       `loaded ${perProduct * products.length} findings in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,

@@ -34,20 +34,13 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { plainCopyReference } from './copy-reference';
 import { writeSarif } from './sarif-file';
+import { stackEnv } from '../support/stack-db';
 
 const ROOT = join(__dirname, '../../..');
 const PORT = 38_411;
 const API = `http://127.0.0.1:${PORT}`;
 const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 100_000);
-
-function stackEnv(): Record<string, string> {
-  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { cwd: ROOT, stdio: 'inherit' });
-  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { cwd: ROOT }).toString();
-  return Object.fromEntries(
-    [...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]),
-  );
-}
 
 async function freshDatabase(adminUrl: string, name: string): Promise<string> {
   const db = new Client({ connectionString: adminUrl });

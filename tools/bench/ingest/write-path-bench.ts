@@ -11,7 +11,6 @@
  * each and the HOT share of the duplicate updates.
  * Env: BENCH_RESULTS (default 100000), BENCH_BATCH (default INGEST_BATCH_SIZE).
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,16 +23,14 @@ import {
 } from '../../../apps/findings-service/src/modules/findings/bulk-write/findings-bulk-write.repository';
 import { INGEST_BATCH_SIZE } from '../../../apps/findings-service/src/modules/report-ingestion/report-ingestion.service';
 import { FindingBatch, fileReportSource, readReport } from '@platform/report-parsing';
+import { stackEnv } from '../support/stack-db';
 import { writeSarif } from './sarif-file';
 
-const ROOT = join(__dirname, '../../..');
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 100_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? INGEST_BATCH_SIZE);
 
 function databaseUrl(): string {
-  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { cwd: ROOT }).toString();
-  const pg = /^export STACK_PG_URL=(.*)$/m.exec(out)?.[1].replace(/^'|'$/g, '') ?? '';
-  const url = new URL(pg);
+  const url = new URL(stackEnv()['STACK_PG_URL'] ?? '');
   url.pathname = '/bench_ingest';
   return url.toString();
 }

@@ -45,6 +45,7 @@ import { FindingsMetrics } from '../../../apps/findings-service/src/app/metrics/
 import { NOTIFICATION_QUEUE } from '../../../apps/findings-service/src/modules/notification-queue/sla-deadline-notification.job';
 import { SlaCheckService } from '../../../apps/findings-service/src/modules/sla/sla-check.service';
 import { WorkerModule } from '../../../apps/findings-service/src/worker/worker.module';
+import { stackEnv } from '../support/stack-db';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const IN_WORK = Number(process.env['BENCH_IN_WORK'] ?? 100_000);
@@ -52,17 +53,6 @@ const BULK = Number(process.env['BENCH_BULK'] ?? 50_000);
 const OTHER_PRODUCTS = 4;
 const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
 const HOUR_MS = 3_600_000;
-
-function stackEnv(): Record<string, string> {
-  if (process.env['STACK_PG_URL'] && process.env['REDIS_URL']) {
-    return { STACK_PG_URL: process.env['STACK_PG_URL'], REDIS_URL: process.env['REDIS_URL'] };
-  }
-  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { stdio: 'inherit' });
-  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { encoding: 'utf8' });
-  const env: Record<string, string> = {};
-  for (const m of out.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
-  return env;
-}
 
 /**
  * $3 findings of one product; rows with g % $5 = 0 (one in `every`) are in work with a clock

@@ -17,7 +17,6 @@
  * p50/p95 per line with the plan of the GROUP BY. BENCH_KEEP_DB=1 keeps the database.
  */
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -26,22 +25,12 @@ import { createFindingsApp } from '../../../apps/findings-service/src/app/create
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import { BusinessMetricsCollector } from '../../../apps/findings-service/src/app/metrics/business-metrics.collector';
 import { BusinessMetricsRepository } from '../../../apps/findings-service/src/app/metrics/business-metrics.repository';
+import { stackEnv } from '../support/stack-db';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const VIOLATIONS = Number(process.env['BENCH_VIOLATIONS'] ?? 20_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 20);
 const CHUNK = 100_000;
-
-function stackEnv(): Record<string, string> {
-  if (process.env['STACK_PG_URL'] && process.env['REDIS_URL']) {
-    return { STACK_PG_URL: process.env['STACK_PG_URL'], REDIS_URL: process.env['REDIS_URL'] };
-  }
-  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { stdio: 'inherit' });
-  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], { encoding: 'utf8' });
-  const env: Record<string, string> = {};
-  for (const m of out.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2];
-  return env;
-}
 
 const LOAD = `
 INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,

@@ -9,11 +9,7 @@ import {
   loadIssuingCa,
   parseCsr,
 } from '@platform/pki';
-import {
-  ecKeyPair,
-  makeCsr,
-  rsaKeyPair,
-} from '@platform/pki/testing';
+import { ecKeyPair, makeCsr, rsaKeyPair } from '@platform/pki/testing';
 
 const N = Number(process.env['BENCH_N'] ?? 5000);
 const CRL_ENTRIES = Number(process.env['BENCH_CRL'] ?? 100_000);

@@ -1,4 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { Client } from 'pg';
+
+const ROOT = join(__dirname, '../../..');
+
+/**
+ * The local stack's settings (`STACK_PG_URL`, `REDIS_URL`, ...): from the environment when
+ * set, otherwise the stack is started (`tools/stack/stack.sh up`) and its `env` read.
+ */
+export function stackEnv(): Record<string, string> {
+  if (process.env['STACK_PG_URL'] && process.env['REDIS_URL']) {
+    return { STACK_PG_URL: process.env['STACK_PG_URL'], REDIS_URL: process.env['REDIS_URL'] };
+  }
+  execFileSync('bash', ['tools/stack/stack.sh', 'up'], { cwd: ROOT, stdio: 'inherit' });
+  const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return Object.fromEntries(
+    [...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]),
+  );
+}
 
 /** The local stack's PostgreSQL URL (`eval "$(bash tools/stack/stack.sh env)"` sets it). */
 export function stackUrl(): string {
