@@ -1,22 +1,13 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { sql } from '../fixtures/enroll';
-import { K8sBrokerServer } from '../../src/modules/k8s/k8s-broker.server';
-import { bearer, loginAdmin, type TestUser } from '../support/sessions';
-import { ADMIN_EMAIL, startTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_EMAIL, type TestApp } from '../support/test-app';
 import {
-  brokerEnv,
   callBroker,
   opensslSelfSigned,
+  startBrokerLab,
   tempDir,
-  userMtlsCertificate,
+  type BrokerLab,
   type ClientIdentity,
 } from './k8s-support';
-
-function publicKeyPem(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    .publicKey.export({ format: 'pem', type: 'spki' })
-    .toString();
-}
 
 interface AuditRow {
   action: string;
@@ -29,41 +20,29 @@ interface AuditRow {
 describe('Kubernetes credential broker - audit records and certsvc_k8s_credentials_total', () => {
   const tmp = tempDir();
   let t: TestApp;
-  let admin: TestUser;
   let port: number;
   let serverCa: string;
   let me: ClientIdentity;
+  let ask: BrokerLab['ask'];
   afterAll(async () => {
     await t?.close();
     tmp.cleanup();
   });
 
   beforeAll(async () => {
-    const broker = brokerEnv(tmp.dir);
-    serverCa = broker.serverCaPem;
-    t = await startTestApp({ env: broker.env });
-    port = t.app.get(K8sBrokerServer).port() as number;
-    admin = await loginAdmin(t);
-    await t.http
-      .post('/api/v1/admin/k8s-clusters')
-      .set(...bearer(admin.accessToken))
-      .send({
-        name: 'dev',
-        server_url: 'https://127.0.0.1:6443',
-        ca_bundle: serverCa,
-        groups: [{ source: 'any', value: '', group: 'developers' }],
-      })
-      .expect(201);
-    await t.http
-      .post('/api/v1/admin/k8s-clusters')
-      .set(...bearer(admin.accessToken))
-      .send({ name: 'off', server_url: 'https://10.1.1.1', ca_bundle: serverCa, enabled: false })
-      .expect(201);
-    me = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
+    const lab = await startBrokerLab(tmp.dir, {
+      clusters: [
+        {
+          name: 'dev',
+          server_url: 'https://127.0.0.1:6443',
+          groups: [{ source: 'any', value: '', group: 'developers' }],
+        },
+        { name: 'off', server_url: 'https://10.1.1.1', enabled: false },
+      ],
+    });
+    ({ t, port, serverCaPem: serverCa, me, ask } = lab);
   });
 
-  const ask = (client: ClientIdentity | undefined, body: Record<string, unknown> = {}) =>
-    callBroker(port, serverCa, client, { cluster: 'dev', public_key: publicKeyPem(), ...body });
   const audit = () =>
     sql<AuditRow>(
       t,

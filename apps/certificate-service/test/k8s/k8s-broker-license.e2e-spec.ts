@@ -1,22 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { sql } from '../fixtures/enroll';
 import { Vendor } from '../fixtures/license';
-import { K8sBrokerServer } from '../../src/modules/k8s/k8s-broker.server';
-import { bearer, loginAdmin, type TestUser } from '../support/sessions';
-import { ADMIN_EMAIL, startTestApp, type TestApp } from '../support/test-app';
+import { bearer, type TestUser } from '../support/sessions';
+import { ADMIN_EMAIL, type TestApp } from '../support/test-app';
 import {
-  brokerEnv,
-  callBroker,
+  startBrokerLab,
   tempDir,
   userMtlsCertificate,
+  type BrokerLab,
   type ClientIdentity,
 } from './k8s-support';
-
-function publicKeyPem(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    .publicKey.export({ format: 'pem', type: 'spki' })
-    .toString();
-}
 
 /** Edits the append-only ledger as an attacker with database access would. */
 async function tamperLedger(t: TestApp): Promise<void> {
@@ -36,8 +28,7 @@ describe('Kubernetes credential broker under the license', () => {
   const vendor = new Vendor();
   let t: TestApp;
   let admin: TestUser;
-  let port: number;
-  let serverCa: string;
+  let ask: BrokerLab['ask'];
   let alice: ClientIdentity;
   let bob: ClientIdentity;
   let carol: ClientIdentity;
@@ -48,25 +39,17 @@ describe('Kubernetes credential broker under the license', () => {
   });
 
   beforeAll(async () => {
-    const broker = brokerEnv(tmp.dir, {
-      CERTSVC_DEFAULT_MAX_DEVICES: '2',
-      CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: vendor.publicKey,
+    const lab = await startBrokerLab(tmp.dir, {
+      env: {
+        CERTSVC_DEFAULT_MAX_DEVICES: '2',
+        CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: vendor.publicKey,
+      },
+      clusters: [{ name: 'dev', server_url: 'https://127.0.0.1:6443' }],
     });
-    serverCa = broker.serverCaPem;
-    t = await startTestApp({ env: broker.env });
-    port = t.app.get(K8sBrokerServer).port() as number;
-    admin = await loginAdmin(t);
-    await t.http
-      .post('/api/v1/admin/k8s-clusters')
-      .set(...bearer(admin.accessToken))
-      .send({ name: 'dev', server_url: 'https://127.0.0.1:6443', ca_bundle: serverCa })
-      .expect(201);
-    alice = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
+    ({ t, admin, ask, me: alice } = lab);
     bob = await userMtlsCertificate(t, admin.accessToken, 'bob@certsvc.test');
   });
 
-  const ask = (client: ClientIdentity) =>
-    callBroker(port, serverCa, client, { cluster: 'dev', public_key: publicKeyPem() });
   const status = async () =>
     (
       await t.http

@@ -11,23 +11,18 @@ import {
 } from '@platform/pki';
 import { sql } from '../fixtures/enroll';
 import { CaMaterialRepository } from '../../src/modules/ca/ca-material.repository';
-import { K8sBrokerServer } from '../../src/modules/k8s/k8s-broker.server';
-import { bearer, loginAdmin, type TestUser } from '../support/sessions';
-import { ADMIN_EMAIL, startTestApp, TEST_CA_KEY_ENC_KEY, type TestApp } from '../support/test-app';
+import { bearer, type TestUser } from '../support/sessions';
+import { ADMIN_EMAIL, TEST_CA_KEY_ENC_KEY, type TestApp } from '../support/test-app';
 import {
-  brokerEnv,
   callBroker,
   opensslSelfSigned,
+  startBrokerLab,
   tempDir,
   userMtlsCertificate,
+  type BrokerAnswer,
+  type BrokerLab,
   type ClientIdentity,
 } from './k8s-support';
-
-function publicKeyPem(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    .publicKey.export({ format: 'pem', type: 'spki' })
-    .toString();
-}
 
 function x509(pem: string, ...args: string[]): string {
   return execFileSync('openssl', ['x509', '-noout', ...args], { input: pem }).toString();
@@ -59,43 +54,31 @@ describe('Kubernetes credential broker (mutual TLS listener)', () => {
   let serverCa: string;
   let clientCaPem: string;
   let me: ClientIdentity;
+  let ask: BrokerLab['ask'];
   afterAll(async () => {
     await t?.close();
     tmp.cleanup();
   });
 
   beforeAll(async () => {
-    const broker = brokerEnv(tmp.dir);
-    serverCa = broker.serverCaPem;
-    t = await startTestApp({ env: broker.env });
-    port = t.app.get(K8sBrokerServer).port() as number;
-    admin = await loginAdmin(t);
-    const res = await t.http
-      .post('/api/v1/admin/k8s-clusters')
-      .set(...bearer(admin.accessToken))
-      .send({
-        name: 'dev',
-        server_url: 'https://127.0.0.1:6443',
-        ca_bundle: serverCa,
-        groups: [
-          { source: 'role', value: 'cert-admin', group: 'system:masters' },
-          { source: 'any', value: '', group: 'developers' },
-          { source: 'role', value: 'cert-viewer', group: 'viewers' },
-          { source: 'user', value: ADMIN_EMAIL.toUpperCase(), group: 'admin-person' },
-        ],
-      })
-      .expect(201);
-    clientCaPem = (res.body as { client_ca_pem: string }).client_ca_pem;
-    await t.http
-      .post('/api/v1/admin/k8s-clusters')
-      .set(...bearer(admin.accessToken))
-      .send({ name: 'off', server_url: 'https://10.1.1.1', ca_bundle: serverCa, enabled: false })
-      .expect(201);
-    me = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
+    const lab = await startBrokerLab(tmp.dir, {
+      clusters: [
+        {
+          name: 'dev',
+          server_url: 'https://127.0.0.1:6443',
+          groups: [
+            { source: 'role', value: 'cert-admin', group: 'system:masters' },
+            { source: 'any', value: '', group: 'developers' },
+            { source: 'role', value: 'cert-viewer', group: 'viewers' },
+            { source: 'user', value: ADMIN_EMAIL.toUpperCase(), group: 'admin-person' },
+          ],
+        },
+        { name: 'off', server_url: 'https://10.1.1.1', enabled: false },
+      ],
+    });
+    ({ t, admin, port, serverCaPem: serverCa, me, ask } = lab);
+    clientCaPem = lab.clusters[0].client_ca_pem;
   });
-
-  const ask = (client: ClientIdentity | undefined, body: Record<string, unknown> = {}) =>
-    callBroker(port, serverCa, client, { cluster: 'dev', public_key: publicKeyPem(), ...body });
 
   it('issues a 10-minute credential: CN = user, O = mapped groups, signed by the cluster CA', async () => {
     const res = await ask(me);
@@ -216,30 +199,16 @@ describe('Kubernetes credential broker - prompt-on-issuance step', () => {
 
   async function withStep(
     step: string,
-    check: (
-      ask: (body: object) => Promise<{ status: number; body: Record<string, unknown> }>,
-    ) => Promise<void>,
+    check: (ask: (body: Record<string, unknown>) => Promise<BrokerAnswer>) => Promise<void>,
   ) {
-    const broker = brokerEnv(tmp.dir, { CERTSVC_K8S_PROMPT_STEP: step });
-    const t = await startTestApp({ env: broker.env });
+    const lab = await startBrokerLab(tmp.dir, {
+      env: { CERTSVC_K8S_PROMPT_STEP: step },
+      clusters: [{ name: 'dev', server_url: 'https://127.0.0.1:6443' }],
+    });
     try {
-      const admin = await loginAdmin(t);
-      await t.http
-        .post('/api/v1/admin/k8s-clusters')
-        .set(...bearer(admin.accessToken))
-        .send({ name: 'dev', server_url: 'https://127.0.0.1:6443', ca_bundle: broker.serverCaPem })
-        .expect(201);
-      const me = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
-      const port = t.app.get(K8sBrokerServer).port() as number;
-      await check((body) =>
-        callBroker(port, broker.serverCaPem, me, {
-          cluster: 'dev',
-          public_key: publicKeyPem(),
-          ...body,
-        }),
-      );
+      await check((body) => lab.ask(lab.me, body));
     } finally {
-      await t.close();
+      await lab.t.close();
     }
   }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -7,8 +8,9 @@ import { toPem } from '@platform/pki';
 import { enrollDevice, sql } from '../fixtures/enroll';
 import { approveRows } from '../fixtures/issue';
 import { opensslCsr } from '../fixtures/openssl';
-import { bearer } from '../support/sessions';
-import type { TestApp } from '../support/test-app';
+import { K8sBrokerServer } from '../../src/modules/k8s/k8s-broker.server';
+import { bearer, loginAdmin, type TestUser } from '../support/sessions';
+import { ADMIN_EMAIL, startTestApp, type TestApp } from '../support/test-app';
 
 /** A directory removed by `cleanup()`. */
 export function tempDir(): { dir: string; cleanup: () => void } {
@@ -152,4 +154,93 @@ export function callBroker(
     req.on('error', reject);
     req.end(text);
   });
+}
+
+/** A cluster as the admin API answers its registration. */
+export interface RegisteredCluster {
+  id: string;
+  client_ca_pem: string;
+}
+
+/** Registers a cluster through the admin API (201 expected). */
+export async function registerCluster(
+  t: TestApp,
+  adminToken: string,
+  body: Record<string, unknown>,
+): Promise<RegisteredCluster> {
+  const res = await t.http
+    .post('/api/v1/admin/k8s-clusters')
+    .set(...bearer(adminToken))
+    .send(body)
+    .expect(201);
+  return res.body as RegisteredCluster;
+}
+
+export interface Broker {
+  t: TestApp;
+  admin: TestUser;
+  server: K8sBrokerServer;
+  port: number;
+  serverCaPem: string;
+}
+
+/** Runs `work`; closes the app when it throws. */
+async function orClose<T>(t: TestApp, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+}
+
+/** The app with the broker listener on (`brokerEnv` in `dir`, plus `env`), the admin logged in. */
+export async function startBroker(dir: string, env: Record<string, string> = {}): Promise<Broker> {
+  const broker = brokerEnv(dir, env);
+  const t = await startTestApp({ env: broker.env });
+  const server = t.app.get(K8sBrokerServer);
+  const admin = await orClose(t, () => loginAdmin(t));
+  return { t, admin, server, port: server.port() as number, serverCaPem: broker.serverCaPem };
+}
+
+export interface BrokerLab extends Broker {
+  /** The registered clusters, in the order given. */
+  clusters: RegisteredCluster[];
+  /** The admin's `user_mtls` certificate. */
+  me: ClientIdentity;
+  /** Asks for a credential of cluster `dev` with a fresh public key; `body` adds or replaces. */
+  ask(client: ClientIdentity | undefined, body?: Record<string, unknown>): Promise<BrokerAnswer>;
+}
+
+export interface BrokerLabOptions {
+  env?: Record<string, string>;
+  /** Cluster bodies; `ca_bundle` defaults to the broker's server certificate (any CA will do). */
+  clusters: Record<string, unknown>[];
+}
+
+/** `startBroker`, the clusters registered, then the admin's `user_mtls` certificate. */
+export async function startBrokerLab(dir: string, options: BrokerLabOptions): Promise<BrokerLab> {
+  const broker = await startBroker(dir, options.env);
+  const { t, admin, port, serverCaPem } = broker;
+  return orClose(t, async () => {
+    const clusters: RegisteredCluster[] = [];
+    for (const body of options.clusters) {
+      const withCa = { ca_bundle: serverCaPem, ...body };
+      clusters.push(await registerCluster(t, admin.accessToken, withCa));
+    }
+    const me = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
+    const ask = (client: ClientIdentity | undefined, body: Record<string, unknown> = {}) =>
+      callBroker(port, serverCaPem, client, {
+        cluster: 'dev',
+        public_key: publicKeyPem(),
+        ...body,
+      });
+    return { ...broker, clusters, me, ask };
+  });
+}
+
+function publicKeyPem(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .publicKey.export({ format: 'pem', type: 'spki' })
+    .toString();
 }

@@ -1,35 +1,23 @@
-import { execFile } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { K8sBrokerServer } from '../../src/modules/k8s/k8s-broker.server';
-import { bearer, loginAdmin } from '../support/sessions';
-import { ADMIN_EMAIL, startTestApp } from '../support/test-app';
-import { brokerEnv, opensslSelfSigned, tempDir, userMtlsCertificate } from './k8s-support';
+import { join } from 'node:path';
+import { ADMIN_EMAIL } from '../support/test-app';
+import { startBroker, tempDir, userMtlsCertificate } from './k8s-support';
+import {
+  closeServer,
+  listenLoopback,
+  PLUGIN,
+  registerStandIn,
+  run,
+  writeKubeconfig,
+  writePluginFiles,
+} from './kubectl-support';
 
-const PLUGIN = resolve(__dirname, '../../../../tools/kubectl-certsvc/kubectl-certsvc.mjs');
-
-interface Run {
-  code: number;
-  output: string;
-  stderr: string;
-}
-
-/** Runs a command; `input` is written to its stdin (then closed). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
-  return new Promise((done) => {
-    const child = execFile(
-      command,
-      args,
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        done({ code, output: stdout, stderr });
-      },
-    );
-    child.stdin?.end(input);
-  });
+/** Runs a command with `input` on its stdin; `output` is its stdout (on a terminal, all it wrote). */
+async function runWithInput(command: string, args: string[], env: NodeJS.ProcessEnv, input = '') {
+  const { stdout, ...rest } = await run(command, args, env, input);
+  return { ...rest, output: stdout };
 }
 
 /** A loopback API-server stand-in requiring a client certificate of the cluster's CA. */
@@ -41,88 +29,46 @@ function standIn(tls: { certPem: string; keyPem: string }, clientCaPem: string):
       res.end(JSON.stringify({ major: '1', minor: '30', gitVersion: 'v1.30.0-standin' }));
     },
   );
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+  return listenLoopback(server);
 }
 
 /** App with the broker at `step`, a registered stand-in cluster and a kubeconfig using the plugin. */
 async function rig(dir: string, step: string) {
-  const broker = brokerEnv(dir, { CERTSVC_K8S_PROMPT_STEP: step });
-  const t = await startTestApp({ env: broker.env });
-  const brokerServer = t.app.get(K8sBrokerServer);
-  const admin = await loginAdmin(t);
-  const apiTls = opensslSelfSigned(dir, 'apiserver');
-  const created = await t.http
-    .post('/api/v1/admin/k8s-clusters')
-    .set(...bearer(admin.accessToken))
-    .send({
-      name: 'standin',
-      server_url: 'https://127.0.0.1:1',
-      ca_bundle: apiTls.certPem,
-      groups: [{ source: 'any', value: '', group: 'developers' }],
-    })
-    .expect(201);
-  const api = await standIn(apiTls, (created.body as { client_ca_pem: string }).client_ca_pem);
+  const broker = await startBroker(dir, { CERTSVC_K8S_PROMPT_STEP: step });
+  const { t, server: brokerServer } = broker;
+  const { tls: apiTls, cluster } = await registerStandIn(broker, dir, [
+    { source: 'any', value: '', group: 'developers' },
+  ]);
+  const api = await standIn(apiTls, cluster.client_ca_pem);
   const apiUrl = `https://127.0.0.1:${(api.address() as AddressInfo).port}`;
-  const me = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
-  writeFileSync(join(dir, 'me.crt'), me.certPem);
-  writeFileSync(join(dir, 'me.key'), me.keyPem, { mode: 0o600 });
-  writeFileSync(join(dir, 'broker-ca.pem'), broker.serverCaPem);
+  const me = await userMtlsCertificate(t, broker.admin.accessToken, ADMIN_EMAIL);
+  const files = writePluginFiles(dir, me, broker.serverCaPem);
   const cache = join(dir, `cache-${step}`);
   const kubeconfig = join(dir, `kubeconfig-${step}.json`);
-  writeFileSync(
-    kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'standin',
-          cluster: {
-            server: apiUrl,
-            'certificate-authority-data': Buffer.from(apiTls.certPem).toString('base64'),
-          },
-        },
-      ],
-      users: [
-        {
-          name: 'certsvc',
-          user: {
-            exec: {
-              apiVersion: 'client.authentication.k8s.io/v1beta1',
-              command: process.execPath,
-              args: [
-                PLUGIN,
-                `--broker=https://127.0.0.1:${brokerServer.port()}`,
-                '--cluster=standin',
-                `--cert=${join(dir, 'me.crt')}`,
-                `--key=${join(dir, 'me.key')}`,
-                `--broker-ca=${join(dir, 'broker-ca.pem')}`,
-                `--cache-dir=${cache}`,
-              ],
-              interactiveMode: 'IfAvailable',
-            },
-          },
-        },
-      ],
-      contexts: [{ name: 'standin', context: { cluster: 'standin', user: 'certsvc' } }],
-      'current-context': 'standin',
-    }),
-  );
+  writeKubeconfig(kubeconfig, apiUrl, apiTls.certPem, {
+    args: [
+      PLUGIN,
+      `--broker=https://127.0.0.1:${brokerServer.port()}`,
+      '--cluster=standin',
+      `--cert=${files.cert}`,
+      `--key=${files.key}`,
+      `--broker-ca=${files.brokerCa}`,
+      `--cache-dir=${cache}`,
+    ],
+    interactiveMode: 'IfAvailable',
+  });
   const args = ['--kubeconfig', kubeconfig, 'get', '--raw', '/version'];
   const env = { HOME: dir };
   return {
     brokerServer,
     cache,
     /** kubectl without a terminal (stdin a pipe, no controlling tty). */
-    kubectl: () => run('kubectl', args, env),
+    kubectl: () => runWithInput('kubectl', args, env),
     /** kubectl on a pseudo-terminal (`script`), typing `answer` at the prompt. */
     kubectlOnTty: (answer: string) =>
-      run('script', ['-qec', ['kubectl', ...args].join(' '), '/dev/null'], env, answer),
+      runWithInput('script', ['-qec', ['kubectl', ...args].join(' '), '/dev/null'], env, answer),
     close: async () => {
-      await new Promise<void>((ok) => {
-        api.close(() => ok());
-        api.closeAllConnections();
-      });
+      await closeServer(api);
       await t.close();
     },
   };

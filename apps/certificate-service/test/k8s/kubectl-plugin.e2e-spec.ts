@@ -1,38 +1,23 @@
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { K8sBrokerServer } from '../../src/modules/k8s/k8s-broker.server';
-import { bearer, loginAdmin } from '../support/sessions';
-import { ADMIN_EMAIL, startTestApp, type TestApp } from '../support/test-app';
-import { brokerEnv, opensslSelfSigned, tempDir, userMtlsCertificate } from './k8s-support';
-
-const PLUGIN = resolve(__dirname, '../../../../tools/kubectl-certsvc/kubectl-certsvc.mjs');
+import { bearer } from '../support/sessions';
+import { ADMIN_EMAIL, type TestApp } from '../support/test-app';
+import { startBroker, tempDir, userMtlsCertificate } from './k8s-support';
+import {
+  closeServer,
+  listenLoopback,
+  PLUGIN,
+  registerStandIn,
+  run,
+  writeKubeconfig,
+  writePluginFiles,
+} from './kubectl-support';
 
 interface KubeconfigExec {
   users: { user: { exec: { args: string[] } } }[];
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      command,
-      args,
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
 }
 
 /**
@@ -73,7 +58,7 @@ function standInApiServer(
       }
     },
   );
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+  return listenLoopback(server);
 }
 
 describe('kubectl exec credential plugin with real kubectl', () => {
@@ -82,34 +67,18 @@ describe('kubectl exec credential plugin with real kubectl', () => {
   let apiServer: Server | undefined;
   const seen: string[] = [];
   afterAll(async () => {
-    if (apiServer) {
-      const s = apiServer;
-      await new Promise<void>((ok) => {
-        s.close(() => ok());
-        s.closeAllConnections();
-      });
-    }
+    if (apiServer) await closeServer(apiServer);
     await t?.close();
     tmp.cleanup();
   });
 
   it('kubectl authenticates with the broker credential, caches it, and shows a refusal', async () => {
-    const broker = brokerEnv(tmp.dir);
-    t = await startTestApp({ env: broker.env });
-    const brokerServer = t.app.get(K8sBrokerServer);
-    const admin = await loginAdmin(t);
-    const apiTls = opensslSelfSigned(tmp.dir, 'apiserver');
-    const created = await t.http
-      .post('/api/v1/admin/k8s-clusters')
-      .set(...bearer(admin.accessToken))
-      .send({
-        name: 'standin',
-        server_url: 'https://127.0.0.1:1',
-        ca_bundle: apiTls.certPem,
-        groups: [{ source: 'role', value: 'cert-admin', group: 'cluster-admins' }],
-      })
-      .expect(201);
-    const cluster = created.body as { id: string; client_ca_pem: string };
+    const broker = await startBroker(tmp.dir);
+    const { server: brokerServer, admin } = broker;
+    t = broker.t;
+    const { tls: apiTls, cluster } = await registerStandIn(broker, tmp.dir, [
+      { source: 'role', value: 'cert-admin', group: 'cluster-admins' },
+    ]);
     apiServer = await standInApiServer(apiTls, cluster.client_ca_pem, seen);
     const apiUrl = `https://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
     await t.http
@@ -119,55 +88,26 @@ describe('kubectl exec credential plugin with real kubectl', () => {
       .expect(200);
 
     const me = await userMtlsCertificate(t, admin.accessToken, ADMIN_EMAIL);
-    writeFileSync(join(tmp.dir, 'me.crt'), me.certPem);
-    writeFileSync(join(tmp.dir, 'me.key'), me.keyPem, { mode: 0o600 });
-    writeFileSync(join(tmp.dir, 'broker-ca.pem'), broker.serverCaPem);
+    const files = writePluginFiles(tmp.dir, me, broker.serverCaPem);
     const cache = join(tmp.dir, 'cache');
     const kubeconfig = join(tmp.dir, 'kubeconfig.json');
-    writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [
-          {
-            name: 'standin',
-            cluster: {
-              server: apiUrl,
-              'certificate-authority-data': Buffer.from(apiTls.certPem).toString('base64'),
-            },
-          },
-        ],
-        users: [
-          {
-            name: 'certsvc',
-            user: {
-              exec: {
-                apiVersion: 'client.authentication.k8s.io/v1beta1',
-                command: process.execPath,
-                args: [
-                  PLUGIN,
-                  '--broker',
-                  `https://127.0.0.1:${brokerServer.port()}`,
-                  '--cluster',
-                  'standin',
-                  '--cert',
-                  join(tmp.dir, 'me.crt'),
-                  '--key',
-                  join(tmp.dir, 'me.key'),
-                  '--broker-ca',
-                  join(tmp.dir, 'broker-ca.pem'),
-                  '--cache-dir',
-                  cache,
-                ],
-              },
-            },
-          },
-        ],
-        contexts: [{ name: 'standin', context: { cluster: 'standin', user: 'certsvc' } }],
-        'current-context': 'standin',
-      }),
-    );
+    writeKubeconfig(kubeconfig, apiUrl, apiTls.certPem, {
+      args: [
+        PLUGIN,
+        '--broker',
+        `https://127.0.0.1:${brokerServer.port()}`,
+        '--cluster',
+        'standin',
+        '--cert',
+        files.cert,
+        '--key',
+        files.key,
+        '--broker-ca',
+        files.brokerCa,
+        '--cache-dir',
+        cache,
+      ],
+    });
     const kubectl = (...args: string[]) =>
       run('kubectl', ['--kubeconfig', kubeconfig, ...args], { HOME: tmp.dir });
 
