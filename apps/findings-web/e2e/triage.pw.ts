@@ -68,8 +68,23 @@ test('triage in_progress -> waiting -> in_progress: the deadline pauses, then mo
   await expect(deadline).toHaveAttribute('data-paused', '');
   const due2 = Date.parse((await deadline.getAttribute('data-due')) ?? '');
   expect(due2).toBeGreaterThan(due1);
-  // The action log shows the three changes.
-  await expect(page.getByTestId('action-log')).toContainText('status_changed');
-  await expect(page.getByTestId('action-log').getByText('status_changed')).toHaveCount(3);
+  // The action log shows the three changes, field by field, in words.
+  const log = page.getByTestId('action-log');
+  const changes = log.locator('[data-testid=action][data-action=status_changed]');
+  await expect(changes).toHaveCount(3);
+  await expect(log.getByText('Status changed')).toHaveCount(3);
+  // Oldest first: the second set the waiting fields, the third (waiting -> in_progress)
+  // cleared them. Its deadline is logged as effective at that moment (paused time included),
+  // so it shows no change there.
+  const resumed = changes.nth(2);
+  await expect(resumed.locator('[data-field=status]')).toHaveText('Status: Waiting → In progress');
+  await expect(resumed.locator('[data-field=waiting_reason]')).toHaveText(
+    'Waiting reason: vendor patch expected → —',
+  );
+  await expect(resumed.locator('[data-field=sla_due_at]')).toHaveCount(0);
+  await expect(changes.nth(0).locator('[data-field=sla_due_at]')).toContainText('Deadline: — → ');
+  await expect(changes.nth(1).locator('[data-field=waiting_reason]')).toHaveText(
+    'Waiting reason: — → vendor patch expected',
+  );
   await screenshot(page, 'triage-resumed');
 });

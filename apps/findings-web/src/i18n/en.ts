@@ -172,6 +172,38 @@ export const en = {
   'status.wont_fix': "Won't fix",
   'status.false_positive': 'False positive',
   'status.fixed': 'Fixed',
+  'action.created': 'Created',
+  'action.seen_again': 'Seen again',
+  'action.renewed': 'Renewed',
+  'action.status_changed': 'Status changed',
+  'action.assigned': 'Assigned',
+  'action.triage_updated': 'Triage updated',
+  'action.tag_added': 'Tag added',
+  'action.tag_removed': 'Tag removed',
+  'action.tags_changed': 'Tags changed',
+  'action.deleted': 'Deleted',
+  'action.sla_approaching': 'Deadline approaching',
+  'action.sla_breached': 'Deadline breached',
+  'action.sla_violation_resolved': 'Deadline violation resolved',
+  'field.status': 'Status',
+  'field.sla_due_at': 'Deadline',
+  'field.waiting_until': 'Waiting until',
+  'field.waiting_reason': 'Waiting reason',
+  'field.risk_accepted_until': 'Risk accepted until',
+  'field.assignee_id': 'Assignee',
+  'field.comment': 'Comment',
+  'field.tags': 'Tags',
+  'field.severity': 'Severity',
+  'field.report_id': 'Report',
+  'field.scanner': 'Scanner',
+  'field.violation_id': 'Violation',
+  'field.source': 'Source',
+  'finding.actionAutomatic': 'automatic',
 };
 
 export type MessageKey = keyof typeof en;
+
+/** Whether `key` is a message (labels looked up by a name the API sends). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(en, key);
+}

@@ -23,6 +23,7 @@ import { STATUSES, api, call, type Finding, type FindingStatus } from '../../api
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
+import { ActionLog } from './ActionLog';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -387,42 +388,6 @@ function Location({ finding }: { finding: Finding }) {
         </Code>
       )}
     </Paper>
-  );
-}
-
-function ActionLog({ id }: { id: string }) {
-  const { t, locale } = useI18n();
-  const actions = useQuery({
-    queryKey: ['finding-actions', id],
-    queryFn: () =>
-      call(
-        api.GET('/api/v1/findings/{id}/actions', {
-          params: { path: { id }, query: { limit: 200 } },
-        }),
-      ),
-  });
-  return (
-    <Stack gap={4}>
-      <Title order={2} size="h5">
-        {t('finding.actions')}
-      </Title>
-      <ErrorAlert error={actions.error} />
-      <Table striped withTableBorder fz="xs" data-testid="action-log">
-        <Table.Tbody>
-          {(actions.data ?? []).map((a) => (
-            <Table.Tr key={a.id}>
-              <Table.Td>{formatDate(a.at, locale)}</Table.Td>
-              <Table.Td>{a.actor.label ?? a.actor.id}</Table.Td>
-              <Table.Td>{a.action}</Table.Td>
-              <Table.Td>
-                <Code>{a.from ? JSON.stringify(a.from) : ''}</Code> →{' '}
-                <Code>{a.to ? JSON.stringify(a.to) : ''}</Code>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Stack>
   );
 }
 

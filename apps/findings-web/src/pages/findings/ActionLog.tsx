@@ -1,0 +1,75 @@
+import { Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatDate } from '../../components/labels';
+import { isMessageKey } from '../../i18n/en';
+import { useI18n, type Translate } from '../../i18n/i18n';
+import { fieldChanges, plainValue, valueKind } from './action-changes';
+
+/** A message for a name the API sends (`action.status_changed`), or the name itself. */
+function lookUp(t: Translate, prefix: string, name: string): string {
+  const key = `${prefix}.${name}`;
+  return isMessageKey(key) ? t(key) : name;
+}
+
+function Value({ field, value }: { field: string; value: unknown }) {
+  const { t, locale } = useI18n();
+  const kind = valueKind(field, value);
+  if (kind === 'empty') return <Text span>—</Text>;
+  if (kind === 'time') return <Text span>{formatDate(value as string, locale)}</Text>;
+  if (kind === 'status') return <Text span>{lookUp(t, 'status', value as string)}</Text>;
+  return <Text span>{plainValue(value)}</Text>;
+}
+
+/** The finding's action log, oldest first: who, when, what, and each field before → after. */
+export function ActionLog({ id }: { id: string }) {
+  const { t, locale } = useI18n();
+  const actions = useQuery({
+    queryKey: ['finding-actions', id],
+    queryFn: () =>
+      call(
+        api.GET('/api/v1/findings/{id}/actions', {
+          params: { path: { id }, query: { limit: 200 } },
+        }),
+      ),
+  });
+  return (
+    <Stack gap={4}>
+      <Title order={2} size="h5">
+        {t('finding.actions')}
+      </Title>
+      <ErrorAlert error={actions.error} />
+      <Table striped withTableBorder fz="xs" data-testid="action-log">
+        <Table.Tbody>
+          {(actions.data ?? []).map((a) => (
+            <Table.Tr key={a.id} data-testid="action" data-action={a.action}>
+              <Table.Td>{formatDate(a.at, locale)}</Table.Td>
+              <Table.Td>
+                {a.actor.label ?? a.actor.id}
+                {a.actor.type === 'system' && (
+                  <Badge ml={4} size="xs" variant="outline" color="gray">
+                    {t('finding.actionAutomatic')}
+                  </Badge>
+                )}
+              </Table.Td>
+              <Table.Td fw={600}>{lookUp(t, 'action', a.action)}</Table.Td>
+              <Table.Td>
+                {fieldChanges(a.from, a.to).map((c) => (
+                  <Text key={c.field} size="xs" data-testid="action-change" data-field={c.field}>
+                    <Text span fw={600}>
+                      {lookUp(t, 'field', c.field)}
+                    </Text>
+                    {': '}
+                    <Value field={c.field} value={c.before} /> →{' '}
+                    <Value field={c.field} value={c.after} />
+                  </Text>
+                ))}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
