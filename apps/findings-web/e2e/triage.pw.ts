@@ -30,6 +30,10 @@ test('triage in_progress -> waiting -> in_progress: the deadline pauses, then mo
   expect(high).toBeDefined();
   await page.goto(`${webUrl()}/findings/${high?.id ?? ''}`);
   await expect(page.getByRole('heading', { name: 'Rule sql-injection' })).toBeVisible();
+  // Fingerprints as name: value lines (the scanner's partial fingerprint), empty maps as a dash.
+  const fingerprints = page.getByTestId('fingerprints');
+  await expect(fingerprints).toContainText('primaryLocationLineHash: 5f2b1c9e0a7d4e31:1');
+  await expect(fingerprints).not.toContainText('{');
   await expect(page.getByTestId('snippet')).toContainText('vulnerable(10)');
   await expect(page.getByTestId('location')).toContainText('src/db.ts:10');
   // Enrichment by button: one button per enabled enricher plugin (plugins.pw.ts may have enabled one).

@@ -112,6 +112,8 @@ export function sarif(
     file: string;
     line: number;
     text: string;
+    /** SARIF `partialFingerprints.primaryLocationLineHash` */
+    lineHash?: string;
   }[],
 ): string {
   return JSON.stringify({
@@ -133,6 +135,7 @@ export function sarif(
           ruleId: r.rule,
           level: r.level,
           message: { text: r.text },
+          ...(r.lineHash ? { partialFingerprints: { primaryLocationLineHash: r.lineHash } } : {}),
           locations: [
             {
               physicalLocation: {
@@ -210,6 +213,7 @@ export async function seedFindings(api: Api, tool = 'semgrep') {
         file: 'src/db.ts',
         line: 10,
         text: 'SQL injection in query',
+        lineHash: '5f2b1c9e0a7d4e31:1',
       },
       {
         rule: 'weak-hash',

@@ -391,6 +391,23 @@ function Location({ finding }: { finding: Finding }) {
   );
 }
 
+/** A fingerprint: text as it is; a map (SARIF `fingerprints`) one `name: value` per line. */
+function FingerprintValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '') return <>—</>;
+  if (typeof value !== 'object') return <>{String(value)}</>;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return <>—</>;
+  return (
+    <>
+      {entries.map(([name, v]) => (
+        <div key={name}>
+          {name}: {typeof v === 'string' ? v : JSON.stringify(v)}
+        </div>
+      ))}
+    </>
+  );
+}
+
 export default function FindingPage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
@@ -451,7 +468,7 @@ export default function FindingPage() {
                   <Table.Tr key={name}>
                     <Table.Th>{name}</Table.Th>
                     <Table.Td ff="monospace">
-                      {typeof value === 'string' ? value : JSON.stringify(value)}
+                      <FingerprintValue value={value} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
