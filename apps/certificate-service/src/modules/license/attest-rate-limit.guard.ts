@@ -1,38 +1,16 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { MemoryRateLimiter, TrustedProxies } from '@platform/http';
+import { Inject, Injectable } from '@nestjs/common';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
+import { ClientRateLimitGuard } from '../../app/http/client-rate-limit.guard';
 import { LicenseError } from './license.errors';
 
-/**
- * `POST /license/attest`: the enroll rate limit (`CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE` per
- * client address, held in this process), counted apart from `/enroll*`.
- */
+/** `POST /license/attest`: the enroll rate limit, counted apart from `/enroll*`. */
 @Injectable()
-export class AttestRateLimitGuard implements CanActivate {
-  private readonly limiter = new MemoryRateLimiter();
-  private readonly proxies: TrustedProxies;
-
-  constructor(@Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig) {
-    this.proxies = new TrustedProxies(config.trustedProxies);
+export class AttestRateLimitGuard extends ClientRateLimitGuard {
+  constructor(@Inject(CERTSVC_CONFIG) config: CertsvcConfig) {
+    super(config, 'license-attest');
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const client = this.proxies.clientAddress(
-      request.socket.remoteAddress ?? '',
-      request.headers['x-forwarded-for'],
-    );
-    const decision = await this.limiter.hit(
-      `license-attest:${client}`,
-      this.config.enroll.rateLimitPerMinute,
-      60,
-    );
-    if (!decision.allowed) {
-      throw new LicenseError('rate_limited', undefined, {
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
-    }
-    return true;
+  protected refuse(retryAfterSeconds: number): Error {
+    return new LicenseError('rate_limited', undefined, { retryAfterSeconds });
   }
 }

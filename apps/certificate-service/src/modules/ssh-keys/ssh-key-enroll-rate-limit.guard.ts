@@ -1,38 +1,16 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { MemoryRateLimiter, TrustedProxies } from '@platform/http';
+import { Inject, Injectable } from '@nestjs/common';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
+import { ClientRateLimitGuard } from '../../app/http/client-rate-limit.guard';
 import { SshKeysError } from './ssh-keys.errors';
 
-/**
- * The `/enroll*` rate limit on `/enroll/ssh-key*`: per client address and process, at
- * `CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE` (counted apart from the other enroll routes).
- */
+/** The `/enroll*` rate limit on `/enroll/ssh-key*`, counted apart from the other enroll routes. */
 @Injectable()
-export class SshKeyEnrollRateLimitGuard implements CanActivate {
-  private readonly limiter = new MemoryRateLimiter();
-  private readonly proxies: TrustedProxies;
-
-  constructor(@Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig) {
-    this.proxies = new TrustedProxies(config.trustedProxies);
+export class SshKeyEnrollRateLimitGuard extends ClientRateLimitGuard {
+  constructor(@Inject(CERTSVC_CONFIG) config: CertsvcConfig) {
+    super(config, 'enroll-ssh-key');
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const client = this.proxies.clientAddress(
-      request.socket.remoteAddress ?? '',
-      request.headers['x-forwarded-for'],
-    );
-    const decision = await this.limiter.hit(
-      `enroll-ssh-key:${client}`,
-      this.config.enroll.rateLimitPerMinute,
-      60,
-    );
-    if (!decision.allowed) {
-      throw new SshKeysError('rate_limited', undefined, {
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
-    }
-    return true;
+  protected refuse(retryAfterSeconds: number): Error {
+    return new SshKeysError('rate_limited', undefined, { retryAfterSeconds });
   }
 }
