@@ -37,7 +37,6 @@ import { performance } from 'node:perf_hooks';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
@@ -45,13 +44,17 @@ import { FindingsMetrics } from '../../../apps/findings-service/src/app/metrics/
 import { NOTIFICATION_QUEUE } from '../../../apps/findings-service/src/modules/notification-queue/sla-deadline-notification.job';
 import { SlaCheckService } from '../../../apps/findings-service/src/modules/sla/sla-check.service';
 import { WorkerModule } from '../../../apps/findings-service/src/worker/worker.module';
-import { stackEnv } from '../support/stack-db';
+import {
+  findingsBenchVars,
+  listenOnLoopback,
+  localLogin,
+  scratchDatabase,
+} from '../support/findings-bench-app';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const IN_WORK = Number(process.env['BENCH_IN_WORK'] ?? 100_000);
 const BULK = Number(process.env['BENCH_BULK'] ?? 50_000);
 const OTHER_PRODUCTS = 4;
-const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
 const HOUR_MS = 3_600_000;
 
 /**
@@ -113,13 +116,12 @@ const rate = (rows: number, ms: number) => Math.round(rows / (ms / 1000)).toLoca
  * wall time does.
  */
 async function backendCpu(
-  admin: Client,
+  ds: DataSource,
   db: string,
 ): Promise<{ ms: number; pids: number[] } | undefined> {
-  const { rows } = await admin.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = $1',
-    [db],
-  );
+  const rows = (await ds.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [db])) as {
+    pid: number;
+  }[];
   const tickMs = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
   let ticks = 0;
   try {
@@ -135,47 +137,20 @@ async function backendCpu(
 }
 
 async function main(): Promise<void> {
-  const env = stackEnv();
-  const dbName = `bench_lifecycle_${Date.now()}`;
-  const admin = new Client({ connectionString: env['STACK_PG_URL'] });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const databaseUrl = env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${dbName}`);
-  const vars = {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: env['REDIS_URL'],
-    HOST: '127.0.0.1',
-    PORT: '0',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'error',
-    LOG_FILE_SINK_ENABLED: 'false',
-    COOKIE_SECURE: 'false',
-    RATE_LIMIT_API: '1000000',
-    RATE_LIMIT_API_USER: '1000000',
-    RATE_LIMIT_KEY_PREFIX: `${dbName}:rl:`,
-    QUEUE_PREFIX: dbName,
-    LOCAL_ADMIN_EMAIL: ADMIN.email,
-    LOCAL_ADMIN_PASSWORD: ADMIN.password,
-  };
+  const db = await scratchDatabase('bench_lifecycle');
+  const vars = findingsBenchVars(db);
   const config = loadFindingsConfig(vars, 'api');
   const app = await createFindingsApp(config);
   let worker: INestApplicationContext | undefined;
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' }); // applies the migrations
+    const url = await listenOnLoopback(app); // applies the migrations
     worker = await NestFactory.createApplicationContext(
       WorkerModule.forRoot(loadFindingsConfig(vars, 'worker'), new FindingsMetrics(), {
         lifecycle: { slaCheckEveryMs: 24 * HOUR_MS, stateExpiryEveryMs: 24 * HOUR_MS },
       }),
       { logger: false },
     );
-    const address = app.getHttpServer().address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const loginRes = await fetch(`${url}/api/v1/auth/local/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: ADMIN.email, password: ADMIN.password }),
-    });
-    const token = ((await loginRes.json()) as { data: { access_token: string } }).data.access_token;
+    const token = await localLogin(url);
     const api: Api = { url, token };
 
     const project = await post(api, '/api/v1/projects', { name: 'bench-lifecycle' });
@@ -230,9 +205,9 @@ async function main(): Promise<void> {
 
     // --- 2. the bulk status change ---------------------------------------------------------
     const withCpu = async <T>(work: () => Promise<T>) => {
-      const cpuBefore = await backendCpu(admin, dbName);
+      const cpuBefore = await backendCpu(ds, db.name);
       const run = await timed(work);
-      const cpuAfter = await backendCpu(admin, dbName);
+      const cpuAfter = await backendCpu(ds, db.name);
       // A backend that closed during the call took its CPU time with it: no figure then.
       const cpu =
         cpuBefore === undefined || cpuAfter === undefined
@@ -293,19 +268,14 @@ async function main(): Promise<void> {
     );
   } finally {
     const queue = new Queue(NOTIFICATION_QUEUE, {
-      connection: { url: env['REDIS_URL'] },
-      prefix: dbName,
+      connection: { url: db.redisUrl },
+      prefix: db.name,
     });
     await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
     await worker?.close();
     await app.close();
-    if (process.env['BENCH_KEEP_DB'] !== '1') {
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    } else {
-      console.log(`kept database ${dbName}`);
-    }
-    await admin.end();
+    await db.drop();
   }
 }
 

@@ -19,13 +19,12 @@
 import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import { BusinessMetricsCollector } from '../../../apps/findings-service/src/app/metrics/business-metrics.collector';
 import { BusinessMetricsRepository } from '../../../apps/findings-service/src/app/metrics/business-metrics.repository';
-import { stackEnv } from '../support/stack-db';
+import { findingsBenchVars, scratchDatabase } from '../support/findings-bench-app';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const VIOLATIONS = Number(process.env['BENCH_VIOLATIONS'] ?? 20_000);
@@ -64,25 +63,9 @@ async function time(label: string, work: () => Promise<unknown>): Promise<number
 }
 
 async function main(): Promise<void> {
-  const env = stackEnv();
-  const dbName = `bench_metrics_${Date.now()}`;
-  const admin = new Client({ connectionString: env['STACK_PG_URL'] });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const databaseUrl = env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${dbName}`);
+  const db = await scratchDatabase('bench_metrics');
   const config = loadFindingsConfig(
-    {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: env['REDIS_URL'],
-      HOST: '127.0.0.1',
-      PORT: '0',
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'error',
-      LOG_FILE_SINK_ENABLED: 'false',
-      QUEUE_PREFIX: dbName,
-      RATE_LIMIT_KEY_PREFIX: `${dbName}:rl:`,
-      METRICS_COLLECT_INTERVAL_SECONDS: '86400',
-    },
+    findingsBenchVars(db, { METRICS_COLLECT_INTERVAL_SECONDS: '86400' }),
     'api',
   );
   const app = await createFindingsApp(config);
@@ -148,8 +131,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await app.close();
-    if (process.env['BENCH_KEEP_DB'] !== '1') await admin.query(`DROP DATABASE ${dbName}`);
-    await admin.end();
+    await db.drop();
   }
 }
 

@@ -17,18 +17,22 @@
  */
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import { SEED_FINDINGS_SQL } from '../support/seed-findings';
-import { stackEnv } from '../support/stack-db';
+import {
+  BENCH_ADMIN,
+  findingsBenchVars,
+  listenOnLoopback,
+  localLogin,
+  scratchDatabase,
+} from '../support/findings-bench-app';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
 const PROJECTS = 2;
 const PRODUCTS_PER_PROJECT = 5;
-const ADMIN = { email: 'bench-admin@example.test', password: 'bench-admin-password-1' };
 
 interface Api {
   url: string;
@@ -89,43 +93,11 @@ async function measure(
 }
 
 async function main(): Promise<void> {
-  const env = stackEnv();
-  const dbName = `bench_query_${Date.now()}`;
-  const admin = new Client({ connectionString: env['STACK_PG_URL'] });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const databaseUrl = env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${dbName}`);
-  const config = loadFindingsConfig(
-    {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: env['REDIS_URL'],
-      HOST: '127.0.0.1',
-      PORT: '0',
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'error',
-      LOG_FILE_SINK_ENABLED: 'false',
-      COOKIE_SECURE: 'false',
-      RATE_LIMIT_API: '1000000',
-      RATE_LIMIT_API_USER: '1000000',
-      RATE_LIMIT_API_SERVICE_ACCOUNT: '1000000',
-      RATE_LIMIT_KEY_PREFIX: `${dbName}:rl:`,
-      QUEUE_PREFIX: `${dbName}`,
-      LOCAL_ADMIN_EMAIL: ADMIN.email,
-      LOCAL_ADMIN_PASSWORD: ADMIN.password,
-    },
-    'api',
-  );
-  const app = await createFindingsApp(config);
+  const db = await scratchDatabase('bench_query');
+  const app = await createFindingsApp(loadFindingsConfig(findingsBenchVars(db), 'api'));
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.getHttpServer().address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const loginRes = await fetch(`${url}/api/v1/auth/local/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: ADMIN.email, password: ADMIN.password }),
-    });
-    const token = ((await loginRes.json()) as { data: { access_token: string } }).data.access_token;
+    const url = await listenOnLoopback(app);
+    const token = await localLogin(url);
     const api: Api = { url, token };
 
     const products: { id: string; projectId: string }[] = [];
@@ -155,19 +127,13 @@ async function main(): Promise<void> {
     const memberEmail = 'bench-member@example.test';
     const user = await post(api, '/api/v1/admin/users', {
       email: memberEmail,
-      password: ADMIN.password,
+      password: BENCH_ADMIN.password,
       is_admin: false,
     });
     await post(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
       role: 'analyst',
     });
-    const memberLogin = await fetch(`${url}/api/v1/auth/local/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: memberEmail, password: ADMIN.password }),
-    });
-    const memberToken = ((await memberLogin.json()) as { data: { access_token: string } }).data
-      .access_token;
+    const memberToken = await localLogin(url, memberEmail, BENCH_ADMIN.password);
 
     async function deepCursor(query: string): Promise<string> {
       let cursor = '';
@@ -244,9 +210,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await app.close();
-    if (process.env['BENCH_KEEP_DB'] !== '1')
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
   }
 }
 
