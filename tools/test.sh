@@ -4,7 +4,7 @@
 #
 #   npm test                         everything
 #   npm test -- apps/findings-service   only Jest, only matching test paths (no lint)
-#   npm test -- apps/findings-web       only the web UI's Playwright tests (no lint)
+#   npm test -- apps/findings-web       the web UI's Jest unit tests and Playwright tests (no lint)
 #
 # After Jest, the web UI's Playwright tests (apps/findings-web/e2e, headless in Debian's
 # chromium) run against a real API + worker; their counts are added into the summary line.
@@ -75,9 +75,11 @@ SQL
 TEST_RUN_ID="${TEST_RUN_ID:-r$(date +%s)_$$}"
 TEST_RUN_ID="$(printf '%s' "$TEST_RUN_ID" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_' '_' | cut -c1-24)"
 export TEST_RUN_ID
-# Arguments naming the web UI select its Playwright tests; the others go to Jest.
+# Every argument goes to Jest as a test path pattern; one naming the web UI also selects its
+# Playwright tests (all of them) after Jest — `npm test -- apps/findings-web` runs the UI's
+# Jest unit tests and its browser tests. A pattern only the browser tests match (e2e/*.pw.ts)
+# is no Jest failure.
 run_web=false
-run_jest=true
 jest_args=()
 if [ "$#" -eq 0 ]; then
   run_web=true
@@ -85,10 +87,10 @@ else
   for arg in "$@"; do
     case "$arg" in
       *findings-web*) run_web=true ;;
-      *) jest_args+=("$arg") ;;
     esac
+    jest_args+=("$arg")
   done
-  if $run_web && [ "${#jest_args[@]}" -eq 0 ]; then run_jest=false; fi
+  if $run_web; then jest_args+=(--passWithNoTests); fi
 fi
 
 # run_web_tests: builds the UI, runs Playwright, prints `N passed, N failed[, N skipped]`.
@@ -120,13 +122,8 @@ export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks"
 # Jest is never forced to exit: it must end by itself. A worker it has to kill left a handle open (server,
 # connection, timer, thread, child process): that fails the run like a failing test.
 set +e
-if $run_jest; then
-  npx jest -c jest.config.js --ci -w 2 "${jest_args[@]}" 2>&1 | tee "$jest_log"
-  status=${PIPESTATUS[0]}
-else
-  echo "0 passed, 0 failed" >"$summary"
-  status=0
-fi
+npx jest -c jest.config.js --ci -w 2 "${jest_args[@]}" 2>&1 | tee "$jest_log"
+status=${PIPESTATUS[0]}
 set -e
 drop_run_databases
 
