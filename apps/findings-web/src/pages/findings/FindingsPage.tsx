@@ -1,29 +1,26 @@
 import {
   Alert,
   Anchor,
-  Button,
   Checkbox,
   Group,
-  MultiSelect,
-  Select,
   Stack,
   Switch,
   Text,
-  TextInput,
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, SEVERITIES, STATUSES, api, call, type Finding } from '../../api/client';
+import { ApiError, api, call, type Finding } from '../../api/client';
 import type { paths } from '../../api/schema.gen';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { BulkBar } from './BulkBar';
+import { FilterBar, QueryBar } from './FindingsFilters';
 import {
   listQuery,
   readViewState,
@@ -38,190 +35,6 @@ const ROW_HEIGHT = 34;
 const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, Finding>();
 const noRows: Finding[] = [];
-
-function useProjects() {
-  return useQuery({
-    queryKey: ['projects'],
-    queryFn: () => call(api.GET('/api/v1/projects')),
-    staleTime: 60_000,
-  });
-}
-
-function FilterBar({ view, onChange }: { view: ViewState; onChange(view: ViewState): void }) {
-  const { t } = useI18n();
-  const projects = useProjects();
-  const projectId = view.filters.project_id;
-  const products = useQuery({
-    queryKey: ['products', projectId],
-    enabled: projectId !== undefined && !projectId.includes(','),
-    queryFn: () =>
-      call(
-        api.GET('/api/v1/projects/{id}/products', { params: { path: { id: projectId ?? '' } } }),
-      ),
-  });
-  const set = (key: keyof ViewState['filters'], value: string | undefined) =>
-    onChange({ ...view, filters: { ...view.filters, [key]: value || undefined } });
-  const [text, setText] = useState({
-    scanner: view.filters.scanner ?? '',
-    tags: view.filters.tags ?? '',
-    search: view.filters.search ?? '',
-  });
-  const applyText = () =>
-    onChange({
-      ...view,
-      filters: {
-        ...view.filters,
-        scanner: text.scanner || undefined,
-        tags: text.tags || undefined,
-        search: text.search || undefined,
-      },
-    });
-  return (
-    <Group align="end" gap="xs" wrap="wrap">
-      <MultiSelect
-        w={220}
-        size="xs"
-        label={t('findings.status')}
-        data={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-        value={view.filters.status ? view.filters.status.split(',') : []}
-        onChange={(v) => set('status', v.join(','))}
-        clearable
-      />
-      <Select
-        w={160}
-        size="xs"
-        label={t('findings.statusGroup')}
-        data={[
-          { value: 'attention', label: t('group.attention') },
-          { value: 'open', label: t('group.open') },
-          { value: 'closed', label: t('group.closed') },
-        ]}
-        value={view.filters.status_group ?? null}
-        onChange={(v) => set('status_group', v ?? undefined)}
-        clearable
-      />
-      <MultiSelect
-        w={200}
-        size="xs"
-        label={t('findings.severity')}
-        data={SEVERITIES}
-        value={view.filters.severity ? view.filters.severity.split(',') : []}
-        onChange={(v) => set('severity', v.join(','))}
-        clearable
-      />
-      <Select
-        w={180}
-        size="xs"
-        label={t('findings.project')}
-        data={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-        value={projectId ?? null}
-        onChange={(v) =>
-          onChange({
-            ...view,
-            filters: { ...view.filters, project_id: v ?? undefined, product_id: undefined },
-          })
-        }
-        clearable
-        searchable
-      />
-      <Select
-        w={180}
-        size="xs"
-        label={t('findings.product')}
-        data={(products.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-        value={view.filters.product_id ?? null}
-        onChange={(v) => set('product_id', v ?? undefined)}
-        disabled={!products.data}
-        clearable
-      />
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          applyText();
-        }}
-      >
-        <Group align="end" gap="xs">
-          <TextInput
-            w={140}
-            size="xs"
-            label={t('findings.scanner')}
-            value={text.scanner}
-            onChange={(e) => setText({ ...text, scanner: e.currentTarget.value })}
-          />
-          <TextInput
-            w={140}
-            size="xs"
-            label={t('findings.tags')}
-            value={text.tags}
-            onChange={(e) => setText({ ...text, tags: e.currentTarget.value })}
-          />
-          <TextInput
-            w={180}
-            size="xs"
-            label={t('findings.search')}
-            value={text.search}
-            onChange={(e) => setText({ ...text, search: e.currentTarget.value })}
-          />
-          <Button size="xs" type="submit">
-            {t('common.apply')}
-          </Button>
-        </Group>
-      </form>
-    </Group>
-  );
-}
-
-function QueryBar({
-  view,
-  error,
-  onChange,
-}: {
-  view: ViewState;
-  error: ApiError | undefined;
-  onChange(view: ViewState): void;
-}) {
-  const { t } = useI18n();
-  // Remounted (key) when the URL's q changes: the input starts from it.
-  const [text, setText] = useState(view.q);
-  const syntax = error?.code === 'query_syntax_error' ? error : undefined;
-  return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        onChange({ ...view, q: text });
-      }}
-    >
-      <Group align="start" gap="xs">
-        <TextInput
-          flex={1}
-          size="xs"
-          label={t('findings.query')}
-          placeholder={t('findings.queryHint')}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          error={
-            syntax ? (
-              <span data-testid="query-syntax-error">
-                {syntax.message}
-                {syntax.position !== undefined && (
-                  <code style={{ display: 'block', whiteSpace: 'pre' }}>
-                    {view.q}
-                    {'\n'}
-                    {' '.repeat(Math.max(0, syntax.position - 1))}^
-                  </code>
-                )}
-              </span>
-            ) : undefined
-          }
-          styles={{ input: { fontFamily: 'monospace' } }}
-        />
-        <Button size="xs" type="submit" mt={22}>
-          {t('findings.search')}
-        </Button>
-      </Group>
-    </form>
-  );
-}
 
 export function FindingsPage() {
   const { t, locale } = useI18n();
