@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -24,7 +25,11 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** `node [args]` from the repository root with only the given environment (plus PATH). */
+/**
+ * `node [args]` from the repository root with only the given environment (plus PATH). With
+ * E2E_PROCESS_LOG_DIR set, the process's whole output is also written to `<dir>/<name>.log`
+ * (otherwise only its last 200 000 characters are kept, for the error of a failed start).
+ */
 export function startNode(name: string, args: string[], env: Record<string, string>): Child {
   const child = spawn(process.execPath, args, {
     cwd: REPOSITORY_ROOT,
@@ -32,9 +37,21 @@ export function startNode(name: string, args: string[], env: Record<string, stri
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
-  child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
-  const ended = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const logDir = process.env['E2E_PROCESS_LOG_DIR'];
+  if (logDir) mkdirSync(logDir, { recursive: true });
+  const log = logDir ? createWriteStream(join(logDir, `${name}.log`)) : undefined;
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-200_000);
+    log?.write(d);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const ended = new Promise<void>((resolve) =>
+    child.once('close', () => {
+      log?.end();
+      resolve();
+    }),
+  );
   return {
     name,
     process: child,
