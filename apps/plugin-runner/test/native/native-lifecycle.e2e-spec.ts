@@ -320,11 +320,16 @@ describe('native channel plugin lifecycle', () => {
     expect(value(await inFlight)).toMatchObject({ delivered: true, message: 'sent late' });
     expect(resultOf(await inFlight)['pid']).toBe(oldPid);
     await waitForGone(oldPid);
-    expect(events.map((e) => e.event)).toContainEqual({
-      kind: 'stopped-process',
-      pid: oldPid,
-      step: 'shutdown',
-    });
+    // The event follows the host seeing the exit, which can come a moment after the pid is gone.
+    await waitFor(
+      () =>
+        expect(events.map((e) => e.event)).toContainEqual({
+          kind: 'stopped-process',
+          pid: oldPid,
+          step: 'shutdown',
+        }),
+      { what: 'the old process recorded as stopped by Shutdown' },
+    );
     // The old version's digest is refused now; the new one is served.
     expect(await host.invoke(deliverCall(v1, { idempotencyKey: 'x' }))).toMatchObject({
       ok: false,
