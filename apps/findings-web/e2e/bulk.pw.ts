@@ -1,6 +1,6 @@
 import { expect, screenshot, seedFindings, signIn, test, webUrl } from './support/fixtures';
 
-test('bulk selection: tags added to the selected findings; bulk status offers no waiting', async ({
+test('bulk selection: tags added to the selected findings; bulk status offers no waiting; a bulk risk acceptance holds through the picked day', async ({
   page,
   api,
 }) => {
@@ -23,6 +23,23 @@ test('bulk selection: tags added to the selected findings; bulk status offers no
   await bar.getByRole('button', { name: 'Tags for the selection' }).click();
   await expect(page.getByTestId('bulk-result')).toContainText('2 of 2 findings changed');
   await screenshot(page, 'bulk-tagged');
+
+  // Risk acceptance for the selection: the review day is required and held through its end,
+  // as in the single-finding form. (A finished bulk action clears the selection: select again.)
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows.nth(1).getByRole('checkbox').check();
+  await bar.getByLabel('Status for the selection').click();
+  await page.getByRole('option', { name: 'Risk accepted', exact: true }).click();
+  await bar.getByLabel('Risk accepted until').fill('2027-01-15');
+  await bar.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('bulk-result')).toContainText('2 of 2 findings changed');
+  const accepted = await api.get<{ items: { status: string; risk_accepted_until: string }[] }>(
+    `/api/v1/findings?project_id=${project.id}&tags=pci`,
+  );
+  expect(accepted.items.map((f) => [f.status, f.risk_accepted_until])).toEqual([
+    ['risk_accepted', new Date('2027-01-15T23:59:00').toISOString()],
+    ['risk_accepted', new Date('2027-01-15T23:59:00').toISOString()],
+  ]);
 
   await page.goto(`${webUrl()}/findings?project_id=${project.id}&tags=pci`);
   await expect(rows).toHaveCount(2);

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { STATUSES, api, call, type FindingStatus } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
+import { endOfDay, isoDay } from './day-input';
+import { RiskUntilInput } from './RiskUntilInput';
 
 // A bulk change never targets waiting (it needs a per-finding reason and date).
 const BULK_STATUSES = STATUSES.filter((s) => s !== 'waiting');
@@ -21,7 +23,7 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string
   const [add, setAdd] = useState('');
   const [remove, setRemove] = useState('');
   const [status, setStatus] = useState<FindingStatus | null>(null);
-  const [riskUntil, setRiskUntil] = useState('');
+  const [riskUntil, setRiskUntil] = useState(isoDay(90));
   const done = (r: { matched: number; changed: number }) => {
     void queryClient.invalidateQueries({ queryKey: ['findings'] });
     onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched }));
@@ -43,7 +45,7 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string
             finding_ids: ids,
             status: status ?? 'in_progress',
             ...(status === 'risk_accepted' && riskUntil
-              ? { risk_accepted_until: new Date(riskUntil).toISOString() }
+              ? { risk_accepted_until: endOfDay(riskUntil) }
               : {}),
           },
         }),
@@ -84,15 +86,7 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string
           value={status}
           onChange={(v) => setStatus(v as FindingStatus | null)}
         />
-        {status === 'risk_accepted' && (
-          <TextInput
-            size="xs"
-            type="date"
-            label={t('finding.riskUntil')}
-            value={riskUntil}
-            onChange={(e) => setRiskUntil(e.currentTarget.value)}
-          />
-        )}
+        {status === 'risk_accepted' && <RiskUntilInput value={riskUntil} onChange={setRiskUntil} />}
         <Button
           size="xs"
           onClick={() => bulkStatus.mutate()}

@@ -4,17 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { STATUSES, api, call, type Finding, type FindingStatus } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function isoDay(offsetDays: number): string {
-  return new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The end of a picked day (local time), as the API's date-time. */
-function endOfDay(day: string): string {
-  return new Date(`${day}T23:59:00`).toISOString();
-}
+import { endOfDay, isoDay } from './day-input';
+import { RiskUntilInput } from './RiskUntilInput';
 
 /** A status change with the fields each target state requires. */
 export function StatusForm({ finding }: { finding: Finding }) {
@@ -71,17 +62,7 @@ export function StatusForm({ finding }: { finding: Finding }) {
           value={status}
           onChange={(v) => setStatus(v as FindingStatus | null)}
         />
-        {status === 'risk_accepted' && (
-          <TextInput
-            size="xs"
-            type="date"
-            required
-            label={t('finding.riskUntil')}
-            min={isoDay(1)}
-            value={riskUntil}
-            onChange={(e) => setRiskUntil(e.currentTarget.value)}
-          />
-        )}
+        {status === 'risk_accepted' && <RiskUntilInput value={riskUntil} onChange={setRiskUntil} />}
         {status === 'waiting' && (
           <>
             <TextInput
