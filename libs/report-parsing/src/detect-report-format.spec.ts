@@ -1,4 +1,4 @@
-import { detectReportFormat } from './detect-report-format';
+import { DETECTION_PREFIX_BYTES, detectReportFormat } from './detect-report-format';
 import { findingsOf, fixture, fixturePath, oneShot, rejectionOf } from './testing/report-fixtures';
 import { ReportParseError } from './report-parse.errors';
 import { bufferReportSource, fileReportSource } from './report-source';
@@ -30,6 +30,20 @@ describe('detectReportFormat', () => {
     expect(detectReportFormat('{"version":"2.1.0"')).toBe('sarif');
     expect(detectReportFormat('{"total":1,"issues":[{"runs":1')).toBe('sonarqube');
     expect(detectReportFormat('{"meta":{"runs":[]},"hotspots":[')).toBe('sonarqube');
+  });
+
+  it('detects a sonar-report export whose rules object runs past the prefix', () => {
+    const rules = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [
+        `java:S${i}`,
+        { name: `rule ${i}`, htmlDesc: `<p>${'x'.repeat(300)}</p>`, severity: 'MAJOR' },
+      ]),
+    );
+    const text = JSON.stringify({ date: 'd', sonarComponent: 'shop', rules, issues: [] });
+    expect(text.indexOf('"issues"')).toBeGreaterThan(DETECTION_PREFIX_BYTES);
+    expect(detectReportFormat(Buffer.from(text).subarray(0, DETECTION_PREFIX_BYTES))).toBe(
+      'sonarqube',
+    );
   });
 
   it('cannot tell for other content', () => {

@@ -37,6 +37,12 @@ export function archiveSignature(bytes: Uint8Array): string | undefined {
   return hit?.name;
 }
 
+/**
+ * Top-level keys that only a SonarQube export has: its record arrays, and the members
+ * sonar-report writes before its `rules` object (which can run past the detection prefix).
+ */
+const SONAR_KEYS = ['issues', 'hotspots', 'sonarBaseURL', 'sonarComponent', 'hotspotKeys'];
+
 /** Collects the top-level keys (and small `$schema` / `version` values) of a prefix. */
 class TopLevelKeys implements ScanHandler {
   readonly keys = new Set<string>();
@@ -68,7 +74,8 @@ function firstSignificantByte(bytes: Buffer): number | undefined {
 /**
  * Detects the report format from the first bytes (used when the upload has no `format`):
  * `sarif` when the top-level object has `runs`, a SARIF `$schema`, or only a `version`;
- * `sonarqube` when it has `issues` or `hotspots`; undefined when it cannot tell (not a JSON
+ * `sonarqube` when it has `issues`, `hotspots` or a sonar-report member (`sonarBaseURL`,
+ * `sonarComponent`, `hotspotKeys`); undefined when it cannot tell (not a JSON
  * object, or no telling key within the prefix). A UTF-8 byte order mark is skipped. An archive
  * signature (zip, gzip, 7z, rar, tar, bzip2, xz, zstd) throws `report_archive_refused`; a UTF-16
  * byte order mark `report_encoding_unsupported`; a malformed prefix `report_malformed`.
@@ -93,6 +100,6 @@ export function detectReportFormat(firstBytes: ReportChunk): ReportFormat | unde
   }
   const schema = handler.values.get('$schema') ?? '';
   if (handler.keys.has('runs') || /sarif/i.test(schema)) return 'sarif';
-  if (handler.keys.has('issues') || handler.keys.has('hotspots')) return 'sonarqube';
+  if (SONAR_KEYS.some((key) => handler.keys.has(key))) return 'sonarqube';
   return /^2\./.test(handler.values.get('version') ?? '') ? 'sarif' : undefined;
 }

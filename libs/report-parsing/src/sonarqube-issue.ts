@@ -38,6 +38,8 @@ import {
 const SUPPRESSING_RESOLUTIONS = new Set(['FALSE-POSITIVE', 'WONTFIX', 'SAFE']);
 const SUPPRESSING_ISSUE_STATUSES = new Set(['FALSE_POSITIVE', 'ACCEPTED']);
 const CLOSED_RESOLUTIONS = new Set(['FIXED', 'REMOVED']);
+/** Hotspot statuses, also on hotspots listed as issues (SonarQube 7.8-8.1, sonar-report). */
+const REVIEW_STATUSES = new Set(['TO_REVIEW', 'IN_REVIEW']);
 const KEPT_PROPERTIES = [
   'key',
   'type',
@@ -82,6 +84,7 @@ function issueKind(issue: JsonRecord, hotspot: boolean): ResultKind {
   if (status === 'CLOSED' || (resolution && CLOSED_RESOLUTIONS.has(resolution))) return 'pass';
   if (asString(issue.issueStatus)?.toUpperCase() === 'FIXED') return 'pass';
   if (hotspot) return status === 'REVIEWED' && resolution === 'SAFE' ? 'pass' : 'review';
+  if (status !== undefined && REVIEW_STATUSES.has(status)) return 'review';
   return asString(issue.type)?.toUpperCase() === 'SECURITY_HOTSPOT' ? 'review' : 'fail';
 }
 
@@ -103,6 +106,8 @@ function keptProperties(issue: JsonRecord): Record<string, unknown> {
 interface Parts {
   ruleId: string;
   rule: SonarRule | undefined;
+  /** The rule's name: `rules` by key, else the copy sonar-report writes as `description`. */
+  ruleName: string | undefined;
   message: string | undefined;
   location: FileLocation;
   severity: Severe;
@@ -119,6 +124,7 @@ function parts(kind: SonarRecordKind, issue: JsonRecord, ctx: SonarContext): Par
     return {
       ruleId,
       rule,
+      ruleName: rule?.name,
       message: asString(primary.message),
       location: fileLocation(
         asString(primary.filePath) ?? '',
@@ -141,9 +147,11 @@ function parts(kind: SonarRecordKind, issue: JsonRecord, ctx: SonarContext): Par
   const rule = ctx.rules.get(ruleId);
   const path = componentPath(ctx, asString(issue.component));
   const hotspotSeverity = sonarHotspotSeverity(issue.vulnerabilityProbability);
+  const copiedName = asString(issue.description);
   return {
     ruleId,
     rule,
+    ruleName: rule?.name ?? (copiedName === '/' ? undefined : copiedName),
     message: asString(issue.message),
     location: fileLocation(path, asRecord(issue.textRange), issue.line),
     severity:
@@ -186,7 +194,7 @@ export function normalizeSonarRecord(
   if (problem !== undefined) return problem;
   const issue = value as JsonRecord;
   const p = parts(kind, issue, ctx);
-  const title = p.rule?.name ?? (p.message && firstLine(p.message)) ?? p.ruleId;
+  const title = p.ruleName ?? (p.message && firstLine(p.message)) ?? p.ruleId;
   const issueKey = asString(issue.key);
   const lineHash = asString(issue.hash);
   const finding: NormalizedFinding = {
@@ -208,7 +216,7 @@ export function normalizeSonarRecord(
     properties: keptProperties(issue),
     identity: '',
   };
-  if (p.rule?.name !== undefined) finding.rule_name = p.rule.name;
+  if (p.ruleName !== undefined) finding.rule_name = p.ruleName;
   const cve = p.tags.map(asCve).find((c) => c !== undefined) ?? cveInside([p.message, p.ruleId]);
   if (cve !== undefined) finding.cve = cve;
   if (p.location.start_line === undefined) {

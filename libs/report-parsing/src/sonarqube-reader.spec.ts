@@ -1,6 +1,7 @@
 import { NormalizedFinding } from './normalized-finding';
 import {
   collect,
+  corpusPath,
   findingsOf,
   fixture,
   fixturePath,
@@ -143,6 +144,75 @@ describe('readSonarqube: generic issue import', () => {
       title: 'eval can be harmful.',
       properties: { type: 'VULNERABILITY' },
     });
+  });
+});
+
+describe('readSonarqube: sonar-report export (rules keyed by rule key)', () => {
+  let findings: NormalizedFinding[];
+  beforeAll(async () => {
+    findings = await findingsOf(
+      readSonarqube(fileReportSource(corpusPath('sonar-report-export.json'))),
+    );
+  });
+
+  it('reads every issue: rule names from the rules object, paths from component', () => {
+    expect(findings.map((f) => f.rule_id)).toEqual([
+      'javasecurity:S3649',
+      'java:S5547',
+      'dependency-check:UsingComponentWithKnownVulnerability',
+      'java:S2068',
+    ]);
+    expect(byRule(findings, 'javasecurity:S3649')).toMatchObject({
+      rule_name: 'Database queries should not be vulnerable to injection attacks',
+      title: 'Database queries should not be vulnerable to injection attacks',
+      description:
+        'Change this code to not construct SQL queries directly from user-controlled data.',
+      severity: 'CRITICAL',
+      location: {
+        kind: 'file',
+        path: 'src/main/java/shop/OrderRepository.java',
+        start_line: 57,
+        end_line: 57,
+      },
+      scanner: 'SonarQube',
+      kind: 'fail',
+      fingerprints: { fingerprints: { sonarIssueKey: 'AZb1-i1' }, partial_fingerprints: {} },
+    });
+    expect(byRule(findings, 'dependency-check:UsingComponentWithKnownVulnerability')).toMatchObject(
+      { cve: 'CVE-2019-12384', severity: 'MEDIUM', location: { kind: 'file', path: 'pom.xml' } },
+    );
+  });
+
+  it('titles an issue by its `description` (the rule name sonar-report copies) when the rules object lacks the rule', () => {
+    expect(byRule(findings, 'java:S2068')).toMatchObject({
+      title: 'Hard-coded credentials are security-sensitive',
+      severity: 'HIGH',
+      // A hotspot sonar-report lists among the issues: still to review.
+      kind: 'review',
+    });
+  });
+
+  it('reads the empty object sonar-report writes for its rules Map', async () => {
+    const text = JSON.stringify({
+      projectName: 'p',
+      sonarComponent: 'p',
+      rules: {},
+      issues: [
+        {
+          rule: 'java:S1',
+          severity: 'MINOR',
+          component: 'A.java',
+          line: 1,
+          description: '/',
+          message: 'm',
+          key: 'k',
+        },
+      ],
+      hotspotKeys: [],
+      summary: { blocker: 0, critical: 0, major: 0, minor: 1 },
+    });
+    const [finding] = await findingsOf(readSonarqube(bufferReportSource(text)));
+    expect(finding).toMatchObject({ rule_id: 'java:S1', title: 'm', severity: 'LOW' });
   });
 });
 

@@ -9,6 +9,13 @@ export function fixturePath(name: string): string {
   return join(FIXTURES, name);
 }
 
+/** Report shapes that must never regress (test/corpus/README.md). */
+export const CORPUS = join(__dirname, '../../test/corpus');
+
+export function corpusPath(name: string): string {
+  return join(CORPUS, name);
+}
+
 export function fixture(name: string): Buffer {
   return readFileSync(fixturePath(name));
 }
