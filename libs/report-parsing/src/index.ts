@@ -37,6 +37,17 @@ export {
 } from './finding-identity';
 export type { IdentityInput, IdentityKind } from './finding-identity';
 export { isWebAddress, normalizeFindingPath, normalizeWebAddress } from './finding-path';
-export { RESULT_WARNING_CODES, addWarnings, isResultWarningCode } from './result-warnings';
-export type { ResultWarningCode, ResultWarnings } from './result-warnings';
+export {
+  IGNORED_VALUE_CODES,
+  RESULT_WARNING_CODES,
+  addWarnings,
+  isIgnoredValueCode,
+  isResultWarningCode,
+} from './result-warnings';
+export type {
+  IgnoredValueCode,
+  IgnoredValues,
+  ResultWarningCode,
+  ResultWarnings,
+} from './result-warnings';
 export { MAX_NESTING } from './json-structure-scanner';

@@ -1,4 +1,4 @@
-import type { ResultWarnings } from './result-warnings';
+import type { IgnoredValues, ResultWarnings } from './result-warnings';
 
 /** Severity of a normalized finding, highest first. */
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
@@ -122,12 +122,15 @@ export interface ReportRunInfo {
  * One batch of results, all of one run: normalized findings plus, when a ResultMemo was
  * given, the results recognized as unchanged re-sightings. The batch boundaries count both,
  * so they do not depend on the memo (resumed ingestions rely on that). `skipped` counts the
- * results read since the previous batch that could not be stored (they do not count towards
- * the batch size); a report whose last results are all skipped ends with a batch of only those.
+ * results of this run read since its previous batch that could not be stored (they do not
+ * count towards the batch size); a run whose last results are all skipped ends with a batch of
+ * only those. `ignored` counts the findings of this batch that were stored without a value of
+ * theirs (or with it read as its equivalent), per code: they are in `findings`, never skipped.
  */
 export interface FindingBatch {
   run: ReportRunInfo;
   findings: NormalizedFinding[];
   resighted: ResightedFinding[];
   skipped: ResultWarnings;
+  ignored: IgnoredValues;
 }

@@ -7,7 +7,8 @@ import {
 } from './normalized-finding';
 import { ReportChunk, toBuffer } from './report-source';
 import type { ResultMemo } from './result-digest';
-import type { ResultWarningCode, ResultWarnings } from './result-warnings';
+import { addIgnoredBits } from './result-warnings';
+import type { IgnoredValues, ResultWarningCode, ResultWarnings } from './result-warnings';
 
 export const DEFAULT_BATCH_SIZE = 1000;
 
@@ -48,21 +49,27 @@ export async function scanAll(
 
 /**
  * Groups results (normalized or re-sighted) into batches of `size` results of one run each;
- * skipped results are counted on the next batch.
+ * skipped results are counted on the next batch of their run, ignored values on the batch of
+ * their finding.
  */
 export class FindingBatcher {
   private findings: NormalizedFinding[] = [];
   private resighted: ResightedFinding[] = [];
   private skipped: ResultWarnings = {};
+  private ignored: IgnoredValues = {};
   private hasSkipped = false;
   private run: ReportRunInfo | undefined;
 
   constructor(private readonly size: number = DEFAULT_BATCH_SIZE) {}
 
-  /** Adds a finding; returns the batches that became complete (usually none). */
-  push(run: ReportRunInfo, finding: NormalizedFinding): FindingBatch[] {
+  /**
+   * Adds a finding (`ignoredBits`: its IgnoredMask bits); returns the batches that became
+   * complete (usually none).
+   */
+  push(run: ReportRunInfo, finding: NormalizedFinding, ignoredBits = 0): FindingBatch[] {
     const out = this.switchTo(run);
     this.findings.push(finding);
+    if (ignoredBits !== 0) addIgnoredBits(this.ignored, ignoredBits);
     return this.fill(run, out);
   }
 
@@ -73,11 +80,15 @@ export class FindingBatcher {
     return this.fill(run, out);
   }
 
-  /** Counts a result that cannot be stored. */
-  skip(run: ReportRunInfo, code: ResultWarningCode): void {
-    this.run ??= run;
+  /**
+   * Counts a result that cannot be stored, on a batch of its own run (a pending batch of
+   * another run is completed first): `skipped` always belongs to `run`.
+   */
+  skip(run: ReportRunInfo, code: ResultWarningCode): FindingBatch[] {
+    const out = this.switchTo(run);
     this.skipped[code] = (this.skipped[code] ?? 0) + 1;
     this.hasSkipped = true;
+    return out;
   }
 
   /** The incomplete batch, if any. */
@@ -89,10 +100,12 @@ export class FindingBatcher {
       findings: this.findings,
       resighted: this.resighted,
       skipped: this.skipped,
+      ignored: this.ignored,
     };
     this.findings = [];
     this.resighted = [];
     this.skipped = {};
+    this.ignored = {};
     this.hasSkipped = false;
     return batch;
   }

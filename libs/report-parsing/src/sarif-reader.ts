@@ -17,19 +17,25 @@ import { SarifResultItem, SarifScanHandler } from './sarif-scan-handler';
 import { runContextMaterial, SarifRunContext } from './sarif-run-context';
 import { normalizeSarifResult } from './sarif-result';
 import { ResultMemo, resultDigest, runSeed } from './result-digest';
-import { ResultWarningCode } from './result-warnings';
+import { IgnoredMask, ResultWarningCode } from './result-warnings';
 
+/**
+ * Normalizes one raw result. Only a finding read without any ignored value gets its content
+ * digest: the memo then never re-sights a result whose warnings the report must count again.
+ */
 function normalizeRaw(
   item: SarifResultItem,
   ctx: SarifRunContext,
   digest: string,
+  mask: IgnoredMask,
 ): NormalizedFinding | ResultWarningCode {
-  const finding = normalizeSarifResult(parseCaptured(item.raw, item.offset), ctx);
-  if (typeof finding !== 'string') finding.content_digest = digest;
+  mask.bits = 0;
+  const finding = normalizeSarifResult(parseCaptured(item.raw, item.offset), ctx, mask);
+  if (typeof finding !== 'string' && mask.bits === 0) finding.content_digest = digest;
   return finding;
 }
 
-/** A re-sighting's result was stored with this digest, so it normalizes (never skipped). */
+/** A re-sighting's result was stored with this digest, so it normalizes cleanly. */
 function storable(normalized: NormalizedFinding | ResultWarningCode): NormalizedFinding {
   if (typeof normalized === 'string') throw new Error(`re-sighted result is ${normalized}`);
   return normalized;
@@ -50,10 +56,12 @@ function runInfo(ctx: SarifRunContext): ReportRunInfo {
  * finding); a result whose digest the memo knows is an unchanged re-sighting of that finding
  * and is neither parsed nor normalized (on a re-scan, most results are). A result that cannot
  * be stored (see sarifResultProblem) is skipped and counted; it is never in the memo (its
- * digest was never stored), so resumed and memo-less reads skip the same results.
+ * digest was never stored), so resumed and memo-less reads skip the same results. Neither is
+ * a result with an ignored value (normalizeRaw), so its warnings are counted on every read.
  */
 class SarifNormalizer {
   private readonly runs = new Map<number, { info: ReportRunInfo; seed: Buffer }>();
+  private readonly mask = new IgnoredMask();
 
   constructor(
     private readonly contexts: SarifRunContext[],
@@ -71,13 +79,13 @@ class SarifNormalizer {
         yield* this.batcher.pushResighted(run.info, {
           finding_id: known,
           content_digest: digest,
-          normalize: () => storable(normalizeRaw(item, ctx, digest)),
+          normalize: () => storable(normalizeRaw(item, ctx, digest, new IgnoredMask())),
         });
         continue;
       }
-      const normalized = normalizeRaw(item, ctx, digest);
-      if (typeof normalized === 'string') this.batcher.skip(run.info, normalized);
-      else yield* this.batcher.push(run.info, normalized);
+      const normalized = normalizeRaw(item, ctx, digest, this.mask);
+      if (typeof normalized === 'string') yield* this.batcher.skip(run.info, normalized);
+      else yield* this.batcher.push(run.info, normalized, this.mask.bits);
     }
   }
 

@@ -3,7 +3,7 @@ import { FindingBatch } from './normalized-finding';
 import { collect, oneShot, rejectionOf } from './testing/report-fixtures';
 import { ReportParseError } from './report-parse.errors';
 import { bufferReportSource, ReportSource } from './report-source';
-import { addWarnings, ResultWarnings } from './result-warnings';
+import { addWarnings, IgnoredValues, ResultWarnings } from './result-warnings';
 import { readSarif } from './sarif-reader';
 
 const file = { artifactLocation: { uri: 'src/a.c' } };
@@ -27,6 +27,12 @@ function sources(text: string): [string, ReportSource | AsyncIterable<Buffer>][]
 function skippedOf(batches: FindingBatch[]): ResultWarnings {
   const total: ResultWarnings = {};
   for (const batch of batches) addWarnings(total, batch.skipped);
+  return total;
+}
+
+function ignoredOf(batches: FindingBatch[]): IgnoredValues {
+  const total: IgnoredValues = {};
+  for (const batch of batches) addWarnings(total, batch.ignored);
   return total;
 }
 
@@ -82,18 +88,16 @@ describe('readSarif: SARIF 2.1.0 structure', () => {
 describe('readSarif: results that cannot be stored are skipped and counted', () => {
   const invalid: [string, object, string][] = [
     ['a number', 7 as unknown as object, 'result_not_object'],
-    ['level outside the enum', ok('x', { level: 'critical' }), 'result_level_invalid'],
-    ['level in another case', ok('x', { level: 'Warning' }), 'result_level_invalid'],
-    ['level not a string', ok('x', { level: 3 }), 'result_level_invalid'],
-    ['kind outside the enum', ok('x', { kind: 'weird' }), 'result_kind_invalid'],
     [
-      'baselineState outside the enum',
-      ok('x', { baselineState: 'bogus' }),
-      'result_baseline_state_invalid',
+      'ruleId not a string, no other rule',
+      { ruleId: 12, message: { text: 'x' } },
+      'result_rule_invalid',
     ],
-    ['ruleId not a string', { ruleId: 12, message: { text: 'x' } }, 'result_rule_invalid'],
-    ['fractional ruleIndex', ok('x', { ruleIndex: 0.5 }), 'result_rule_invalid'],
-    ['message not an object', { ruleId: 'r', message: 'x' }, 'result_message_invalid'],
+    [
+      'rule not an object, no other rule',
+      { rule: 'r', message: { text: 'x' } },
+      'result_rule_invalid',
+    ],
     ['locations not an array', ok('x', { locations: {} }), 'result_location_invalid'],
     ['location not an object', ok('x', { locations: [1] }), 'result_location_invalid'],
     [
@@ -104,6 +108,21 @@ describe('readSarif: results that cannot be stored are skipped and counted', () 
     [
       'uri not a string',
       ok('x', { locations: [{ physicalLocation: { artifactLocation: { uri: 5 } } }] }),
+      'result_location_invalid',
+    ],
+    [
+      'artifact index fractional and no uri',
+      ok('x', { locations: [{ physicalLocation: { artifactLocation: { index: 0.5 } } }] }),
+      'result_location_invalid',
+    ],
+    [
+      'region not an object',
+      ok('x', { locations: [{ physicalLocation: { ...file, region: 3 } }] }),
+      'result_location_invalid',
+    ],
+    [
+      'logicalLocations not an array and no physical location',
+      ok('x', { locations: [{ logicalLocations: { name: 'f' } }] }),
       'result_location_invalid',
     ],
     ['startLine 0', ok('x', { locations: at({ startLine: 0 }) }), 'result_region_invalid'],
@@ -129,16 +148,6 @@ describe('readSarif: results that cannot be stored are skipped and counted', () 
       ok('x', { locations: at({ startLine: 1, endLine: 0 }) }),
       'result_region_invalid',
     ],
-    [
-      'startColumn 0',
-      ok('x', { locations: at({ startLine: 1, startColumn: 0 }) }),
-      'result_region_invalid',
-    ],
-    [
-      'huge endColumn',
-      ok('x', { locations: at({ startLine: 1, endColumn: 2 ** 53 }) }),
-      'result_region_invalid',
-    ],
     ['port 0', ok('x', { properties: { host: 'h', port: 0 } }), 'result_network_invalid'],
     ['port 2^40', ok('x', { properties: { host: 'h', port: 2 ** 40 } }), 'result_network_invalid'],
     [
@@ -158,8 +167,6 @@ describe('readSarif: results that cannot be stored are skipped and counted', () 
       }),
       'result_network_invalid',
     ],
-    ['properties an array', ok('x', { properties: [] }), 'result_properties_invalid'],
-    ['fingerprints a string', ok('x', { fingerprints: 'f' }), 'result_properties_invalid'],
   ];
 
   it.each(invalid)('%s', async (_name, result, code) => {
@@ -170,6 +177,7 @@ describe('readSarif: results that cannot be stored are skipped and counted', () 
         'kept after',
       ]);
       expect(skippedOf(batches)).toEqual({ [code]: 1 });
+      expect(ignoredOf(batches)).toEqual({});
     }
   });
 
@@ -196,27 +204,27 @@ describe('readSarif: results that cannot be stored are skipped and counted', () 
   });
 
   it('counts skipped results on the next batch, and in a batch of their own at the end', async () => {
-    const bad = ok('x', { level: 'fatal' });
+    const bad = ok('x', { locations: at({ startLine: 0 }) });
     const results = [bad, ok('1'), ok('2'), bad, bad, ok('3'), bad];
     const batches = await collect(
       readSarif(bufferReportSource(sarif(results)), {}, { batchSize: 2 }),
     );
     expect(batches.map((b) => [b.findings.length, b.skipped])).toEqual([
-      [2, { result_level_invalid: 1 }],
-      [1, { result_level_invalid: 3 }],
+      [2, { result_region_invalid: 1 }],
+      [1, { result_region_invalid: 3 }],
     ]);
     const onlyBad = await collect(readSarif(bufferReportSource(sarif([bad, bad]))));
     expect(onlyBad).toHaveLength(1);
     expect(onlyBad[0]).toMatchObject({
       findings: [],
       resighted: [],
-      skipped: { result_level_invalid: 2 },
+      skipped: { result_region_invalid: 2 },
       run: { scanner: 'T' },
     });
   });
 
   it('a re-sighting memo never hides a skipped result (its digest was never stored)', async () => {
-    const text = sarif([ok('a'), ok('x', { level: 'fatal' })]);
+    const text = sarif([ok('a'), ok('x', { locations: at({ startLine: 0 }) })]);
     const first = await collect(readSarif(bufferReportSource(text)));
     const digests = new Map(first[0].findings.map((f) => [f.content_digest, 'finding-a']));
     const again = await collect(
@@ -229,7 +237,190 @@ describe('readSarif: results that cannot be stored are skipped and counted', () 
       ),
     );
     expect(again[0].resighted.map((r) => r.finding_id)).toEqual(['finding-a']);
-    expect(skippedOf(again)).toEqual({ result_level_invalid: 1 });
+    expect(skippedOf(again)).toEqual({ result_region_invalid: 1 });
+  });
+});
+
+describe('readSarif: values a finding can do without are ignored with a warning, never a skipped result', () => {
+  const region = { startLine: 4 };
+  const cases: [string, object, Record<string, number>, object][] = [
+    [
+      'baselineState `existing` (SARIF drafts) read as unchanged',
+      ok('x', { baselineState: 'existing' }),
+      { result_baseline_state_mapped: 1 },
+      { baseline_state: 'unchanged' },
+    ],
+    [
+      'baselineState in another case',
+      ok('x', { baselineState: 'Updated' }),
+      { result_baseline_state_mapped: 1 },
+      { baseline_state: 'updated' },
+    ],
+    [
+      'unknown baselineState dropped',
+      ok('x', { baselineState: 'bogus' }),
+      { result_baseline_state_ignored: 1 },
+      { baseline_state: undefined },
+    ],
+    [
+      'level outside the enum: severity from the rule, else INFO',
+      ok('x', { level: 'critical' }),
+      { result_level_ignored: 1 },
+      { severity: 'INFO', severity_source: 'default' },
+    ],
+    [
+      'level not a string',
+      ok('x', { level: 3 }),
+      { result_level_ignored: 1 },
+      { severity: 'INFO' },
+    ],
+    [
+      'level in another case',
+      ok('x', { level: 'Warning' }),
+      { result_level_mapped: 1 },
+      { severity: 'MEDIUM', severity_source: 'result_level' },
+    ],
+    [
+      'unknown kind: fail',
+      ok('x', { kind: 'weird' }),
+      { result_kind_ignored: 1 },
+      { kind: 'fail' },
+    ],
+    [
+      'kind in another case',
+      ok('x', { kind: 'Pass' }),
+      { result_kind_mapped: 1 },
+      { kind: 'pass' },
+    ],
+    [
+      'fractional ruleIndex beside a ruleId',
+      ok('x', { ruleIndex: 0.5 }),
+      { result_rule_ignored: 1 },
+      { rule_id: 'r' },
+    ],
+    [
+      'ruleId not a string, rule found by index',
+      { ruleId: 12, ruleIndex: 0, message: { text: 'x' } },
+      { result_rule_ignored: 1 },
+      { rule_id: 'r' },
+    ],
+    [
+      'message a string: read as its text',
+      { ruleId: 'r', message: 'x' },
+      { result_message_mapped: 1 },
+      { description: 'x' },
+    ],
+    [
+      'properties an array',
+      ok('x', { properties: [] }),
+      { result_properties_ignored: 1 },
+      { properties: {} },
+    ],
+    [
+      'location properties a string',
+      ok('x', { locations: [{ physicalLocation: { ...file, region }, properties: 'p' }] }),
+      { result_properties_ignored: 1 },
+      { location: { kind: 'file', path: 'src/a.c', start_line: 4, end_line: 4 } },
+    ],
+    [
+      'fingerprints a string',
+      ok('x', { fingerprints: 'f', partialFingerprints: [1] }),
+      { result_fingerprints_ignored: 1 },
+      { fingerprints: { fingerprints: {}, partial_fingerprints: {} } },
+    ],
+    [
+      'columns and contextRegion of the wrong type',
+      ok('x', {
+        locations: [
+          {
+            physicalLocation: {
+              ...file,
+              region: { ...region, startColumn: 0, endColumn: 2 ** 53 },
+              contextRegion: 'c',
+            },
+          },
+        ],
+      }),
+      { result_location_detail_ignored: 1 },
+      { location: { kind: 'file', path: 'src/a.c', start_line: 4, end_line: 4 } },
+    ],
+    [
+      'uriBaseId not a string: the uri as written',
+      ok('x', {
+        locations: [{ physicalLocation: { artifactLocation: { uri: 'a.c', uriBaseId: 3 } } }],
+      }),
+      { result_location_detail_ignored: 1 },
+      { location: { kind: 'file', path: 'a.c' } },
+    ],
+    [
+      'logicalLocations not an array beside a physical location',
+      ok('x', { locations: [{ physicalLocation: { ...file, region }, logicalLocations: 'f' }] }),
+      { result_location_detail_ignored: 1 },
+      { location: { kind: 'file', path: 'src/a.c', start_line: 4, end_line: 4 } },
+    ],
+    [
+      'suppressions and taxa not arrays',
+      ok('x', { suppressions: { kind: 'inSource' }, taxa: 'CWE-79' }),
+      { result_member_ignored: 1 },
+      { suppressed: false, cwe: [] },
+    ],
+    [
+      'members SARIF 2.1.0 does not define',
+      ok('x', { ruleMessageId: 'default', toolFingerprintContributions: {} }),
+      { result_member_unknown: 1 },
+      { description: 'x' },
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, result, ignored, expected) => {
+    for (const [, input] of sources(sarif([ok('before'), result, ok('after')]))) {
+      const batches = await collect(readSarif(input));
+      const findings = batches.flatMap((b) => b.findings);
+      expect(findings).toHaveLength(3);
+      const dropped = Object.keys(expected).filter(
+        (k) => expected[k as keyof object] === undefined,
+      );
+      for (const key of dropped) expect(findings[1]).not.toHaveProperty(key);
+      expect(findings[1]).toMatchObject(
+        Object.fromEntries(Object.entries(expected).filter(([, v]) => v !== undefined)),
+      );
+      expect(skippedOf(batches)).toEqual({});
+      expect(ignoredOf(batches)).toEqual(ignored);
+    }
+  });
+
+  it('the appendix K shape (baselineState existing) completes with its findings', async () => {
+    const results = ['existing', 'new', 'existing'].map((state, i) =>
+      ok(`r${i}`, { baselineState: state, level: 'error', locations: at({ startLine: i + 1 }) }),
+    );
+    const batches = await collect(readSarif(bufferReportSource(sarif(results))));
+    expect(batches.flatMap((b) => b.findings.map((f) => f.baseline_state))).toEqual([
+      'unchanged',
+      'new',
+      'unchanged',
+    ]);
+    expect(ignoredOf(batches)).toEqual({ result_baseline_state_mapped: 2 });
+  });
+
+  it('counts a result once per code, and a skipped result never counts its ignored values', async () => {
+    const results = [
+      ok('a', { level: 'x', kind: 'y', properties: [], fingerprints: 1 }),
+      ok('b', { level: 'x', locations: at({ startLine: 0 }) }),
+    ];
+    const batches = await collect(readSarif(bufferReportSource(sarif(results))));
+    expect(skippedOf(batches)).toEqual({ result_region_invalid: 1 });
+    expect(ignoredOf(batches)).toEqual({
+      result_level_ignored: 1,
+      result_kind_ignored: 1,
+      result_properties_ignored: 1,
+      result_fingerprints_ignored: 1,
+    });
+  });
+
+  it('a result with an ignored value gets no content digest (its warnings are counted on every sighting)', async () => {
+    const text = sarif([ok('clean'), ok('mapped', { baselineState: 'existing' })]);
+    const [batch] = await collect(readSarif(bufferReportSource(text)));
+    expect(batch.findings.map((f) => f.content_digest === undefined)).toEqual([false, true]);
   });
 });
 

@@ -11,17 +11,9 @@ import {
   unique,
 } from './json-value';
 import { findingIdentity } from './finding-identity';
-import {
-  BASELINE_STATES,
-  BaselineState,
-  NormalizedFinding,
-  RESULT_KINDS,
-  ResultKind,
-  Severity,
-  SeveritySource,
-} from './normalized-finding';
-import { ResultWarningCode } from './result-warnings';
-import { sarifResultProblem } from './sarif-result-check';
+import { NormalizedFinding, Severity, SeveritySource } from './normalized-finding';
+import { IgnoredMask, ResultWarningCode } from './result-warnings';
+import { sarifBaselineState, sarifKind, sarifResultProblem } from './sarif-result-check';
 import { findRule, SarifRule, SarifRunContext } from './sarif-run-context';
 import { resolveLocation } from './sarif-location';
 import { severityFromLevel, severityFromScore, severityFromWord } from './severity';
@@ -40,6 +32,8 @@ export const COMPONENT_VERSION_KEYS = [
 const SCORE_KEYS = ['security-severity', 'cvss', 'cvssScore', 'cvss_score'] as const;
 
 function messageText(message: unknown, rule: SarifRule | undefined): string | undefined {
+  // A bare string is read as the message's text (noted as result_message_mapped).
+  if (typeof message === 'string') return asString(message);
   const record = asRecord(message);
   let text = asString(record?.text) ?? asString(record?.markdown);
   const id = asString(record?.id);
@@ -95,24 +89,32 @@ function isSuppressed(suppressions: unknown): boolean {
   return list.length > 0 && list.some((s) => asString(asRecord(s)?.status) !== 'rejected');
 }
 
-function oneOf<T extends string>(values: readonly T[], value: unknown): T | undefined {
-  return values.find((v) => v === value);
+/** An integer `ruleIndex` (a malformed one is ignored, see sarifResultProblem). */
+function ruleIndexOf(value: unknown): number | undefined {
+  return Number.isInteger(value) ? (value as number) : undefined;
 }
 
 /**
  * Normalizes one SARIF `result` of the run described by `ctx`, or says why it cannot be
- * stored (see sarifResultProblem; the caller skips and counts it).
+ * stored (see sarifResultProblem; the caller skips and counts it). `mask` receives the values
+ * that were ignored or read as their equivalent (the caller resets it per result and counts it
+ * only for a stored finding).
  */
 export function normalizeSarifResult(
   value: unknown,
   ctx: SarifRunContext,
+  mask: IgnoredMask,
 ): NormalizedFinding | ResultWarningCode {
-  const problem = sarifResultProblem(value);
+  const problem = sarifResultProblem(value, mask);
   if (problem !== undefined) return problem;
   const result = value as JsonRecord;
   const ref = asRecord(result.rule);
   const ruleId = asString(result.ruleId) ?? asString(ref?.id);
-  const rule = findRule(ctx, ref, ruleId, asNumber(result.ruleIndex));
+  const rule = findRule(ctx, ref, ruleId, ruleIndexOf(result.ruleIndex));
+  // A rule member of the wrong type is ignored when the others still name the rule; when none
+  // does, the finding would get the rule `unknown` (another identity): skipped.
+  if (ruleId === undefined && rule?.id === undefined && mask.has('result_rule_ignored'))
+    return 'result_rule_invalid';
   const ruleKey = ruleId ?? rule?.id ?? 'unknown';
   const resultProps = asRecord(result.properties);
   const ruleProps = rule?.properties;
@@ -139,7 +141,7 @@ export function normalizeSarifResult(
     pick(resultProps, COMPONENT_VERSION_KEYS) ?? pick(ruleProps, COMPONENT_VERSION_KEYS),
   );
   const score = scoreOf(resultProps, ruleProps);
-  const baseline = oneOf<BaselineState>(BASELINE_STATES, result.baselineState);
+  const baseline = sarifBaselineState(result.baselineState);
   const title = rule?.shortDescription ?? (message && firstLine(message)) ?? rule?.name ?? ruleKey;
   const description = message ?? rule?.fullDescription ?? rule?.shortDescription ?? title;
   const finding: NormalizedFinding = {
@@ -153,7 +155,7 @@ export function normalizeSarifResult(
     tags,
     scanner: ctx.scanner,
     suppressed: isSuppressed(result.suppressions),
-    kind: oneOf<ResultKind>(RESULT_KINDS, result.kind) ?? 'fail',
+    kind: sarifKind(result.kind) ?? 'fail',
     fingerprints: {
       fingerprints: asStringMap(result.fingerprints),
       partial_fingerprints: asStringMap(result.partialFingerprints),

@@ -24,7 +24,7 @@ import {
   Severity,
   SeveritySource,
 } from './normalized-finding';
-import { ResultWarningCode } from './result-warnings';
+import { IgnoredMask, ResultWarningCode } from './result-warnings';
 import { asCve, cveInside, cweFromTags, ghsaInside } from './sarif-taxonomy';
 import { sonarRecordProblem } from './sonarqube-issue-check';
 import { componentPath, SonarContext, SonarRule } from './sonarqube-context';
@@ -183,14 +183,16 @@ function unlocatedDiscriminator(
 
 /**
  * Normalizes one element of `issues[]` (Web API or generic import) or `hotspots[]`, or says why
- * it cannot be stored (see sonarRecordProblem; the caller skips and counts it).
+ * it cannot be stored (see sonarRecordProblem; the caller skips and counts it). `mask` receives
+ * the values that were ignored (reset per record by the caller).
  */
 export function normalizeSonarRecord(
   kind: SonarRecordKind,
   value: unknown,
   ctx: SonarContext,
+  mask: IgnoredMask,
 ): NormalizedFinding | ResultWarningCode {
-  const problem = sonarRecordProblem(value);
+  const problem = sonarRecordProblem(value, kind === 'hotspots', mask);
   if (problem !== undefined) return problem;
   const issue = value as JsonRecord;
   const p = parts(kind, issue, ctx);

@@ -11,18 +11,21 @@ import { asReportSource, ReportChunk, ReportSource } from './report-source';
 import { buildSonarContext, SonarContext } from './sonarqube-context';
 import { normalizeSonarRecord } from './sonarqube-issue';
 import { SonarRecordItem, SonarScanHandler } from './sonarqube-scan-handler';
+import { IgnoredMask } from './result-warnings';
 
 function* normalizeAll(
   items: SonarRecordItem[],
   ctx: SonarContext,
   run: ReportRunInfo,
   batcher: FindingBatcher,
+  mask = new IgnoredMask(),
 ): Generator<FindingBatch> {
   for (const item of items) {
     const value = item.raw ? parseCaptured(item.raw, item.offset) : item.value;
-    const normalized = normalizeSonarRecord(item.kind, value, ctx);
-    if (typeof normalized === 'string') batcher.skip(run, normalized);
-    else yield* batcher.push(run, normalized);
+    mask.bits = 0;
+    const normalized = normalizeSonarRecord(item.kind, value, ctx, mask);
+    if (typeof normalized === 'string') yield* batcher.skip(run, normalized);
+    else yield* batcher.push(run, normalized, mask.bits);
   }
 }
 
@@ -53,8 +56,9 @@ export async function* readSonarqube(
     const ctx = buildSonarContext(metadata.top, defaults);
     const run = runInfo(ctx);
     const records = new SonarScanHandler('records');
+    const mask = new IgnoredMask();
     for await (const _ of scanChunks(source.open(), records)) {
-      yield* normalizeAll(records.drain(), ctx, run, batcher);
+      yield* normalizeAll(records.drain(), ctx, run, batcher, mask);
     }
   } else {
     const single = new SonarScanHandler('single');

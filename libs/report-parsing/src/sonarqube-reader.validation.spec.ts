@@ -2,7 +2,7 @@ import { findingIdentity } from './finding-identity';
 import { FindingBatch, NormalizedFinding } from './normalized-finding';
 import { collect, rejectionOf } from './testing/report-fixtures';
 import { bufferReportSource } from './report-source';
-import { addWarnings, ResultWarnings } from './result-warnings';
+import { addWarnings, IgnoredValues, ResultWarnings } from './result-warnings';
 import { readSonarqube } from './sonarqube-reader';
 
 async function read(doc: object): Promise<FindingBatch[]> {
@@ -16,6 +16,12 @@ function findings(batches: FindingBatch[]): NormalizedFinding[] {
 function skipped(batches: FindingBatch[]): ResultWarnings {
   const total: ResultWarnings = {};
   for (const batch of batches) addWarnings(total, batch.skipped);
+  return total;
+}
+
+function ignored(batches: FindingBatch[]): IgnoredValues {
+  const total: IgnoredValues = {};
+  for (const batch of batches) addWarnings(total, batch.ignored);
   return total;
 }
 
@@ -50,7 +56,7 @@ describe('readSonarqube: structure and invalid issues', () => {
     ],
     ['text range not an object', issue('a', { textRange: 5 }), 'result_location_invalid'],
     ['component not a string', issue('a', { component: 7 }), 'result_location_invalid'],
-    ['message not a string', issue('a', { message: {} }), 'result_message_invalid'],
+    ['rule not a string, nothing else naming it', issue('a', { rule: 7 }), 'result_rule_invalid'],
     [
       'generic import with a fractional line',
       {
@@ -68,6 +74,58 @@ describe('readSonarqube: structure and invalid issues', () => {
     const batches = await read({ issues: [issue('k1'), bad, issue('k2', { line: 9 })] });
     expect(findings(batches).map((f) => f.description)).toEqual(['issue k1', 'issue k2']);
     expect(skipped(batches)).toEqual({ [code]: 1 });
+    expect(ignored(batches)).toEqual({});
+  });
+
+  it.each([
+    [
+      'message not a string: the rule name describes it',
+      issue('a', { message: {} }),
+      'result_message_ignored',
+      { description: 'java:S1' },
+    ],
+    [
+      'generic import message not a string',
+      { ruleId: 'r', primaryLocation: { message: 5, filePath: 'a.go' } },
+      'result_message_ignored',
+      { description: 'r', location: { kind: 'file', path: 'a.go' } },
+    ],
+    [
+      'an unknown severity word: the impacts decide',
+      issue('a', { severity: 'SEVERE', impacts: [{ severity: 'HIGH' }] }),
+      'result_severity_ignored',
+      { severity: 'HIGH' },
+    ],
+    [
+      'impacts not an array',
+      issue('a', { impacts: 'HIGH' }),
+      'result_severity_ignored',
+      { severity: 'INFO' },
+    ],
+    [
+      'status and tags of the wrong type',
+      issue('a', { status: 3, tags: { cwe: 1 } }),
+      'result_member_ignored',
+      { kind: 'fail', tags: [] },
+    ],
+    [
+      'rule of the wrong type beside a ruleKey',
+      issue('a', { rule: 7, ruleKey: 'java:S2' }),
+      'result_rule_ignored',
+      { rule_id: 'java:S2' },
+    ],
+  ])('stores %s and counts the ignored value', async (_name, odd, code, expected) => {
+    const batches = await read({ issues: [issue('k1'), odd, issue('k2', { line: 9 })] });
+    expect(findings(batches)).toHaveLength(3);
+    expect(findings(batches)[1]).toMatchObject(expected);
+    expect(skipped(batches)).toEqual({});
+    expect(ignored(batches)).toEqual({ [code]: 1 });
+  });
+
+  it('an empty severity (sonar-report writes one) is no severity, not an ignored value', async () => {
+    const batches = await read({ issues: [issue('a', { severity: '' })] });
+    expect(findings(batches)[0]).toMatchObject({ severity: 'INFO' });
+    expect(ignored(batches)).toEqual({});
   });
 });
 

@@ -21,6 +21,7 @@ interface Warning {
   code: string;
   count: number;
   message: string;
+  result_stored: boolean;
 }
 
 /** Uploads, waits, and reads the report as `language` sees it. */
@@ -67,42 +68,81 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
     expect(report).toMatchObject({ status: 'failed', failure_code: 'report_structure_invalid' });
   });
 
-  it('skips results with an invalid level or line, counts them as warnings, stores the rest', async () => {
+  it('skips results whose line is invalid, stores the one whose level is unknown, and tells them apart', async () => {
     const product = await freshProduct(t, admin);
     const report = await ingest(
       product.id,
       sarif([
         result('stored', { level: 'error', locations: at({ startLine: 3 }) }),
-        result('bad level', { level: 'catastrophic' }),
+        result('bad level', { level: 'catastrophic', locations: at({ startLine: 4 }) }),
         result('line zero', { locations: at({ startLine: 0 }) }),
         result('fractional line', { locations: at({ startLine: 2.5 }) }),
         result('line 2^53', { locations: at({ startLine: 2 ** 53 }) }),
       ]),
       'ru',
     );
-    expect(report).toMatchObject({ status: 'completed', counts: { new: 1, results: 1 } });
+    expect(report).toMatchObject({ status: 'completed', counts: { new: 2, results: 2 } });
     expect(report.warnings).toEqual([
       {
-        code: 'result_level_invalid',
-        count: 1,
-        message: 'пропущены результаты с уровнем (level) вне значений none, note, warning, error',
+        code: 'result_region_invalid',
+        count: 3,
+        message: expect.stringMatching(/^пропущены/),
+        result_stored: false,
       },
-      { code: 'result_region_invalid', count: 3, message: expect.stringMatching(/^пропущены/) },
+      {
+        code: 'result_level_ignored',
+        count: 1,
+        message:
+          'результаты с уровнем (level) вне значений none, note, warning, error сохранены без него (важность по правилу, иначе INFO)',
+        result_stored: true,
+      },
     ]);
-    const stored = await rows<{ description: string; start_line: number }>(
-      'SELECT description, start_line FROM findings WHERE product_id = $1',
+    const stored = await rows<{ description: string; start_line: number; severity: string }>(
+      'SELECT description, start_line, severity FROM findings WHERE product_id = $1 ORDER BY start_line',
       [product.id],
     );
-    expect(stored).toEqual([{ description: 'stored', start_line: 3 }]);
+    expect(stored).toEqual([
+      { description: 'stored', start_line: 3, severity: 'HIGH' },
+      { description: 'bad level', start_line: 4, severity: 'INFO' },
+    ]);
+  });
+
+  it('SARIF-draft baselineState `existing` no longer drops the results: stored as unchanged, counted as mapped', async () => {
+    const product = await freshProduct(t, admin);
+    const report = await ingest(
+      product.id,
+      sarif([
+        result('kept one', { baselineState: 'existing', locations: at({ startLine: 1 }) }),
+        result('kept two', { baselineState: 'existing', locations: at({ startLine: 2 }) }),
+        result('new one', { baselineState: 'new', locations: at({ startLine: 3 }) }),
+      ]),
+    );
+    expect(report).toMatchObject({ status: 'completed', counts: { new: 3, results: 3 } });
+    expect(report.warnings).toEqual([
+      {
+        code: 'result_baseline_state_mapped',
+        count: 2,
+        message: expect.stringContaining('existing'),
+        result_stored: true,
+      },
+    ]);
+    const stored = await rows<{ baseline_state: string }>(
+      'SELECT baseline_state FROM findings WHERE product_id = $1 ORDER BY start_line',
+      [product.id],
+    );
+    expect(stored.map((r) => r.baseline_state)).toEqual(['unchanged', 'unchanged', 'new']);
   });
 
   it('a report of only invalid results completes with 0 findings and its warnings', async () => {
     const product = await freshProduct(t, admin);
-    const report = await ingest(product.id, sarif([7, result('x', { kind: 'sometimes' })]));
+    const report = await ingest(
+      product.id,
+      sarif([7, result('x', { locations: at({ startLine: 0 }) })]),
+    );
     expect(report).toMatchObject({ status: 'completed', counts: { new: 0, results: 0 } });
-    expect(report.warnings.map((w) => [w.code, w.count])).toEqual([
-      ['result_not_object', 1],
-      ['result_kind_invalid', 1],
+    expect(report.warnings.map((w) => [w.code, w.count, w.result_stored])).toEqual([
+      ['result_not_object', 1, false],
+      ['result_region_invalid', 1, false],
     ]);
   });
 
@@ -110,12 +150,17 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
     const product = await freshProduct(t, admin);
     const results = Array.from({ length: 4_500 }, (_, i) =>
       i % 1_000 === 7
-        ? result(`bad ${i}`, { level: 'severe' })
-        : result(`finding ${i}`, { locations: at({ startLine: i + 1 }) }),
+        ? result(`odd level ${i}`, { level: 'severe', locations: at({ startLine: i + 1 }) })
+        : i % 1_000 === 9
+          ? result(`bad ${i}`, { locations: at({ startLine: 0 }) })
+          : result(`finding ${i}`, { locations: at({ startLine: i + 1 }) }),
     );
     const report = await ingest(product.id, sarif(results));
     expect(report).toMatchObject({ status: 'completed', counts: { new: 4_495, results: 4_495 } });
-    expect(report.warnings.map((w) => [w.code, w.count])).toEqual([['result_level_invalid', 5]]);
+    expect(report.warnings.map((w) => [w.code, w.count])).toEqual([
+      ['result_region_invalid', 5],
+      ['result_level_ignored', 5],
+    ]);
   });
 
   it.each([

@@ -140,6 +140,7 @@ export class ReportIngestionService implements OnApplicationShutdown {
           scannerVersion: batch.scannerVersion,
           revision: batch.revision,
           skipped: batch.skipped,
+          ignored: batch.ignored,
         },
         { data: batch.copy, rows: batch.rows },
         batch.resighted && {

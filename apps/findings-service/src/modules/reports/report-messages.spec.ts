@@ -1,6 +1,7 @@
 import { LOCALES } from '../../app/errors/error-messages';
-import { RESULT_WARNING_CODES } from '@platform/report-parsing';
+import { IGNORED_VALUE_CODES, RESULT_WARNING_CODES } from '@platform/report-parsing';
 import {
+  IGNORED_VALUE_MESSAGES,
   REPORT_FAILURE_MESSAGES,
   renderReportMessage,
   RESULT_WARNING_MESSAGES,
@@ -24,7 +25,11 @@ function report(over: Partial<ReportEntity>): ReportEntity {
 
 describe('report failure and warning messages', () => {
   it('has an English and a distinct Russian text for every failure and warning code', () => {
-    for (const catalog of [REPORT_FAILURE_MESSAGES, RESULT_WARNING_MESSAGES]) {
+    for (const catalog of [
+      REPORT_FAILURE_MESSAGES,
+      RESULT_WARNING_MESSAGES,
+      IGNORED_VALUE_MESSAGES,
+    ]) {
       for (const texts of Object.values(catalog)) {
         for (const locale of LOCALES) expect(texts[locale].length).toBeGreaterThan(0);
         expect(texts.ru).not.toBe(texts.en);
@@ -32,6 +37,7 @@ describe('report failure and warning messages', () => {
     }
     expect(Object.keys(REPORT_FAILURE_MESSAGES).sort()).toEqual([...REPORT_FAILURE_CODES].sort());
     expect(Object.keys(RESULT_WARNING_MESSAGES).sort()).toEqual([...RESULT_WARNING_CODES].sort());
+    expect(Object.keys(IGNORED_VALUE_MESSAGES).sort()).toEqual([...IGNORED_VALUE_CODES].sort());
   });
 
   it('fills details and leaves out a section whose detail is missing', () => {
@@ -48,7 +54,11 @@ describe('report failure and warning messages', () => {
       status: 'failed',
       failureCode: 'report_structure_invalid',
       failureDetails: { path: 'runs[0].results' },
-      warnings: { result_region_invalid: 2, result_level_invalid: 1 },
+      warnings: {
+        result_baseline_state_mapped: 3,
+        result_region_invalid: 2,
+        result_level_invalid: 1,
+      },
     });
     expect(ReportDto.from(failed, 'ru')).toMatchObject({
       failure_code: 'report_structure_invalid',
@@ -58,11 +68,19 @@ describe('report failure and warning messages', () => {
           code: 'result_level_invalid',
           count: 1,
           message: RESULT_WARNING_MESSAGES.result_level_invalid.ru,
+          result_stored: false,
         },
         {
           code: 'result_region_invalid',
           count: 2,
           message: RESULT_WARNING_MESSAGES.result_region_invalid.ru,
+          result_stored: false,
+        },
+        {
+          code: 'result_baseline_state_mapped',
+          count: 3,
+          message: IGNORED_VALUE_MESSAGES.result_baseline_state_mapped.ru,
+          result_stored: true,
         },
       ],
     });

@@ -1,5 +1,5 @@
 import type { Locale } from '../../app/errors/error-messages';
-import type { ResultWarningCode } from '@platform/report-parsing';
+import type { IgnoredValueCode, ResultWarningCode } from '@platform/report-parsing';
 import type { ReportFailureCode } from './report-status';
 
 type Catalog<C extends string> = Record<C, Record<Locale, string>>;
@@ -68,7 +68,12 @@ export const REPORT_FAILURE_MESSAGES: Catalog<ReportFailureCode> = {
   },
 };
 
-/** The localized message of each `warnings[].code` (results skipped, not stored). */
+/**
+ * The localized message of each `warnings[].code` of a skipped result (`result_stored: false`).
+ * `result_level_invalid`, `result_kind_invalid`, `result_baseline_state_invalid`,
+ * `result_message_invalid` and `result_properties_invalid` are no longer raised (those values
+ * are ignored now, IGNORED_VALUE_MESSAGES); reports ingested before still show them.
+ */
 export const RESULT_WARNING_MESSAGES: Catalog<ResultWarningCode> = {
   result_not_object: {
     en: 'results that are not JSON objects were skipped',
@@ -109,6 +114,73 @@ export const RESULT_WARNING_MESSAGES: Catalog<ResultWarningCode> = {
   result_properties_invalid: {
     en: 'results whose properties or fingerprints are not objects were skipped',
     ru: 'пропущены результаты, у которых properties или fingerprints не являются объектами',
+  },
+};
+
+/**
+ * The localized message of each `warnings[].code` of an ignored value (`result_stored: true`):
+ * the results were stored, without the value or with it read as its equivalent.
+ */
+export const IGNORED_VALUE_MESSAGES: Catalog<IgnoredValueCode> = {
+  result_level_ignored: {
+    en: 'results with a level other than none, note, warning, error were stored without it (severity from the rule, else INFO)',
+    ru: 'результаты с уровнем (level) вне значений none, note, warning, error сохранены без него (важность по правилу, иначе INFO)',
+  },
+  result_level_mapped: {
+    en: 'results with a level written in another letter case were stored with its SARIF value',
+    ru: 'результаты с уровнем (level), записанным в другом регистре, сохранены с его значением SARIF',
+  },
+  result_kind_ignored: {
+    en: 'results with a kind that is not a SARIF result kind were stored as kind fail',
+    ru: 'результаты с видом (kind) вне значений SARIF сохранены с видом fail',
+  },
+  result_kind_mapped: {
+    en: 'results with a kind written in another letter case were stored with its SARIF value',
+    ru: 'результаты с видом (kind), записанным в другом регистре, сохранены с его значением SARIF',
+  },
+  result_baseline_state_ignored: {
+    en: 'results with a baselineState other than new, unchanged, updated, absent were stored without it',
+    ru: 'результаты с baselineState вне значений new, unchanged, updated, absent сохранены без него',
+  },
+  result_baseline_state_mapped: {
+    en: 'results with the baselineState existing (SARIF drafts before 2.1.0) or another letter case were stored with the SARIF 2.1.0 value (existing: unchanged)',
+    ru: 'результаты с baselineState existing (черновики SARIF до 2.1.0) или в другом регистре сохранены со значением SARIF 2.1.0 (existing: unchanged)',
+  },
+  result_rule_ignored: {
+    en: 'results with a ruleId, ruleIndex or rule of the wrong type were stored with the rule their other members name',
+    ru: 'результаты с ruleId, ruleIndex или rule неверного типа сохранены с правилом, указанным другими полями',
+  },
+  result_message_ignored: {
+    en: 'results whose message has the wrong type were stored with the rule description instead',
+    ru: 'результаты с сообщением неверного типа сохранены с описанием правила вместо него',
+  },
+  result_message_mapped: {
+    en: 'results whose message is a plain string were stored with it as the message text',
+    ru: 'результаты с сообщением в виде простой строки сохранены с ней в качестве текста сообщения',
+  },
+  result_severity_ignored: {
+    en: 'results with an unknown severity word or malformed impacts were stored with the next known severity',
+    ru: 'результаты с неизвестным значением важности или некорректными impacts сохранены со следующей известной важностью',
+  },
+  result_properties_ignored: {
+    en: 'results whose properties are not objects were stored without them',
+    ru: 'результаты, у которых properties не являются объектами, сохранены без них',
+  },
+  result_fingerprints_ignored: {
+    en: 'results whose fingerprints or partialFingerprints are not objects were stored without them',
+    ru: 'результаты, у которых fingerprints или partialFingerprints не являются объектами, сохранены без них',
+  },
+  result_location_detail_ignored: {
+    en: 'results with a malformed location detail the finding does not need (columns, context region, uriBaseId, logical locations, webRequest) were stored without it',
+    ru: 'результаты с некорректной деталью местоположения, не нужной находке (столбцы, contextRegion, uriBaseId, логические местоположения, webRequest), сохранены без неё',
+  },
+  result_member_ignored: {
+    en: 'results with a member of the wrong type (suppressions, taxa, status, tags, ...) were stored without it',
+    ru: 'результаты с полем неверного типа (suppressions, taxa, status, tags, ...) сохранены без него',
+  },
+  result_member_unknown: {
+    en: 'results with members the format does not define were stored without them',
+    ru: 'результаты с полями, которых нет в формате, сохранены без них',
   },
 };
 

@@ -9,7 +9,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { ProductEntity } from '../products/product.entity';
-import type { ResultWarnings } from '@platform/report-parsing';
+import type { IgnoredValues, ResultWarnings } from '@platform/report-parsing';
 import type {
   ReportFailureCode,
   ReportFailureDetails,
@@ -84,8 +84,11 @@ export class ReportEntity {
   /** Values for the failure's localized message (never report or driver text). */
   @Column({ type: 'jsonb', nullable: true }) failureDetails!: ReportFailureDetails | null;
 
-  /** Results skipped because they cannot be stored, per warning code (added per batch). */
-  @Column({ type: 'jsonb', default: () => "'{}'" }) warnings!: ResultWarnings;
+  /**
+   * Per warning code (added per batch): results skipped because they cannot be stored, and
+   * stored results whose value was ignored (the two sets of codes are disjoint).
+   */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) warnings!: ResultWarnings & IgnoredValues;
 
   @Column({ type: 'timestamptz', nullable: true }) cancelRequestedAt!: Date | null;
 

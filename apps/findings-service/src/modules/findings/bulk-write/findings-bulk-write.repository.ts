@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { ResultWarnings } from '@platform/report-parsing';
+import type { IgnoredValues, ResultWarnings } from '@platform/report-parsing';
 import { lockProductForWrite } from '../product-write-lock';
 import { pgText, StagedBatch } from './finding-row';
 import {
@@ -46,6 +46,8 @@ export interface BatchMeta {
   revision: string | null;
   /** Results skipped since the previous batch (not stored), per warning code. */
   skipped?: ResultWarnings;
+  /** Findings of the batch stored without a value of theirs, per code (codes disjoint). */
+  ignored?: IgnoredValues;
 }
 
 /**
@@ -110,7 +112,7 @@ export class FindingsBulkWriteRepository {
         meta.format,
         pgText(meta.scanner.slice(0, 200)),
         meta.scannerVersion === null ? null : pgText(meta.scannerVersion.slice(0, 100)),
-        meta.skipped && Object.keys(meta.skipped).length > 0 ? JSON.stringify(meta.skipped) : null,
+        warningsJson(meta),
       ]);
       return { kind: 'written', counts };
     });
@@ -144,6 +146,12 @@ export class FindingsBulkWriteRepository {
       await runner.release();
     }
   }
+}
+
+/** The batch's skipped results and ignored values, one JSON object (their codes are disjoint). */
+function warningsJson(meta: BatchMeta): string | null {
+  const all = { ...meta.skipped, ...meta.ignored };
+  return Object.keys(all).length > 0 ? JSON.stringify(all) : null;
 }
 
 function addCounts(into: BatchCounts, add: Partial<BatchCounts>): void {

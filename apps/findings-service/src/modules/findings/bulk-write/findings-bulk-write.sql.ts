@@ -151,8 +151,8 @@ FROM seen`;
 
 /**
  * The report's watermark and counters after a batch, in the batch's transaction: counts, the
- * first format and scanner seen, and the skipped results per warning code ($9, a JSON object
- * or NULL) added to `warnings`.
+ * first format and scanner seen, and the skipped results and ignored values per warning code
+ * ($9, a JSON object or NULL) added to `warnings`.
  */
 export const ADVANCE_REPORT = `
 UPDATE reports SET processed_batches = processed_batches + 1,

@@ -6,6 +6,7 @@ import {
   ReportParseErrorCode,
   ReportSource,
   ResultWarnings,
+  IgnoredValues,
 } from '@platform/report-parsing';
 import {
   copiedArrayBuffer,
@@ -34,6 +35,8 @@ export interface EncodedBatch {
   resighted: StagedBatch | undefined;
   /** Results read since the previous batch that cannot be stored, per warning code. */
   skipped: ResultWarnings;
+  /** Findings of the batch stored without a value of theirs, per code. */
+  ignored: IgnoredValues;
 }
 
 /** The main thread's side of one report on a parser thread (see ParserThreadPool). */
@@ -111,6 +114,7 @@ export class ParserThreadJob {
           ? { data: Buffer.from(message.resighted), rows: message.resightedRows }
           : undefined,
         skipped: message.skipped,
+        ignored: message.ignored,
       };
     }
   }

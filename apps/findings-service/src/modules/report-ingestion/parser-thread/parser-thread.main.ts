@@ -85,6 +85,7 @@ class ParserJob {
             resighted,
             resightedRows,
             skipped: batch.skipped,
+            ignored: batch.ignored,
           },
           transfer,
         );

@@ -1,4 +1,9 @@
-import type { ReportFormat, ResultWarnings, UploadDefaults } from '@platform/report-parsing';
+import type {
+  IgnoredValues,
+  ReportFormat,
+  ResultWarnings,
+  UploadDefaults,
+} from '@platform/report-parsing';
 
 /**
  * Messages between the worker's main thread and its ingestion parser thread. The main thread
@@ -44,6 +49,8 @@ export type ParserThreadMessage =
       resightedRows: number;
       /** Results read since the previous batch that cannot be stored, per warning code. */
       skipped: ResultWarnings;
+      /** Findings of the batch stored without a value of theirs, per code. */
+      ignored: IgnoredValues;
     }
   | { type: 'done'; batches: number }
   | { type: 'resolved'; request: number; copy: ArrayBuffer; rows: number }

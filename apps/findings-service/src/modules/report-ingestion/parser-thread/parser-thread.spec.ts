@@ -176,7 +176,7 @@ describe('ParserThreadPool', () => {
     expect(next.length).toBeGreaterThan(0);
   }, 30_000);
 
-  it('carries the skipped results of each batch like the in-process reader', async () => {
+  it('carries the skipped results and ignored values of each batch like the in-process reader', async () => {
     const results = Array.from({ length: 9 }, (_, i) => ({
       ruleId: 'R',
       message: { text: `finding ${i}` },
@@ -190,10 +190,12 @@ describe('ParserThreadPool', () => {
       readReport(bufferReportSource(sarif), undefined, {}, { batchSize: 3 }),
     );
     const threaded = await drain(runOn(pool, bufferReportSource(sarif), INPUT));
-    expect(threaded.map((b) => b.skipped)).toEqual(inProcess.map((b) => b.skipped));
-    expect(threaded.map((b) => b.skipped)).toEqual([
-      { result_level_invalid: 1 },
-      { result_level_invalid: 2, result_region_invalid: 1 },
+    const warnings = (b: { skipped: object; ignored: object }) => [b.skipped, b.ignored];
+    expect(threaded.map(warnings)).toEqual(inProcess.map(warnings));
+    expect(threaded.map(warnings)).toEqual([
+      [{}, { result_level_ignored: 1 }],
+      [{}, { result_level_ignored: 1 }],
+      [{ result_region_invalid: 1 }, { result_level_ignored: 1 }],
     ]);
   }, 30_000);
 

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Locale } from '../../../app/errors/error-messages';
-import { RESULT_WARNING_CODES } from '@platform/report-parsing';
+import { IGNORED_VALUE_CODES, RESULT_WARNING_CODES } from '@platform/report-parsing';
 import {
+  IGNORED_VALUE_MESSAGES,
   REPORT_FAILURE_MESSAGES,
   renderReportMessage,
   RESULT_WARNING_MESSAGES,
@@ -29,11 +30,23 @@ export class ReportCountsDto {
 }
 
 export class ReportWarningDto {
-  @ApiProperty({ enum: RESULT_WARNING_CODES, description: 'Why the results were skipped' })
+  @ApiProperty({
+    enum: [...RESULT_WARNING_CODES, ...IGNORED_VALUE_CODES],
+    description:
+      'Why the results were skipped (result_stored false), or which of their values was ignored or read as its equivalent (result_stored true)',
+  })
   code!: string;
-  @ApiProperty({ description: 'Results skipped for this reason (not stored, not in counts)' })
+  @ApiProperty({
+    description:
+      'Results concerned: skipped ones (not stored, not in counts), or stored ones whose value was ignored (each counted once per code)',
+  })
   count!: number;
   @ApiProperty({ description: 'Localized by Accept-Language (en, ru)' }) message!: string;
+  @ApiProperty({
+    description:
+      'false: the results were skipped (not stored); true: they were stored, only the value was ignored',
+  })
+  result_stored!: boolean;
 }
 
 function failureReason(r: ReportEntity, locale: Locale): string | null {
@@ -42,12 +55,23 @@ function failureReason(r: ReportEntity, locale: Locale): string | null {
   return renderReportMessage(REPORT_FAILURE_MESSAGES[code][locale], r.failureDetails);
 }
 
+/** Skipped results first, then ignored values; each in its catalog's order. */
 function warnings(r: ReportEntity, locale: Locale): ReportWarningDto[] {
-  return RESULT_WARNING_CODES.filter((code) => (r.warnings[code] ?? 0) > 0).map((code) => ({
+  const skipped = RESULT_WARNING_CODES.filter((code) => (r.warnings[code] ?? 0) > 0).map(
+    (code) => ({
+      code,
+      count: r.warnings[code] ?? 0,
+      message: RESULT_WARNING_MESSAGES[code][locale],
+      result_stored: false,
+    }),
+  );
+  const ignored = IGNORED_VALUE_CODES.filter((code) => (r.warnings[code] ?? 0) > 0).map((code) => ({
     code,
     count: r.warnings[code] ?? 0,
-    message: RESULT_WARNING_MESSAGES[code][locale],
+    message: IGNORED_VALUE_MESSAGES[code][locale],
+    result_stored: true,
   }));
+  return [...skipped, ...ignored];
 }
 
 export class ReportDto {
@@ -81,7 +105,8 @@ export class ReportDto {
   failure_reason!: string | null;
   @ApiProperty({
     type: [ReportWarningDto],
-    description: 'Results skipped because they cannot be stored, per reason',
+    description:
+      'Per reason: results skipped because they cannot be stored (result_stored false), and stored results whose value was ignored (result_stored true)',
   })
   warnings!: ReportWarningDto[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
