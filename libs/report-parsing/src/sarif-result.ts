@@ -14,7 +14,7 @@ import { findingIdentity } from './finding-identity';
 import { NormalizedFinding, Severity, SeveritySource } from './normalized-finding';
 import { IgnoredMask, ResultWarningCode } from './result-warnings';
 import { sarifBaselineState, sarifKind, sarifResultProblem } from './sarif-result-check';
-import { findRule, SarifRule, SarifRunContext } from './sarif-run-context';
+import { findRule, messageString, SarifRule, SarifRunContext } from './sarif-run-context';
 import { resolveLocation } from './sarif-location';
 import { severityFromLevel, severityFromScore, severityFromWord } from './severity';
 import { asCve, cweFromProperty, cweFromRelationships, cweFromTags } from './sarif-taxonomy';
@@ -31,13 +31,17 @@ export const COMPONENT_VERSION_KEYS = [
 ] as const;
 const SCORE_KEYS = ['security-severity', 'cvss', 'cvssScore', 'cvss_score'] as const;
 
-function messageText(message: unknown, rule: SarifRule | undefined): string | undefined {
+function messageText(
+  message: unknown,
+  rule: SarifRule | undefined,
+  ctx: SarifRunContext,
+): string | undefined {
   // A bare string is read as the message's text (noted as result_message_mapped).
   if (typeof message === 'string') return asString(message);
   const record = asRecord(message);
   let text = asString(record?.text) ?? asString(record?.markdown);
   const id = asString(record?.id);
-  if (text === undefined && id !== undefined) text = rule?.messageStrings[id];
+  if (text === undefined && id !== undefined) text = messageString(ctx, rule, id);
   if (text === undefined) return undefined;
   const args = asArray(record?.arguments);
   if (args.length === 0) return text;
@@ -118,7 +122,7 @@ export function normalizeSarifResult(
   const ruleKey = ruleId ?? rule?.id ?? 'unknown';
   const resultProps = asRecord(result.properties);
   const ruleProps = rule?.properties;
-  const message = messageText(result.message, rule);
+  const message = messageText(result.message, rule, ctx);
   const { severity, source } = sarifSeverity(result, rule);
   const resolved = resolveLocation(result, ctx);
   if (typeof resolved === 'string') return resolved;

@@ -17,6 +17,8 @@ export interface SarifRule {
   properties?: JsonRecord;
   messageStrings: Record<string, string>;
   cwe: string[];
+  /** The tool component that holds the rule: -1 the driver, else the extension's index. */
+  component: number;
 }
 
 export interface SarifToolComponent {
@@ -24,6 +26,8 @@ export interface SarifToolComponent {
   guid?: string;
   byIndex: SarifRule[];
   byId: Map<string, SarifRule>;
+  /** `globalMessageStrings` (§3.19.22): id → text (else markdown). */
+  globalMessageStrings: Record<string, string>;
 }
 
 export interface SarifBaseUri {
@@ -53,13 +57,18 @@ function text(message: unknown): string | undefined {
   return asString(record?.text) ?? asString(record?.markdown);
 }
 
-function toRule(value: unknown): SarifRule {
-  const rule = asRecord(value) ?? {};
-  const messageStrings: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(asRecord(rule.messageStrings) ?? {})) {
+/** A `messageStrings` / `globalMessageStrings` object: id → text (else markdown). */
+function messageStringsOf(value: unknown): Record<string, string> {
+  const strings: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(asRecord(value) ?? {})) {
     const s = text(entry);
-    if (s !== undefined) messageStrings[key] = s;
+    if (s !== undefined) strings[key] = s;
   }
+  return strings;
+}
+
+function toRule(value: unknown, component: number): SarifRule {
+  const rule = asRecord(value) ?? {};
   return {
     id: asString(rule.id),
     name: asString(rule.name),
@@ -67,18 +76,32 @@ function toRule(value: unknown): SarifRule {
     fullDescription: text(rule.fullDescription),
     level: asString(asRecord(rule.defaultConfiguration)?.level),
     properties: asRecord(rule.properties),
-    messageStrings,
+    messageStrings: messageStringsOf(rule.messageStrings),
     cwe: cweFromRelationships(rule.relationships),
+    component,
   };
 }
 
-function toComponent(component: JsonRecord | undefined, path: string): SarifToolComponent {
-  if (!component) return { byIndex: [], byId: new Map() };
-  const byIndex = structuralObjects(component.rules, `${path}.rules`).map(toRule);
+/** `index`: -1 for the driver, else the extension's index. */
+function toComponent(
+  component: JsonRecord | undefined,
+  path: string,
+  index: number,
+): SarifToolComponent {
+  if (!component) return { byIndex: [], byId: new Map(), globalMessageStrings: {} };
+  const byIndex = structuralObjects(component.rules, `${path}.rules`).map((rule) =>
+    toRule(rule, index),
+  );
   const byId = new Map<string, SarifRule>();
   for (const rule of byIndex)
     if (rule.id !== undefined && !byId.has(rule.id)) byId.set(rule.id, rule);
-  return { name: asString(component.name), guid: asString(component.guid), byIndex, byId };
+  return {
+    name: asString(component.name),
+    guid: asString(component.guid),
+    byIndex,
+    byId,
+    globalMessageStrings: messageStringsOf(component.globalMessageStrings),
+  };
 }
 
 function firstRevision(provenance: unknown, path: string): string | undefined {
@@ -147,9 +170,9 @@ export function buildRunContext(
     revision:
       firstRevision(members.versionControlProvenance, `${at}.versionControlProvenance`) ??
       asString(defaults.commit_id),
-    driver: toComponent(driverRecord, `${at}.tool.driver`),
+    driver: toComponent(driverRecord, `${at}.tool.driver`, -1),
     extensions: structuralObjects(tool?.extensions, `${at}.tool.extensions`).map((e, i) =>
-      toComponent(e, `${at}.tool.extensions[${i}]`),
+      toComponent(e, `${at}.tool.extensions[${i}]`, i),
     ),
     baseUris,
     artifacts: structuralObjects(members.artifacts, `${at}.artifacts`).map((a) =>
@@ -167,7 +190,7 @@ export function buildRunContext(
 }
 
 function componentMaterial(component: SarifToolComponent): unknown {
-  return [component.name, component.guid, component.byIndex];
+  return [component.name, component.guid, component.byIndex, component.globalMessageStrings];
 }
 
 /**
@@ -184,6 +207,23 @@ export function runContextMaterial(ctx: SarifRunContext): unknown {
     ctx.artifacts,
     ctx.checkoutRoots,
   ];
+}
+
+/**
+ * The text of message string `id` (§3.11.7, a result's message): the rule's `messageStrings`,
+ * then the `globalMessageStrings` of the tool component that holds the rule, then the driver's.
+ */
+export function messageString(
+  ctx: SarifRunContext,
+  rule: SarifRule | undefined,
+  id: string,
+): string | undefined {
+  if (rule && Object.hasOwn(rule.messageStrings, id)) return rule.messageStrings[id];
+  const holder = rule && rule.component >= 0 ? ctx.extensions[rule.component] : undefined;
+  if (holder && Object.hasOwn(holder.globalMessageStrings, id))
+    return holder.globalMessageStrings[id];
+  const driver = ctx.driver.globalMessageStrings;
+  return Object.hasOwn(driver, id) ? driver[id] : undefined;
 }
 
 function componentOf(ctx: SarifRunContext, ref: JsonRecord | undefined): SarifToolComponent {
