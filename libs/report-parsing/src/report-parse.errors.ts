@@ -10,6 +10,7 @@ export type ReportParseErrorCode =
   | 'report_nesting_too_deep'
   | 'report_unsupported'
   | 'report_version_unsupported'
+  | 'sarif_version_unsupported'
   | 'report_structure_invalid'
   | 'report_encoding_unsupported'
   | 'report_archive_refused'

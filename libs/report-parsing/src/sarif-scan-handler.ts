@@ -29,6 +29,31 @@ function unsupported(message: string): ReportParseError {
   return new ReportParseError('report_unsupported', message);
 }
 
+/** The one SARIF version read (2.0.0 and its drafts differ in shape: never read partly). */
+export const SARIF_VERSION = '2.1.0';
+
+/** A version the failure may show (report text, so only a plain version string). */
+const SHOWABLE_VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
+/** The version a SARIF `$schema` URI names: `.../sarif-2.0.0`, `sarif-schema-2.1.0-rtm.5.json`. */
+const SCHEMA_VERSION = /sarif[-_]?(?:schema-)?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*?)(?:\.json)?\/?$/i;
+
+/**
+ * Refuses a SARIF version other than 2.1.0: `report_version_unsupported` when it is not 2.x at
+ * all, `sarif_version_unsupported` for other 2.x versions (2.0.0 and its committee drafts wrote
+ * `tool.name`, string `originalUriBaseIds`, `files`...: reading them as 2.1.0 merged results and
+ * lost the scanner). The message and details name the version when it is a plain string.
+ */
+function versionRefused(version: unknown): ReportParseError {
+  const text = typeof version === 'string' ? version.trim() : undefined;
+  const shown = text !== undefined && SHOWABLE_VERSION.test(text) ? text : undefined;
+  const code = text?.startsWith('2.') ? 'sarif_version_unsupported' : 'report_version_unsupported';
+  return new ReportParseError(
+    code,
+    `SARIF version ${shown ?? '(unreadable)'} is not supported: only SARIF ${SARIF_VERSION} is read`,
+    shown === undefined ? undefined : { version: shown },
+  );
+}
+
 /** Scan handler for the SARIF path root → runs[] → run → results[]. */
 export class SarifScanHandler implements ScanHandler {
   readonly top: JsonRecord = {};
@@ -116,23 +141,22 @@ export class SarifScanHandler implements ScanHandler {
     return out;
   }
 
-  /** Whole-document checks after the last byte: SARIF 2.x with a `runs` member. */
+  /**
+   * Whole-document checks after the last byte: SARIF 2.1.0 with a `runs` member. Without a
+   * `version` member (a serializer that dropped it), the `$schema` URI must name 2.1.0.
+   */
   validateDocument(): void {
-    const version = this.top.version;
-    const schema = asString(this.top.$schema) ?? '';
-    if (version === undefined && !/sarif[-_]?(schema-)?2/i.test(schema)) {
-      throw unsupported('not a SARIF 2.x log: no `version` member');
+    if (this.top.version === undefined) {
+      const schema = asString(this.top.$schema) ?? '';
+      const named = SCHEMA_VERSION.exec(schema)?.[1];
+      if (named === undefined) throw unsupported('not a SARIF 2.x log: no `version` member');
+      if (!named.startsWith(SARIF_VERSION)) throw versionRefused(named);
     }
     if (!this.sawRuns && !('runs' in this.top))
       throw unsupported('not a SARIF log: no `runs` member');
   }
 
   private checkVersion(value: unknown): void {
-    if (typeof value !== 'string' || !/^2\./.test(value)) {
-      throw new ReportParseError(
-        'report_version_unsupported',
-        'the SARIF version is not supported (2.x expected)',
-      );
-    }
+    if (typeof value !== 'string' || value.trim() !== SARIF_VERSION) throw versionRefused(value);
   }
 }

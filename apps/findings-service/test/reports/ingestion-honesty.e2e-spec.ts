@@ -55,6 +55,26 @@ function sarif(results: unknown): string {
 }
 
 const valid = sarif([{ ruleId: 'R1', level: 'error', message: { text: 'one finding' } }]);
+
+/** A converter's SARIF 2.0.0: `tool.name`, string `originalUriBaseIds`, `files` (not 2.1.0). */
+const sarif20 = JSON.stringify({
+  $schema: 'http://json.schemastore.org/sarif-2.0.0',
+  version: '2.0.0',
+  runs: [
+    {
+      tool: { name: 'Converter', version: '3.1' },
+      originalUriBaseIds: { SRCROOT: 'file:///work/src/' },
+      files: { 'a.c': {} },
+      results: [
+        {
+          ruleId: 'C1',
+          message: { text: 'x' },
+          locations: [{ physicalLocation: { fileLocation: { uri: 'a.c', uriBaseId: 'SRCROOT' } } }],
+        },
+      ],
+    },
+  ],
+});
 let deep = '1';
 for (let i = 0; i < 100_000; i += 1) deep = `[${deep}]`;
 
@@ -68,6 +88,7 @@ describe('Ingestion failures - /api/v1/reports/{report_id} (GET)', () => {
     ],
     ['results that are an object', sarif({ first: { ruleId: 'R' } }), 'report_structure_invalid'],
     ['a SARIF 1.0 log', '{"version":"1.0.0","runs":[]}', 'report_version_unsupported'],
+    ['a SARIF 2.0.0 log', sarif20, 'sarif_version_unsupported'],
     ['a UTF-16 report', Buffer.from(`\uFEFF${valid}`, 'utf16le'), 'report_encoding_unsupported'],
   ])('%s fails after exactly one attempt with a stable code', async (_name, body, code) => {
     const product = await freshProduct(t, admin);
@@ -99,6 +120,25 @@ describe('Ingestion failures - /api/v1/reports/{report_id} (GET)', () => {
     expect((await reportIn(structural, 'ru')).failure_reason).toBe(
       'структура отчёта некорректна: у runs[0].results неверный тип JSON',
     );
+  });
+
+  it('a SARIF 2.0.0 log is refused whole, its failure_reason naming the version (never read partly)', async () => {
+    const product = await freshProduct(t, admin);
+    const id = await uploadReport(t, bearer(admin), product.id, sarif20);
+    const report = await waitForReport(t, bearer(admin), id);
+    expect(report).toMatchObject({
+      status: 'failed',
+      failure_code: 'sarif_version_unsupported',
+      counts: { new: 0, results: 0 },
+    });
+    expect((await reportIn(id, 'en')).failure_reason).toBe(
+      'SARIF 2.0.0 is not supported: only SARIF 2.1.0 is read (convert the log to 2.1.0, e.g. with the SARIF multitool)',
+    );
+    expect((await reportIn(id, 'ru')).failure_reason).toMatch(/^SARIF 2\.0\.0 не поддерживается/);
+    const stored = await withDb(t, async (db) =>
+      db.query('SELECT count(*)::int AS n FROM findings WHERE product_id = $1', [product.id]),
+    );
+    expect(stored.rows).toEqual([{ n: 0 }]);
   });
 
   it('a deterministic database refusal fails at once as internal_error with an error id', async () => {

@@ -47,6 +47,13 @@ describe('report failure and warning messages', () => {
     );
     expect(renderReportMessage(template, null)).toBe('the report is not valid JSON');
     expect(renderReportMessage('a[ {x} and {y}] b {z}', { x: 1 })).toBe('a b ');
+    expect(
+      renderReportMessage(REPORT_FAILURE_MESSAGES.sarif_version_unsupported.en, {
+        version: '2.0.0-csd.2.beta.2019-01-24',
+      }),
+    ).toMatch(
+      /^SARIF 2\.0\.0-csd\.2\.beta\.2019-01-24 is not supported: only SARIF 2\.1\.0 is read/,
+    );
   });
 
   it('gives the API a localized failure_reason and warnings, never stored text', () => {

@@ -23,8 +23,12 @@ export const REPORT_FAILURE_MESSAGES: Catalog<ReportFailureCode> = {
     ru: 'отчёт не является ни журналом SARIF 2.x, ни выгрузкой замечаний SonarQube',
   },
   report_version_unsupported: {
-    en: 'the SARIF version of the report is not supported (2.x expected)',
-    ru: 'версия SARIF отчёта не поддерживается (ожидается 2.x)',
+    en: 'the SARIF version of the report[ ({version})] is not supported: only SARIF 2.1.0 is read',
+    ru: 'версия SARIF отчёта[ ({version})] не поддерживается: читается только SARIF 2.1.0',
+  },
+  sarif_version_unsupported: {
+    en: 'SARIF[ {version}] is not supported: only SARIF 2.1.0 is read (convert the log to 2.1.0, e.g. with the SARIF multitool)',
+    ru: 'SARIF[ {version}] не поддерживается: читается только SARIF 2.1.0 (преобразуйте журнал в 2.1.0, например SARIF multitool)',
   },
   report_structure_invalid: {
     en: 'the structure of the report is invalid[: {path} has the wrong JSON type]',

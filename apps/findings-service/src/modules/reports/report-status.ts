@@ -15,6 +15,7 @@ export const REPORT_FAILURE_CODES = [
   'report_nesting_too_deep',
   'report_unsupported',
   'report_version_unsupported',
+  'sarif_version_unsupported',
   'report_structure_invalid',
   'report_encoding_unsupported',
   'report_archive_refused',
