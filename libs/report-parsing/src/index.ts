@@ -51,3 +51,4 @@ export type {
   ResultWarnings,
 } from './result-warnings';
 export { MAX_NESTING } from './json-structure-scanner';
+export { MAX_COVERAGE_ENTRIES } from './run-coverage';

@@ -116,6 +116,23 @@ export interface ReportRunInfo {
   scanner: string;
   scanner_version?: string;
   revision?: string;
+  /** What the run says it looked at, besides its results (docs/findings-service/auto-closure.md). */
+  coverage: RunCoverage;
+}
+
+/**
+ * What a run lists as looked at, from its metadata (sarif.md and sonarqube.md, Coverage). Paths
+ * and hosts are spelled as finding paths and hosts are, so they compare as they are.
+ */
+export interface RunCoverage {
+  /** An invocation says the tool did not finish (`executionSuccessful: false`): absence cannot be decided for this run. */
+  incomplete: boolean;
+  /** Normalized paths (exactly as finding file paths are normalized, uriBaseId resolved) of the files the run lists as scanned: SARIF `run.artifacts[].location` (all artifacts that are files, not http(s)/tcp/udp URIs); SonarQube `components[]` that are files (have a path / qualifier FIL or UTS). Capped at MAX_COVERAGE_ENTRIES; if the cap is hit set `incomplete`. */
+  files: string[];
+  /** Normalized paths named by error-level `invocations[].toolExecutionNotifications` (their `locations`) — the tool failed on them. */
+  failedFiles: string[];
+  /** Hosts (lower-case name or IP) of network/web artifacts the run lists (`tcp://`, `udp://`, `http(s)://` artifact URIs). */
+  hosts: string[];
 }
 
 /**

@@ -20,6 +20,13 @@ export interface ReadReportOptions {
    * from a reopenable source): known results are yielded as `resighted`, not normalized.
    */
   memo?: () => Promise<ResultMemo | undefined>;
+  /**
+   * Called once per run, in run order, with the ReportRunInfo its batches carry (the same
+   * object): right after pass 1 for a reopenable source, at the end of a one-shot stream. Every
+   * run is announced, also one without results or batches (its coverage still says what it
+   * looked at).
+   */
+  onRun?: (run: ReportRunInfo) => void;
 }
 
 /**

@@ -41,7 +41,11 @@ function isAbsoluteFileUri(uri: string): boolean {
  * path stays relative to it, so the same file scanned in two workspaces has one identity.
  * A base that is an `http(s)` URI is joined (web findings). Unknown bases leave `uri` as is.
  */
-function resolveUri(ctx: SarifRunContext, location: SarifBaseUri, depth = 0): string | undefined {
+export function resolveUri(
+  ctx: SarifRunContext,
+  location: SarifBaseUri,
+  depth = 0,
+): string | undefined {
   const uri = location.uri;
   if (uri === undefined || hasUriScheme(uri) || location.uriBaseId === undefined) return uri;
   const base = ctx.baseUris.get(location.uriBaseId);
@@ -54,7 +58,7 @@ function resolveUri(ctx: SarifRunContext, location: SarifBaseUri, depth = 0): st
 const PATH_CACHE_LIMIT = 50_000;
 
 /** Normalized, root-relative path; memoized per run (results share few files). */
-function toPath(ctx: SarifRunContext, uri: string): string {
+export function toPath(ctx: SarifRunContext, uri: string): string {
   const cached = ctx.pathCache.get(uri);
   if (cached !== undefined) return cached;
   let path = normalizeFindingPath(uri);
@@ -68,7 +72,11 @@ function toPath(ctx: SarifRunContext, uri: string): string {
   return path;
 }
 
-function artifactUri(ctx: SarifRunContext, artifact: JsonRecord | undefined): string | undefined {
+/** The URI of an `artifactLocation`: its own `uri`, else `run.artifacts[index]`'s; resolved. */
+export function artifactUri(
+  ctx: SarifRunContext,
+  artifact: JsonRecord | undefined,
+): string | undefined {
   if (!artifact) return undefined;
   const index = asNumber(artifact.index);
   const indexed = index === undefined ? undefined : ctx.artifacts[index];

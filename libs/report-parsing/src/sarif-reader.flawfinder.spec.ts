@@ -66,6 +66,8 @@ describe('readSarif on a real flawfinder report', () => {
       scanner: 'Flawfinder',
       scanner_version: '2.0.19',
       revision: 'feedbeef',
+      // flawfinder lists no artifacts nor invocations: its run names nothing it looked at.
+      coverage: { incomplete: false, files: [], failedFiles: [], hosts: [] },
     });
     expect(batch.findings.every((f) => f.revision === 'feedbeef')).toBe(true);
   });

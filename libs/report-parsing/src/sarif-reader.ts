@@ -48,6 +48,7 @@ function runInfo(ctx: SarifRunContext): ReportRunInfo {
     scanner: ctx.scanner,
     ...(ctx.scannerVersion === undefined ? {} : { scanner_version: ctx.scannerVersion }),
     ...(ctx.revision === undefined ? {} : { revision: ctx.revision }),
+    coverage: ctx.coverage,
   };
 }
 
@@ -62,6 +63,7 @@ function runInfo(ctx: SarifRunContext): ReportRunInfo {
 class SarifNormalizer {
   private readonly runs = new Map<number, { info: ReportRunInfo; seed: Buffer }>();
   private readonly mask = new IgnoredMask();
+  private announced = 0;
 
   constructor(
     private readonly contexts: SarifRunContext[],
@@ -86,6 +88,14 @@ class SarifNormalizer {
       const normalized = normalizeRaw(item, ctx, digest, this.mask);
       if (typeof normalized === 'string') yield* this.batcher.skip(run.info, normalized);
       else yield* this.batcher.push(run.info, normalized, this.mask.bits);
+    }
+  }
+
+  /** Announces every run read so far that was not announced yet (ReadReportOptions.onRun). */
+  announce(onRun: ((run: ReportRunInfo) => void) | undefined): void {
+    if (!onRun) return;
+    for (; this.announced < this.contexts.length; this.announced += 1) {
+      onRun(this.runOf(this.announced, this.contexts[this.announced]).info);
     }
   }
 
@@ -126,6 +136,7 @@ export async function* readSarif(
     metadata.validateDocument();
     const memo = await options.memo?.();
     const normalizer = new SarifNormalizer(metadata.contexts, batcher, memo);
+    normalizer.announce(options.onRun);
     const results = new SarifScanHandler('results', defaults, metadata.contexts);
     for await (const _ of scanChunks(source.open(), results))
       yield* normalizer.add(results.drain());
@@ -135,6 +146,7 @@ export async function* readSarif(
     for await (const _ of scanChunks(source.open(), single)) yield* normalizer.add(single.drain());
     single.validateDocument();
     yield* normalizer.add(single.drain(true));
+    normalizer.announce(options.onRun);
   }
   const last = batcher.flush();
   if (last) yield last;

@@ -2,7 +2,7 @@ import { asNumber, asRecord, asString, bounded, JsonRecord } from './json-value'
 import { MAX_SCANNER } from './finding-text';
 import { structuralObject, structuralObjects } from './json-shape';
 import { structureInvalid } from './report-parse.errors';
-import { UploadDefaults } from './normalized-finding';
+import { RunCoverage, UploadDefaults } from './normalized-finding';
 import { cweFromRelationships } from './sarif-taxonomy';
 import { normalizeFindingPath } from './finding-path';
 
@@ -50,6 +50,8 @@ export interface SarifRunContext {
   checkoutRoots: string[];
   /** Artifact URI → normalized path, filled while normalizing. */
   pathCache: Map<string, string>;
+  /** What the run lists as looked at (sarif-coverage.ts; not read by normalization). */
+  coverage: RunCoverage;
 }
 
 function text(message: unknown): string | undefined {
@@ -184,6 +186,7 @@ export function buildRunContext(
       .map(normalizeFindingPath)
       .filter((root) => root.length > 1),
     pathCache: new Map(),
+    coverage: { incomplete: false, files: [], failedFiles: [], hosts: [] },
   };
   applyOverrides(members.invocations, ctx, `${at}.invocations`);
   return ctx;

@@ -4,6 +4,7 @@ import { ScanAction, ScanFrame, ScanHandler } from './json-structure-scanner';
 import { UploadDefaults } from './normalized-finding';
 import { ReportParseError, structureInvalid } from './report-parse.errors';
 import { buildRunContext, SarifRunContext } from './sarif-run-context';
+import { addRunCoverage } from './sarif-coverage';
 
 /**
  * - `metadata`: pass 1 over a reopenable source: top-level and run members are parsed, results
@@ -122,7 +123,9 @@ export class SarifScanHandler implements ScanHandler {
   onClose(frames: readonly ScanFrame[]): void {
     if (frames.length !== 3 || this.mode === 'results') return;
     const runIndex = frames[1].index;
-    this.contexts[runIndex] = buildRunContext(runIndex, this.members, this.defaults);
+    const ctx = buildRunContext(runIndex, this.members, this.defaults);
+    addRunCoverage(ctx, this.members);
+    this.contexts[runIndex] = ctx;
     this.members = {};
     for (const item of this.runResults) this.ready.push(item);
     this.runResults = [];

@@ -104,6 +104,12 @@ describe('readSonarqube: Web API issues export', () => {
       scanner: 'sonarqube-10.6',
       scanner_version: '10.6',
       revision: 'c0ffee',
+      coverage: {
+        incomplete: false,
+        files: ['src/main/java/Cmd.java', 'src/main/java/Util.java'],
+        failedFiles: [],
+        hosts: [],
+      },
     });
     expect(batch.findings[0]).toMatchObject({ scanner: 'sonarqube-10.6', revision: 'c0ffee' });
   });

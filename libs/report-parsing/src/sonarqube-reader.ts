@@ -30,7 +30,12 @@ function* normalizeAll(
 }
 
 function runInfo(ctx: SonarContext): ReportRunInfo {
-  const info: ReportRunInfo = { format: 'sonarqube', run_index: 0, scanner: ctx.scanner };
+  const info: ReportRunInfo = {
+    format: 'sonarqube',
+    run_index: 0,
+    scanner: ctx.scanner,
+    coverage: ctx.coverage,
+  };
   if (ctx.scannerVersion !== undefined) info.scanner_version = ctx.scannerVersion;
   if (ctx.revision !== undefined) info.revision = ctx.revision;
   return info;
@@ -53,8 +58,9 @@ export async function* readSonarqube(
     const metadata = new SonarScanHandler('metadata');
     await scanAll(source.open(), metadata);
     metadata.validateDocument();
-    const ctx = buildSonarContext(metadata.top, defaults);
+    const ctx = buildSonarContext(metadata.top, defaults, metadata.records);
     const run = runInfo(ctx);
+    options.onRun?.(run);
     const records = new SonarScanHandler('records');
     const mask = new IgnoredMask();
     for await (const _ of scanChunks(source.open(), records)) {
@@ -67,8 +73,10 @@ export async function* readSonarqube(
       for (const item of single.drain()) pending.push(item);
     }
     single.validateDocument();
-    const ctx = buildSonarContext(single.top, defaults);
-    yield* normalizeAll(pending, ctx, runInfo(ctx), batcher);
+    const ctx = buildSonarContext(single.top, defaults, pending.length);
+    const run = runInfo(ctx);
+    yield* normalizeAll(pending, ctx, run, batcher);
+    options.onRun?.(run);
   }
   const last = batcher.flush();
   if (last) yield last;

@@ -27,6 +27,8 @@ function recordKind(key: string | undefined): SonarRecordKind | undefined {
 /** Scan handler for root → issues[] / hotspots[]; other members (components, rules) parsed whole. */
 export class SonarScanHandler implements ScanHandler {
   readonly top: JsonRecord = {};
+  /** Elements of `issues[]` / `hotspots[]` met (counted in every mode). */
+  records = 0;
   private ready: SonarRecordItem[] = [];
   private sawRecords = false;
 
@@ -50,6 +52,7 @@ export class SonarScanHandler implements ScanHandler {
       }
       return this.mode === 'records' ? 'skip' : 'capture';
     }
+    if (depth === 2) this.records += 1;
     return this.mode === 'metadata' ? 'skip' : 'capture';
   }
 
