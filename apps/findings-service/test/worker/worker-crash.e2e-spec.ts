@@ -86,6 +86,25 @@ describe('Worker killed mid-report - /api/v1/products/{product_id}/reports (POST
       const [a, b] = [await snapshot(crashed.id), await snapshot(clean.id)];
       expect(a).toHaveLength(RESULTS);
       expect(a).toEqual(b);
+      // The resumed attempt re-reads the batches the first wrote: the run's coverage is whole.
+      const coverage = await withDb(t, async (db) =>
+        db.query('SELECT id, coverage FROM reports WHERE id = ANY($1)', [[crashedId, cleanRun.id]]),
+      );
+      const [resumedCoverage, cleanCoverage] = [crashedId, cleanRun.id].map(
+        (id) =>
+          (coverage.rows as { id: string; coverage: unknown }[]).find((r) => r.id === id)?.coverage,
+      );
+      expect(resumedCoverage).toEqual([
+        {
+          scanner: 'SynthScanner',
+          incomplete: false,
+          files: [],
+          failed_files: [],
+          hosts: [],
+          skipped: 0,
+        },
+      ]);
+      expect(resumedCoverage).toEqual(cleanCoverage);
     } finally {
       await second.stop();
     }

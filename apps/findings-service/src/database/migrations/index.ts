@@ -10,6 +10,7 @@ import { PluginMarketplacesInstallations1795601843580 } from './1795601843580-pl
 import { FindingEnrichmentTags1795602380744 } from './1795602380744-finding-enrichment-tags';
 import { FindingSources1795603002150 } from './1795603002150-finding-sources';
 import { PluginChannelConfigs1795603810947 } from './1795603810947-plugin-channel-configs';
+import { ReportCoverage1795604000000 } from './1795604000000-report-coverage';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingEnrichmentTags1795602380744,
   FindingSources1795603002150,
   PluginChannelConfigs1795603810947,
+  ReportCoverage1795604000000,
 ];

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SlaDays } from '../findings/bulk-write/findings-bulk-write.repository';
+import { jsonbText } from '../findings/bulk-write/finding-row';
+import type { ReportRunCoverage } from '../reports/report-coverage';
 import type {
   ReportFailureCode,
   ReportFailureDetails,
@@ -94,14 +96,17 @@ export class IngestionReportsRepository {
     );
   }
 
-  /** Completes a pending report unless cancellation was requested (then: false). */
-  async complete(reportId: string): Promise<boolean> {
+  /**
+   * Completes a pending report unless cancellation was requested (then: false), storing what
+   * each of its runs looked at (`coverage`) in the same statement.
+   */
+  async complete(reportId: string, coverage: ReportRunCoverage[]): Promise<boolean> {
     const result = (await this.dataSource.query(
       `UPDATE reports SET status = 'completed', finished_at = now(), updated_at = now(),
-              format = COALESCE(format, requested_format)
+              format = COALESCE(format, requested_format), coverage = $2::jsonb
         WHERE id = $1 AND status = 'pending' AND cancel_requested_at IS NULL
         RETURNING id`,
-      [reportId],
+      [reportId, jsonbText(coverage)],
     )) as [unknown[], number];
     return result[1] > 0;
   }

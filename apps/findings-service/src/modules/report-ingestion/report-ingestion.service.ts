@@ -9,6 +9,7 @@ import {
 import { REPORT_STORAGE, ReportStorage } from '../storage/report-storage';
 import { IngestionContext, IngestionReportsRepository } from './ingestion-reports.repository';
 import { ParserRun, ParserThreadPool } from './parser-thread/parser-thread';
+import type { ReportRunCoverage } from '../reports/report-coverage';
 
 /**
  * Findings per batch: one transaction each (COPY into the staging table + one upsert). Larger
@@ -66,15 +67,21 @@ export class ReportIngestionService implements OnApplicationShutdown {
     }
     await this.reports.markStarted(reportId);
     const outcome = await this.writeAll(ctx);
-    if (outcome === 'skipped') return 'superseded';
-    if (outcome === 'cancelled' || !(await this.reports.complete(reportId))) {
+    if (outcome.kind === 'skipped') return 'superseded';
+    if (
+      outcome.kind === 'cancelled' ||
+      !(await this.reports.complete(reportId, outcome.coverage))
+    ) {
       await this.reports.fail(reportId, 'cancelled');
       throw new UnrecoverableError('cancelled');
     }
     return 'completed';
   }
 
-  private async writeAll(ctx: IngestionContext): Promise<BatchOutcome['kind']> {
+  /** Writes every batch; when all were written, the runs' coverage comes with the outcome. */
+  private async writeAll(
+    ctx: IngestionContext,
+  ): Promise<{ kind: BatchOutcome['kind']; coverage: ReportRunCoverage[] }> {
     const target: BatchTarget = {
       reportId: ctx.reportId,
       productId: ctx.productId,
@@ -99,9 +106,9 @@ export class ReportIngestionService implements OnApplicationShutdown {
     if (memo) this.provideMemo(run, ctx);
     let clean = false;
     try {
-      const outcome = await this.writeBatches(run, target);
+      const kind = await this.writeBatches(run, target);
       clean = true;
-      return outcome;
+      return { kind, coverage: run.coverage() };
     } catch (error) {
       clean = error instanceof ReportParseError;
       throw error;

@@ -10,6 +10,7 @@ import {
 } from 'typeorm';
 import { ProductEntity } from '../products/product.entity';
 import type { IgnoredValues, ResultWarnings } from '@platform/report-parsing';
+import type { ReportRunCoverage } from './report-coverage';
 import type {
   ReportFailureCode,
   ReportFailureDetails,
@@ -89,6 +90,12 @@ export class ReportEntity {
    * stored results whose value was ignored (the two sets of codes are disjoint).
    */
   @Column({ type: 'jsonb', default: () => "'{}'" }) warnings!: ResultWarnings & IgnoredValues;
+
+  /**
+   * What each run said it looked at, one entry per run, written with the completion (null
+   * before; not in the report API): report-coverage.ts.
+   */
+  @Column({ type: 'jsonb', nullable: true }) coverage!: ReportRunCoverage[] | null;
 
   @Column({ type: 'timestamptz', nullable: true }) cancelRequestedAt!: Date | null;
 

@@ -141,10 +141,15 @@ const JSONB_REFUSED_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u(?:0000|d[89a-f])/;
  */
 export function copyJson(value: unknown): string {
   if (isEmptyObject(value)) return '{}';
-  let json = JSON.stringify(value);
-  if (json.includes('\\u') && JSONB_REFUSED_ESCAPE.test(json))
-    json = JSON.stringify(jsonbValue(value));
-  return copyText(json);
+  return copyText(jsonbText(value));
+}
+
+/** JSON text that jsonb accepts (see copyJson), for a bound parameter. */
+export function jsonbText(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json.includes('\\u') && JSONB_REFUSED_ESCAPE.test(json)
+    ? JSON.stringify(jsonbValue(value))
+    : json;
 }
 
 function isEmptyObject(value: unknown): boolean {

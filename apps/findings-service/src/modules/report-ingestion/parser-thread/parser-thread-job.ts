@@ -15,6 +15,7 @@ import {
   ParserThreadMessage,
 } from './parser-thread.protocol';
 import { StoredReportReadError } from './stored-report-read-error';
+import type { ReportRunCoverage } from '../../reports/report-coverage';
 
 export { StoredReportReadError } from './stored-report-read-error';
 
@@ -55,6 +56,8 @@ export class ParserThreadJob {
   broken = false;
   /** The thread finished the report (`done`, or a parse error): it is idle again. */
   ended = false;
+  /** Every run's coverage, once the thread read the report to its end (`done`). */
+  runs: ReportRunCoverage[] = [];
   private readonly onMessage = (message: ParserThreadMessage): void => void this.receive(message);
   private readonly onError = (error: Error): void => this.fail(error);
   private readonly onExit = (code: number): void =>
@@ -97,7 +100,10 @@ export class ParserThreadJob {
     for (;;) {
       const message = await this.next();
       if (message.type === 'done' || message.type === 'failed') this.ended = true;
-      if (message.type === 'done') return;
+      if (message.type === 'done') {
+        this.runs = message.runs;
+        return;
+      }
       if (message.type === 'failed') throw parseFailure(message);
       if (message.type !== 'batch') continue;
       this.post({ type: 'credit' });

@@ -17,6 +17,7 @@ import {
   ParserThreadMessage,
 } from './parser-thread.protocol';
 import { markedReadErrors, StoredReportReadError } from './stored-report-read-error';
+import { ReportRunCoverage, runCoverageOf } from '../../reports/report-coverage';
 
 type ChunkReply = Extract<MainThreadMessage, { stream: number }>;
 
@@ -50,13 +51,20 @@ class ParserJob {
       const source = markedReadErrors(
         this.input.path ? fileReportSource(this.input.path) : this.remoteSource(),
       );
+      const runs = new Map<number, ReportRunCoverage>();
+      const skipped = new Map<number, number>();
       const batches = readReport(source, this.input.format, this.input.defaults, {
         batchSize: this.input.batchSize,
         memo: () => this.memo,
+        onRun: (run) => runs.set(run.run_index, runCoverageOf(run)),
       });
       for await (const batch of batches) {
         const current = index;
         index += 1;
+        // Every batch, also those an earlier attempt wrote: the run's total is stored at the end.
+        const notStored = countOf(batch.skipped);
+        if (notStored > 0)
+          skipped.set(batch.run.run_index, (skipped.get(batch.run.run_index) ?? 0) + notStored);
         if (current < this.input.skipBelow) continue;
         await this.credit();
         const staged = stagedBatch(batch.findings);
@@ -90,7 +98,7 @@ class ParserJob {
           transfer,
         );
       }
-      this.send({ type: 'done', batches: index });
+      this.send({ type: 'done', batches: index, runs: runsInOrder(runs, skipped) });
     } catch (error) {
       this.send(failedMessage(error));
     }
@@ -205,6 +213,25 @@ class ParserJob {
       if (!ended) this.send({ type: 'close', stream });
     }
   }
+}
+
+function countOf(warnings: Record<string, number | undefined>): number {
+  let total = 0;
+  for (const code in warnings) total += warnings[code] ?? 0;
+  return total;
+}
+
+/** The runs' coverage in run order, each with its results not stored. */
+function runsInOrder(
+  runs: Map<number, ReportRunCoverage>,
+  skipped: Map<number, number>,
+): ReportRunCoverage[] {
+  return [...runs.keys()]
+    .sort((a, b) => a - b)
+    .map((runIndex) => {
+      const run = runs.get(runIndex) as ReportRunCoverage;
+      return { ...run, skipped: skipped.get(runIndex) ?? 0 };
+    });
 }
 
 function failedMessage(error: unknown): ParserThreadMessage {

@@ -4,6 +4,7 @@ import type {
   ResultWarnings,
   UploadDefaults,
 } from '@platform/report-parsing';
+import type { ReportRunCoverage } from '../../reports/report-coverage';
 
 /**
  * Messages between the worker's main thread and its ingestion parser thread. The main thread
@@ -52,7 +53,12 @@ export type ParserThreadMessage =
       /** Findings of the batch stored without a value of theirs, per code. */
       ignored: IgnoredValues;
     }
-  | { type: 'done'; batches: number }
+  | {
+      type: 'done';
+      batches: number;
+      /** Every run of the report, in run order, with its results not stored (all batches). */
+      runs: ReportRunCoverage[];
+    }
   | { type: 'resolved'; request: number; copy: ArrayBuffer; rows: number }
   | { type: 'resolve_failed'; request: number; message: string }
   | {

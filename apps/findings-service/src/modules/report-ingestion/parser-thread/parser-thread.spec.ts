@@ -199,6 +199,69 @@ describe('ParserThreadPool', () => {
     ]);
   }, 30_000);
 
+  it('hands over every run’s coverage once, with its results not stored, also those of batches below the watermark', async () => {
+    const bad = {
+      ruleId: 'R',
+      message: { text: 'x' },
+      locations: [{ physicalLocation: { region: { startLine: 0 } } }],
+    };
+    const ok = (i: number) => ({ ruleId: 'R', message: { text: `finding ${i}` } });
+    const sarif = Buffer.from(
+      JSON.stringify({
+        version: '2.1.0',
+        runs: [
+          {
+            tool: { driver: { name: 'first' } },
+            artifacts: [
+              { location: { uri: 'src/a.c' } },
+              { location: { uri: 'tcp://Db.Local:5432' } },
+            ],
+            invocations: [
+              {
+                executionSuccessful: false,
+                toolExecutionNotifications: [
+                  {
+                    level: 'error',
+                    locations: [{ physicalLocation: { artifactLocation: { uri: 'src/b.c' } } }],
+                  },
+                ],
+              },
+            ],
+            results: [bad, ok(1), ok(2), ok(3), bad, ok(4)],
+          },
+          {
+            tool: { driver: { name: 'clean run' } },
+            artifacts: [{ location: { uri: 'x.py' } }],
+            results: [],
+          },
+        ],
+      }),
+    );
+    const run = pool.acquire(bufferReportSource(sarif), { ...INPUT, skipBelow: 1 });
+    const batches = await drain(run.batches());
+    const coverage = run.coverage();
+    await run.release(true);
+    expect(batches.map((b) => b.index)).toEqual([1]);
+    expect(coverage).toEqual([
+      {
+        scanner: 'first',
+        incomplete: true,
+        files: ['src/a.c'],
+        failed_files: ['src/b.c'],
+        hosts: ['db.local'],
+        skipped: 2,
+      },
+      {
+        scanner: 'clean run',
+        incomplete: false,
+        files: ['x.py'],
+        failed_files: [],
+        hosts: [],
+        skipped: 0,
+      },
+    ]);
+  }, 30_000);
+
   it('fails a report whose local file is gone with a read error (not a parse error)', async () => {
     const unused: ReportSource = { reopenable: true, open: () => [] as never };
     const error = await rejectionOf(

@@ -5,6 +5,7 @@ import { ReportSource } from '@platform/report-parsing';
 import type { StagedBatch } from '../../findings/bulk-write/finding-row';
 import { EncodedBatch, ParserThreadJob } from './parser-thread-job';
 import { ParserThreadInput } from './parser-thread.protocol';
+import type { ReportRunCoverage } from '../../reports/report-coverage';
 
 export type { EncodedBatch } from './parser-thread-job';
 
@@ -58,6 +59,8 @@ function spawnParserThread(): Worker {
  */
 export interface ParserRun {
   batches(): AsyncGenerator<EncodedBatch>;
+  /** Every run's coverage, in run order, once `batches()` has ended (else empty). */
+  coverage(): ReportRunCoverage[];
   provideMemo(data: Buffer | null): void;
   resolve(index: number, findingIds: string[]): Promise<StagedBatch>;
   /**
@@ -86,6 +89,7 @@ export class ParserThreadPool {
     let released = false;
     return {
       batches: () => job.batches(),
+      coverage: () => job.runs,
       provideMemo: (data) => job.provideMemo(data),
       resolve: (index, ids) => job.resolve(index, ids),
       release: async (clean) => {
