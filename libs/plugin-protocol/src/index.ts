@@ -55,8 +55,3 @@ export {
   parseHandshakeLine,
 } from './native-handshake';
 export type { NativeHandshake } from './native-handshake';
-// Request-forgery classification shared by the runner's egress guard and the findings
-// service's catalog fetch: IP literals, special-purpose ranges, host names.
-export * from './egress/ip-address';
-export * from './egress/address-classifier';
-export * from './egress/egress-host';

@@ -1,7 +1,7 @@
 import { RUNNER_SERVICE_NAME, loadRunnerService } from '@platform/plugin-protocol';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { EgressGuard } from '../egress';
+import type { EgressGuard } from '@platform/egress';
 import type { GrpcServiceRegistration } from '../grpc/grpc-server';
 import { RunnerApiToken } from '../grpc/runner-api-auth';
 import { RunnerApiGrpcService, type PluginHosts } from '../grpc/runner-api.grpc-service';

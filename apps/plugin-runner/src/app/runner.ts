@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { EgressGuard } from '@platform/egress';
 import { resolveRequestId } from '@platform/logging';
 import { installHttpMetrics, startMetricsServer } from '@platform/metrics';
 import { currentBuildInfo } from '@platform/versioning';
@@ -8,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { PluginRunnerConfig } from './config/plugin-runner.config';
-import { createEgressGuard, type EgressGuard } from '../egress';
+import { createEgressGuard } from '../egress';
 import { startGrpcServer } from '../grpc/grpc-server';
 import { ServingStatusBoard } from '../grpc/serving-status-board';
 import { PluginRunnerHttpModule } from '../http/http.module';
@@ -23,7 +24,7 @@ export interface RunningPluginRunner {
   metricsPort: number;
   board: ServingStatusBoard;
   logger: Logger;
-  /** The egress guard every plugin's `http-request` goes through (docs/plugins/egress.md). */
+  /** The egress guard every plugin's `http-request` goes through (@platform/egress, docs/egress.md). */
   egress: EgressGuard;
   /** Graceful stop: NOT_SERVING, HTTP drained, gRPC tryShutdown (forced after the grace). */
   close(): Promise<void>;

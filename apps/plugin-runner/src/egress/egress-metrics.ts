@@ -1,10 +1,5 @@
+import { EGRESS_REFUSAL_REASONS, type EgressDenials } from '@platform/egress';
 import { Counter, type Registry } from 'prom-client';
-import { EGRESS_REFUSAL_REASONS, type EgressRefusalReason } from './egress-guard';
-
-/** Counts refused plugin calls by reason on the runner's registry. */
-export interface EgressDenials {
-  count(reason: EgressRefusalReason): void;
-}
 
 export const EGRESS_DENIALS_METRIC = 'plugin_runner_egress_denials_total';
 

@@ -1,9 +1,12 @@
+import {
+  PinnedEgressGuard,
+  type EgressGuard,
+  type EgressLabels,
+  type EgressPolicy,
+  type EgressResolver,
+} from '@platform/egress';
 import type { Registry } from 'prom-client';
-import type { EgressGuard } from './egress-guard';
 import { registerEgressDenials } from './egress-metrics';
-import type { EgressPolicy } from './egress-policy';
-import type { EgressResolver } from './egress-resolver';
-import { PinnedEgressGuard } from './pinned-egress-guard';
 
 export interface EgressWiring {
   policy: EgressPolicy;
@@ -14,7 +17,18 @@ export interface EgressWiring {
   extraCa?: readonly string[];
 }
 
-/** The runner's egress guard: the one instance every plugin's `http-request` goes through. */
+/** How the runner's refusals and log lines speak: of the plugin, of PLUGIN_EGRESS_ALLOWLIST. */
+export const RUNNER_EGRESS_LABELS: EgressLabels = {
+  subject: 'plugin egress',
+  callerField: 'plugin',
+  callerNoun: 'the plugin',
+  allowlist: 'PLUGIN_EGRESS_ALLOWLIST',
+};
+
+/**
+ * The runner's egress guard (@platform/egress, docs/egress.md): the one instance every
+ * plugin's `http-request` goes through.
+ */
 export function createEgressGuard(wiring: EgressWiring): EgressGuard {
   return new PinnedEgressGuard({
     policy: wiring.policy,
@@ -22,5 +36,6 @@ export function createEgressGuard(wiring: EgressWiring): EgressGuard {
     logger: wiring.logger,
     resolver: wiring.resolver,
     extraCa: wiring.extraCa,
+    labels: RUNNER_EGRESS_LABELS,
   });
 }

@@ -1,7 +1,3 @@
-export * from './egress-guard';
-export * from './egress-policy';
-export * from './egress-resolver';
+// The runner's wiring of the shared guard (@platform/egress): its metric and its wording.
 export * from './egress-metrics';
 export * from './egress.provider';
-export { PinnedEgressGuard, type PinnedEgressGuardOptions } from './pinned-egress-guard';
-export { permittedHostOfUrl, parsePermittedHost } from './permitted-hosts';

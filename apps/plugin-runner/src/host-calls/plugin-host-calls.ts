@@ -1,5 +1,5 @@
 import { type PluginManifest, secretSettingNames } from '@platform/plugin-sdk';
-import type { EgressGuard, EgressRefusalReason } from '../egress/egress-guard';
+import type { EgressGuard, EgressRefusalReason } from '@platform/egress';
 import type {
   HostCallBroker,
   HostCallContext,
@@ -168,7 +168,7 @@ export class PluginHostCalls {
       return invalid('body must be text');
     }
     const outcome = await this.deps.egress.request(
-      { pluginId: context.pluginId, permittedHosts: this.deps.permittedHosts },
+      { caller: context.pluginId, permittedHosts: this.deps.permittedHosts },
       {
         method: method.toUpperCase(),
         url,

@@ -7,7 +7,7 @@ import {
 } from '@platform/plugin-sdk';
 import type { Logger } from 'pino';
 import type { SandboxLimits } from '../app/config/sandbox.config';
-import type { EgressGuard } from '../egress/egress-guard';
+import type { EgressGuard } from '@platform/egress';
 import {
   DEFAULT_HOST_CALL_LIMITS,
   type HostCallLimits,

@@ -1,4 +1,4 @@
-import type { EgressOutcome } from '../../src/egress/egress-guard';
+import type { EgressOutcome } from '@platform/egress';
 import { EgressLab } from './support/egress-lab';
 
 /**

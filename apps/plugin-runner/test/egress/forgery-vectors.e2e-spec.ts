@@ -1,5 +1,4 @@
-import type { EgressRefusalReason, EgressRequest } from '../../src/egress/egress-guard';
-import type { EgressPolicy } from '../../src/egress/egress-policy';
+import type { EgressPolicy, EgressRefusalReason, EgressRequest } from '@platform/egress';
 import { EgressLab } from './support/egress-lab';
 
 type Policy = Partial<EgressPolicy> & { allowlistText?: string[] };

@@ -36,7 +36,7 @@ describe('egress guard in the running plugin runner', () => {
   });
 
   it('refuses through the configured policy and counts the refusal', async () => {
-    const context = { pluginId: 'wiring-test', permittedHosts: ['127.0.0.1'] };
+    const context = { caller: 'wiring-test', permittedHosts: ['127.0.0.1'] };
     // PLUGIN_EGRESS_ALLOW_HTTP=true lets http past the scheme rule; loopback is still refused.
     expect(
       await runner.egress.request(context, { method: 'GET', url: 'http://127.0.0.1/' }),

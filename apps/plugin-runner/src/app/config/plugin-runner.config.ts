@@ -1,8 +1,7 @@
 import { EnvReader } from '@platform/config';
 import type { LogLevel } from '@platform/logging';
 import { LOG_LEVELS } from '@platform/logging';
-import type { EgressPolicy } from '../../egress/egress-policy';
-import { readEgressPolicy } from './egress.config';
+import { readEgressPolicy, type EgressPolicy } from '@platform/egress';
 import type { NativeLimits } from '../../native/native-limits';
 import { readNativeLimits } from './native.config';
 import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
@@ -17,7 +16,7 @@ export interface PluginRunnerConfig {
   log: { level: LogLevel; json: boolean; fileDirectory?: string };
   /** Limits of the WebAssembly sandbox (PLUGIN_RUNNER_*, docs/plugins/limits.md). */
   sandbox: SandboxLimits;
-  /** The egress guard of the plugins' `http-request` (PLUGIN_EGRESS_*, docs/plugins/egress.md). */
+  /** The egress guard of the plugins' `http-request` (PLUGIN_EGRESS_*, docs/egress.md). */
   egress: EgressPolicy;
   /** Limits of the native channel processes (PLUGIN_NATIVE_*, docs/plugins/native.md). */
   native: NativeLimits;
@@ -57,7 +56,7 @@ export function loadPluginRunnerConfig(
         : undefined,
     },
     sandbox: readSandboxLimits(read),
-    egress: readEgressPolicy(read),
+    egress: readEgressPolicy(read, 'PLUGIN_EGRESS'),
     native: readNativeLimits(read),
     runnerApi: readRunnerApiConfig(read),
     shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),

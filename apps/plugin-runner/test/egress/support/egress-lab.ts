@@ -3,16 +3,19 @@ import * as https from 'node:https';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
 import { Registry } from 'prom-client';
-import type { EgressContext, EgressRefusalReason } from '../../../src/egress/egress-guard';
 import {
-  EGRESS_DENIALS_METRIC,
-  registerEgressDenials,
+  DEFAULT_EGRESS_POLICY,
+  PinnedEgressGuard,
+  parseCidr,
+  type EgressContext,
   type EgressDenials,
-} from '../../../src/egress/egress-metrics';
-import { DEFAULT_EGRESS_POLICY, type EgressPolicy } from '../../../src/egress/egress-policy';
-import { parseCidr, type IpRange } from '@platform/plugin-protocol';
-import { PinnedEgressGuard } from '../../../src/egress/pinned-egress-guard';
-import { DnsResponder } from './dns-responder';
+  type EgressPolicy,
+  type EgressRefusalReason,
+  type IpRange,
+} from '@platform/egress';
+import { DnsResponder } from '@platform/egress/testing';
+import { EGRESS_DENIALS_METRIC, registerEgressDenials } from '../../../src/egress/egress-metrics';
+import { RUNNER_EGRESS_LABELS } from '../../../src/egress/egress.provider';
 import { createTestPki, type TestPki } from './test-pki';
 
 /** Names in the stand-in's certificate; `wrongname.test` is deliberately not among them. */
@@ -79,11 +82,12 @@ export class EgressLab {
       resolver: this.dns.resolver(),
       denials: this.denials,
       extraCa: options.trustCa === false ? undefined : [this.pki.caPem],
+      labels: RUNNER_EGRESS_LABELS,
     });
   }
 
   context(...permittedHosts: string[]): EgressContext {
-    return { pluginId: 'test-plugin', permittedHosts };
+    return { caller: 'test-plugin', permittedHosts };
   }
 
   async denialCount(reason: EgressRefusalReason): Promise<number> {

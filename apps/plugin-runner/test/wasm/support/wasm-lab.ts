@@ -6,7 +6,7 @@ import { artifactDigest, type PluginManifest } from '@platform/plugin-sdk';
 import { buildPlugin, componentCacheDir, examplePluginDir } from '@platform/plugin-sdk/build';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../../../src/app/config/sandbox.config';
-import type { EgressGuard } from '../../../src/egress/egress-guard';
+import type { EgressGuard } from '@platform/egress';
 import type { HostCallLimits } from '../../../src/host-calls/plugin-host-calls';
 import type {
   HostCallBroker,

@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { promises as dns, type LookupAddress } from 'node:dns';
-import { readFileSync } from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import { rootCertificates } from 'node:tls';
 import {
-  addressAllowed,
-  classifyAddress,
-  classifyHostName,
-  normaliseHost,
-  parseIpAddress,
-} from '@platform/plugin-protocol';
+  ANY_HOST,
+  checkEgressUrl,
+  DEFAULT_EGRESS_POLICY,
+  guardedRequest,
+  type EgressContext,
+  type EgressPolicy,
+  type EgressRefusal,
+  type EgressRefusalReason,
+} from '@platform/egress';
+import { readFileSync } from 'node:fs';
 import { FINDINGS_CONFIG } from '../../../app/config/config.tokens';
 import type { FindingsConfig } from '../../../app/config/findings-config';
 
@@ -30,170 +29,105 @@ export class CatalogDownloadFailed extends Error {
   }
 }
 
-interface Target {
-  url: URL;
-  /** The checked address the connection must use. */
-  address: string;
-  family: 4 | 6;
-}
+/**
+ * Refusals that concern the URL itself (its form, its host, the addresses it resolves to):
+ * `400 plugin_catalog_url_refused`. Every other refusal is the source failing to serve it.
+ */
+const URL_REFUSALS: ReadonlySet<EgressRefusalReason> = new Set<EgressRefusalReason>([
+  'invalid_url',
+  'scheme_not_allowed',
+  'host_not_permitted',
+  'host_forbidden',
+  'address_not_allowed',
+  'address_not_allowlisted',
+]);
+
+/** Catalog URLs are entered by an administrator; artifact URLs may name another host (a CDN). */
+const CATALOG_CONTEXT: EgressContext = { caller: 'plugin-catalog', permittedHosts: ANY_HOST };
 
 /**
- * Downloads catalog documents and artifacts under the plugin egress rules
- * (docs/plugins/catalog.md, "Fetching"): `https` only; the host is classified with the runner's
- * rules (@platform/plugin-protocol) — names and every resolved address — and loopback,
- * private, link-local, CGNAT, ULA, mapped and metadata addresses are refused; the connection
- * goes to the address that was checked; redirects are not followed; time and size are capped.
+ * Downloads catalog documents and artifacts through the shared request-forgery guard
+ * (@platform/egress, docs/egress.md; rules in docs/plugins/catalog.md, "Fetching"): `https`
+ * only; the host name and every resolved address are classified, and loopback, private,
+ * link-local, CGNAT, ULA, mapped and metadata addresses are refused; the connection goes to
+ * the address that was checked; redirects are not followed; time and size are capped.
  * PLUGIN_CATALOG_ALLOW_LOCAL (development) admits `http` and local addresses (never metadata
  * or other forbidden ranges); PLUGIN_CATALOG_CA_FILE adds trusted roots.
  */
 @Injectable()
 export class CatalogFetcher {
   private readonly allowLocal: boolean;
-  private readonly timeoutMs: number;
-  private readonly ca: string[];
+  private readonly policy: EgressPolicy;
+  private readonly extraCa?: string[];
 
   constructor(@Inject(FINDINGS_CONFIG) config: FindingsConfig) {
     this.allowLocal = config.plugins.catalogAllowLocal;
-    this.timeoutMs = config.plugins.catalogTimeoutMs;
-    this.ca = config.plugins.catalogCaFile
-      ? [...rootCertificates, readFileSync(config.plugins.catalogCaFile, 'utf8')]
-      : [...rootCertificates];
+    this.policy = {
+      ...DEFAULT_EGRESS_POLICY,
+      allowHttp: this.allowLocal,
+      allowLocalDial: this.allowLocal,
+      timeoutMs: config.plugins.catalogTimeoutMs,
+      maxRequestBytes: 0,
+      maxRedirects: 0,
+    };
+    this.extraCa = config.plugins.catalogCaFile
+      ? [readFileSync(config.plugins.catalogCaFile, 'utf8')]
+      : undefined;
   }
 
   /** Checks a URL's form without resolving it (at registration). */
   checkUrlForm(raw: string): URL {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new CatalogUrlRefused('not a URL');
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.allowLocal)) {
-      throw new CatalogUrlRefused(
-        this.allowLocal ? 'scheme must be https or http' : 'scheme must be https',
-      );
-    }
-    if (url.username || url.password) throw new CatalogUrlRefused('credentials in the URL');
-    const host = normaliseHost(url.hostname);
-    if (!host) throw new CatalogUrlRefused('host cannot be dialled');
-    if (host.kind === 'name') {
-      const klass = classifyHostName(host.name);
-      if (klass === 'forbidden' || (klass === 'local' && !this.allowLocal)) {
-        throw new CatalogUrlRefused(`host ${host.name} is ${klass}`);
-      }
-    } else {
-      const klass = classifyAddress(host.address);
-      if (!addressAllowed(klass, this.allowLocal)) {
-        throw new CatalogUrlRefused(`address ${host.address.text} is ${klass.category}`);
-      }
-    }
-    return url;
+    const checked = checkEgressUrl(this.policy, CATALOG_CONTEXT, raw);
+    if (!checked.ok) throw new CatalogUrlRefused(this.urlReason(checked, raw));
+    return checked.url;
   }
 
   /** GET `raw` (no redirects), at most `maxBytes`. */
   async get(raw: string, maxBytes: number): Promise<Buffer> {
-    const target = await this.resolve(this.checkUrlForm(raw));
-    return this.download(target, maxBytes);
-  }
-
-  private async resolve(url: URL): Promise<Target> {
-    const host = normaliseHost(url.hostname);
-    if (host?.kind === 'ip') {
-      return { url, address: host.address.text, family: host.address.family };
-    }
-    let answers: LookupAddress[];
-    try {
-      answers = await dns.lookup(url.hostname, { all: true, verbatim: true });
-    } catch (error) {
-      throw new CatalogDownloadFailed(
-        `cannot resolve ${url.hostname}: ${(error as Error).message}`,
-      );
-    }
-    if (answers.length === 0) throw new CatalogDownloadFailed(`no address for ${url.hostname}`);
-    for (const answer of answers) {
-      const address = parseIpAddress(answer.address);
-      const klass = address ? classifyAddress(address) : undefined;
-      if (!klass || !addressAllowed(klass, this.allowLocal)) {
-        throw new CatalogUrlRefused(
-          `${url.hostname} resolves to ${answer.address} (${klass?.category ?? 'unparsable'})`,
-        );
+    const url = this.checkUrlForm(raw);
+    const outcome = await guardedRequest(
+      { ...this.policy, maxResponseBytes: maxBytes },
+      CATALOG_CONTEXT,
+      {
+        method: 'GET',
+        url: url.href,
+        headers: [['accept', 'application/json, application/octet-stream']],
+      },
+      { extraCa: this.extraCa },
+    );
+    if (!outcome.ok) {
+      if (URL_REFUSALS.has(outcome.reason)) {
+        throw new CatalogUrlRefused(this.urlReason(outcome, raw));
       }
+      throw new CatalogDownloadFailed(this.downloadReason(outcome, maxBytes));
     }
-    const first = answers[0];
-    return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+    if (outcome.status !== 200) {
+      throw new CatalogDownloadFailed(
+        outcome.status >= 300 && outcome.status < 400
+          ? `answered ${outcome.status} (redirects are not followed)`
+          : `answered ${outcome.status}`,
+      );
+    }
+    return Buffer.from(outcome.body);
   }
 
-  private download(target: Target, maxBytes: number): Promise<Buffer> {
-    const { url } = target;
-    const lookup = (
-      _host: string,
-      options: { all?: boolean },
-      callback: (...args: unknown[]) => void,
-    ): void => {
-      if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-      else callback(null, target.address, target.family);
-    };
-    const options: https.RequestOptions = {
-      method: 'GET',
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      headers: { accept: 'application/json, application/octet-stream' },
-      lookup: lookup as unknown as https.RequestOptions['lookup'],
-      signal: AbortSignal.timeout(this.timeoutMs),
-      ...(url.protocol === 'https:' ? { ca: this.ca } : {}),
-      // SNI carries names only (an IP literal is checked against the certificate's IP SANs)
-      ...(url.protocol === 'https:' && normaliseHost(url.hostname)?.kind === 'name'
-        ? { servername: url.hostname }
-        : {}),
-      agent: false,
-    };
-    const request = url.protocol === 'https:' ? https.request : http.request;
-    return new Promise<Buffer>((resolve, reject) => {
-      const req = request(options, (res) => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200) {
-          res.resume();
-          reject(
-            new CatalogDownloadFailed(
-              status >= 300 && status < 400
-                ? `answered ${status} (redirects are not followed)`
-                : `answered ${status}`,
-            ),
-          );
-          return;
-        }
-        const declared = Number(res.headers['content-length'] ?? NaN);
-        if (declared > maxBytes) {
-          res.destroy();
-          reject(new CatalogDownloadFailed(`larger than ${maxBytes} bytes`));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            res.destroy();
-            reject(new CatalogDownloadFailed(`larger than ${maxBytes} bytes`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => resolve(Buffer.concat(chunks)));
-        res.on('error', (error) => reject(new CatalogDownloadFailed(error.message)));
-      });
-      req.on('error', (error) =>
-        reject(
-          new CatalogDownloadFailed(
-            error.name === 'AbortError' || error.name === 'TimeoutError'
-              ? `no answer within ${this.timeoutMs} ms`
-              : error.message,
-          ),
-        ),
-      );
-      req.end();
-    });
+  /** The reason an administrator reads in `plugin_catalog_url_refused`. */
+  private urlReason(refusal: EgressRefusal, raw: string): string {
+    if (refusal.reason === 'scheme_not_allowed') {
+      return this.allowLocal ? 'scheme must be https or http' : 'scheme must be https';
+    }
+    if (refusal.reason === 'invalid_url') {
+      if (!URL.canParse(raw)) return 'not a URL';
+      const url = new URL(raw);
+      return url.username || url.password ? 'credentials in the URL' : 'host cannot be dialled';
+    }
+    return `${refusal.message} (${refusal.reason})`;
+  }
+
+  /** The reason of `plugin_catalog_unavailable`. */
+  private downloadReason(refusal: EgressRefusal, maxBytes: number): string {
+    if (refusal.reason === 'body_too_large') return `larger than ${maxBytes} bytes`;
+    if (refusal.reason === 'timeout') return `no answer within ${this.policy.timeoutMs} ms`;
+    return refusal.message;
   }
 }

@@ -7,9 +7,10 @@ import {
 } from './ip-address';
 
 /**
- * What the guard does with an address: `public` is dialled; `local` only with
- * PLUGIN_EGRESS_ALLOW_LOCAL_DIAL; `forbidden` never (cloud metadata, unspecified,
- * multicast, broadcast, documentation and reserved space: no plugin has business there).
+ * What the guard does with an address: `public` is dialled; `local` only with the policy's
+ * `allowLocalDial` (PLUGIN_EGRESS_ALLOW_LOCAL_DIAL, OUTBOUND_ALLOW_LOCAL_DIAL, ...); `forbidden`
+ * never (cloud metadata, unspecified, multicast, broadcast, documentation and reserved space:
+ * no caller has business there).
  */
 export type AddressVerdict = 'public' | 'local' | 'forbidden';
 

@@ -40,7 +40,7 @@ export function hostKey(host: EgressHost): string {
  * Names that are refused before any DNS query. `forbidden`: cloud metadata services, never
  * dialled. `local`: names that only exist inside a network (localhost, single-label names
  * completed by the resolver's search list, `.local`, `.internal`, `.home.arpa`,
- * `.localdomain`), dialled only with PLUGIN_EGRESS_ALLOW_LOCAL_DIAL. Their addresses are
+ * `.localdomain`), dialled only with the policy's `allowLocalDial`. Their addresses are
  * still checked after resolution.
  */
 export function classifyHostName(name: string): 'forbidden' | 'local' | 'public' {

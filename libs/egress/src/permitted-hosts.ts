@@ -1,4 +1,4 @@
-import { hostKey, normaliseHost } from '@platform/plugin-protocol';
+import { hostKey, normaliseHost } from './egress-host';
 
 /** One parsed permitted-host entry: normalised host and the port it opens (undefined: the scheme's default). */
 export interface PermittedHost {

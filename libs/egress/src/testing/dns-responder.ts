@@ -1,6 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { dnsServerResolver, type EgressResolver } from '../../../src/egress/egress-resolver';
-import { parseIpAddress } from '@platform/plugin-protocol';
+import { dnsServerResolver, type EgressResolver } from '../egress-resolver';
+import { parseIpAddress } from '../ip-address';
 
 /** What a name answers on its n-th query of a type (0-based): addresses, or 'drop' (no reply). */
 export type ZoneEntry = readonly string[] | ((round: number) => readonly string[] | 'drop');

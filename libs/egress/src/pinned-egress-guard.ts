@@ -3,35 +3,34 @@ import * as https from 'node:https';
 import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import {
-  addressAllowed,
-  classifyAddress,
-  classifyHostName,
-  hostKey,
-  normaliseHost,
-  parseIpAddress,
-  rangeContains,
-  unmapIpv4,
-  type EgressHost,
-  type IpAddress,
-} from '@platform/plugin-protocol';
+  admitAddresses,
+  checkUrlForm,
+  DEFAULT_EGRESS_LABELS,
+  describeHost as describe,
+  Refused,
+  type CheckedUrl,
+  type EgressLabels,
+} from './egress-check';
+import { hostKey } from './egress-host';
 import type {
   EgressContext,
+  EgressDenials,
   EgressGuard,
   EgressOutcome,
   EgressRefusal,
-  EgressRefusalReason,
   EgressRequest,
   EgressResponse,
 } from './egress-guard';
-import type { EgressDenials } from './egress-metrics';
 import type { EgressPolicy } from './egress-policy';
 import { systemResolver, type EgressResolver } from './egress-resolver';
-import { defaultPort, isPermitted, parsePermittedHost } from './permitted-hosts';
+import { parseIpAddress, type IpAddress } from './ip-address';
+import { defaultPort } from './permitted-hosts';
 
 export interface PinnedEgressGuardOptions {
   policy: EgressPolicy;
   /** Production: the system resolver (getaddrinfo). Tests: a DNS server on loopback. */
   resolver?: EgressResolver;
+  /** Counts refusals by reason (the runner: `plugin_runner_egress_denials_total`). */
   denials?: EgressDenials;
   logger?: { warn(fields: object, message: string): void };
   /**
@@ -39,6 +38,8 @@ export interface PinnedEgressGuardOptions {
    * the bundled roots plus NODE_EXTRA_CA_CERTS; tests pass their own CA here.
    */
   extraCa?: readonly string[];
+  /** How refusals and the refusal log line name the caller and the settings. */
+  labels?: Partial<EgressLabels>;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -61,23 +62,8 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie']);
 const MAX_REQUEST_HEADER_BYTES = 64 * 1024;
 const MAX_RESPONSE_HEADER_BYTES = 32 * 1024;
 
-/** A refusal raised inside the guard; `request` turns it into an EgressRefusal. */
-class Refused extends Error {
-  constructor(
-    readonly reason: EgressRefusalReason,
-    message: string,
-    readonly hopReason?: EgressRefusalReason,
-  ) {
-    super(message);
-  }
-}
-
 /** A URL that passed every check, with the addresses it may be dialled at. */
-interface CheckedTarget {
-  url: URL;
-  protocol: 'https:' | 'http:';
-  host: EgressHost;
-  port: number;
+interface CheckedTarget extends CheckedUrl {
   addresses: IpAddress[];
 }
 
@@ -98,11 +84,13 @@ export class PinnedEgressGuard implements EgressGuard {
   private readonly policy: EgressPolicy;
   private readonly resolver: EgressResolver;
   private readonly ca?: string[];
+  private readonly labels: EgressLabels;
 
   constructor(private readonly options: PinnedEgressGuardOptions) {
     this.policy = options.policy;
     this.resolver = options.resolver ?? systemResolver;
     this.ca = options.extraCa ? [...rootCertificates, ...options.extraCa] : undefined;
+    this.labels = { ...DEFAULT_EGRESS_LABELS, ...options.labels };
   }
 
   async request(context: EgressContext, request: EgressRequest): Promise<EgressOutcome> {
@@ -127,7 +115,7 @@ export class PinnedEgressGuard implements EgressGuard {
     request: EgressRequest,
     signal: AbortSignal,
   ): Promise<EgressResponse> {
-    let exchange = checkExchange(request, this.policy.maxRequestBytes);
+    let exchange = checkExchange(request, this.policy.maxRequestBytes, this.labels);
     let target = await this.check(context, request.url, signal);
     for (let hop = 0; ; hop += 1) {
       const answer = await this.dial(target, exchange, signal);
@@ -169,61 +157,10 @@ export class PinnedEgressGuard implements EgressGuard {
     raw: string,
     signal: AbortSignal,
   ): Promise<CheckedTarget> {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new Refused('invalid_url', 'not an absolute URL');
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.policy.allowHttp)) {
-      throw new Refused('scheme_not_allowed', `scheme ${url.protocol} is not allowed`);
-    }
-    const protocol = url.protocol;
-    if (url.username !== '' || url.password !== '') {
-      throw new Refused('invalid_url', 'user-info in the URL is not allowed');
-    }
-    const host = normaliseHost(url.hostname);
-    if (!host) throw new Refused('invalid_url', 'the URL host cannot be dialled');
-    const port = url.port === '' ? defaultPort(protocol) : Number(url.port);
-    const permitted = context.permittedHosts
-      .map(parsePermittedHost)
-      .filter((entry) => entry !== undefined);
-    if (!isPermitted(permitted, hostKey(host), port)) {
-      throw new Refused(
-        'host_not_permitted',
-        `${describe(host, port)} is not a permitted host of the plugin`,
-      );
-    }
-    if (host.kind === 'name') {
-      const nameClass = classifyHostName(host.name);
-      if (nameClass === 'forbidden' || (nameClass === 'local' && !this.policy.allowLocalDial)) {
-        throw new Refused(
-          'host_forbidden',
-          `${host.name} is a ${nameClass === 'forbidden' ? 'metadata' : 'local'} name`,
-        );
-      }
-    }
-    const addresses = host.kind === 'ip' ? [host.address] : await this.resolve(host.name, signal);
-    for (const address of addresses) {
-      const klass = classifyAddress(address);
-      if (!addressAllowed(klass, this.policy.allowLocalDial)) {
-        throw new Refused(
-          'address_not_allowed',
-          `${describe(host, port)} resolves to a ${klass.category} address`,
-        );
-      }
-    }
-    const dialable =
-      this.policy.allowlist.length === 0
-        ? addresses
-        : addresses.filter((address) => this.inAllowlist(address));
-    if (dialable.length === 0) {
-      throw new Refused(
-        'address_not_allowlisted',
-        `no address of ${describe(host, port)} is in PLUGIN_EGRESS_ALLOWLIST`,
-      );
-    }
-    return { url, protocol, host, port, addresses: dialable };
+    const form = checkUrlForm(this.policy, context, raw, this.labels);
+    const addresses =
+      form.host.kind === 'ip' ? [form.host.address] : await this.resolve(form.host.name, signal);
+    return { ...form, addresses: admitAddresses(this.policy, form, addresses, this.labels) };
   }
 
   private async resolve(name: string, signal: AbortSignal): Promise<IpAddress[]> {
@@ -239,13 +176,6 @@ export class PinnedEgressGuard implements EgressGuard {
       throw new Refused('dns_failed', `${name} resolved to no usable address`);
     }
     return addresses as IpAddress[];
-  }
-
-  private inAllowlist(address: IpAddress): boolean {
-    const v4 = unmapIpv4(address);
-    return this.policy.allowlist.some(
-      (range) => rangeContains(range, address) || (v4 !== undefined && rangeContains(range, v4)),
-    );
   }
 
   /** Tries the checked addresses in order; the next one only when a connect never happened. */
@@ -415,13 +345,13 @@ export class PinnedEgressGuard implements EgressGuard {
     this.options.denials?.count(refused.reason);
     this.options.logger?.warn(
       {
-        plugin: context.pluginId,
+        [this.labels.callerField]: context.caller,
         reason: refused.reason,
         cause: refused.hopReason,
         method: request.method,
         host: hostForLog(request.url),
       },
-      `plugin egress refused: ${refused.message}`,
+      `${this.labels.subject} refused: ${refused.message}`,
     );
     return {
       ok: false,
@@ -432,8 +362,12 @@ export class PinnedEgressGuard implements EgressGuard {
   }
 }
 
-/** Method, headers and body as the plugin sent them, refused when the guard cannot send them as they are. */
-function checkExchange(request: EgressRequest, maxRequestBytes: number): Exchange {
+/** Method, headers and body as the caller sent them, refused when the guard cannot send them as they are. */
+function checkExchange(
+  request: EgressRequest,
+  maxRequestBytes: number,
+  labels: EgressLabels,
+): Exchange {
   if (!METHODS.has(request.method)) {
     throw new Refused(
       'method_not_allowed',
@@ -452,7 +386,7 @@ function checkExchange(request: EgressRequest, maxRequestBytes: number): Exchang
     if (GUARD_HEADERS.has(lower) || lower.startsWith('proxy-')) {
       throw new Refused(
         'header_not_allowed',
-        `header ${lower} is set by the guard, not the plugin`,
+        `header ${lower} is set by the guard, not ${labels.callerNoun}`,
       );
     }
     headerBytes += name.length + value.length + 4;
@@ -503,12 +437,6 @@ function hostHeaderOf(target: CheckedTarget): string {
       ? `[${hostKey(target.host)}]`
       : hostKey(target.host);
   return target.port === defaultPort(target.protocol) ? host : `${host}:${target.port}`;
-}
-
-function describe(host: EgressHost, port: number): string {
-  const text =
-    host.kind === 'ip' && host.address.family === 6 ? `[${hostKey(host)}]` : hostKey(host);
-  return `${text}:${port}`;
 }
 
 /** The host of a URL for logs (never the path or query: they may carry tokens). */

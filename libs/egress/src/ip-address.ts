@@ -2,7 +2,7 @@
  * IP literals the way a connect would read them, independent of the URL parser: IPv4 in
  * every inet_aton spelling (`127.1`, `0x7f000001`, `2130706433`, `0177.0.0.1`, trailing
  * dot) and IPv6 with embedded IPv4 (`::ffff:127.0.0.1`). Zone ids are refused (a zone picks
- * an interface; plugins never need one). Addresses are bytes, so range checks are exact.
+ * an interface; no outgoing call needs one). Addresses are bytes, so range checks are exact.
  */
 export interface IpAddress {
   family: 4 | 6;
