@@ -11,6 +11,7 @@ import {
 import { readDashboardToolSegment } from './dashboard-config';
 import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 import { readPluginsConfig, type PluginsConfig } from './plugins-config';
+import { readOutboundConfig, type OutboundConfig } from './outbound-config';
 import {
   readEnrichmentConfig,
   readFindingSourcesConfig,
@@ -49,6 +50,8 @@ export interface FindingsConfig {
   reports: ReportsConfig;
   /** The plugin runner's API (PLUGIN_RUNNER_URL, PLUGIN_RUNNER_TOKEN; docs/plugins/runner-api.md). */
   pluginRunner: PluginRunnerClientConfig;
+  /** The service's own outgoing calls through the shared guard (OUTBOUND_*; docs/egress.md). */
+  outbound: OutboundConfig;
   /** Plugin catalogs, artifacts and secret settings (docs/plugins/installation.md). */
   plugins: PluginsConfig;
   /** Enrichment jobs and the manual route's limit (docs/plugins/enrichment.md). */
@@ -145,6 +148,7 @@ export function loadFindingsConfig(
       ingestAttempts: r.int('INGEST_ATTEMPTS', 3, { min: 1, max: 20 }),
     },
     pluginRunner: readPluginRunnerClientConfig(r),
+    outbound: readOutboundConfig(r, production),
     plugins: readPluginsConfig(r, production, jwtSecret),
     enrichment: readEnrichmentConfig(r),
     findingSources: readFindingSourcesConfig(r),
