@@ -13,6 +13,7 @@ import { JobsModule } from '../modules/jobs/jobs.module';
 import { PluginAdminModule } from '../modules/plugins/plugin-admin.module';
 import { ProductsModule } from '../modules/products/products.module';
 import { ProjectsModule } from '../modules/projects/projects.module';
+import { ScopeModule } from '../modules/scope/scope.module';
 import { ReportsModule } from '../modules/reports/reports.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SlaModule } from '../modules/sla/sla.module';
@@ -53,6 +54,7 @@ export class AppModule {
         EnrichmentModule,
         FindingSourcesModule,
         PluginChannelsModule,
+        ScopeModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

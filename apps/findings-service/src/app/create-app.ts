@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { FindingsConfig } from './config/findings-config';
 import { ERROR_MESSAGES } from './errors/error-messages';
 import { FindingsExceptionFilter } from './errors/exception.filter';
+import { installTextBodyParser } from '../modules/scope/scope-target-list';
 import { createFindingsLogger } from './logging/findings-logger';
 import { FindingsMetrics } from './metrics/findings-metrics';
 import { FINDINGS_OPENAPI } from './openapi/openapi-document';
@@ -50,6 +51,8 @@ export function createFindingsApp(
     // Report uploads stream their file part (the reports module enforces REPORT_MAX_BYTES);
     // fileSize defaults to bodyLimit (1 MiB): lift it just above the reports ceiling.
     plugins: async (nest) => {
+      // The scope filter's target list, one per line (refused on every other route).
+      installTextBodyParser(nest.getHttpAdapter().getInstance());
       await nest.register(fastifyMultipart, {
         limits: {
           files: 1,

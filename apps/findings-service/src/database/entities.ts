@@ -23,6 +23,11 @@ import {
   LegacyChannelSettingsEntity,
   ProjectChannelConfigEntity,
 } from '../modules/plugin-channels/plugin-channels.entities';
+import {
+  ScopeAssetEntity,
+  ScopeEntryEntity,
+  ScopeProposalEntity,
+} from '../modules/scope/scope.entities';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -47,4 +52,7 @@ export const FINDINGS_ENTITIES = [
   FindingSourceSyncEntity,
   ProjectChannelConfigEntity,
   LegacyChannelSettingsEntity,
+  ScopeEntryEntity,
+  ScopeProposalEntity,
+  ScopeAssetEntity,
 ];

@@ -47,6 +47,10 @@ export class FindingsFuzzSeed {
    * development setting): catalog, install and update routes reach their checks, no network.
    */
   pluginSourceId = '';
+  /** A perimeter entry of the project (the delete route consumes it). */
+  scopeEntryId = '';
+  /** A pending scope proposal of the project (confirm and reject consume it). */
+  scopeProposalId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -67,6 +71,26 @@ export class FindingsFuzzSeed {
     await this.newEnricher();
     await this.newPluginSource();
     await this.newChannel();
+    await this.newScopeEntry();
+    await this.newScopeProposal();
+  }
+
+  async newScopeEntry(): Promise<void> {
+    const res = await request(this.t.url)
+      .post(`/api/v1/projects/${this.projectId}/scope/entries`)
+      .set('Authorization', `Bearer ${this.admin.token}`)
+      .send({ entries: [{ value: `e-${randomUUID()}.fuzz.example` }] })
+      .expect(201);
+    this.scopeEntryId = (res.body as { data: { id: string }[] }).data[0].id;
+  }
+
+  async newScopeProposal(): Promise<void> {
+    const res = await request(this.t.url)
+      .post(`/api/v1/projects/${this.projectId}/scope/proposals`)
+      .set('Authorization', `Bearer ${this.admin.token}`)
+      .send({ value: `p-${randomUUID()}.fuzz.example`, comment: 'fuzz' })
+      .expect(201);
+    this.scopeProposalId = (res.body as { data: { id: string } }).data.id;
   }
 
   async newPluginSource(): Promise<void> {
@@ -213,6 +237,7 @@ export class FindingsFuzzSeed {
       ].map((permission) => ({ permission, level: 'global' })),
       { permission: 'write_findings', level: 'global', expires_at: expires },
       { permission: 'read_reports', level: 'project', project_id: this.projectId },
+      { permission: 'manage_scope', level: 'project', project_id: this.projectId },
     ];
     for (const body of grants) await grant(this.t, this.admin, sa.id, body).expect(201);
     return sa.key;

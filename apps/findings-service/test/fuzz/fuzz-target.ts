@@ -19,7 +19,14 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/admin/plugin-marketplaces/')) return { id: seed.pluginSourceId };
   if (p.startsWith('/api/v1/admin/installed-plugins/')) return { id: seed.enricherId };
   if (p.startsWith('/api/v1/projects/')) {
-    return { id: seed.projectId, user_id: seed.memberId, plugin_id: seed.channelId };
+    return {
+      id: seed.projectId,
+      user_id: seed.memberId,
+      plugin_id: seed.channelId,
+      entry_id: seed.scopeEntryId,
+      proposal_id: seed.scopeProposalId,
+      ipam_system: 'netbox',
+    };
   }
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
@@ -30,6 +37,10 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/sla/violations/')) return { id: seed.violationId };
   return {};
 }
+
+let entryCounter = 0;
+/** A fresh name for each valid entry request (entries of one mode may not overlap). */
+const randomValue = (): string => `v${(entryCounter += 1)}-${Date.now().toString(36)}`;
 
 function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
   return {
@@ -80,6 +91,33 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     },
     'PUT /api/v1/admin/installed-plugins/{id}': { settings: {} },
     'POST /api/v1/admin/installed-plugins/{id}/update': {},
+    'POST /api/v1/projects/{id}/scope/entries': {
+      entries: [
+        { value: `${randomValue()}.fuzz.example`, mode: 'include', comment: 'fuzz' },
+        { value: '198.18.0.0/24', mode: 'exclude' },
+      ],
+    },
+    'POST /api/v1/projects/{id}/scope/filter': {
+      targets: ['198.18.0.1', 'a.fuzz.example', 'https://xn--e1afmkfd.xn--p1ai/', '::1'],
+    },
+    'POST /api/v1/projects/{id}/scope/proposals': { value: '*.new.fuzz.example', comment: 'seen' },
+    'POST /api/v1/projects/{id}/scope/proposals/{proposal_id}/confirm': { comment: 'fuzz' },
+    'POST /api/v1/projects/{id}/scope/proposals/{proposal_id}/reject': { comment: 'fuzz' },
+    'POST /api/v1/projects/{id}/scope/assets': {
+      assets: [{ domain: 'www.fuzz.example', ip: '198.18.0.7', seen_at: '2026-01-01T00:00:00Z' }],
+    },
+    'POST /api/v1/projects/{id}/scope/resolution-report': {
+      domains: [{ domain: 'www.fuzz.example', resolving: false }],
+    },
+    // The guard refuses the loopback address at once (no development setting): no network.
+    'POST /api/v1/projects/{id}/scope/import/{ipam_system}': {
+      base_url: 'https://127.0.0.1:9',
+      token: 'fuzz-token',
+      objects: ['prefixes'],
+      tag: ['fuzz'],
+      status: ['active'],
+      vrf_id: 'null',
+    },
   };
 }
 
@@ -90,6 +128,10 @@ function queries(seed: FindingsFuzzSeed): Record<string, Record<string, string>>
     'GET /api/v1/findings/{id}/actions': { limit: '5' },
     'GET /api/v1/sla/violations': { project_id: seed.projectId, limit: '5' },
     'GET /api/v1/jobs': { limit: '5' },
+    'GET /api/v1/projects/{id}/scope': { mode: 'include', limit: '5' },
+    'GET /api/v1/projects/{id}/scope/export': { format: 'text' },
+    'GET /api/v1/projects/{id}/scope/proposals': { status: 'all', limit: '5' },
+    'GET /api/v1/projects/{id}/scope/assets': { limit: '5' },
   };
 }
 
@@ -157,6 +199,13 @@ export async function replaceConsumed(
       return;
     case 'POST /api/v1/sla/violations/{id}/resolve':
       await seed.newViolation();
+      return;
+    case 'DELETE /api/v1/projects/{id}/scope/entries/{entry_id}':
+      await seed.newScopeEntry();
+      return;
+    case 'POST /api/v1/projects/{id}/scope/proposals/{proposal_id}/confirm':
+    case 'POST /api/v1/projects/{id}/scope/proposals/{proposal_id}/reject':
+      await seed.newScopeProposal();
       return;
     default:
       return;

@@ -15,7 +15,8 @@ export type AccessRule =
   | { kind: 'public'; optionalUser: boolean }
   | { kind: 'user' }
   | { kind: 'admin' }
-  | { kind: 'permission'; permission: PermissionName; principals: PrincipalKind[] };
+  | { kind: 'permission'; permission: PermissionName; principals: PrincipalKind[] }
+  | { kind: 'any_permission'; principals: PrincipalKind[] };
 
 /** The findings service's access rules, declared with the shared decorator shape. */
 export const FINDINGS_ACCESS = new AccessDeclarations<AccessRule>(ACCESS_METADATA);
@@ -55,6 +56,23 @@ export function Access(options: {
     { kind: 'permission', permission: options.permission, principals },
     ...security,
   );
+}
+
+/**
+ * "Any permission on the project" (spec, scan perimeter): callers holding some permission at
+ * some scope (a project role, a global administrator, a key with a grant); by default users
+ * and service accounts. The service then checks that a grant covers the concrete project
+ * (`VisibilityService.canSee`) and answers 404 when none does.
+ */
+export function AnyPermission(
+  options: { principals?: PrincipalKind[] } = {},
+): MethodDecorator & ClassDecorator {
+  const principals = options.principals ?? ['user', 'service_account'];
+  const security = [
+    ...(principals.includes('user') ? [ApiBearerAuth(BEARER_SCHEME)] : []),
+    ...(principals.includes('service_account') ? [ApiSecurity(API_KEY_SCHEME)] : []),
+  ];
+  return FINDINGS_ACCESS.declare({ kind: 'any_permission', principals }, ...security);
 }
 
 /** Counts the route against RATE_LIMIT_AUTH (login) or exempts it (health, version). */

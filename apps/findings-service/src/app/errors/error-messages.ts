@@ -418,4 +418,100 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'version {version} declares capabilities the installed version lacks ({added}); it is held until acknowledge-capability-change',
     ru: 'версия {version} объявляет возможности, которых нет у установленной ({added}); она ожидает acknowledge-capability-change',
   },
+  scope_entry_invalid: {
+    en: 'scope entry "{entry}" is not an IP address, CIDR block, address range or host name',
+    ru: 'запись периметра «{entry}» не является IP-адресом, CIDR-блоком, диапазоном адресов или именем хоста',
+  },
+  scope_entry_too_wide: {
+    en: 'scope entry "{entry}" is too wide: at most a /8 (IPv4) or a /32 (IPv6), ranges alike',
+    ru: 'запись периметра «{entry}» слишком широкая: не шире /8 для IPv4 и /32 для IPv6, диапазоны так же',
+  },
+  scope_entry_host_bits: {
+    en: 'scope entry "{entry}" has host bits set; the block is {network}',
+    ru: 'в записи периметра «{entry}» заданы биты хоста; блок — {network}',
+  },
+  scope_entry_name_too_long: {
+    en: 'scope entry "{entry}" is too long: labels of at most 63 characters, names of at most 253',
+    ru: 'запись периметра «{entry}» слишком длинная: метка не длиннее 63 символов, имя не длиннее 253',
+  },
+  scope_entry_punycode_invalid: {
+    en: 'scope entry "{entry}" holds an xn-- label that is not valid punycode',
+    ru: 'запись периметра «{entry}» содержит метку xn--, которая не является корректным punycode',
+  },
+  scope_entry_wildcard_invalid: {
+    en: 'scope entry "{entry}": a wildcard may only be the whole leftmost label, followed by at least two labels (*.example.com)',
+    ru: 'запись периметра «{entry}»: подстановочный знак допустим только как целая крайняя левая метка, за которой идут не меньше двух меток (*.example.com)',
+  },
+  scope_batch_too_large: {
+    en: 'at most {max} entries per request',
+    ru: 'не больше {max} записей в одном запросе',
+  },
+  scope_cursor_invalid: {
+    en: 'cursor is invalid or was made for other filters',
+    ru: 'курсор недействителен или создан для других фильтров',
+  },
+  scope_filter_too_many: {
+    en: 'at most {max} targets per request',
+    ru: 'не больше {max} целей в одном запросе',
+  },
+  scope_filter_body_invalid: {
+    en: 'the target list must be UTF-8 text, one target per line',
+    ru: 'список целей должен быть текстом UTF-8, по одной цели в строке',
+  },
+  scope_asset_invalid: {
+    en: 'inventory item "{asset}" is invalid: a host name and an IP address are expected',
+    ru: 'элемент инвентаря «{asset}» некорректен: ожидаются имя хоста и IP-адрес',
+  },
+  scope_ipam_unsupported: {
+    en: 'IP address management system "{system}" is not supported (supported: {supported})',
+    ru: 'система управления IP-адресами «{system}» не поддерживается (поддерживаются: {supported})',
+  },
+  scope_ipam_url_refused: {
+    en: 'the IP address management system address is refused: {reason}',
+    ru: 'адрес системы управления IP-адресами отклонён: {reason}',
+  },
+  scope_entry_not_found: {
+    en: 'scope entry not found',
+    ru: 'запись периметра не найдена',
+  },
+  scope_proposal_not_found: {
+    en: 'scope proposal not found',
+    ru: 'предложение в периметр не найдено',
+  },
+  scope_entry_duplicate: {
+    en: 'scope entry "{entry}" already exists ({existing_mode}, {existing_id})',
+    ru: 'запись периметра «{entry}» уже есть ({existing_mode}, {existing_id})',
+  },
+  scope_entry_overlaps: {
+    en: 'scope entry "{entry}" overlaps the entry "{existing}" ({existing_id}); entries of one mode may not overlap',
+    ru: 'запись периметра «{entry}» пересекается с записью «{existing}» ({existing_id}); записи одного вида не должны пересекаться',
+  },
+  scope_entries_limit: {
+    en: 'the perimeter would hold more than {max} entries',
+    ru: 'в периметре оказалось бы больше {max} записей',
+  },
+  scope_proposals_limit: {
+    en: 'the project already has {max} proposals awaiting a decision',
+    ru: 'у проекта уже {max} предложений, ожидающих решения',
+  },
+  scope_proposal_decided: {
+    en: 'the proposal is already {status}',
+    ru: 'по предложению уже принято решение: {status}',
+  },
+  scope_ipam_token_refused: {
+    en: 'the IP address management system refused the token (HTTP {status}); nothing was imported',
+    ru: 'система управления IP-адресами отклонила токен (HTTP {status}); ничего не импортировано',
+  },
+  scope_ipam_too_large: {
+    en: 'the IP address management system lists more than {max} objects; narrow the import with filters',
+    ru: 'система управления IP-адресами выдаёт больше {max} объектов; сузьте импорт фильтрами',
+  },
+  scope_ipam_unavailable: {
+    en: 'the IP address management system cannot be reached or failed: {reason}; nothing was imported',
+    ru: 'система управления IP-адресами недоступна или ответила ошибкой: {reason}; ничего не импортировано',
+  },
+  scope_ipam_answer_invalid: {
+    en: 'the IP address management system answered something other than its API: {reason}; nothing was imported',
+    ru: 'система управления IP-адресами ответила не так, как её API: {reason}; ничего не импортировано',
+  },
 };

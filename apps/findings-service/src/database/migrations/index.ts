@@ -11,6 +11,7 @@ import { FindingEnrichmentTags1795602380744 } from './1795602380744-finding-enri
 import { FindingSources1795603002150 } from './1795603002150-finding-sources';
 import { PluginChannelConfigs1795603810947 } from './1795603810947-plugin-channel-configs';
 import { ReportCoverage1795604000000 } from './1795604000000-report-coverage';
+import { ScanPerimeter1795604100000 } from './1795604100000-scan-perimeter';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingSources1795603002150,
   PluginChannelConfigs1795603810947,
   ReportCoverage1795604000000,
+  ScanPerimeter1795604100000,
 ];

@@ -75,5 +75,9 @@ function authorize(rule: AccessRule, access: AccessContext): void {
       if (!rule.principals.includes(access.principal.kind)) throw new AuthError('access_denied');
       if (!access.holds(rule.permission)) throw new AuthError('permission_denied');
       return;
+    case 'any_permission':
+      if (!rule.principals.includes(access.principal.kind)) throw new AuthError('access_denied');
+      if (access.grants.length === 0) throw new AuthError('permission_denied');
+      return;
   }
 }

@@ -129,7 +129,9 @@ class ModeOverlaps {
         other = this.wildcardAbove(e.base) ?? this.below.get(e.base);
         break;
       }
-      default:
+      case 'ip':
+      case 'cidr':
+      case 'range':
         other = e.family === 4 ? this.v4.meeting(e.start, e.end) : this.v6.meeting(e.start, e.end);
     }
     if (!other) return undefined;
