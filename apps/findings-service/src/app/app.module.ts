@@ -2,6 +2,8 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { findingsDatabase } from '../database/database';
 import { AuthModule } from '../modules/auth/auth.module';
+import { AutoClosureModule } from '../modules/auto-closure/auto-closure.module';
+import { ScannerCallbacksModule } from '../modules/scanner-callbacks/scanner-callbacks.module';
 import { DashboardModule } from '../modules/dashboard/dashboard.module';
 import { EnrichmentModule } from '../modules/enrichment/enrichment.module';
 import { FindingSourcesModule } from '../modules/finding-sources/finding-sources.module';
@@ -54,6 +56,10 @@ export class AppModule {
         EnrichmentModule,
         FindingSourcesModule,
         PluginChannelsModule,
+        AutoClosureModule.forRoot({
+          manualReverification: config.autoClosure.manualReverification,
+        }),
+        ScannerCallbacksModule,
         ScopeModule,
         ...extraModules,
       ],

@@ -40,6 +40,8 @@ export function createFindingsApp(
     // No headers are parsed yet, so the message is the default (English) one.
     transportRefusal: ({ code }) => ({ error: ERROR_MESSAGES[code].en, code }),
     bodyLimitBytes: JSON_BODY_LIMIT_BYTES,
+    // Scanner callbacks are signed over their exact bytes (modules/scanner-callbacks).
+    jsonBody: { keepRawBody: true },
     logging: {
       logger: createFindingsLogger(config),
       requests: { kind: 'completed-line', quietPaths: ['/health'] },

@@ -24,6 +24,15 @@ import {
   ProjectChannelConfigEntity,
 } from '../modules/plugin-channels/plugin-channels.entities';
 import {
+  AutoClosureCandidateEntity,
+  AutoClosureCheckEntity,
+  AutoClosureEntity,
+  FindingAbsenceEntity,
+  FindingVerificationEntity,
+  VerificationEndpointEntity,
+} from '../modules/auto-closure/auto-closure.entities';
+import { ScannerCallbackKeyEntity } from '../modules/scanner-callbacks/scanner-callback-key.entity';
+import {
   ScopeAssetEntity,
   ScopeEntryEntity,
   ScopeProposalEntity,
@@ -52,6 +61,13 @@ export const FINDINGS_ENTITIES = [
   FindingSourceSyncEntity,
   ProjectChannelConfigEntity,
   LegacyChannelSettingsEntity,
+  AutoClosureCheckEntity,
+  AutoClosureCandidateEntity,
+  FindingAbsenceEntity,
+  AutoClosureEntity,
+  FindingVerificationEntity,
+  VerificationEndpointEntity,
+  ScannerCallbackKeyEntity,
   ScopeEntryEntity,
   ScopeProposalEntity,
   ScopeAssetEntity,

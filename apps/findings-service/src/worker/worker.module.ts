@@ -10,6 +10,10 @@ import { FindingsMetrics } from '../app/metrics/findings-metrics';
 import { startFindingsTracing } from '../app/tracing/findings-tracing';
 import { findingsDatabase } from '../database/database';
 import { CleanupModule } from '../modules/cleanup/cleanup.module';
+import { AutoClosureCoreModule } from '../modules/auto-closure/auto-closure-core.module';
+import { AutoClosureWorkerModule } from '../modules/auto-closure/auto-closure-worker.module';
+import { AutoClosureService } from '../modules/auto-closure/auto-closure.service';
+import { autoClosureTasks } from '../modules/auto-closure/auto-closure.tasks';
 import { EnrichmentWorkerModule } from '../modules/enrichment/enrichment-worker.module';
 import { FindingSourcesCoreModule } from '../modules/finding-sources/finding-sources.module';
 import { FindingSourcesService } from '../modules/finding-sources/finding-sources.service';
@@ -33,6 +37,8 @@ export const WORKER_LEADER_LOCK = 'findings-service:worker-leader';
 /** Test hooks: shorter periods for the periodic tasks. */
 export interface WorkerOptions {
   lifecycle?: Partial<LifecycleSchedule>;
+  /** Period of the automatic closure's pass (default AUTO_CLOSURE_PASS_EVERY_MS). */
+  autoClosurePassEveryMs?: number;
 }
 
 /**
@@ -60,24 +66,34 @@ export class WorkerModule {
         findingsDatabase(config),
         IngestionWorkerModule,
         EnrichmentWorkerModule,
+        AutoClosureWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [LifecycleTasksModule, SlaWorkerModule, CleanupModule, FindingSourcesCoreModule],
+          imports: [
+            LifecycleTasksModule,
+            SlaWorkerModule,
+            CleanupModule,
+            FindingSourcesCoreModule,
+            AutoClosureCoreModule,
+          ],
           inject: [
             StateExpiryService,
             SlaCheckService,
             ReportCleanupService,
             FindingSourcesService,
+            AutoClosureService,
           ],
           tasks: (
             expiry: StateExpiryService,
             sla: SlaCheckService,
             cleanup: ReportCleanupService,
             sources: FindingSourcesService,
+            autoClosure: AutoClosureService,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
             ...findingSourceTasks(sources),
+            ...autoClosureTasks(autoClosure, options.autoClosurePassEveryMs),
           ],
         }),
       ],

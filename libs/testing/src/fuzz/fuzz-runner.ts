@@ -59,6 +59,12 @@ export interface FuzzTarget {
    * `prepared` when making it stored something (a one-use nonce, say): the digest is retaken.
    */
   valid: (op: FuzzOperation) => ValidRequest | Promise<ValidRequest>;
+  /**
+   * Last touch on the rendered request before it is sent: a route authenticated by a signature
+   * over the exact bytes (scanner callbacks) gets it computed here, so hostile bodies reach the
+   * code behind the signature check. Variants that changed the signature headers keep them.
+   */
+  finalize?: (fuzzCase: FuzzCase, request: FuzzRequest) => void;
   /** Why an error answer is not in the service's envelope (undefined when it is). */
   envelopeProblem: EnvelopeCheck;
   digest: DatabaseDigest;
@@ -147,6 +153,7 @@ export async function runFuzz(target: FuzzTarget): Promise<FuzzResult> {
       setHeader(draft, 'x-request-id', requestId);
       fuzzCase.apply(draft);
       const request = renderRequest(op, draft);
+      target.finalize?.(fuzzCase, request);
       const sentAt = performance.now();
       const response = await timed('requests', () =>
         sendFuzzRequest(target.baseUrl, request, { agent }),

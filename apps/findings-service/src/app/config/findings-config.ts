@@ -10,6 +10,7 @@ import {
 } from './plugin-runner-config';
 import { readDashboardToolSegment } from './dashboard-config';
 import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
+import { readAutoClosureConfig, type AutoClosureConfig } from './auto-closure-config';
 import { readPluginsConfig, type PluginsConfig } from './plugins-config';
 import { readOutboundConfig, type OutboundConfig } from './outbound-config';
 import {
@@ -60,6 +61,8 @@ export interface FindingsConfig {
   findingSources: FindingSourcesConfig;
   /** Report and refresh-token cleanup, run hourly by the leading worker. */
   cleanup: CleanupConfig;
+  /** Automatic closure, re-verification and scanner callbacks (docs/findings-service/auto-closure.md). */
+  autoClosure: AutoClosureConfig;
   /** METRICS_COLLECT_INTERVAL_SECONDS: period of the business metrics collection (API only). */
   metricsCollectIntervalSeconds: number;
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
@@ -107,6 +110,7 @@ export function loadFindingsConfig(
     r.problem('LOCAL_ADMIN_EMAIL and LOCAL_ADMIN_PASSWORD must be set together');
   }
   const port = { min: 0, max: 65535 };
+  const plugins = readPluginsConfig(r, production, jwtSecret);
   const config: FindingsConfig = {
     role,
     port: r.int('PORT', 3000, port),
@@ -149,10 +153,11 @@ export function loadFindingsConfig(
     },
     pluginRunner: readPluginRunnerClientConfig(r),
     outbound: readOutboundConfig(r, production),
-    plugins: readPluginsConfig(r, production, jwtSecret),
+    plugins,
     enrichment: readEnrichmentConfig(r),
     findingSources: readFindingSourcesConfig(r),
     cleanup: readCleanupConfig(r),
+    autoClosure: readAutoClosureConfig(r, plugins.secretsKey),
     metricsCollectIntervalSeconds: r.int('METRICS_COLLECT_INTERVAL_SECONDS', 60, {
       min: 1,
       max: 86_400,

@@ -134,6 +134,18 @@ export const ERROR_STATUS = {
   plugin_upload_invalid: 400,
   plugin_artifact_too_large: 413,
   plugin_capability_change_pending: 422,
+  // automatic closure, re-verification, scanner callbacks
+  verification_endpoint_missing: 422,
+  verification_endpoint_invalid: 400,
+  reverification_unavailable: 422,
+  callback_signature_missing: 401,
+  callback_signature_invalid: 401,
+  callback_timestamp_stale: 401,
+  callback_key_unknown: 401,
+  callback_key_retired: 401,
+  callback_replayed: 409,
+  callback_key_not_found: 404,
+  callback_key_not_rotatable: 409,
   // scan perimeter (docs/findings-service/scope.md)
   scope_entry_invalid: 400,
   scope_entry_too_wide: 400,

@@ -217,6 +217,50 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the finding source could not be polled ({reason}): {message}; nothing was changed',
     ru: 'не удалось опросить источник находок ({reason}): {message}; ничего не изменено',
   },
+  verification_endpoint_missing: {
+    en: 'the project has no re-verification endpoint: set one first (PUT /api/v1/projects/{project_id}/verification-endpoint)',
+    ru: 'у проекта нет адреса перепроверки: сначала задайте его (PUT /api/v1/projects/{project_id}/verification-endpoint)',
+  },
+  verification_endpoint_invalid: {
+    en: 'the re-verification endpoint is refused: {reason}',
+    ru: 'адрес перепроверки отклонён: {reason}',
+  },
+  reverification_unavailable: {
+    en: 'the finding cannot be re-verified: {reason}',
+    ru: 'находку нельзя перепроверить: {reason}',
+  },
+  callback_signature_missing: {
+    en: 'the callback lacks X-Scanner-Key-Id, X-Scanner-Timestamp or X-Scanner-Signature',
+    ru: 'в обратном вызове нет X-Scanner-Key-Id, X-Scanner-Timestamp или X-Scanner-Signature',
+  },
+  callback_signature_invalid: {
+    en: 'the callback signature does not match the body',
+    ru: 'подпись обратного вызова не соответствует телу',
+  },
+  callback_timestamp_stale: {
+    en: 'the callback timestamp is more than {max_skew_seconds} s away from the service clock',
+    ru: 'метка времени обратного вызова отличается от часов сервиса больше чем на {max_skew_seconds} с',
+  },
+  callback_key_unknown: {
+    en: 'unknown callback key',
+    ru: 'неизвестный ключ обратного вызова',
+  },
+  callback_key_retired: {
+    en: 'the callback key was retired or its rotation window has ended',
+    ru: 'ключ обратного вызова отозван или окно его ротации закончилось',
+  },
+  callback_replayed: {
+    en: 'this signed callback was already received',
+    ru: 'этот подписанный обратный вызов уже получен',
+  },
+  callback_key_not_rotatable: {
+    en: 'the callback key was already rotated, retired or has expired: rotate its successor',
+    ru: 'ключ обратного вызова уже заменён, отозван или истёк: заменяйте его преемника',
+  },
+  callback_key_not_found: {
+    en: 'no callback key {id}',
+    ru: 'нет ключа обратного вызова {id}',
+  },
   channel_plugin_not_found: {
     en: 'no installed channel plugin {plugin_id}',
     ru: 'нет установленного плагина канала {plugin_id}',

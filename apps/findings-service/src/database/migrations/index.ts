@@ -12,6 +12,7 @@ import { FindingSources1795603002150 } from './1795603002150-finding-sources';
 import { PluginChannelConfigs1795603810947 } from './1795603810947-plugin-channel-configs';
 import { ReportCoverage1795604000000 } from './1795604000000-report-coverage';
 import { ScanPerimeter1795604100000 } from './1795604100000-scan-perimeter';
+import { AutoClosure1795604200000 } from './1795604200000-auto-closure';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const FINDINGS_MIGRATIONS = [
   PluginChannelConfigs1795603810947,
   ReportCoverage1795604000000,
   ScanPerimeter1795604100000,
+  AutoClosure1795604200000,
 ];

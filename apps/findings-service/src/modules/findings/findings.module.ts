@@ -30,5 +30,6 @@ import { FindingTriageService } from './triage/finding-triage.service';
     BulkStatusRepository,
     BulkStatusService,
   ],
+  exports: [FindingsQueryService],
 })
 export class FindingsModule {}

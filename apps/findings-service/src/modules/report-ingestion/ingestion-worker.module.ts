@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FindingsBulkWriteRepository } from '../findings/bulk-write/findings-bulk-write.repository';
+import { AutoClosureCoreModule } from '../auto-closure/auto-closure-core.module';
 import { EnrichmentCoreModule } from '../enrichment/enrichment-core.module';
 import { StorageModule } from '../storage/storage.module';
 import { IngestionProcessor } from './ingestion.processor';
@@ -8,7 +9,7 @@ import { ReportIngestionService } from './report-ingestion.service';
 
 /** Worker-process side of ingestion: the queue consumer and the set-based write path. */
 @Module({
-  imports: [StorageModule, EnrichmentCoreModule],
+  imports: [StorageModule, EnrichmentCoreModule, AutoClosureCoreModule],
   providers: [
     IngestionReportsRepository,
     FindingsBulkWriteRepository,

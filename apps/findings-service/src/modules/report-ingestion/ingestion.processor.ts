@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
+import { ClosureCheckService } from '../auto-closure/closure-check.service';
 import { EnrichmentScheduler } from '../enrichment/enrichment-scheduler.service';
 import { INGEST_REPORT, REPORT_INGESTION_QUEUE } from '../report-queue/ingest-report.job';
 import { classifyIngestionFailure, isTransientFailureCode } from './ingestion-failure';
@@ -38,6 +39,7 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
     private readonly reports: IngestionReportsRepository,
     private readonly tracing: Tracing,
     private readonly enrichment: EnrichmentScheduler,
+    private readonly closureChecks: ClosureCheckService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -79,7 +81,10 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
     try {
       const result = await this.ingestion.ingest(reportId);
       this.logger.log(`report ${reportId}: ${result} in ${Date.now() - started} ms`);
-      if (result === 'completed') await this.scheduleEnrichment(reportId);
+      if (result === 'completed') {
+        await this.scheduleEnrichment(reportId);
+        await this.scheduleClosureCheck(reportId);
+      }
       return result;
     } catch (error) {
       throw await this.failure(reportId, job, error);
@@ -95,6 +100,21 @@ export class IngestionProcessor implements OnApplicationBootstrap, OnApplication
       await this.enrichment.reportIngested(reportId);
     } catch (error) {
       this.logger.warn(`report ${reportId}: enrichment not queued (${(error as Error).message})`);
+    }
+  }
+
+  /**
+   * A report that asked for it (`verify_fixes`) gets its closure check. Like enrichment, the
+   * report is complete whatever happens here: a failure to queue is logged, and such a report
+   * counts for no finding's streak (a check that did not happen never closes anything).
+   */
+  private async scheduleClosureCheck(reportId: string): Promise<void> {
+    try {
+      await this.closureChecks.reportCompleted(reportId);
+    } catch (error) {
+      this.logger.warn(
+        `report ${reportId}: closure check not queued (${(error as Error).message})`,
+      );
     }
   }
 

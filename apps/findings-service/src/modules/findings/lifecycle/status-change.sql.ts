@@ -20,6 +20,13 @@ export interface StatusChange {
   max?: number;
   /** Skip findings another transaction holds (periodic tasks: they come back next run). */
   skipLocked?: boolean;
+  /**
+   * Per finding id, an object added to its action-log entry's `to` as `evidence` (the
+   * automatic closure records which reports and which confirmation closed the finding).
+   */
+  evidence?: Record<string, Record<string, unknown>>;
+  /** Also return the ids of the changed findings (`ids` of statusChangeCounts). */
+  returnIds?: boolean;
 }
 
 /** Counts of one statement. */
@@ -30,6 +37,8 @@ export interface StatusChangeCounts {
   changed: number;
   /** Open deadline violations closed by a closing state. */
   violationsClosed: number;
+  /** The changed findings (only with `returnIds`). */
+  ids: string[];
 }
 
 /**
@@ -78,6 +87,10 @@ export function statusChangeSql(change: StatusChange): { sql: string; values: un
   const toFields = `(SELECT jsonb_strip_nulls(jsonb_build_object('status', ${to},
       'risk_accepted_until', ${isoTextSql(risk)}, 'waiting_reason', ${reason},
       'waiting_until', ${isoTextSql(until)})))`;
+  const evidence =
+    change.evidence === undefined
+      ? ''
+      : ` || COALESCE(jsonb_build_object('evidence', ${p.add(JSON.stringify(change.evidence))}::jsonb -> c.id::text), '{}'::jsonb)`;
   const closed = change.plan.closesViolations
     ? `, closed AS (
   UPDATE sla_violations v SET resolved_at = ${now}, resolution = 'finding_closed',
@@ -109,8 +122,8 @@ WITH target AS (
     CASE WHEN c.old_status <> ${to} THEN 'status_changed' ELSE 'triage_updated' END,
     CASE WHEN c.old_status NOT IN ('risk_accepted', 'waiting') AND c.due_before IS NULL
       THEN jsonb_build_object('status', c.old_status) ELSE ${fromValue} END,
-    CASE WHEN c.due_after IS NULL THEN ${toFields}
-      ELSE ${toFields} || jsonb_build_object('sla_due_at', ${isoTextSql('c.due_after')}) END,
+    (CASE WHEN c.due_after IS NULL THEN ${toFields}
+      ELSE ${toFields} || jsonb_build_object('sla_due_at', ${isoTextSql('c.due_after')}) END)${evidence},
     ${now}
     FROM changed c
   RETURNING 1
@@ -118,16 +131,19 @@ WITH target AS (
 SELECT (SELECT count(*) FROM target)::int AS matched,
        (SELECT count(*) FROM changed)::int AS changed,
        (SELECT count(*) FROM logged)::int AS logged,
-       ${change.plan.closesViolations ? '(SELECT count(*) FROM closed)::int' : '0'} AS closed`;
+       ${change.plan.closesViolations ? '(SELECT count(*) FROM closed)::int' : '0'} AS closed${
+         change.returnIds ? ',\n       ARRAY(SELECT id FROM changed)::text[] AS ids' : ''
+       }`;
   return { sql, values: p.values };
 }
 
 /** Reads the counts row of statusChangeSql. */
 export function statusChangeCounts(rows: unknown): StatusChangeCounts {
-  const row = (rows as { matched: number; changed: number; closed: number }[])[0];
+  const row = (rows as { matched: number; changed: number; closed: number; ids?: string[] }[])[0];
   return {
     matched: row?.matched ?? 0,
     changed: row?.changed ?? 0,
     violationsClosed: row?.closed ?? 0,
+    ids: row?.ids ?? [],
   };
 }
