@@ -88,6 +88,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The scenarios sign in several times within a minute from one address.
     RATE_LIMIT_AUTH: '1000',
     RATE_LIMIT_KEY_PREFIX: `fweb${suffix}:rl:`,
+    // auto-closure.pw.ts: the global switch, the manual re-verification routes, a check's
+    // attempts 30 ms apart, and re-verification requests to the scanner stand-in on loopback
+    // over http (no other scenario uploads with verify_fixes or sets an endpoint).
+    FEATURE_AUTO_VERIFY_FIXES: 'true',
+    FEATURE_MANUAL_REVERIFICATION: 'true',
+    AUTO_CLOSE_ATTEMPT_INTERVAL_MS: '30',
+    OUTBOUND_ALLOW_HTTP: 'true',
+    OUTBOUND_ALLOW_LOCAL_DIAL: 'true',
   };
   const children: Child[] = [];
   const teardown = async () => {

@@ -20,6 +20,7 @@ const JobsPage = lazy(() => import('./pages/jobs/JobsPage'));
 const DeadlinesPage = lazy(() => import('./pages/deadlines/DeadlinesPage'));
 const DashboardsPage = lazy(() => import('./pages/deadlines/DashboardsPage'));
 const PluginsPage = lazy(() => import('./pages/plugins/PluginsPage'));
+const CallbackKeysPage = lazy(() => import('./pages/callback-keys/CallbackKeysPage'));
 
 function Loading() {
   const { t } = useI18n();
@@ -84,6 +85,7 @@ function Shell() {
             <Route path="/deadlines" element={<DeadlinesPage />} />
             <Route path="/dashboards" element={<DashboardsPage />} />
             <Route path="/plugins" element={<PluginsPage />} />
+            <Route path="/callback-keys" element={<CallbackKeysPage />} />
             <Route path="*" element={<Navigate to="/findings" replace />} />
           </Routes>
         </Suspense>

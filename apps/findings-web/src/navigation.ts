@@ -16,4 +16,5 @@ export const NAVIGATION: NavEntry[] = [
   { path: '/deadlines', label: 'nav.deadlines' },
   { path: '/dashboards', label: 'nav.dashboards' },
   { path: '/plugins', label: 'nav.plugins' },
+  { path: '/callback-keys', label: 'nav.callbackKeys' },
 ];

@@ -71,7 +71,7 @@ async function shape(ds: DataSource, name: 'mixed' | 'mass'): Promise<void> {
     [project.id, `bench-${name}`],
   )) as { id: string }[];
   const [user] = (await ds.query(
-    `INSERT INTO users (email, is_admin) VALUES ($1, true) RETURNING id`,
+    `INSERT INTO users (email, display_name, is_admin) VALUES ($1, 'bench', true) RETURNING id`,
     [`bench-${name}-${Date.now()}@example.test`],
   )) as { id: string }[];
   const [load] = await timed(() =>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { createCallbackKey } from '../support/auto-closure';
 import { DataSource } from 'typeorm';
 import { createProduct, createProject, bearer, addMember } from '../support/catalog';
 import { seedFindings } from '../support/findings-seed';
@@ -51,6 +52,9 @@ export class FindingsFuzzSeed {
   scopeEntryId = '';
   /** A pending scope proposal of the project (confirm and reject consume it). */
   scopeProposalId = '';
+  /** A scanner callback key: rotate and delete consume it; the callback route signs with `callbackKey`. */
+  callbackKeyId = '';
+  callbackKey = { key_id: '', secret: '' };
 
   constructor(private readonly t: TestApp) {}
 
@@ -73,6 +77,12 @@ export class FindingsFuzzSeed {
     await this.newChannel();
     await this.newScopeEntry();
     await this.newScopeProposal();
+    await this.newCallbackKey();
+    this.callbackKey = await createCallbackKey(this.t, this.admin, { name: 'fuzz-signing' });
+  }
+
+  async newCallbackKey(): Promise<void> {
+    this.callbackKeyId = (await createCallbackKey(this.t, this.admin, { name: 'fuzz' })).id;
   }
 
   async newScopeEntry(): Promise<void> {

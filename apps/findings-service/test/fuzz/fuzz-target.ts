@@ -2,9 +2,11 @@ import {
   jsonErrorEnvelope,
   type FuzzCase,
   type FuzzOperation,
+  type FuzzRequest,
   type FuzzResponse,
   type ValidRequest,
 } from '@platform/testing';
+import { createHmac } from 'node:crypto';
 import { syntheticSarif } from '../support/synthetic-sarif';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app';
 import type { FindingsFuzzSeed } from './fuzz-seed';
@@ -18,6 +20,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/admin/users/')) return { id: seed.targetUserId };
   if (p.startsWith('/api/v1/admin/plugin-marketplaces/')) return { id: seed.pluginSourceId };
   if (p.startsWith('/api/v1/admin/installed-plugins/')) return { id: seed.enricherId };
+  if (p.startsWith('/api/v1/admin/scanner-callback-keys/')) return { id: seed.callbackKeyId };
   if (p.startsWith('/api/v1/projects/')) {
     return {
       id: seed.projectId,
@@ -45,6 +48,19 @@ const randomValue = (): string => `v${(entryCounter += 1)}-${Date.now().toString
 function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
   return {
     'POST /api/v1/auth/local/login': { login: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    'POST /api/v1/admin/scanner-callback-keys': {
+      name: 'fuzz-created',
+      project_id: seed.projectId,
+    },
+    'POST /api/v1/admin/scanner-callback-keys/{id}/rotate': { window_hours: 2 },
+    'PUT /api/v1/projects/{id}/verification-endpoint': {
+      url: 'https://scanner.fuzz.example/verify',
+      rotate_secret: false,
+    },
+    'POST /api/v1/scanner-callbacks/verify-finding': {
+      scanner: 'fuzz-scanner',
+      results: [{ finding_id: seed.findingId, result: 'undetermined', details: 'fuzz' }],
+    },
     'POST /api/v1/admin/users': {
       email: 'fuzz-created@example.test',
       password: 'fuzz-password-0123',
@@ -143,6 +159,13 @@ export function validFindingsRequest(op: FuzzOperation, seed: FindingsFuzzSeed):
     body: bodies(seed)[op.key],
   };
   if (op.key === 'POST /api/v1/auth/token/refresh') valid.headers = { cookie: seed.refreshCookie };
+  if (op.key === CALLBACK_ROUTE) {
+    valid.headers = {
+      'x-scanner-key-id': seed.callbackKey.key_id,
+      'x-scanner-timestamp': 'now',
+      'x-scanner-signature': SIGN_HERE,
+    };
+  }
   if (op.key === 'POST /api/v1/products/{product_id}/reports') {
     valid.multipart = [
       {
@@ -200,6 +223,10 @@ export async function replaceConsumed(
     case 'POST /api/v1/sla/violations/{id}/resolve':
       await seed.newViolation();
       return;
+    case 'DELETE /api/v1/admin/scanner-callback-keys/{id}':
+    case 'POST /api/v1/admin/scanner-callback-keys/{id}/rotate':
+      await seed.newCallbackKey();
+      return;
     case 'DELETE /api/v1/projects/{id}/scope/entries/{entry_id}':
       await seed.newScopeEntry();
       return;
@@ -210,6 +237,35 @@ export async function replaceConsumed(
     default:
       return;
   }
+}
+
+const CALLBACK_ROUTE = 'POST /api/v1/scanner-callbacks/verify-finding';
+/** The placeholder the valid callback request carries where its signature goes. */
+const SIGN_HERE = 'v1=sign-here';
+
+/**
+ * Signs callback requests over the bytes actually sent (the timestamp of now), so hostile
+ * bodies get past the signature to validation and storage. A variant that replaced a
+ * signature header keeps its value (and is refused by the signature check, as it should be).
+ */
+export function signCallbacks(
+  seed: FindingsFuzzSeed,
+  fuzzCase: FuzzCase,
+  request: FuzzRequest,
+): void {
+  if (fuzzCase.operation.key !== CALLBACK_ROUTE) return;
+  const headers = request.headers;
+  const name = (wanted: string) => Object.keys(headers).find((h) => h.toLowerCase() === wanted);
+  const signature = name('x-scanner-signature');
+  const timestamp = name('x-scanner-timestamp');
+  if (!signature || headers[signature] !== SIGN_HERE) return;
+  const seconds = Math.floor(Date.now() / 1000);
+  if (timestamp && headers[timestamp] === 'now') headers[timestamp] = String(seconds);
+  const stamped = timestamp ? Number(headers[timestamp]) : seconds;
+  headers[signature] = `v1=${createHmac('sha256', seed.callbackKey.secret)
+    .update(`${stamped}.`)
+    .update(request.body ?? Buffer.alloc(0))
+    .digest('hex')}`;
 }
 
 /** Findings errors are `{error: <localized>, code: <machine code>, ...}`. */

@@ -20,7 +20,12 @@ import { DataSource } from 'typeorm';
 import { buildOpenApiDocument } from '../../src/app/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { FindingsFuzzSeed } from './fuzz-seed';
-import { findingsEnvelopeProblem, replaceConsumed, validFindingsRequest } from './fuzz-target';
+import {
+  findingsEnvelopeProblem,
+  replaceConsumed,
+  signCallbacks,
+  validFindingsRequest,
+} from './fuzz-target';
 import { ServerErrorLog } from './server-log';
 
 const SPEC = 'apps/findings-service/test/fuzz';
@@ -46,6 +51,9 @@ describe('Fuzz - every route of the findings OpenAPI document', () => {
       LOG_FILE_SINK_ENABLED: 'true',
       LOG_DIR: logDir,
       LOG_LEVEL: 'error',
+      // Every route of the document: the flagged ones too.
+      FEATURE_AUTO_VERIFY_FIXES: 'true',
+      FEATURE_MANUAL_REVERIFICATION: 'true',
     });
     const seed = new FindingsFuzzSeed(t);
     await seed.seed();
@@ -84,6 +92,7 @@ describe('Fuzz - every route of the findings OpenAPI document', () => {
             ? { 'x-api-key': seed.serviceAccountKey }
             : {},
       valid: (op) => validFindingsRequest(op, seed),
+      finalize: (fuzzCase, request) => signCallbacks(seed, fuzzCase, request),
       envelopeProblem: findingsEnvelopeProblem,
       digest,
       afterSuccess: (fuzzCase, response) => replaceConsumed(seed, fuzzCase, response),

@@ -3,15 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
-import { isMessageKey } from '../../i18n/en';
-import { useI18n, type Translate } from '../../i18n/i18n';
-import { fieldChanges, plainValue, valueKind } from './action-changes';
-
-/** A message for a name the API sends (`action.status_changed`), or the name itself. */
-function lookUp(t: Translate, prefix: string, name: string): string {
-  const key = `${prefix}.${name}`;
-  return isMessageKey(key) ? t(key) : name;
-}
+import { useI18n } from '../../i18n/i18n';
+import { lookUp } from '../../i18n/look-up';
+import { fieldChanges, plainValue, valueKind, type FieldChange } from './action-changes';
+import { closureEvidence } from './auto-closure-text';
+import { ClosureEvidence } from './ClosureEvidence';
 
 function Value({ field, value }: { field: string; value: unknown }) {
   const { t, locale } = useI18n();
@@ -20,6 +16,28 @@ function Value({ field, value }: { field: string; value: unknown }) {
   if (kind === 'time') return <Text span>{formatDate(value as string, locale)}</Text>;
   if (kind === 'status') return <Text span>{lookUp(t, 'status', value as string)}</Text>;
   return <Text span>{plainValue(value)}</Text>;
+}
+
+/** One changed field: before → after; an automatic closure's evidence in words. */
+function Change({ change }: { change: FieldChange }) {
+  const { t } = useI18n();
+  const evidence = change.field === 'evidence' ? closureEvidence(change.after) : undefined;
+  return (
+    <Text size="xs" component="div" data-testid="action-change" data-field={change.field}>
+      <Text span fw={600}>
+        {lookUp(t, 'field', change.field)}
+      </Text>
+      {': '}
+      {evidence ? (
+        <ClosureEvidence evidence={evidence} />
+      ) : (
+        <>
+          <Value field={change.field} value={change.before} /> →{' '}
+          <Value field={change.field} value={change.after} />
+        </>
+      )}
+    </Text>
+  );
 }
 
 /** The finding's action log, oldest first: who, when, what, and each field before → after. */
@@ -56,14 +74,7 @@ export function ActionLog({ id }: { id: string }) {
               <Table.Td fw={600}>{lookUp(t, 'action', a.action)}</Table.Td>
               <Table.Td>
                 {fieldChanges(a.from, a.to).map((c) => (
-                  <Text key={c.field} size="xs" data-testid="action-change" data-field={c.field}>
-                    <Text span fw={600}>
-                      {lookUp(t, 'field', c.field)}
-                    </Text>
-                    {': '}
-                    <Value field={c.field} value={c.before} /> →{' '}
-                    <Value field={c.field} value={c.after} />
-                  </Text>
+                  <Change key={c.field} change={c} />
                 ))}
               </Table.Td>
             </Table.Tr>

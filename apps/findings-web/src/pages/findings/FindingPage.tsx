@@ -19,6 +19,7 @@ import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels'
 import { useI18n } from '../../i18n/i18n';
 import { ActionLog } from './ActionLog';
 import { AssigneeForm } from './AssigneeForm';
+import { AutoClosurePanel } from './AutoClosurePanel';
 import { Enrichment, TagsEditor } from './FindingTags';
 import { StatusForm } from './StatusForm';
 
@@ -173,6 +174,9 @@ export default function FindingPage() {
           <Stack gap="sm">
             <Paper withBorder p="xs">
               <Deadline finding={f} />
+            </Paper>
+            <Paper withBorder p="xs">
+              <AutoClosurePanel finding={f} />
             </Paper>
             <Paper withBorder p="xs">
               <StatusForm finding={f} />

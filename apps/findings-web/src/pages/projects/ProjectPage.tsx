@@ -20,6 +20,7 @@ import { InlineCreateForm } from '../../components/InlineCreateForm';
 import { useI18n } from '../../i18n/i18n';
 import { ProjectChannels } from './ProjectChannels';
 import { ReportUpload } from './ReportUpload';
+import { VerificationEndpoint } from './VerificationEndpoint';
 
 type Settings = Schemas['ProjectSettingsDto'];
 type Role = Schemas['PutMemberDto']['role'];
@@ -255,6 +256,7 @@ export default function ProjectPage() {
       <ErrorAlert error={project.error ?? settings.error} />
       <Products projectId={id} />
       {settings.data && <SettingsForm projectId={id} settings={settings.data} />}
+      <VerificationEndpoint projectId={id} />
       <Members projectId={id} />
       <ProjectChannels projectId={id} />
     </Stack>

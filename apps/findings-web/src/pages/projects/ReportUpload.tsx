@@ -1,4 +1,4 @@
-import { Alert, Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, call } from '../../api/client';
@@ -9,11 +9,12 @@ import { useI18n } from '../../i18n/i18n';
 /**
  * Uploads through XMLHttpRequest (fetch has no upload progress), then follows the report
  * (GET /reports/{id}) until it is completed or failed; a failed report shows its localized
- * parse error.
+ * parse error. `verify_fixes` makes the report a check of the automatic closure.
  */
 function upload(
   productId: string,
   file: File,
+  verifyFixes: boolean,
   token: string | undefined,
   lang: string,
   onProgress: (pct: number) => void,
@@ -41,6 +42,8 @@ function upload(
     };
     xhr.onerror = () => reject(new ApiError(0, 'network_error', 'network error'));
     const form = new FormData();
+    // Fields before the file: the API reads the form as a stream.
+    if (verifyFixes) form.append('verify_fixes', 'true');
     form.append('file', file);
     xhr.send(form);
   });
@@ -49,6 +52,7 @@ function upload(
 export function ReportUpload({ productId }: { productId: string }) {
   const { t, locale } = useI18n();
   const [file, setFile] = useState<File | null>(null);
+  const [verifyFixes, setVerifyFixes] = useState(false);
   const [pct, setPct] = useState<number>();
   const [reportId, setReportId] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -72,10 +76,10 @@ export function ReportUpload({ productId }: { productId: string }) {
       // A 401 (expired access token) is retried once after the cookie refresh.
       let accepted: { report_id: string };
       try {
-        accepted = await upload(productId, file, currentAccessToken(), locale, setPct);
+        accepted = await upload(productId, file, verifyFixes, currentAccessToken(), locale, setPct);
       } catch (e) {
         if (!(e instanceof ApiError && e.status === 401) || !(await refreshSession())) throw e;
-        accepted = await upload(productId, file, currentAccessToken(), locale, setPct);
+        accepted = await upload(productId, file, verifyFixes, currentAccessToken(), locale, setPct);
       }
       setReportId(accepted.report_id);
     } catch (e) {
@@ -94,6 +98,13 @@ export function ReportUpload({ productId }: { productId: string }) {
           onChange={setFile}
           accept=".sarif,.json"
           clearable
+        />
+        <Checkbox
+          size="xs"
+          mb={6}
+          label={t('projects.verifyFixes')}
+          checked={verifyFixes}
+          onChange={(e) => setVerifyFixes(e.currentTarget.checked)}
         />
         <Button size="xs" onClick={() => void start()} disabled={!file}>
           {t('projects.upload')}
