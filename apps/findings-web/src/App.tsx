@@ -20,6 +20,7 @@ const JobsPage = lazy(() => import('./pages/jobs/JobsPage'));
 const DeadlinesPage = lazy(() => import('./pages/deadlines/DeadlinesPage'));
 const DashboardsPage = lazy(() => import('./pages/deadlines/DashboardsPage'));
 const PluginsPage = lazy(() => import('./pages/plugins/PluginsPage'));
+const ScopePage = lazy(() => import('./pages/scope/ScopePage'));
 const CallbackKeysPage = lazy(() => import('./pages/callback-keys/CallbackKeysPage'));
 
 function Loading() {
@@ -81,6 +82,8 @@ function Shell() {
             <Route path="/findings/:id" element={<FindingPage />} />
             <Route path="/projects" element={<ProjectsPage />} />
             <Route path="/projects/:id" element={<ProjectPage />} />
+            <Route path="/projects/:id/scope" element={<ScopePage />} />
+            <Route path="/scope" element={<ScopePage />} />
             <Route path="/jobs" element={<JobsPage />} />
             <Route path="/deadlines" element={<DeadlinesPage />} />
             <Route path="/dashboards" element={<DashboardsPage />} />

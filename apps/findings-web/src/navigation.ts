@@ -12,6 +12,7 @@ export interface NavEntry {
 export const NAVIGATION: NavEntry[] = [
   { path: '/findings', label: 'nav.findings' },
   { path: '/projects', label: 'nav.projects' },
+  { path: '/scope', label: 'nav.scope' },
   { path: '/jobs', label: 'nav.jobs' },
   { path: '/deadlines', label: 'nav.deadlines' },
   { path: '/dashboards', label: 'nav.dashboards' },

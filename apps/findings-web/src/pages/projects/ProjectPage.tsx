@@ -1,4 +1,5 @@
 import {
+  Anchor,
   Button,
   Checkbox,
   Group,
@@ -13,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { SEVERITIES, api, call, callVoid, type Schemas, type Severity } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { InlineCreateForm } from '../../components/InlineCreateForm';
@@ -240,6 +241,7 @@ function Products({ projectId }: { projectId: string }) {
 
 export default function ProjectPage() {
   const { id = '' } = useParams();
+  const { t } = useI18n();
   const project = useQuery({
     queryKey: ['project', id],
     queryFn: () => call(api.GET('/api/v1/projects/{id}', { params: { path: { id } } })),
@@ -253,6 +255,9 @@ export default function ProjectPage() {
       <Title order={1} size="h3">
         {project.data?.name ?? ''}
       </Title>
+      <Anchor component={Link} to={`/projects/${id}/scope`} size="sm">
+        {t('scope.link')}
+      </Anchor>
       <ErrorAlert error={project.error ?? settings.error} />
       <Products projectId={id} />
       {settings.data && <SettingsForm projectId={id} settings={settings.data} />}
