@@ -32,6 +32,38 @@ describe('Scope targets', () => {
     expect(parseTarget('http://10.0.0.1:81/')).toEqual({ kind: 'ipv4', value: 0x0a000001 });
   });
 
+  it("reads a URL's host as the WHATWG URL parser does (the direct cut and the parser agree)", () => {
+    const urls = [
+      'https://Example.COM/path',
+      'https://example.com.:8443/x?y#z',
+      'http://10.0.0.1:81/',
+      'http://[2001:DB8::1]:8080/',
+      'http://0x7f.1/',
+      'http://127.1/',
+      'http://010.0.0.1/',
+      'https://user:pw@host.example/',
+      'https://host.example\\evil',
+      'https://xn--e1afmkfd.xn--p1ai/',
+      'https://Пример.рф/',
+      'https://%65xample.com/',
+      'ftp://files.example:21',
+      'ssh://Git.Example',
+      'http://a..b/',
+      'https://a.0x7f/',
+      'https://example.com:99999/',
+    ];
+    for (const url of urls) {
+      let expected: unknown;
+      try {
+        const host = new URL(url).hostname;
+        expected = host === '' ? { kind: 'invalid', reason: 'invalid_url' } : parseTarget(host);
+      } catch {
+        expected = { kind: 'invalid', reason: 'invalid_url' };
+      }
+      expect([url, parseTarget(url)]).toEqual([url, expected]);
+    }
+  });
+
   it('names why a target is invalid', () => {
     const reasons = Object.fromEntries(
       [
