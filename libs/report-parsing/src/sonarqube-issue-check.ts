@@ -6,7 +6,7 @@ import {
   optionalObject,
   optionalString,
 } from './json-shape';
-import { asArray, asRecord, asString, JsonRecord } from './json-value';
+import { asRecord, asString, JsonRecord } from './json-value';
 import { IgnoredMask, ResultWarningCode } from './result-warnings';
 import {
   SONAR_HOTSPOT_SEVERITY,
@@ -36,7 +36,15 @@ function unknownWord(table: Readonly<Record<string, Severity>>, value: unknown):
 function impactsUnknown(impacts: unknown): boolean {
   if (absent(impacts)) return false;
   if (!Array.isArray(impacts)) return true;
-  return asArray(impacts).some((i) => unknownWord(SONAR_IMPACT_SEVERITY, asRecord(i)?.severity));
+  for (const impact of impacts as unknown[]) {
+    if (unknownWord(SONAR_IMPACT_SEVERITY, asRecord(impact)?.severity)) return true;
+  }
+  return false;
+}
+
+function textMembersOdd(issue: JsonRecord): boolean {
+  for (const key of TEXT_MEMBERS) if (!optionalString(issue[key])) return true;
+  return false;
 }
 
 /** The optional members: noted when they cannot be read, never a skipped issue. */
@@ -49,10 +57,7 @@ function noteIgnored(issue: JsonRecord, hotspot: boolean, mask: IgnoredMask): vo
     mask.note('result_severity_ignored');
   }
   const tags = issue.tags;
-  if (
-    TEXT_MEMBERS.some((key) => !optionalString(issue[key])) ||
-    !(optionalArray(tags) || typeof tags === 'string')
-  ) {
+  if (textMembersOdd(issue) || !(optionalArray(tags) || typeof tags === 'string')) {
     mask.note('result_member_ignored');
   }
 }
