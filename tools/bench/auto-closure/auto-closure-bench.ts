@@ -119,17 +119,19 @@ async function shape(ds: DataSource, name: 'mixed' | 'mass'): Promise<void> {
   const now = new Date();
   const [, startSeconds] = await timed(() => checks.start(checked, now));
   let attemptSeconds = 0;
-  let counts = { candidates: 0, present: 0, undetermined: 0, gone: 0 };
+  const [check] = (await ds.query(
+    `SELECT started_at, candidates FROM auto_closure_checks WHERE report_id = $1`,
+    [report.id],
+  )) as { started_at: Date; candidates: number }[];
   for (let i = 0; i < ATTEMPTS; i++) {
-    const [c, seconds] = await timed(() => checks.attempt(checked));
-    counts = c;
+    const [, seconds] = await timed(() => checks.attempt(checked, check.started_at));
     attemptSeconds += seconds;
   }
-  const [final, finishSeconds] = await timed(() => checks.finish(checked, 3, now, null));
+  const [final, finishSeconds] = await timed(() => checks.finish(checked, 3, now));
   const total = startSeconds + attemptSeconds + finishSeconds;
   const load1 = loadavg()[0].toFixed(1);
   console.log(
-    `${name}: ${TOTAL} findings, ${SEEN} seen by the report, ${counts.candidates} candidates, ${final?.absent ?? 0} absent`,
+    `${name}: ${TOTAL} findings, ${SEEN} seen by the report, ${check.candidates} candidates, ${final?.absent ?? 0} absent`,
   );
   console.log(
     `  check ${total.toFixed(2)} s = select ${startSeconds.toFixed(2)} + ${ATTEMPTS} attempts ${attemptSeconds.toFixed(2)} + counters ${finishSeconds.toFixed(2)}` +

@@ -17,7 +17,7 @@ export class AutoClosure1795604200000 implements MigrationInterface {
       `CREATE INDEX "ix_auto_closure_checks_product_id" ON "auto_closure_checks" ("product_id") `,
     );
     await queryRunner.query(
-      `CREATE TABLE "auto_closure_candidates" ("report_id" uuid NOT NULL, "finding_id" uuid NOT NULL, "result" character varying(16) NOT NULL DEFAULT 'absent', "seen_at" TIMESTAMP WITH TIME ZONE NOT NULL, "seen_report_id" uuid, CONSTRAINT "PK_auto_closure_candidates" PRIMARY KEY ("report_id", "finding_id"))`,
+      `CREATE TABLE "auto_closure_candidates" ("report_id" uuid NOT NULL, "finding_id" uuid NOT NULL, "result" character varying(16) NOT NULL DEFAULT 'absent', "project_id" uuid NOT NULL, "product_id" uuid NOT NULL, "scanner" character varying(200) NOT NULL, "seen_at" TIMESTAMP WITH TIME ZONE NOT NULL, "seen_report_id" uuid, CONSTRAINT "PK_auto_closure_candidates" PRIMARY KEY ("report_id", "finding_id"))`,
     );
     await queryRunner.query(
       `CREATE TABLE "finding_absences" ("finding_id" uuid NOT NULL, "project_id" uuid NOT NULL, "product_id" uuid NOT NULL, "scanner" character varying(200) NOT NULL, "streak" integer NOT NULL DEFAULT '0', "streak_started_at" TIMESTAMP WITH TIME ZONE, "basis_seen_at" TIMESTAMP WITH TIME ZONE NOT NULL, "check_reports" uuid array NOT NULL DEFAULT '{}', "last_result" character varying(16) NOT NULL, "last_report_id" uuid NOT NULL, "last_check_at" TIMESTAMP WITH TIME ZONE NOT NULL, "confirmation" character varying(16), "confirmation_at" TIMESTAMP WITH TIME ZONE, "confirmation_id" uuid, "requested_at" TIMESTAMP WITH TIME ZONE, "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_finding_absences" PRIMARY KEY ("finding_id"))`,
@@ -51,9 +51,6 @@ export class AutoClosure1795604200000 implements MigrationInterface {
     );
     await queryRunner.query(
       `ALTER TABLE "auto_closure_checks" ADD CONSTRAINT "FK_auto_closure_checks_report" FOREIGN KEY ("report_id") REFERENCES "reports"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
-    );
-    await queryRunner.query(
-      `ALTER TABLE "auto_closure_candidates" ADD CONSTRAINT "FK_auto_closure_candidates_finding" FOREIGN KEY ("finding_id") REFERENCES "findings"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
     await queryRunner.query(
       `ALTER TABLE "finding_absences" ADD CONSTRAINT "FK_finding_absences_finding" FOREIGN KEY ("finding_id") REFERENCES "findings"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AccessContext } from '../../app/access/access-context';
 import { Access, CurrentAccess, UserOnly } from '../../app/access/access.decorators';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
@@ -61,6 +61,7 @@ export class VerificationEndpointController {
 
   @Delete()
   @HttpCode(204)
+  @ApiResponse({ status: 204, description: 'Removed' })
   @ApiErrorResponses(401, 403, 404, 422, 429)
   async delete(
     @CurrentAccess() access: AccessContext,

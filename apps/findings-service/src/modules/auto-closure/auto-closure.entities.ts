@@ -54,7 +54,11 @@ export class AutoClosureCheckEntity {
   @Column({ type: 'timestamptz', nullable: true }) finishedAt!: Date | null;
 }
 
-/** A finding under evaluation by a running check (deleted when the check completes). */
+/**
+ * A finding under evaluation by a running check (deleted when the check completes). No foreign
+ * key: rows live for seconds, are always read joined with their finding, and a check can
+ * select hundreds of thousands of them (a per-row key check would cost more than the rest).
+ */
 @Entity('auto_closure_candidates')
 export class AutoClosureCandidateEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_auto_closure_candidates' })
@@ -63,19 +67,16 @@ export class AutoClosureCandidateEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_auto_closure_candidates' })
   findingId!: string;
 
-  @ManyToOne(() => FindingEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({
-    name: 'finding_id',
-    foreignKeyConstraintName: 'FK_auto_closure_candidates_finding',
-  })
-  finding?: FindingEntity;
-
   /**
    * What the attempts so far say: `absent`, `present` (seen again meanwhile), `undetermined`
    * (an attempt could not decide: another report of the product still running, a result the
    * report could not read) or `gone` (left the attention states meanwhile: not counted).
    */
   @Column({ type: 'varchar', length: 16, default: 'absent' }) result!: CandidateResult;
+  /** What the counters need, copied at selection (the last step reads no finding). */
+  @Column({ type: 'uuid' }) projectId!: string;
+  @Column({ type: 'uuid' }) productId!: string;
+  @Column({ type: 'varchar', length: 200 }) scanner!: string;
   /** The finding's last sighting when it was selected: any change is a detection (`present`). */
   @Column({ type: 'timestamptz' }) seenAt!: Date;
   @Column({ type: 'uuid', nullable: true }) seenReportId!: string | null;

@@ -72,7 +72,7 @@ export class ClosureCheckService {
     }
     if (!check || check.state !== 'running') return 'skipped';
     // A retried job whose attempt already ran only makes sure the next one is queued.
-    if (check.attemptsDone < job.attempt) await this.checks.attempt(report);
+    if (check.attemptsDone < job.attempt) await this.checks.attempt(report, check.startedAt);
     if (job.attempt < rules.attempts) {
       await this.enqueue(
         { reportId: job.reportId, attempt: job.attempt + 1 },
@@ -85,12 +85,7 @@ export class ClosureCheckService {
 
   private async finish(report: CheckedReport): Promise<AttemptOutcome> {
     const rules = this.config.autoClosure;
-    const counts = await this.checks.finish(
-      report,
-      rules.consecutiveChecks,
-      this.clock.now(),
-      null,
-    );
+    const counts = await this.checks.finish(report, rules.consecutiveChecks, this.clock.now());
     if (!counts) return 'skipped';
     const closed = await this.afterCounting(report);
     this.logger.log(

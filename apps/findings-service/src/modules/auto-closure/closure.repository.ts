@@ -5,7 +5,7 @@ import { systemActor } from '../action-log/finding-action';
 import { CLOCK_EFFECT_OF } from '../findings/lifecycle/finding-lifecycle';
 import { statusChangeCounts, statusChangeSql } from '../findings/lifecycle/status-change.sql';
 import { SqlParams } from '../findings/list/finding-selection.sql';
-import { ATTENTION } from './closure-check.repository';
+import { ATTENTION } from './closure-check.sql';
 
 /** The `system` actor's label of automatic closures in the action log. */
 export const AUTO_CLOSURE_ACTOR = 'auto-closure';

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AccessContext } from '../../app/access/access-context';
 import { AdminOnly, CurrentAccess } from '../../app/access/access.decorators';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
@@ -71,6 +71,7 @@ export class ScannerCallbackKeysController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiResponse({ status: 204, description: 'Retired' })
   @ApiErrorResponses(401, 403, 404, 429)
   async retire(@UuidParam('id') id: string): Promise<void> {
     await this.keys.retire(id);
