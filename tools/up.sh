@@ -225,6 +225,16 @@ FINDINGS_ENV=(
   "PLUGIN_RUNNER_TOKEN=$PLUGIN_RUNNER_TOKEN"
   "PLUGIN_SECRETS_KEY=$PLUGIN_SECRETS_KEY"
 )
+# Feature switches and the settings that go with them, from the caller's environment
+# (`FEATURE_AUTO_VERIFY_FIXES=true npm run up`): passed to the findings API and worker by name,
+# and listed in the summary, so what is on is visible.
+FEATURE_SETTINGS=()
+while IFS='=' read -r name _; do
+  case "$name" in
+    FEATURE_* | AUTO_CLOSE_* | SCANNER_CALLBACK_* | OUTBOUND_*) FEATURE_SETTINGS+=("$name=${!name}") ;;
+  esac
+done < <(env | LC_ALL=C sort)
+FINDINGS_ENV+=("${FEATURE_SETTINGS[@]}")
 # The local plugin catalog: built (components cached in <state>/plugin-components), signed with
 # <state>/catalog-publisher.pem and served on loopback; without it the official source keeps the
 # public default URL. The official source is registered at the first start of a database only.
@@ -308,6 +318,8 @@ cat <<EOF
    Metrics        http://localhost:$CERTSVC_PORT/metrics
    Admin login    $CERTSVC_ADMIN_EMAIL
    Password       $CERTSVC_ADMIN_PASSWORD
+
+ Feature settings ${FEATURE_SETTINGS[*]:-(none: e.g. FEATURE_AUTO_VERIFY_FIXES=true npm run up)}
 
  Plugin catalog   ${CATALOG_URL:-(not built: UP_SKIP_CATALOG=1 or the build failed)}
                   official source of the findings service, signed with $STATE/catalog-publisher.pem
