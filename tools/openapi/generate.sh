@@ -3,7 +3,7 @@
 # docs/openapi/<service>.json, exactly as each service's generator emits them (no
 # reformatting: docs/openapi is in .prettierignore, and the staleness test compares bytes).
 #
-# Each service owns its generator, apps/<service>/src/app/openapi/write-openapi.ts, run from
+# Each service owns its generator, apps/<service>/src/api/openapi/write-openapi.ts, run from
 # TypeScript sources with @swc-node/register. The local stack is started first, because
 # a generator may boot modules that open the database.
 set -euo pipefail
@@ -23,7 +23,7 @@ export SWC_NODE_PROJECT=tsconfig.base.json
 
 mkdir -p docs/openapi
 for service in "${SERVICES[@]}"; do
-  generator="apps/$service/src/app/openapi/write-openapi.ts"
+  generator="apps/$service/src/api/openapi/write-openapi.ts"
   output="docs/openapi/$service.json"
   [ -f "$generator" ] || die "$generator does not exist (owned by the $service engineers)"
   log "generating $output"

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ConfigError } from '@platform/config';
 import { currentBuildInfo } from '@platform/versioning';
 import { loadCertsvcConfig } from './app/config/certsvc-config';
-import { createCertificateApp } from './app/create-app';
+import { createCertificateApp } from './api/create-app';
 import { createCertsvcLogger } from './app/logging/certsvc-logger';
 import { CertsvcMetrics } from './app/metrics/certsvc-metrics';
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { currentBuildInfo } from '@platform/versioning';
-import { createFindingsApp } from './app/create-app';
+import { createFindingsApp } from './api/create-app';
 import { loadFindingsConfig } from './app/config/findings-config';
 
 async function main(): Promise<void> {

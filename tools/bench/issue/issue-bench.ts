@@ -18,7 +18,7 @@
 import 'reflect-metadata';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { Client } from 'pg';
-import { createCertificateApp } from '../../../apps/certificate-service/src/app/create-app';
+import { createCertificateApp } from '../../../apps/certificate-service/src/api/create-app';
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
 import { createCertsvcLogger } from '../../../apps/certificate-service/src/app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../../apps/certificate-service/src/app/metrics/certsvc-metrics';

@@ -38,7 +38,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
+import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import { FindingsMetrics } from '../../../apps/findings-service/src/app/metrics/findings-metrics';
 import { NOTIFICATION_QUEUE } from '../../../apps/findings-service/src/modules/notification-queue/sla-deadline-notification.job';

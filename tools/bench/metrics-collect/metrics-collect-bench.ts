@@ -20,10 +20,10 @@ import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
+import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
-import { BusinessMetricsCollector } from '../../../apps/findings-service/src/app/metrics/business-metrics.collector';
-import { BusinessMetricsRepository } from '../../../apps/findings-service/src/app/metrics/business-metrics.repository';
+import { BusinessMetricsCollector } from '../../../apps/findings-service/src/api/metrics/business-metrics.collector';
+import { BusinessMetricsRepository } from '../../../apps/findings-service/src/api/metrics/business-metrics.repository';
 import { findingsBenchVars, scratchDatabase } from '../support/findings-bench-app';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);

@@ -18,7 +18,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { createFindingsApp } from '../../../apps/findings-service/src/app/create-app';
+import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import { SEED_FINDINGS_SQL } from '../support/seed-findings';
 import {

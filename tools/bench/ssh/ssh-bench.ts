@@ -39,7 +39,7 @@ import {
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createCertificateApp } from '../../../apps/certificate-service/src/app/create-app';
+import { createCertificateApp } from '../../../apps/certificate-service/src/api/create-app';
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
 import { createCertsvcLogger } from '../../../apps/certificate-service/src/app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../../apps/certificate-service/src/app/metrics/certsvc-metrics';

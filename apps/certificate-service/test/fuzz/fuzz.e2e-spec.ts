@@ -13,7 +13,7 @@ import {
   type ServerLogLookup,
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
-import { buildOpenApiDocument } from '../../src/app/openapi/openapi-document';
+import { buildOpenApiDocument } from '../../src/api/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { CertificateFuzzSeed } from './fuzz-seed';
 import {

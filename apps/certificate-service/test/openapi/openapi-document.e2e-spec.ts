@@ -1,12 +1,12 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { renderOpenApiDocument } from '../../src/app/openapi/render-openapi';
-import { OPENAPI_OUTPUT } from '../../src/app/openapi/write-openapi';
+import { renderOpenApiDocument } from '../../src/api/openapi/render-openapi';
+import { OPENAPI_OUTPUT } from '../../src/api/openapi/write-openapi';
 
 const COMMITTED = resolve(__dirname, '../../../..', OPENAPI_OUTPUT);
 const REGENERATE =
-  'SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register apps/certificate-service/src/app/openapi/write-openapi.ts';
+  'SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register apps/certificate-service/src/api/openapi/write-openapi.ts';
 
 describe('OpenAPI document - docs/openapi/certificate-service.json', () => {
   let rendered: string;

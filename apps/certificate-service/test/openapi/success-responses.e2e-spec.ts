@@ -7,11 +7,11 @@ import {
 } from '@platform/testing';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createCertificateApp } from '../../src/app/create-app';
+import { createCertificateApp } from '../../src/api/create-app';
 import { loadCertsvcConfig } from '../../src/app/config/certsvc-config';
 import { createCertsvcLogger } from '../../src/app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../src/app/metrics/certsvc-metrics';
-import { OPENAPI_OUTPUT } from '../../src/app/openapi/write-openapi';
+import { OPENAPI_OUTPUT } from '../../src/api/openapi/write-openapi';
 
 describe('OpenAPI document - every operation documents its success response', () => {
   const committed = resolve(__dirname, '../../../..', OPENAPI_OUTPUT);

@@ -2,7 +2,7 @@ import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@platform/testing';
-import { createCertificateApp } from '../../src/app/create-app';
+import { createCertificateApp } from '../../src/api/create-app';
 import { loadCertsvcConfig, type CertsvcConfig } from '../../src/app/config/certsvc-config';
 import { certificateDataSourceOptions } from '../../src/database/data-source';
 import { createCertsvcLogger } from '../../src/app/logging/certsvc-logger';

@@ -1,6 +1,6 @@
 import { undeclaredRouteModule } from '@platform/testing';
 import { listRouteAccess } from '../../src/app/access/route-inventory';
-import { createFindingsApp } from '../../src/app/create-app';
+import { createFindingsApp } from '../../src/api/create-app';
 import { loadFindingsConfig } from '../../src/app/config/findings-config';
 import { ProbeModule } from '../support/probe.module';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -127,6 +127,14 @@ describe('Automatic closure - repeated scans of a product', () => {
       actor: { type: 'system', label: 'auto-closure' },
       to: { status: 'fixed', evidence: { checks: 3 } },
     });
+
+    // Seen again (renewed), then fixed by a person: that fix is not an automatic closure.
+    await scanOf(p, [A, B, C]);
+    expect((await statusByRule(s.t, p))['rule-b']).toBe('renewed');
+    await bearer(s.admin)
+      .apply(request(s.t.url).patch(`/api/v1/findings/${b}`).send({ status: 'fixed' }))
+      .expect(200);
+    expect(await autoClosureOf(b)).toMatchObject({ state: 'not_applicable', closure: null });
   });
 
   it('restarts the count when the finding is seen again, and closes nothing without the scanner’s answer', async () => {

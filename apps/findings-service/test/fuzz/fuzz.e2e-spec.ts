@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { buildOpenApiDocument } from '../../src/app/openapi/openapi-document';
+import { buildOpenApiDocument } from '../../src/api/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { FindingsFuzzSeed } from './fuzz-seed';
 import {

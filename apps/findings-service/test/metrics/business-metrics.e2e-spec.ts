@@ -2,7 +2,7 @@ import { MetricsListener } from '@platform/metrics';
 import { waitFor } from '@platform/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { BusinessMetricsCollector } from '../../src/app/metrics/business-metrics.collector';
+import { BusinessMetricsCollector } from '../../src/api/metrics/business-metrics.collector';
 import { bearer } from '../support/catalog';
 import { freshProduct, type Product, seedFindings } from '../support/findings-seed';
 import { type IngestionStack, startIngestion, startWorker } from '../support/ingestion-env';

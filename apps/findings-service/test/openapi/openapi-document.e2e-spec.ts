@@ -4,7 +4,7 @@ import {
   exportOpenApiDocument,
   OPENAPI_FILE,
   serializeOpenApi,
-} from '../../src/app/openapi/openapi-export';
+} from '../../src/api/openapi/openapi-export';
 
 describe('OpenAPI - docs/openapi/findings-service.json', () => {
   it('is a valid OpenAPI 3 document and matches what the code generates (not stale)', async () => {
@@ -18,7 +18,7 @@ describe('OpenAPI - docs/openapi/findings-service.json', () => {
     if (JSON.stringify(JSON.parse(generated)) !== JSON.stringify(parsed)) {
       throw new Error(
         'docs/openapi/findings-service.json is stale: run ' +
-          'SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register apps/findings-service/src/app/openapi/write-openapi.ts',
+          'SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register apps/findings-service/src/api/openapi/write-openapi.ts',
       );
     }
   });

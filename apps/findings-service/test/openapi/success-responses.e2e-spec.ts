@@ -6,9 +6,9 @@ import {
   type OpenApiResponses,
 } from '@platform/testing';
 import { readFileSync } from 'node:fs';
-import { createFindingsApp } from '../../src/app/create-app';
+import { createFindingsApp } from '../../src/api/create-app';
 import { loadFindingsConfig } from '../../src/app/config/findings-config';
-import { OPENAPI_FILE } from '../../src/app/openapi/openapi-export';
+import { OPENAPI_FILE } from '../../src/api/openapi/openapi-export';
 
 describe('OpenAPI - every operation documents its success response', () => {
   // A redirecting route (single sign-on) succeeds with its redirect.

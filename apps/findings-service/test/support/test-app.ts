@@ -8,7 +8,7 @@ import {
   uniqueQueuePrefix,
 } from '@platform/testing';
 import request from 'supertest';
-import { createFindingsApp } from '../../src/app/create-app';
+import { createFindingsApp } from '../../src/api/create-app';
 import { FindingsConfig, loadFindingsConfig } from '../../src/app/config/findings-config';
 import { findingsDataSourceOptions } from '../../src/database/data-source';
 import { ProbeModule } from './probe.module';

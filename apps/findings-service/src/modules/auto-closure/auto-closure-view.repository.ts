@@ -7,6 +7,7 @@ import type { AbsenceResult } from './auto-closure.entities';
 /** What the finding page shows about the automatic closure of one finding (reads only). */
 export interface AutoClosureRecord {
   status: FindingStatus;
+  statusChangedAt: Date | null;
   lastSeenAt: Date;
   projectId: string;
   projectEnabled: boolean;
@@ -40,7 +41,7 @@ export class AutoClosureViewRepository {
 
   async load(findingId: string, now: Date): Promise<AutoClosureRecord | undefined> {
     const rows = (await this.dataSource.query(
-      `SELECT f.status, f.last_seen_at, f.project_id, p.auto_verify_fixes,
+      `SELECT f.status, f.status_changed_at, f.last_seen_at, f.project_id, p.auto_verify_fixes,
               to_jsonb(a) AS absence,
               (SELECT jsonb_build_object('closed_at', c.closed_at, 'evidence', c.evidence)
                  FROM auto_closures c WHERE c.finding_id = f.id
@@ -65,6 +66,7 @@ export class AutoClosureViewRepository {
     const date = (v: unknown): Date | null => (typeof v === 'string' ? new Date(v) : null);
     return {
       status: row.status as FindingStatus,
+      statusChangedAt: (row.status_changed_at as Date | null) ?? null,
       lastSeenAt: row.last_seen_at as Date,
       projectId: row.project_id as string,
       projectEnabled: row.auto_verify_fixes as boolean,

@@ -42,13 +42,21 @@ export class AutoClosureViewService {
     if (!record) throw new FindingsApiError('finding_not_found');
     const rules = this.config.autoClosure;
     const a = record.absence;
+    // The latest automatic closure counts only if it made the current `fixed` (a finding renewed
+    // and then fixed by a person is not closed automatically).
+    const closure =
+      record.closure &&
+      record.status === 'fixed' &&
+      record.statusChangedAt?.getTime() === record.closure.closedAt.getTime()
+        ? record.closure
+        : null;
     const state = autoClosureState({
       featureEnabled: rules.enabled,
       projectEnabled: record.projectEnabled,
       status: record.status,
       lastSeenAt: record.lastSeenAt,
       absence: a,
-      closedAutomatically: record.closure !== null,
+      closedAutomatically: closure !== null,
       required: rules.consecutiveChecks,
       maxPerHour: rules.maxPerHour,
       usedThisHour: record.usedThisHour,
@@ -76,9 +84,9 @@ export class AutoClosureViewService {
             }
           : null,
       reverification_requested_at: iso(a?.requestedAt),
-      closure: record.closure && {
-        closed_at: record.closure.closedAt.toISOString(),
-        evidence: record.closure.evidence,
+      closure: closure && {
+        closed_at: closure.closedAt.toISOString(),
+        evidence: closure.evidence,
       },
       max_per_hour: rules.maxPerHour,
       closed_last_hour: record.usedThisHour,

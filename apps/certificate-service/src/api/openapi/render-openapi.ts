@@ -1,7 +1,7 @@
 import { createCertificateApp } from '../create-app';
-import { loadCertsvcConfig } from '../config/certsvc-config';
-import { createCertsvcLogger } from '../logging/certsvc-logger';
-import { CertsvcMetrics } from '../metrics/certsvc-metrics';
+import { loadCertsvcConfig } from '../../app/config/certsvc-config';
+import { createCertsvcLogger } from '../../app/logging/certsvc-logger';
+import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { buildOpenApiDocument } from './openapi-document';
 
 /**

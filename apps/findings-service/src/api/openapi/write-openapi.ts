@@ -1,7 +1,7 @@
 /**
  * Writes docs/openapi/findings-service.json (no database or Redis needed):
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register \
- *     apps/findings-service/src/app/openapi/write-openapi.ts
+ *     apps/findings-service/src/api/openapi/write-openapi.ts
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { join } from 'node:path';
 import { createFindingsApp } from '../create-app';
-import { loadFindingsConfig } from '../config/findings-config';
+import { loadFindingsConfig } from '../../app/config/findings-config';
 import { buildOpenApiDocument } from './openapi-document';
 
 /** Where the committed, portable OpenAPI document lives. */

@@ -3,16 +3,16 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { flattenValidationErrors } from '@platform/errors';
 import { createHttpApp } from '@platform/http';
 import type { ProcessLogger } from '@platform/logging';
-import { CERTSVC_ACCESS } from './access/access.decorators';
+import { CERTSVC_ACCESS } from '../app/access/access.decorators';
 import { AppModule } from './app.module';
-import type { CertsvcConfig } from './config/certsvc-config';
-import { InvalidRequestError } from './errors/certsvc-error';
-import { CertsvcExceptionFilter } from './errors/certsvc-exception.filter';
-import { installAccessLog } from './logging/access-log';
-import { CertsvcMetrics } from './metrics/certsvc-metrics';
-import { contentTypeEnforcement } from './metrics/content-type.hook';
+import type { CertsvcConfig } from '../app/config/certsvc-config';
+import { InvalidRequestError } from '../app/errors/certsvc-error';
+import { CertsvcExceptionFilter } from '../app/errors/certsvc-exception.filter';
+import { installAccessLog } from '../app/logging/access-log';
+import { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
+import { contentTypeEnforcement } from '../app/metrics/content-type.hook';
 import { CERTSVC_OPENAPI } from './openapi/openapi-document';
-import { installRequestContext } from './request-context/request-context.hooks';
+import { installRequestContext } from '../app/request-context/request-context.hooks';
 
 /** What the API process is started with: validated config, its logger and its metrics. */
 export interface CertsvcRuntime {

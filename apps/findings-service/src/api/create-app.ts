@@ -3,16 +3,16 @@ import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { validationExceptionFactory } from '@platform/errors';
 import { createHttpApp } from '@platform/http';
-import { FINDINGS_ACCESS } from './access/access.decorators';
+import { FINDINGS_ACCESS } from '../app/access/access.decorators';
 import { AppModule } from './app.module';
-import { FindingsConfig } from './config/findings-config';
-import { ERROR_MESSAGES } from './errors/error-messages';
-import { FindingsExceptionFilter } from './errors/exception.filter';
+import { FindingsConfig } from '../app/config/findings-config';
+import { ERROR_MESSAGES } from '../app/errors/error-messages';
+import { FindingsExceptionFilter } from '../app/errors/exception.filter';
 import { installTextBodyParser } from '../modules/scope/scope-target-list';
-import { createFindingsLogger } from './logging/findings-logger';
-import { FindingsMetrics } from './metrics/findings-metrics';
+import { createFindingsLogger } from '../app/logging/findings-logger';
+import { FindingsMetrics } from '../app/metrics/findings-metrics';
 import { FINDINGS_OPENAPI } from './openapi/openapi-document';
-import { startFindingsTracing } from './tracing/findings-tracing';
+import { startFindingsTracing } from '../app/tracing/findings-tracing';
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 

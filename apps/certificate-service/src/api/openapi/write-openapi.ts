@@ -8,7 +8,7 @@ import { renderOpenApiDocument } from './render-openapi';
  * created in preview mode (modules scanned, providers never instantiated).
  *
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register \
- *     apps/certificate-service/src/app/openapi/write-openapi.ts [output]
+ *     apps/certificate-service/src/api/openapi/write-openapi.ts [output]
  */
 export const OPENAPI_OUTPUT = 'docs/openapi/certificate-service.json';
 

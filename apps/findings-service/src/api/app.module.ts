@@ -20,11 +20,11 @@ import { ReportsModule } from '../modules/reports/reports.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SlaModule } from '../modules/sla/sla.module';
 import { UsersModule } from '../modules/users/users.module';
-import { FindingsConfig } from './config/findings-config';
-import { CoreModule } from './core.module';
-import { DataEnvelopeInterceptor } from './http/data-envelope.interceptor';
+import { FindingsConfig } from '../app/config/findings-config';
+import { CoreModule } from '../app/core.module';
+import { DataEnvelopeInterceptor } from '../app/http/data-envelope.interceptor';
 import { BusinessMetricsModule } from './metrics/business-metrics.module';
-import { FindingsMetrics } from './metrics/findings-metrics';
+import { FindingsMetrics } from '../app/metrics/findings-metrics';
 
 /** The HTTP API process. `extraModules` lets tests mount probe routes. */
 @Module({})

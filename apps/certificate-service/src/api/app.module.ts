@@ -1,8 +1,8 @@
 import { DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { certificateDatabase } from '../database/database';
-import type { CertsvcConfig } from './config/certsvc-config';
-import { CoreModule } from './core.module';
-import type { CertsvcMetrics } from './metrics/certsvc-metrics';
+import type { CertsvcConfig } from '../app/config/certsvc-config';
+import { CoreModule } from '../app/core.module';
+import type { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
 import { AgentModule } from '../modules/agent/agent.module';
 import { ApprovalModule } from '../modules/approval/approval.module';
 import { CaModule } from '../modules/ca/ca.module';

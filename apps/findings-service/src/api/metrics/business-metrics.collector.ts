@@ -9,12 +9,12 @@ import { loggableError } from '@platform/logging';
 import { type CollectionKind, PeriodicCollector, replaceGaugeValues } from '@platform/metrics';
 import type { Queue } from 'bullmq';
 import { Gauge } from 'prom-client';
-import { FINDINGS_CONFIG } from '../config/config.tokens';
-import type { FindingsConfig } from '../config/findings-config';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import type { FindingsConfig } from '../../app/config/findings-config';
 import { NotificationQueue } from '../../modules/notification-queue/notification-queue.provider';
 import { ReportQueue } from '../../modules/report-queue/report-queue.provider';
 import { BusinessMetricsRepository } from './business-metrics.repository';
-import { FindingsMetrics } from './findings-metrics';
+import { FindingsMetrics } from '../../app/metrics/findings-metrics';
 
 /** Severities always shown by `findsvc_sla_violations_open` (0 when none is open). */
 const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;

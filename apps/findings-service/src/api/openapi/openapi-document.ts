@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type OpenApiMount } from '@platform/http';
 import { currentBuildInfo } from '@platform/versioning';
-import { API_KEY_SCHEME, BEARER_SCHEME } from '../access/access.decorators';
+import { API_KEY_SCHEME, BEARER_SCHEME } from '../../app/access/access.decorators';
 
 /** The OpenAPI 3 description of the API; `info.version` is X.Y only so the document is stable. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
