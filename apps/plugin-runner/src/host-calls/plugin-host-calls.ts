@@ -7,7 +7,7 @@ import type {
   PluginHostObserver,
 } from '../plugin-host/plugin-host';
 import type { PluginLogSink } from './plugin-log';
-import type { SecretScrubber } from './secret-scrubber';
+import type { SecretScrubber } from '../plugin-host/secret-scrubber';
 
 /** A host call's answer as the WIT `result` of jco's glue (`host-error` variants as `err`). */
 export type HostCallAnswer = { tag: 'ok'; val?: unknown } | { tag: 'err'; val: HostError };

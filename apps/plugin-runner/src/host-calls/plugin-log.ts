@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SecretScrubber } from './secret-scrubber';
+import type { SecretScrubber } from '../plugin-host/secret-scrubber';
 
 export interface PluginLogLimits {
   /** A longer line is cut at this many UTF-8 bytes (and marked). */

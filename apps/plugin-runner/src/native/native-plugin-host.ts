@@ -21,7 +21,7 @@ import { NativeChannel, NativeChannelUnavailable, type NativeChannelEvent } from
 import type { NativeLimits } from './native-limits';
 import type { NativeTools } from './native-process';
 import { nativeCommand, verifyNativeProgram } from './native-program';
-import { SecretScrubber } from './secret-scrubber';
+import { SecretScrubber } from '../plugin-host/secret-scrubber';
 
 /** The one operation of a notification channel. */
 export const DELIVER_OPERATION = 'deliver';

@@ -14,7 +14,7 @@ import {
   PluginHostCalls,
 } from '../host-calls/plugin-host-calls';
 import { PluginLogSink } from '../host-calls/plugin-log';
-import { SecretScrubber } from '../host-calls/secret-scrubber';
+import { SecretScrubber } from '../plugin-host/secret-scrubber';
 import {
   type HostCallBroker,
   type InvocationErrorCode,

@@ -160,7 +160,7 @@ describe('native channel plugin lifecycle', () => {
       ok: false,
       error: {
         code: 'plugin_error',
-        message: 'chat not found (token [REDACTED])',
+        message: 'chat not found (token [redacted])',
         detail: { outcome: 'rejected', retryable: false },
       },
     });

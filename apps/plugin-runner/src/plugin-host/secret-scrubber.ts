@@ -2,11 +2,13 @@
 export const REDACTED = '[redacted]';
 
 /**
- * The secret values one plugin has been given (through `get-secret` and
- * `get-project-secret`), and their removal from any text the runner writes about the plugin:
- * its log lines, error messages and details. Exact replacement of every occurrence, longest
- * value first (so a secret containing another is removed whole). A plugin learns a secret
- * only through those calls, so every secret it could write is known here first.
+ * The secret values one plugin has been given (WebAssembly: through `get-secret` and
+ * `get-project-secret`; native channels: the secret settings of each delivery), and their
+ * removal from any text the runner writes about the plugin: its log lines and output, error
+ * messages and details. Exact replacement of every occurrence by `[redacted]` (the value as
+ * text, never as a pattern), longest value first (so a secret containing another is removed
+ * whole). The one implementation of both tiers: a plugin learns a secret only through them,
+ * so every secret it could write is known here first.
  */
 export class SecretScrubber {
   private readonly values = new Set<string>();
