@@ -6,9 +6,9 @@
  *   SWC_NODE_PROJECT=tsconfig.base.json node -r @swc-node/register tools/bench/license-ledger/ledger-bench.ts
  *
  * Boots the certificate-service API in this process on a fresh database of the stack's
- * PostgreSQL and grows the usage ledger through the service's own path (LicenseService.decide
+ * PostgreSQL and grows the usage ledger through the service's own path (LicenseSlotsService.decide
  * + commit: chained rows, slots, a signed checkpoint per batch of 1 000 identities). At each
- * size it times `LicenseService.integrityProblem` inside a ledger transaction — the check run
+ * size it times `LicenseLedgerService.integrityProblem` inside a ledger transaction — the check run
  * before each new counted issuance: both checkpoint signatures, every ledger row read, the
  * prefix digest and the hash chain re-computed, the slot count — and, as the in-run reference,
  * the floor of any full re-hash: the same rows read by one plain SELECT plus one SHA-256 pass
@@ -26,7 +26,8 @@ import { createCertificateApp } from '../../../apps/certificate-service/src/api/
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
 import { createCertsvcLogger } from '../../../apps/certificate-service/src/app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../../apps/certificate-service/src/app/metrics/certsvc-metrics';
-import { LicenseService } from '../../../apps/certificate-service/src/modules/license/license.service';
+import { LicenseLedgerService } from '../../../apps/certificate-service/src/modules/license/license-ledger.service';
+import { LicenseSlotsService } from '../../../apps/certificate-service/src/modules/license/license-slots.service';
 import { toPem } from '@platform/pki';
 import { ecKeyPair, makeCsr } from '@platform/pki/testing';
 import { post } from '../support/http-client';
@@ -67,7 +68,8 @@ async function main(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const license = app.get(LicenseService);
+  const slots = app.get(LicenseSlotsService);
+  const ledger = app.get(LicenseLedgerService);
   const db = app.get(DataSource);
   try {
     console.log(
@@ -101,8 +103,8 @@ async function main(): Promise<void> {
           { length: Math.min(1000, size - rows) },
           (_, i) => `sn:bench-${rows + i}`,
         );
-        await license.inLedgerTransaction(async (tx) => {
-          const decision = await license.decide(tx, batch);
+        await slots.inLedgerTransaction(async (tx) => {
+          const decision = await slots.decide(tx, batch);
           if (decision.refused.size > 0) throw new Error(`refused: ${decision.refusal}`);
           await decision.commit(
             batch.map((identityKey) => ({ identityKey, deviceId: null })),
@@ -120,8 +122,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < REPEAT; i += 1) {
         checks.push(
           await timed(() =>
-            license.inLedgerTransaction(async (tx) => {
-              const problem = await license.integrityProblem(tx, await tx.state());
+            slots.inLedgerTransaction(async (tx) => {
+              const problem = await ledger.integrityProblem(tx, await tx.state());
               if (problem) throw new Error(`ledger check failed: ${problem}`);
             }),
           ),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { SlotCandidate } from '../license/license.repository';
 import { LicenseSeatsService } from '../license/license-seats.service';
-import { LicenseService } from '../license/license.service';
+import { LicenseSlotsService } from '../license/license-slots.service';
 import { type CertificateIssuer, type IssueManyOutcome, type IssueRequest } from '@platform/pki';
 import { elapsedMs, IssuanceTimings } from './issuance-timings';
 import {
@@ -31,7 +31,7 @@ import {
 export class IssuanceService {
   constructor(
     private readonly issuance: IssuanceRepository,
-    private readonly license: LicenseService,
+    private readonly licenseSlots: LicenseSlotsService,
     private readonly seats: LicenseSeatsService,
     private readonly issuers: IssuerRegistry,
     private readonly timings: IssuanceTimings,
@@ -46,7 +46,7 @@ export class IssuanceService {
     if (rows.length === 0) return outcomes;
     const started = process.hrtime.bigint();
     let issueMs = 0;
-    await this.license.inLedgerTransaction(async (ltx) => {
+    await this.licenseSlots.inLedgerTransaction(async (ltx) => {
       const tx = this.issuance.tx(ltx.em);
       const at = new Date();
       const claimed = await tx.claimPending(rows.map((r) => r.requestId));
@@ -56,7 +56,7 @@ export class IssuanceService {
           outcomes.set(row.requestId, { status: 'error', error: 'request_not_pending' });
       }
       const candidates = rows.filter((r) => claimed.has(r.requestId));
-      const slots = await this.license.decide(
+      const slots = await this.licenseSlots.decide(
         ltx,
         candidates.map((r) => r.identityKey),
       );

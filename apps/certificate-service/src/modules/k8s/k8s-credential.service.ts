@@ -18,7 +18,7 @@ import type { Actor } from '../../app/access/actor';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { AuditService, type AuditEntry } from '../audit/audit.service';
 import { LicenseSeatsService } from '../license/license-seats.service';
-import type { EphemeralAdmissionFacts } from '../license/license.service';
+import type { EphemeralAdmissionFacts } from '../license/license.repository';
 import { k8sPromptPolicyFromJson } from '../settings/k8s-prompt.policy';
 import { PrincipalAliasesService } from '../principal-aliases/principal-aliases.service';
 import type { K8sClusterEntity, K8sGroupMapping } from './k8s-cluster.entity';

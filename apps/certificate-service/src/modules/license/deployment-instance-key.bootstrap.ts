@@ -3,7 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { sealPrivateKey } from '@platform/pki';
 import { LicenseRepository } from './license.repository';
-import { INSTANCE_KEY_LABEL, LicenseService } from './license.service';
+import { INSTANCE_KEY_LABEL } from './deployment-instance-key.service';
+import { LicenseLedgerService } from './license-ledger.service';
 
 /**
  * Generates the deployment instance key (Ed25519) at first start: the public half is the
@@ -16,14 +17,14 @@ import { INSTANCE_KEY_LABEL, LicenseService } from './license.service';
 export class DeploymentInstanceKeyBootstrap implements OnApplicationBootstrap {
   constructor(
     private readonly licenses: LicenseRepository,
-    private readonly license: LicenseService,
+    private readonly ledger: LicenseLedgerService,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.createInstanceKey();
     // The ledger integrity check at start (specification, Licensing rules).
-    await this.license.checkAtStart();
+    await this.ledger.checkAtStart();
   }
 
   private async createInstanceKey(): Promise<void> {

@@ -10,7 +10,8 @@ import {
   LicenseRepository,
   type LicenseTx,
 } from './license.repository';
-import { LicenseService, type SlotDecision } from './license.service';
+import { EffectiveLicenseService } from './effective-license.service';
+import { LicenseSlotsService, type SlotDecision } from './license-slots.service';
 
 function seatLimit(purpose: Purpose, inUse: number, bought: number): LicenseError {
   return new LicenseError(
@@ -23,12 +24,13 @@ function seatLimit(purpose: Purpose, inUse: number, bought: number): LicenseErro
  * Purpose seats of the license in force (specification "Licensing rules"): the check at
  * assignment, at approval and at an issuance without request (Kubernetes credentials), and the
  * enforcement step (1 count, 2 log and highlight, 3 refuse). Device slots, the ledger and the
- * license file stay with LicenseService.
+ * license file are LicenseSlotsService, LicenseLedgerService and EffectiveLicenseService.
  */
 @Injectable()
 export class LicenseSeatsService {
   constructor(
-    private readonly license: LicenseService,
+    private readonly license: EffectiveLicenseService,
+    private readonly slots: LicenseSlotsService,
     private readonly licenses: LicenseRepository,
     private readonly audit: AuditService,
     private readonly logger: PinoLogger,
@@ -148,7 +150,7 @@ export class LicenseSeatsService {
     return this.licenses.transaction(async (tx) => {
       let decision: SlotDecision | undefined;
       if (!facts.slotHeld) {
-        decision = await this.license.decide(tx, [identityKey]);
+        decision = await this.slots.decide(tx, [identityKey]);
         if (decision.refused.size > 0) throw new LicenseError(decision.refusal);
       }
       if (seats && !(await tx.seatsHeldBy(deviceId, now)).has(purpose)) {

@@ -14,22 +14,30 @@ import {
   SeatEnforcementDto,
 } from './dto/license.dto';
 import { AttestRateLimitGuard } from './attest-rate-limit.guard';
+import { LicenseActivationService } from './license-activation.service';
+import { LicenseAttestationService } from './license-attestation.service';
+import { LicenseReanchorService } from './license-reanchor.service';
 import { LicenseSeatsService } from './license-seats.service';
-import { LicenseService } from './license.service';
+import { LicenseSlotsService } from './license-slots.service';
+import { LicenseStatusService } from './license-status.service';
 
 @ApiTags('license')
 @Controller('api/v1/license')
 export class LicenseController {
   constructor(
-    private readonly license: LicenseService,
+    private readonly licenseStatus: LicenseStatusService,
     private readonly seats: LicenseSeatsService,
+    private readonly activation: LicenseActivationService,
+    private readonly attestation: LicenseAttestationService,
+    private readonly reanchoring: LicenseReanchorService,
+    private readonly slots: LicenseSlotsService,
   ) {}
 
   @Get('status')
   @Roles(...READER_ROLES)
   @ApiOkResponse({ type: LicenseStatusDto })
   async status(): Promise<LicenseStatusDto> {
-    return LicenseStatusDto.from(await this.license.status());
+    return LicenseStatusDto.from(await this.licenseStatus.status());
   }
 
   @Get('seat-enforcement')
@@ -57,7 +65,7 @@ export class LicenseController {
     @CurrentActor() actor: Actor,
     @Body() body: ActivateLicenseDto,
   ): Promise<LicenseStatusDto> {
-    return LicenseStatusDto.from(await this.license.activate(body.license_b64, actor));
+    return LicenseStatusDto.from(await this.activation.activate(body.license_b64, actor));
   }
 
   /** Public, limited like `/enroll*` (per process and client address). */
@@ -67,7 +75,7 @@ export class LicenseController {
   @UseGuards(AttestRateLimitGuard)
   @ApiOkResponse({ type: LicenseAttestationDto })
   async attest(@Body() body: AttestRequestDto): Promise<LicenseAttestationDto> {
-    return LicenseAttestationDto.from(await this.license.attest(body.nonce));
+    return LicenseAttestationDto.from(await this.attestation.attest(body.nonce));
   }
 
   @Post('reanchor')
@@ -75,7 +83,7 @@ export class LicenseController {
   @Roles('cert-admin')
   @ApiOkResponse({ type: ReanchorResultDto })
   async reanchor(@CurrentActor() actor: Actor): Promise<ReanchorResultDto> {
-    return ReanchorResultDto.from(await this.license.reanchor(actor));
+    return ReanchorResultDto.from(await this.reanchoring.reanchor(actor));
   }
 
   @Post('decommission')
@@ -83,7 +91,7 @@ export class LicenseController {
   @Roles('cert-admin')
   @ApiOkResponse({ type: DecommissionResultDto })
   async decommission(@Body() body: DecommissionDto): Promise<DecommissionResultDto> {
-    const { activeCount } = await this.license.decommission(body.identity_key);
+    const { activeCount } = await this.slots.decommission(body.identity_key);
     return { identity_key: body.identity_key, active_count: activeCount };
   }
 }

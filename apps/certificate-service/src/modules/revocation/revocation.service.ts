@@ -3,7 +3,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Actor } from '../../app/access/actor';
 import type { CertificateEntity } from '../certificates/certificate.entity';
 import { CertificatesRepository } from '../certificates/certificates.repository';
-import { LicenseService } from '../license/license.service';
+import { LicenseSlotsService } from '../license/license-slots.service';
 import { normalizeSerialHex, type RevocationReason } from '@platform/pki';
 import { parseSshCertificateRef } from '../ssh/ssh-certificate-profile';
 import { SshCertificateRevoker, type SshDeviceCascade } from '../ssh/ssh-certificate-revoker';
@@ -30,7 +30,7 @@ export class RevocationService {
     private readonly certificates: CertificatesRepository,
     private readonly revoker: CertificateRevoker,
     private readonly devices: DeviceBlockRepository,
-    private readonly license: LicenseService,
+    private readonly slots: LicenseSlotsService,
     private readonly audit: AuditService,
     private readonly ssh: SshCertificateRevoker,
   ) {}
@@ -98,8 +98,8 @@ export class RevocationService {
     let slotReleased = false;
     if (complete) {
       const at = new Date();
-      slotReleased = await this.license.inLedgerTransaction((tx) =>
-        this.license.decommissionIn(tx, device.identityKey, at),
+      slotReleased = await this.slots.inLedgerTransaction((tx) =>
+        this.slots.decommissionIn(tx, device.identityKey, at),
       );
       await this.devices.setBlocked(device.id, true, at);
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LicenseService } from '../license/license.service';
+import { EffectiveLicenseService } from '../license/effective-license.service';
 import { REQUEST_STATUSES } from '../requests/request-status';
 import type { StatsDto } from './dto/stats.dto';
 import { StatsRepository } from './stats.repository';
@@ -11,7 +11,7 @@ export const EXPIRING_WINDOW_DAYS = 30;
 export class StatsService {
   constructor(
     private readonly stats: StatsRepository,
-    private readonly license: LicenseService,
+    private readonly license: EffectiveLicenseService,
   ) {}
 
   async dashboard(now = new Date()): Promise<StatsDto> {

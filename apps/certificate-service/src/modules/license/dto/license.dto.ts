@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBase64, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
-import type { LicenseAttestation, LicenseStatus, ReanchorResult } from '../license.service';
+import type { LicenseAttestation } from '../license-attestation.service';
+import type { ReanchorResult } from '../license-reanchor.service';
+import type { LicenseStatus } from '../license-status.service';
 
 export class PurposeSeatsDto {
   @ApiProperty({ enum: PURPOSES }) purpose!: Purpose;
