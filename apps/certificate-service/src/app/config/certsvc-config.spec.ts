@@ -16,7 +16,9 @@ describe('loadCertsvcConfig', () => {
       devMode: false,
       contentTypeEnforcement: 'reject',
       migrationLockWaitSeconds: 180,
-      jwt: { accessTokenTtlSeconds: 900, refreshTokenTtlDays: 14, generated: false },
+      jwt: { accessTokenTtlSeconds: 900, generated: false },
+      refreshTokenTtlDays: 14,
+      rateLimits: { auth: 10, enroll: 60, agent: 120, keyholder: 600 },
       localAuth: { enabled: true, adminEmail: undefined },
     });
   });

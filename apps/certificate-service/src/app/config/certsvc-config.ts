@@ -34,8 +34,8 @@ export interface CertsvcConfig {
     /** True when no secret was configured and a per-process one was generated (dev mode). */
     generated: boolean;
     accessTokenTtlSeconds: number;
-    refreshTokenTtlDays: number;
   };
+  refreshTokenTtlDays: number;
   localAuth: {
     enabled: boolean;
     adminEmail: string | undefined;
@@ -43,19 +43,20 @@ export interface CertsvcConfig {
   };
   /** Single sign-on through an OpenID provider (`CERTSVC_OIDC_*`); undefined when off. */
   oidc: OidcProviderSettings | undefined;
-  /** Login attempts allowed per client address and minute. */
-  loginRateLimitPerMinute: number;
+  /** Requests allowed per minute, by bucket (`CERTSVC_*_RATE_LIMIT_PER_MINUTE`). */
+  rateLimits: {
+    /** Login attempts per client address. */
+    auth: number;
+    /** Calls to `/enroll*` (and license attest) per client address. */
+    enroll: number;
+    /** Agent calls per request id. */
+    agent: number;
+    /** Key-holder API calls per client address. */
+    keyholder: number;
+  };
   enroll: {
-    /** Calls to `/enroll*` allowed per client address and minute (per process). */
-    rateLimitPerMinute: number;
-    /** Agent calls allowed per request id and minute (per process). */
-    agentRateLimitPerMinute: number;
     /** Lifetime of enroll and source nonces. */
     nonceTtlSeconds: number;
-  };
-  keyholder: {
-    /** Key-holder API calls allowed per client address and minute (per process). */
-    rateLimitPerMinute: number;
   };
   trustedProxies: string[];
   migrationLockWaitSeconds: number;
@@ -129,18 +130,18 @@ export function loadCertsvcConfig(
         min: 60,
         max: 86_400,
       }),
-      refreshTokenTtlDays: r.int('CERTSVC_REFRESH_TOKEN_TTL_DAYS', 14, { min: 1, max: 365 }),
     },
+    refreshTokenTtlDays: r.int('CERTSVC_REFRESH_TOKEN_TTL_DAYS', 14, { min: 1, max: 365 }),
     localAuth: { enabled: localEnabled, adminEmail, adminPassword },
     oidc: readOidcConfig(r),
-    loginRateLimitPerMinute: r.int('CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE', 10, { min: 1 }),
-    enroll: {
-      rateLimitPerMinute: r.int('CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE', 60, { min: 1 }),
-      agentRateLimitPerMinute: r.int('CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE', 120, { min: 1 }),
-      nonceTtlSeconds: r.int('CERTSVC_ENROLL_NONCE_TTL_SECONDS', 300, { min: 10, max: 3600 }),
+    rateLimits: {
+      auth: r.int('CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE', 10, { min: 1 }),
+      enroll: r.int('CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE', 60, { min: 1 }),
+      agent: r.int('CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE', 120, { min: 1 }),
+      keyholder: r.int('CERTSVC_KEYHOLDER_RATE_LIMIT_PER_MINUTE', 600, { min: 1 }),
     },
-    keyholder: {
-      rateLimitPerMinute: r.int('CERTSVC_KEYHOLDER_RATE_LIMIT_PER_MINUTE', 600, { min: 1 }),
+    enroll: {
+      nonceTtlSeconds: r.int('CERTSVC_ENROLL_NONCE_TTL_SECONDS', 300, { min: 10, max: 3600 }),
     },
     trustedProxies,
     migrationLockWaitSeconds: r.int('MIGRATION_LOCK_WAIT_SECONDS', 180, { min: 0 }),

@@ -32,7 +32,7 @@ export abstract class ClientRateLimitGuard implements CanActivate {
     );
     const decision = await this.limiter.hit(
       `${this.bucket}:${client}`,
-      this.config.enroll.rateLimitPerMinute,
+      this.config.rateLimits.enroll,
       60,
     );
     if (!decision.allowed) throw this.refuse(decision.retryAfterSeconds);

@@ -39,7 +39,7 @@ export class AgentSecretGuard implements CanActivate {
     }
     const decision = await this.limiter.hit(
       `agent:${id.toLowerCase()}`,
-      this.config.enroll.agentRateLimitPerMinute,
+      this.config.rateLimits.agent,
       60,
     );
     if (!decision.allowed)

@@ -51,7 +51,7 @@ const REFRESH_ROTATION_GRACE_SECONDS = 10;
       inject: [RefreshTokensRepository, CERTSVC_CONFIG],
       useFactory: (store: RefreshTokensRepository, config: CertsvcConfig) =>
         new RefreshTokenRotation(store, {
-          ttlSeconds: config.jwt.refreshTokenTtlDays * 86_400,
+          ttlSeconds: config.refreshTokenTtlDays * 86_400,
           prefix: REFRESH_TOKEN_PREFIX,
           rotationGraceSeconds: REFRESH_ROTATION_GRACE_SECONDS,
         }),

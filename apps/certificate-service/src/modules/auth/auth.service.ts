@@ -65,7 +65,7 @@ export class AuthService {
   ) {
     this.passwords = new PasswordLogin({
       limiter: new MemoryRateLimiter(),
-      perMinute: config.loginRateLimitPerMinute,
+      perMinute: config.rateLimits.auth,
     });
     this.proxies = new TrustedProxies(config.trustedProxies);
     this.provider = config.oidc && new OidcRelyingParty(config.oidc);

@@ -62,7 +62,7 @@ export class KeyholderAccessGuard implements CanActivate {
 
     const decision = await this.limiter.hit(
       `keyholder:${address}`,
-      this.config.keyholder.rateLimitPerMinute,
+      this.config.rateLimits.keyholder,
       60,
     );
     if (!decision.allowed) {

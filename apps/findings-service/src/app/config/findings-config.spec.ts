@@ -19,7 +19,7 @@ describe('loadFindingsConfig', () => {
       migrationLockWaitSeconds: 180,
       localAuth: { enabled: true },
     });
-    expect(c.jwt).toMatchObject({ generated: true, accessTtlSeconds: 900 });
+    expect(c.jwt).toMatchObject({ generated: true, accessTokenTtlSeconds: 900 });
     expect(loadFindingsConfig(base, 'worker').metricsPort).toBe(9091);
   });
 

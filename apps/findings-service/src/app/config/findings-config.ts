@@ -35,7 +35,7 @@ export interface FindingsConfig {
   logLevel: LogLevel;
   logFileSinkEnabled: boolean;
   logDir: string;
-  jwt: { secret: string; generated: boolean; accessTtlSeconds: number };
+  jwt: { secret: string; generated: boolean; accessTokenTtlSeconds: number };
   refreshTokenTtlDays: number;
   cookieSecure: boolean;
   bootstrapAdminEmails: string[];
@@ -126,7 +126,7 @@ export function loadFindingsConfig(
     jwt: {
       secret: jwtSecret ?? randomSecret(48),
       generated: jwtSecret === undefined,
-      accessTtlSeconds: r.int('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86400 }),
+      accessTokenTtlSeconds: r.int('ACCESS_TOKEN_TTL_SECONDS', 900, { min: 30, max: 86400 }),
     },
     refreshTokenTtlDays: r.int('REFRESH_TOKEN_TTL_DAYS', 14, { min: 1, max: 365 }),
     cookieSecure: r.bool('COOKIE_SECURE', true),

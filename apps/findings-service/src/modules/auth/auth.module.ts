@@ -36,7 +36,7 @@ const REFRESH_ROTATION_GRACE_SECONDS = 10;
         issuer: ACCESS_TOKEN_ISSUER,
         audience: ACCESS_TOKEN_AUDIENCE,
         secret: config.jwt.secret,
-        ttlSeconds: config.jwt.accessTtlSeconds,
+        ttlSeconds: config.jwt.accessTokenTtlSeconds,
       }),
     }),
     UsersModule,
