@@ -138,6 +138,18 @@ describe('Scope inventory - POST/GET /api/v1/projects/{id}/scope/assets', () => 
       { domain: 'a.example.com', ip: '192.0.2.1', seen_at: 'yesterday' },
     ]);
     expect([badTime.status, badTime.body.code]).toEqual([400, 'validation_failed']);
+    for (const nested of [[[{ domain: 'a.example.com', ip: '192.0.2.1' }]], [[]]]) {
+      const res = await send(
+        request(t.url).post(`${base}/assets`).send({ assets: nested }),
+        scanner,
+      );
+      expect([res.status, res.body.code]).toEqual([400, 'validation_failed']);
+      const domains = await send(
+        request(t.url).post(`${base}/resolution-report`).send({ domains: nested }),
+        scanner,
+      );
+      expect([domains.status, domains.body.code]).toEqual([400, 'validation_failed']);
+    }
     const tooMany = await report(
       base,
       scanner,

@@ -263,6 +263,17 @@ describe('Scope entries - hostile input gets a clear 4xx and changes nothing', (
       asAdmin,
     );
     expect([nul.status, nul.body.code]).toEqual([400, 'validation_failed']);
+    for (const entries of [[[{ value: '10.9.0.0/24' }]], [[]], [null], ['10.9.0.0/24']]) {
+      const nested = await send(
+        request(t.url).post(`${project.base}/entries`).send({ entries }),
+        asAdmin,
+      );
+      expect([JSON.stringify(entries), nested.status, nested.body.code]).toEqual([
+        JSON.stringify(entries),
+        400,
+        'validation_failed',
+      ]);
+    }
     const mode = await send(
       request(t.url)
         .post(`${project.base}/entries`)

@@ -7,6 +7,7 @@ import {
   IsArray,
   IsBoolean,
   IsISO8601,
+  IsObject,
   IsOptional,
   IsString,
   MaxLength,
@@ -44,6 +45,8 @@ export class ReportScopeAssetsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(5_000)
+  // An item must be an object: ValidateNested alone walks into a nested array (`[[...]]`).
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ScopeAssetInputDto)
   assets!: ScopeAssetInputDto[];
@@ -81,6 +84,8 @@ export class ResolutionReportDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(5_000)
+  // An item must be an object: ValidateNested alone walks into a nested array (`[[...]]`).
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => DomainResolutionDto)
   domains!: DomainResolutionDto[];

@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
+  IsObject,
   IsOptional,
   IsString,
   MaxLength,
@@ -141,6 +142,8 @@ export class AddScopeEntriesDto {
   })
   @IsArray()
   @ArrayMinSize(1)
+  // An item must be an object: ValidateNested alone walks into a nested array (`[[...]]`).
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => NewScopeEntryDto)
   entries!: NewScopeEntryDto[];
