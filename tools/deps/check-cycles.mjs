@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * Import cycles of one Nx project, found by dependency-cruiser with .dependency-cruiser.cjs:
+ * Import cycles and layers of one Nx project, found by dependency-cruiser with
+ * .dependency-cruiser.cjs:
  *
  *   node tools/deps/check-cycles.mjs <project-root> [--base-dir <dir>]
  *
- * 1. The module-scope rules (`no-circular`) on the project's own files.
+ * 1. The module-scope rules on the project's own files: `no-circular`, and the layers of a
+ *    service's src/ (`kernel-imports-no-module`, `module-imports-no-root`, ...: the kernel in
+ *    src/app imports no module, no module imports a composition root).
  * 2. The folder-scope rules (`no-feature-cycle`) on the feature graph. dependency-cruiser
  *    collapses every feature folder (the archi `collapsePattern`) into one node; that graph is
  *    written back as one stub module per node — a feature as `<feature>/index.cjs`, any other
@@ -121,7 +124,9 @@ async function main() {
     rmSync(stubs, { recursive: true, force: true });
   }
 
-  if (files.exitCode > 0) process.stdout.write(`${project}: cycles between files\n${files.output}`);
+  if (files.exitCode > 0) {
+    process.stdout.write(`${project}: cycles or imports up a layer between files\n${files.output}`);
+  }
   if (features.exitCode > 0) {
     process.stdout.write(
       `${project}: cycles of feature folders (each apps/*/src/modules/<feature> counted as ` +
@@ -129,7 +134,7 @@ async function main() {
     );
   }
   const broken = files.exitCode + features.exitCode;
-  if (broken === 0) process.stdout.write(`${project}: no import cycles\n`);
+  if (broken === 0) process.stdout.write(`${project}: no import cycles, no import up a layer\n`);
   process.exitCode = broken > 0 ? 1 : 0;
 }
 

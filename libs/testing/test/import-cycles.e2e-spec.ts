@@ -7,7 +7,10 @@ import { promisify } from 'node:util';
 const WORKSPACE = join(__dirname, '../../..');
 const APP = 'apps/demo';
 
-/** Runs the `deps` check (tools/deps/check-cycles.mjs) on a tree laid out like the workspace. */
+/**
+ * Runs the `deps` check (tools/deps/check-cycles.mjs: import cycles and the layers of a
+ * service's src/) on a tree laid out like the workspace.
+ */
 async function checkCycles(
   tree: Record<string, string>,
 ): Promise<{ code: number; output: string }> {
@@ -34,6 +37,8 @@ async function checkCycles(
   }
 }
 
+const PASSED = `${APP}: no import cycles, no import up a layer\n`;
+
 /** auth uses a users DTO; users uses auth only when `usersImportsAuth`. */
 function featureTree(usersImportsAuth: boolean): Record<string, string> {
   return {
@@ -51,7 +56,7 @@ function featureTree(usersImportsAuth: boolean): Record<string, string> {
 describe('the deps check finds import cycles (dependency-cruiser)', () => {
   it('passes a tree without cycles', async () => {
     const result = await checkCycles(featureTree(false));
-    expect(result).toEqual({ code: 0, output: `${APP}: no import cycles\n` });
+    expect(result).toEqual({ code: 0, output: PASSED });
   });
 
   it('fails on two feature folders that import each other through a sub-folder', async () => {
@@ -73,5 +78,123 @@ describe('the deps check finds import cycles (dependency-cruiser)', () => {
     expect(result.code).toBe(1);
     expect(result.output).toContain('error no-circular');
     expect(result.output).toContain(`${APP}/src/app/a.ts`);
+  });
+});
+
+/**
+ * A service laid out in its layers, top to bottom: the entry points (src/main.ts,
+ * src/worker.ts), the composition roots (src/api, src/worker), src/database, the modules, the
+ * kernel (src/app). `planted` adds or replaces files.
+ */
+function layeredTree(planted: Record<string, string> = {}): Record<string, string> {
+  return {
+    'src/app/config.ts': 'export const config = { port: 3000 };\n',
+    'src/modules/reports/report-queue.ts':
+      "import { config } from '../../app/config';\nexport const queue = `q${config.port}`;\n",
+    'src/modules/reports/reports.module.ts':
+      "import { queue } from './report-queue';\nexport const reports = [queue];\n",
+    'src/database/database.ts':
+      "import { reports } from '../modules/reports/reports.module';\n" +
+      "import { config } from '../app/config';\n" +
+      'export const database = { entities: reports, port: config.port };\n',
+    'src/api/metrics/business-metrics.ts':
+      "import { queue } from '../../modules/reports/report-queue';\nexport const gauge = queue;\n",
+    'src/api/app.module.ts':
+      "import { database } from '../database/database';\n" +
+      "import { reports } from '../modules/reports/reports.module';\n" +
+      "import { gauge } from './metrics/business-metrics';\n" +
+      'export const appModule = { database, reports, gauge };\n',
+    'src/worker/worker.module.ts':
+      "import { database } from '../database/database';\n" +
+      "import { queue } from '../modules/reports/report-queue';\n" +
+      'export const workerModule = { database, queue };\n',
+    'src/main.ts': "import { appModule } from './api/app.module';\nexport { appModule };\n",
+    'src/worker.ts':
+      "import { workerModule } from './worker/worker.module';\nexport { workerModule };\n",
+    ...planted,
+  };
+}
+
+describe('the deps check keeps the roof above the floor (dependency-cruiser layer rules)', () => {
+  it('passes a service whose imports all run down: entry, roots, database, modules, kernel', async () => {
+    const result = await checkCycles(layeredTree());
+    expect(result).toEqual({ code: 0, output: PASSED });
+  });
+
+  it('fails when the kernel (src/app) imports a module', async () => {
+    // The findings business-metrics collector where it stood before: in src/app, reading a
+    // module's queue. No cycle: only the layer rule can see it.
+    const result = await checkCycles(
+      layeredTree({
+        'src/app/metrics/business-metrics.ts':
+          "import { queue } from '../../modules/reports/report-queue';\nexport const gauge = queue;\n",
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(
+      `error kernel-imports-no-module: ${APP}/src/app/metrics/business-metrics.ts → ` +
+        `${APP}/src/modules/reports/report-queue.ts`,
+    );
+    expect(result.output).not.toContain('no-circular');
+  });
+
+  it('fails when the kernel imports a composition root, src/database or an entry point', async () => {
+    const result = await checkCycles(
+      layeredTree({
+        'src/app/openapi.ts':
+          "import { appModule } from '../api/app.module';\nexport const document = appModule;\n",
+        'src/app/entities.ts':
+          "import { database } from '../database/database';\nexport const entities = database;\n",
+        'src/app/entry.ts':
+          "import { workerModule } from '../worker';\nexport const w = workerModule;\n",
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(
+      `error kernel-imports-no-module: ${APP}/src/app/openapi.ts → ${APP}/src/api/app.module.ts`,
+    );
+    expect(result.output).toContain(
+      `error kernel-imports-no-module: ${APP}/src/app/entities.ts → ${APP}/src/database/database.ts`,
+    );
+    expect(result.output).toContain(
+      `error kernel-imports-no-module: ${APP}/src/app/entry.ts → ${APP}/src/worker.ts`,
+    );
+  });
+
+  it('fails when a module imports a composition root or src/database', async () => {
+    const result = await checkCycles(
+      layeredTree({
+        'src/modules/users/users.service.ts':
+          "import { gauge } from '../../api/metrics/business-metrics';\n" +
+          "import { workerModule } from '../../worker/worker.module';\n" +
+          "import { database } from '../../database/database';\n" +
+          'export const users = { gauge, workerModule, database };\n',
+      }),
+    );
+    expect(result.code).toBe(1);
+    for (const root of ['api/metrics/business-metrics.ts', 'worker/worker.module.ts']) {
+      expect(result.output).toContain(
+        `error module-imports-no-root: ${APP}/src/modules/users/users.service.ts → ${APP}/src/${root}`,
+      );
+    }
+    expect(result.output).toContain(
+      `error module-imports-no-root: ${APP}/src/modules/users/users.service.ts → ` +
+        `${APP}/src/database/database.ts`,
+    );
+    expect(result.output).not.toContain('no-circular');
+  });
+
+  it('fails when one composition root imports the other', async () => {
+    const result = await checkCycles(
+      layeredTree({
+        'src/worker/worker.module.ts':
+          "import { gauge } from '../api/metrics/business-metrics';\nexport const workerModule = { gauge };\n",
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(
+      `error worker-imports-no-api: ${APP}/src/worker/worker.module.ts → ` +
+        `${APP}/src/api/metrics/business-metrics.ts`,
+    );
   });
 });
