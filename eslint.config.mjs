@@ -36,8 +36,9 @@ export default [
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             {
-              // The findings service is the plugin runner's client: it may use the plugin
-              // contract (protocol, later the SDK's manifest checks), nothing else of scope:plugins.
+              // The findings service is the plugin runner's client and installs plugins: it uses
+              // the runner's contract (@platform/plugin-protocol) and the SDK's manifest,
+              // signature and artifact checks (@platform/plugin-sdk), the scope:plugins libs.
               sourceTag: 'scope:findings',
               onlyDependOnLibsWithTags: ['scope:findings', 'scope:plugins', 'scope:shared'],
             },
