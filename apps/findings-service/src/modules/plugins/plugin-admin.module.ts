@@ -6,7 +6,9 @@ import { PluginAuditRepository } from './audit/plugin-audit.repository';
 import { CatalogFetcher } from './catalog/catalog-fetcher';
 import { PluginCatalogService } from './catalog/plugin-catalog.service';
 import { InstalledPluginsController } from './installed-plugins/installed-plugins.controller';
-import { PluginInstallerService } from './installed-plugins/plugin-installer.service';
+import { PluginConfigurationService } from './installed-plugins/plugin-configuration.service';
+import { PluginInstallService } from './installed-plugins/plugin-install.service';
+import { PluginVersionsService } from './installed-plugins/plugin-versions.service';
 import { PluginMarketplacesController } from './marketplaces/plugin-marketplaces.controller';
 import { PluginMarketplacesService } from './marketplaces/plugin-marketplaces.service';
 import { PluginSourceEntity } from './marketplaces/plugin-source.entity';
@@ -27,7 +29,9 @@ import { PluginsModule } from './plugins.module';
     CatalogFetcher,
     PluginCatalogService,
     PluginMarketplacesService,
-    PluginInstallerService,
+    PluginInstallService,
+    PluginConfigurationService,
+    PluginVersionsService,
   ],
   exports: [PluginMarketplacesService, PluginAuditLog],
 })

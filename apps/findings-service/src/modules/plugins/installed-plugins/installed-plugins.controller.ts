@@ -17,7 +17,9 @@ import {
   UpdateInstalledPluginDto,
 } from './dto/installed-plugin.dto';
 import { InstalledPluginsService } from './installed-plugins.service';
-import { PluginInstallerService } from './plugin-installer.service';
+import { PluginConfigurationService } from './plugin-configuration.service';
+import { PluginInstallService } from './plugin-install.service';
+import { PluginVersionsService } from './plugin-versions.service';
 import { readSideloadForm } from './sideload-form';
 
 const SIDELOAD_SCHEMA = {
@@ -34,7 +36,9 @@ const SIDELOAD_SCHEMA = {
 @Controller(`${API_PREFIX}/admin/installed-plugins`)
 export class InstalledPluginsController {
   constructor(
-    private readonly installer: PluginInstallerService,
+    private readonly installs: PluginInstallService,
+    private readonly configuration: PluginConfigurationService,
+    private readonly versions: PluginVersionsService,
     private readonly plugins: InstalledPluginsService,
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
   ) {}
@@ -48,7 +52,7 @@ export class InstalledPluginsController {
     @Body() body: InstallPluginDto,
     @CurrentAccess() access: AccessContext,
   ): Promise<InstalledPluginDto> {
-    const plugin = await this.installer.install(
+    const plugin = await this.installs.install(
       {
         sourceType: body.source_type,
         marketplaceId: body.marketplace_id,
@@ -79,7 +83,7 @@ export class InstalledPluginsController {
   ): Promise<InstalledPluginDto> {
     try {
       const form = await readSideloadForm(request, this.config.plugins.artifactMaxBytes);
-      return InstalledPluginDto.from(await this.installer.sideload(form, actorOf(access)));
+      return InstalledPluginDto.from(await this.installs.sideload(form, actorOf(access)));
     } catch (error) {
       // the rest of a refused upload is discarded unread, then the connection closes
       void reply.header('connection', 'close');
@@ -114,7 +118,7 @@ export class InstalledPluginsController {
     @Body() body: UpdateInstalledPluginDto,
     @CurrentAccess() access: AccessContext,
   ): Promise<InstalledPluginDto> {
-    const plugin = await this.installer.updateSettings(
+    const plugin = await this.configuration.updateSettings(
       id,
       { settings: body.settings, secretSettings: body.secret_settings },
       actorOf(access),
@@ -131,7 +135,7 @@ export class InstalledPluginsController {
     @UuidParam('id') id: string,
     @CurrentAccess() access: AccessContext,
   ): Promise<InstalledPluginDto> {
-    return InstalledPluginDto.from(await this.installer.setEnabled(id, true, actorOf(access)));
+    return InstalledPluginDto.from(await this.configuration.setEnabled(id, true, actorOf(access)));
   }
 
   @Post(':id/disable')
@@ -143,7 +147,7 @@ export class InstalledPluginsController {
     @UuidParam('id') id: string,
     @CurrentAccess() access: AccessContext,
   ): Promise<InstalledPluginDto> {
-    return InstalledPluginDto.from(await this.installer.setEnabled(id, false, actorOf(access)));
+    return InstalledPluginDto.from(await this.configuration.setEnabled(id, false, actorOf(access)));
   }
 
   @Post(':id/update')
@@ -159,7 +163,7 @@ export class InstalledPluginsController {
     @Body() body: ChangePluginVersionDto,
     @CurrentAccess() access: AccessContext,
   ): Promise<InstalledPluginDto> {
-    const plugin = await this.installer.changeFromCatalog(
+    const plugin = await this.versions.changeFromCatalog(
       id,
       { version: body.version, confirmDowngrade: body.confirm_downgrade },
       actorOf(access),
@@ -176,6 +180,6 @@ export class InstalledPluginsController {
     @UuidParam('id') id: string,
     @CurrentAccess() access: AccessContext,
   ): Promise<InstalledPluginDto> {
-    return InstalledPluginDto.from(await this.installer.acknowledge(id, actorOf(access)));
+    return InstalledPluginDto.from(await this.versions.acknowledge(id, actorOf(access)));
   }
 }
