@@ -13,3 +13,4 @@ export * from './transport/client-error';
 export * from './bootstrap/http-app';
 export * from './client/client-address';
 export * from './client/rate-limiter';
+export * from './client/shared-rate-limits';

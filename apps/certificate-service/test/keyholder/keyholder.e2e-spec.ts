@@ -402,7 +402,7 @@ describe('Key-holder API - /api/v1/keyholder/keys, /revocations, tokens, gate an
   });
 });
 
-describe('Key-holder API - rate limit per process and client address', () => {
+describe('Key-holder API - rate limit per client address', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startEnrollApp({ env: { CERTSVC_KEYHOLDER_RATE_LIMIT_PER_MINUTE: '3' } });

@@ -1,7 +1,12 @@
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
-import { createTestDatabase, type TestDatabase } from '@platform/testing';
+import {
+  createTestDatabase,
+  testRedisUrl,
+  uniqueQueuePrefix,
+  type TestDatabase,
+} from '@platform/testing';
 import { createCertificateApp } from '../../src/api/create-app';
 import { loadCertsvcConfig, type CertsvcConfig } from '../../src/app/config/certsvc-config';
 import { certificateDataSourceOptions } from '../../src/database/data-source';
@@ -53,6 +58,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     CERTSVC_CA_KEY_ENC_KEY: TEST_CA_KEY_ENC_KEY,
     CERTSVC_LOG_LEVEL: 'debug',
     CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    // Shared counters in the stack's Redis, under a prefix of this app's own.
+    CERTSVC_REDIS_URL: testRedisUrl(),
+    CERTSVC_RATE_LIMIT_KEY_PREFIX: `${uniqueQueuePrefix()}:rl:`,
     ...(options.withoutLocalAdmin
       ? {}
       : { CERTSVC_LOCAL_ADMIN_EMAIL: ADMIN_EMAIL, CERTSVC_LOCAL_ADMIN_PASSWORD: ADMIN_PASSWORD }),

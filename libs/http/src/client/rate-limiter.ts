@@ -20,7 +20,11 @@ local ttl = redis.call('PTTL', KEYS[1])
 return {n, ttl}
 `;
 
-/** Fixed-window counters in Redis: every replica shares one limit. */
+/**
+ * Fixed-window counters in Redis: every replica shares one limit. A key's window starts with
+ * its first request and lasts `windowSeconds` (as in `MemoryRateLimiter`), so a budget is never
+ * cut short by a clock boundary.
+ */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
@@ -28,18 +32,17 @@ export class RedisRateLimiter implements RateLimiter {
   ) {}
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-    const window = Math.floor(Date.now() / 1000 / windowSeconds);
     const [count, ttl] = (await this.redis.eval(
       HIT_SCRIPT,
       1,
-      `${this.prefix}${key}:${window}`,
+      `${this.prefix}${key}:w${windowSeconds}`,
       String(windowSeconds * 1000),
     )) as [number, number];
     return decide(count, limit, Math.max(1, Math.ceil(ttl / 1000)));
   }
 }
 
-/** Per-process counters (the certificate service's documented behaviour). */
+/** Per-process counters: tests, and a service started without Redis (development). */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 

@@ -26,6 +26,10 @@ export interface CertsvcConfig {
   port: number;
   host: string;
   databaseUrl: string;
+  /**
+   * Redis of the shared rate-limit counters (`CERTSVC_REDIS_URL`). Unset: each API process
+   * counts alone (development); N replicas would allow N times each limit.
+   */
   redisUrl: string | undefined;
   logLevel: LogLevel;
   devMode: boolean;
@@ -54,6 +58,8 @@ export interface CertsvcConfig {
     /** Key-holder API calls per client address. */
     keyholder: number;
   };
+  /** Redis key prefix of the rate-limit counters (`CERTSVC_RATE_LIMIT_KEY_PREFIX`). */
+  rateLimitKeyPrefix: string;
   enroll: {
     /** Lifetime of enroll and source nonces. */
     nonceTtlSeconds: number;
@@ -140,6 +146,7 @@ export function loadCertsvcConfig(
       agent: r.int('CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE', 120, { min: 1 }),
       keyholder: r.int('CERTSVC_KEYHOLDER_RATE_LIMIT_PER_MINUTE', 600, { min: 1 }),
     },
+    rateLimitKeyPrefix: r.string('CERTSVC_RATE_LIMIT_KEY_PREFIX', 'certsvc:rl:'),
     enroll: {
       nonceTtlSeconds: r.int('CERTSVC_ENROLL_NONCE_TTL_SECONDS', 300, { min: 10, max: 3600 }),
     },

@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { safeEqual, sha256Hex } from '@platform/auth';
-import { MemoryRateLimiter } from '@platform/http';
+import { SharedRateLimits } from '@platform/http';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { RequestsRepository } from '../requests/requests.repository';
@@ -19,15 +19,14 @@ const authenticated = new WeakMap<IncomingMessage, CertificateRequestEntity>();
 
 /**
  * Agent routes `/requests/:id/*`: `X-Agent-Secret` must match the secret issued with the
- * request (hash compared in constant time). Limited per request id and process.
+ * request (hash compared in constant time). Limited per request id, one budget for all replicas.
  */
 @Injectable()
 export class AgentSecretGuard implements CanActivate {
-  private readonly limiter = new MemoryRateLimiter();
-
   constructor(
     private readonly requests: RequestsRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    private readonly limits: SharedRateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,10 +36,9 @@ export class AgentSecretGuard implements CanActivate {
     if (!isUUID(id, 'loose') || typeof secret !== 'string' || secret === '') {
       throw new AgentError('agent_unauthorized');
     }
-    const decision = await this.limiter.hit(
+    const decision = await this.limits.hit(
       `agent:${id.toLowerCase()}`,
       this.config.rateLimits.agent,
-      60,
     );
     if (!decision.allowed)
       throw new AgentError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });

@@ -3,10 +3,11 @@ import { RequestsModule } from '../requests/requests.module';
 import { AgentSecretGuard } from './agent-secret.guard';
 import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
+import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /** `/api/v1/requests/:id/*` for the agent (X-Agent-Secret). */
 @Module({
-  imports: [RequestsModule],
+  imports: [RequestsModule, RateLimitsModule],
   controllers: [AgentController],
   providers: [AgentService, AgentSecretGuard],
 })

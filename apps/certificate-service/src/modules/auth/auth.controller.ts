@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentUser, Public, SignedIn } from '../../app/access/access.decorators';
 import type { HumanActor } from '../../app/access/actor';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { AuthService, type Session } from './auth.service';
+import { AuthService, type ClientPeer, type Session } from './auth.service';
 import {
   ChangePasswordDto,
   LocalLoginDto,
@@ -19,6 +19,14 @@ import {
 } from './dto/auth-requests.dto';
 import { AuthConfigDto, MeDto, TokenDto } from './dto/auth-responses.dto';
 import { REFRESH_COOKIE_SHAPE } from './session-cookies';
+
+/** The TCP peer and its `X-Forwarded-For`, for the per-address login budget. */
+function clientPeer(request: FastifyRequest): ClientPeer {
+  return {
+    peer: request.socket.remoteAddress ?? '',
+    forwardedFor: request.headers['x-forwarded-for'],
+  };
+}
 
 @ApiTags('auth')
 @Controller('api/v1/auth')
@@ -44,11 +52,10 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TokenDto> {
-    const peer = {
-      peer: request.socket.remoteAddress ?? '',
-      forwardedFor: request.headers['x-forwarded-for'],
-    };
-    return this.answer(reply, await this.auth.loginLocal(body.email, body.password, peer));
+    return this.answer(
+      reply,
+      await this.auth.loginLocal(body.email, body.password, clientPeer(request)),
+    );
   }
 
   @Post('refresh')
@@ -108,14 +115,18 @@ export class AuthController {
   @ApiOkResponse({ type: TokenDto })
   async callback(
     @Body() body: OidcCallbackDto,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TokenDto> {
-    const session = await this.auth.loginWithProvider({
-      code: body.code,
-      codeVerifier: body.code_verifier,
-      redirectUri: body.redirect_uri,
-      nonce: body.nonce,
-    });
+    const session = await this.auth.loginWithProvider(
+      {
+        code: body.code,
+        codeVerifier: body.code_verifier,
+        redirectUri: body.redirect_uri,
+        nonce: body.nonce,
+      },
+      clientPeer(request),
+    );
     return this.answer(reply, session);
   }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { RefreshTokenRotation, SessionAuthModule } from '@platform/auth';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
+import { RateLimitsModule } from '../../app/http/rate-limits.module';
 import { AuditModule } from '../audit/audit.module';
 import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
 import { RefreshTokensRepository } from '../users/refresh-tokens.repository';
@@ -43,6 +44,7 @@ const REFRESH_ROTATION_GRACE_SECONDS = 10;
     UsersModule,
     ServiceAccountsModule,
     AuditModule,
+    RateLimitsModule,
   ],
   controllers: [AuthController],
   providers: [

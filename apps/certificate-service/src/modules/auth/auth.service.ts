@@ -10,7 +10,7 @@ import {
   RefreshTokenRotation,
   verifyPassword,
 } from '@platform/auth';
-import { MemoryRateLimiter, TrustedProxies } from '@platform/http';
+import { SharedRateLimits } from '@platform/http';
 import { PinoLogger } from 'nestjs-pino';
 import type { HumanActor } from '../../app/access/actor';
 import { primaryRole } from '../../app/access/roles';
@@ -45,14 +45,14 @@ export interface ProviderCallback {
 }
 
 /**
- * Sign-in (local password or the identity provider), sessions and the own password. Local
- * login is limited per client address. Every sign-in goes through `signIn`, which makes the
- * first person to sign in `cert-admin`.
+ * Sign-in (local password or the identity provider), sessions and the own password. Both
+ * ways in draw on one login budget per client address (`CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE`,
+ * shared by every replica): a code exchange makes an outgoing token request. Every sign-in
+ * goes through `signIn`, which makes the first person to sign in `cert-admin`.
  */
 @Injectable()
 export class AuthService {
   private readonly passwords: PasswordLogin;
-  private readonly proxies: TrustedProxies;
   private readonly provider: OidcRelyingParty | undefined;
 
   constructor(
@@ -62,12 +62,9 @@ export class AuthService {
     private readonly audit: AuditService,
     private readonly logger: PinoLogger,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    private readonly limits: SharedRateLimits,
   ) {
-    this.passwords = new PasswordLogin({
-      limiter: new MemoryRateLimiter(),
-      perMinute: config.rateLimits.auth,
-    });
-    this.proxies = new TrustedProxies(config.trustedProxies);
+    this.passwords = new PasswordLogin({ limiter: limits, perMinute: config.rateLimits.auth });
     this.provider = config.oidc && new OidcRelyingParty(config.oidc);
   }
 
@@ -78,12 +75,7 @@ export class AuthService {
 
   async loginLocal(email: string, password: string, client: ClientPeer): Promise<Session> {
     if (!this.config.localAuth.enabled) throw new AuthError('local_auth_disabled');
-    const admitted = await this.passwords.admit(
-      this.proxies.clientAddress(client.peer, client.forwardedFor),
-    );
-    if (!admitted.allowed) {
-      throw new AuthError('rate_limited', { retryAfterSeconds: admitted.retryAfterSeconds });
-    }
+    await this.admit(client);
     const user = await this.passwords.check(
       await this.users.findByEmail(email.trim().toLowerCase()),
       (u) => ({ passwordHash: u.passwordHash, active: u.enabled }),
@@ -97,8 +89,9 @@ export class AuthService {
    * Exchanges the SPA's authorization code (PKCE) at the provider and signs in the person
    * its ID token names, joined by email; a first sign-in creates the user without roles.
    */
-  async loginWithProvider(callback: ProviderCallback): Promise<Session> {
+  async loginWithProvider(callback: ProviderCallback, client: ClientPeer): Promise<Session> {
     if (!this.provider) throw new AuthError('oidc_disabled');
+    await this.admit(client);
     if (!callback.nonce) throw new AuthError('oidc_nonce_required');
     let email: string;
     try {
@@ -120,6 +113,16 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     if (!user?.enabled) throw new AuthError('invalid_credentials');
     return this.signIn(user.email);
+  }
+
+  /** Counts one sign-in attempt against the client address's login budget (429 past it). */
+  private async admit(client: ClientPeer): Promise<void> {
+    const admitted = await this.passwords.admit(
+      this.limits.clientAddress(client.peer, client.forwardedFor),
+    );
+    if (!admitted.allowed) {
+      throw new AuthError('rate_limited', { retryAfterSeconds: admitted.retryAfterSeconds });
+    }
   }
 
   /** Starts a session after any successful sign-in (local or the identity provider). */

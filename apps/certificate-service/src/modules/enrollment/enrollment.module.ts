@@ -12,10 +12,11 @@ import { EnrollmentService } from './enrollment.service';
 import { SourceAuthGate } from './source-auth/source-auth.gate';
 import { SshEnrollmentService } from './ssh-enrollment.service';
 import { UserEnrollmentService } from './user-enrollment.service';
+import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
 @Module({
-  imports: [DevicesModule, SettingsModule],
+  imports: [DevicesModule, SettingsModule, RateLimitsModule],
   controllers: [EnrollmentController],
   providers: [
     EnrollNoncesRepository,

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
-import { MemoryRateLimiter, TrustedProxies } from '@platform/http';
+import { SharedRateLimits } from '@platform/http';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { networkList } from '../settings/keyholder.policy';
@@ -30,26 +30,22 @@ const CALLERS = new WeakMap<FastifyRequest, KeyholderCaller>();
 
 /**
  * Protection of `/api/v1/keyholder/*`, in this order: allowed networks (403), rate limit per
- * client address and process (429), server token by the gate step (`off`: not needed;
+ * client address, one budget for all replicas (429), server token by the gate step (`off`: not needed;
  * `observe`: counted and let through; `required`: counted and refused with 401).
  */
 @Injectable()
 export class KeyholderAccessGuard implements CanActivate {
-  private readonly limiter = new MemoryRateLimiter();
-  private readonly proxies: TrustedProxies;
-
   constructor(
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
     private readonly policies: PolicySettingsService,
     private readonly tokens: KeyholderTokensService,
     private readonly metrics: CertsvcMetrics,
-  ) {
-    this.proxies = new TrustedProxies(config.trustedProxies);
-  }
+    private readonly limits: SharedRateLimits,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const address = this.proxies.clientAddress(
+    const address = this.limits.clientAddress(
       request.socket.remoteAddress ?? '',
       request.headers['x-forwarded-for'],
     );
@@ -60,10 +56,9 @@ export class KeyholderAccessGuard implements CanActivate {
       networkList(policy.allowedNetworks).check(address, family === 6 ? 'ipv6' : 'ipv4');
     if (!allowed) throw new KeyholderError('keyholder_network_denied');
 
-    const decision = await this.limiter.hit(
+    const decision = await this.limits.hit(
       `keyholder:${address}`,
       this.config.rateLimits.keyholder,
-      60,
     );
     if (!decision.allowed) {
       throw new KeyholderError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });

@@ -11,10 +11,11 @@ import { KeyholderRepository } from './keyholder.repository';
 import { KeyholderService } from './keyholder.service';
 import { KeyholderTokensRepository } from './keyholder-tokens.repository';
 import { KeyholderTokensService } from './keyholder-tokens.service';
+import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /** The key-holder API for target servers, its server tokens and token gate. */
 @Module({
-  imports: [AuditModule, SettingsModule, SshKeysModule, PrincipalAliasesModule],
+  imports: [AuditModule, SettingsModule, SshKeysModule, PrincipalAliasesModule, RateLimitsModule],
   controllers: [KeyholderController, KeyholderKrlController, KeyholderAdminController],
   providers: [
     KeyholderTokensRepository,

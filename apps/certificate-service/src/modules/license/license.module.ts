@@ -12,10 +12,11 @@ import { LicenseRepository } from './license.repository';
 import { LicenseSeatsService } from './license-seats.service';
 import { LicenseSlotsService } from './license-slots.service';
 import { LicenseStatusService } from './license-status.service';
+import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /** Device slots, the usage ledger, signed licenses and `/api/v1/license/*`. */
 @Module({
-  imports: [AuditModule],
+  imports: [AuditModule, RateLimitsModule],
   controllers: [LicenseController],
   providers: [
     LicenseRepository,

@@ -13,13 +13,14 @@ import { SshKeysRepository } from './ssh-keys.repository';
 import { SshKeysService } from './ssh-keys.service';
 import { SshRevocationFeed } from './ssh-revocation-feed.service';
 import { SshRevocationsRepository } from './ssh-revocations.repository';
+import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /**
  * Registered raw SSH keys (device registration, states, administration), and the revocation
  * feed. Exports what `modules/ssh` (KRL, certificates) and the device revoke need.
  */
 @Module({
-  imports: [AuditModule, DevicesModule, SettingsModule, PrincipalAliasesModule],
+  imports: [AuditModule, DevicesModule, SettingsModule, PrincipalAliasesModule, RateLimitsModule],
   controllers: [SshKeyEnrollmentController, SshKeysController],
   providers: [
     SshKeysRepository,

@@ -1,49 +1,31 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-} from '@nestjs/common';
-import { RateLimiter, RedisRateLimiter, TrustedProxies } from '@platform/http';
-import Redis from 'ioredis';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SharedRateLimits } from '@platform/http';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig, rateLimitWarnings } from '../../app/config/findings-config';
 import { Principal } from '../../app/access/access-context';
 import { RateLimitError } from './rate-limit.errors';
-import { RATE_LIMIT_REDIS } from './redis-client.provider';
-
-const WINDOW_SECONDS = 60;
 
 /**
- * Two layers of fixed one-minute windows kept in Redis (shared by every replica): a floor
- * per client address and a limit per identity (user or service-account key).
+ * Two layers of one-minute windows counted by the shared limiter of `@platform/http` in Redis
+ * (shared by every replica): a floor per client address and a limit per identity (user or
+ * service-account key).
  */
 @Injectable()
-export class RateLimitService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RateLimitService implements OnApplicationBootstrap {
   private readonly logger = new Logger('RateLimit');
-  private readonly limiter: RateLimiter;
-  private readonly proxies: TrustedProxies;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
-    @Inject(RATE_LIMIT_REDIS) private readonly redis: Redis,
-  ) {
-    this.limiter = new RedisRateLimiter(redis, config.rateLimitKeyPrefix);
-    this.proxies = new TrustedProxies(config.trustedProxies);
-  }
+    private readonly limits: SharedRateLimits,
+  ) {}
 
   onApplicationBootstrap(): void {
     for (const warning of rateLimitWarnings(this.config.rateLimits)) this.logger.warn(warning);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
-  }
-
   /** Client address: X-Forwarded-For is believed only when the peer is a trusted proxy. */
   clientAddress(peer: string, forwardedFor: string | string[] | undefined): string {
-    return this.proxies.clientAddress(peer, forwardedFor);
+    return this.limits.clientAddress(peer, forwardedFor);
   }
 
   async checkAddress(address: string, bucket: 'api' | 'auth'): Promise<void> {
@@ -64,15 +46,9 @@ export class RateLimitService implements OnApplicationBootstrap, OnApplicationSh
     await this.hit(`route:${route}:${principal.kind}:${principal.id}`, limit);
   }
 
+  /** Fails open: an unreachable Redis must not take the API down with it (SharedRateLimits). */
   private async hit(key: string, limit: number): Promise<void> {
-    let decision;
-    try {
-      decision = await this.limiter.hit(key, limit, WINDOW_SECONDS);
-    } catch (err) {
-      // Fail open: an unreachable Redis must not take the API down with it.
-      this.logger.warn(`rate limiter unavailable, request allowed: ${(err as Error).message}`);
-      return;
-    }
+    const decision = await this.limits.hit(key, limit);
     if (!decision.allowed) throw new RateLimitError(decision.retryAfterSeconds);
   }
 }
