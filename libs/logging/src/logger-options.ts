@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { LOG_FILE_MODE, prepareLogFileSink } from './log-file-sink';
 import { loggableError } from './logged-error';
 import { redactSecrets } from './redact-secrets';
-import { REDACTED, scrubSecretText, SECRET_HEADER_NAMES } from './secret-fields';
+import {
+  isSecretQueryParameter,
+  REDACTED,
+  scrubSecretText,
+  SECRET_HEADER_NAMES,
+} from './secret-fields';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -27,6 +32,28 @@ export function serializeError(value: unknown): unknown {
       ? (value as { raw: unknown }).raw
       : value;
   return loggableError(raw);
+}
+
+/**
+ * A request as pino-http serialized it (`{id, method, url, query, headers, ...}`), without the
+ * secrets its URL may carry: the `code` and `state` of a single sign-on callback, token
+ * parameters. Applied to every line bound to a request — the request line, refusals, errors —
+ * before any sink sees it.
+ */
+export function serializeRequest(request: unknown): unknown {
+  if (typeof request !== 'object' || request === null) return request;
+  const { url, query } = request as { url?: unknown; query?: unknown };
+  const safe: Record<string, unknown> = { ...(request as Record<string, unknown>) };
+  if (typeof url === 'string') safe.url = scrubSecretText(url);
+  if (typeof query === 'object' && query !== null) {
+    safe.query = Object.fromEntries(
+      Object.entries(query).map(([name, value]) => [
+        name,
+        isSecretQueryParameter(name) ? REDACTED : value,
+      ]),
+    );
+  }
+  return safe;
 }
 
 /** `logger.error(err)` takes the error's message as the line's message: use the safe one. */

@@ -52,8 +52,21 @@ export function isSecretField(name: string): boolean {
   return SECRET_FIELD_NAMES.has(folded) || SECRET_WORD_PATTERN.test(folded);
 }
 
+/**
+ * Query parameters of a URL whose values are secrets: the authorization response's `code` and
+ * `state` (a single sign-on callback), PKCE and token parameters, and names holding a secret
+ * word (`api_token`, `client_secret`, ...).
+ */
+export const SECRET_QUERY_PARAMETERS = ['code', 'state', 'code_verifier', 'session_state'] as const;
+
+const SECRET_QUERY_PATTERN = new RegExp(
+  `([?&](?:${SECRET_QUERY_PARAMETERS.join('|')}|[\\w.-]*(?:token|secret|password|passwd|api_?key)[\\w.-]*)=)[^&#\\s"'\`]+`,
+  'gi',
+);
+
 /** Secret-shaped substrings of free text (messages, stacks) and what replaces them. */
 const SECRET_TEXT_PATTERNS: readonly (readonly [RegExp, string])[] = [
+  [SECRET_QUERY_PATTERN, `$1${REDACTED}`],
   [/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g, REDACTED],
   [/\bscrypt\$[^\s"'`,;)]+/g, REDACTED],
   [/\b(Bearer|Basic|ApiKey)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
@@ -62,11 +75,22 @@ const SECRET_TEXT_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, `$1${REDACTED}@`],
 ];
 
-/** Replaces password hashes, bearer credentials, JWTs, API keys, private keys, URL passwords. */
+/**
+ * Replaces password hashes, bearer credentials, JWTs, API keys, private keys, URL passwords and
+ * secret query parameters (`?code=...&state=...` of a single sign-on callback).
+ */
 export function scrubSecretText(text: string): string {
   let result = text;
   for (const [pattern, replacement] of SECRET_TEXT_PATTERNS) {
     result = result.replace(pattern, replacement);
   }
   return result;
+}
+
+/** Whether a query parameter's value is a secret (`code`, `state`, `*token*`, ...). */
+export function isSecretQueryParameter(name: string): boolean {
+  return (
+    (SECRET_QUERY_PARAMETERS as readonly string[]).includes(name.toLowerCase()) ||
+    isSecretField(name)
+  );
 }

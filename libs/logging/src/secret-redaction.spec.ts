@@ -8,6 +8,8 @@ import {
   loggableError,
   type LoggedError,
   queryKindOf,
+  scrubSecretText,
+  serializeRequest,
 } from './index';
 
 interface LoggedLine {
@@ -155,6 +157,39 @@ describe('secret fields in logs', () => {
     }
     expect(text).toContain('sa_0123abcd_[redacted]');
     expect(text).toContain('postgres://app:[redacted]@db:5432/x');
+  });
+
+  it('scrubs the secret query parameters of URLs: callback code and state, tokens', () => {
+    const url =
+      '/api/v1/auth/sso/corp/callback?code=c0de-VALUE&state=st4te.VALUE&iss=https%3A%2F%2Fidp&x=1';
+    expect(scrubSecretText(`GET ${url} failed`)).toBe(
+      'GET /api/v1/auth/sso/corp/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp&x=1 failed',
+    );
+    expect(scrubSecretText('https://h/cb?access_token=abc&session_state=s&code_verifier=v')).toBe(
+      'https://h/cb?access_token=[redacted]&session_state=[redacted]&code_verifier=[redacted]',
+    );
+    // a parameter that only ends like one is left alone; so is text outside a query
+    expect(scrubSecretText('/x?zipcode=123&error_code=e state=open')).toBe(
+      '/x?zipcode=123&error_code=e state=open',
+    );
+  });
+
+  it('writes a request without the secrets of its URL and query', () => {
+    expect(
+      serializeRequest({
+        id: 'r1',
+        method: 'GET',
+        url: '/cb?code=c0de&state=st4te&iss=i',
+        query: { code: 'c0de', state: 'st4te', iss: 'i', refresh_token: 't' },
+        headers: { host: 'h' },
+      }),
+    ).toEqual({
+      id: 'r1',
+      method: 'GET',
+      url: '/cb?code=[redacted]&state=[redacted]&iss=i',
+      query: { code: '[redacted]', state: '[redacted]', iss: 'i', refresh_token: '[redacted]' },
+      headers: { host: 'h' },
+    });
   });
 
   it('survives circular values', () => {

@@ -3,7 +3,7 @@ import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import { __resetOutOfContextForTests as forgetEarlierProcessLogger } from 'nestjs-pino/PinoLogger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options } from 'pino-http';
-import { serializeError } from '../logger-options';
+import { serializeError, serializeRequest } from '../logger-options';
 import { resolveRequestId } from '../request-id';
 import { NestLogger } from './nest-logger';
 import type { ProcessLogger } from './process-logger';
@@ -33,8 +33,9 @@ function pinoHttpOptions(logger: ProcessLogger, requests: RequestLogLines | unde
   const common: Options = {
     logger,
     genReqId: requestIdOf,
-    // pino-http wraps the serializers it is given; the shared one keeps SQL values out.
-    serializers: { err: serializeError },
+    // pino-http wraps the serializers it is given: the shared ones keep SQL values and the
+    // secrets of request URLs (a single sign-on callback's code and state) out.
+    serializers: { err: serializeError, req: serializeRequest },
   };
   if (requests?.kind !== 'completed-line') {
     return {

@@ -1,0 +1,103 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { refuseWritesQuotingTheRow, waitFor, type TestIdentityProvider } from '@platform/testing';
+import { returnToApp, ssoEnv, ssoFlow, startCorpProvider, type SsoFlow } from '../support/sso';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+type Line = Record<string, unknown> & {
+  msg?: string;
+  req?: { url?: string; query?: Record<string, unknown> };
+};
+
+/**
+ * The authorization `code` and `state` of a single sign-on callback travel in its URL; they
+ * must not reach a log line: not the request line, not a refusal, not an error's line, in no
+ * sink (the file sink holds the same serialized lines as stdout).
+ */
+describe('Single sign-on callback - code and state never reach the log', () => {
+  let idp: TestIdentityProvider;
+  let t: TestApp;
+  let root: string;
+  let logDir: string;
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'findings-sso-logs-'));
+    logDir = join(root, 'logs');
+    idp = await startCorpProvider();
+    t = await startTestApp({
+      ...ssoEnv(idp),
+      LOG_FILE_SINK_ENABLED: 'true',
+      LOG_DIR: logDir,
+      LOG_LEVEL: 'debug',
+    });
+    // A first sign-in of this address fails in the database: an unhandled error's line.
+    await refuseWritesQuotingTheRow(t.config.databaseUrl, [
+      { table: 'users', event: 'INSERT', when: "NEW.email LIKE '%@db-fault.test'" },
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await idp?.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** Keeps the flow's code (none when the provider refused) and state to grep for. */
+  function remember(flow: SsoFlow): SsoFlow {
+    const { searchParams } = flow.callback;
+    const state = searchParams.get('state');
+    if (!state) throw new Error('the provider sent no state');
+    secrets.push(state, ...(searchParams.has('code') ? [searchParams.get('code') ?? ''] : []));
+    return flow;
+  }
+
+  async function logLines(): Promise<{ text: string; lines: Line[] }> {
+    const names = await readdir(logDir);
+    const text = (await Promise.all(names.map((n) => readFile(join(logDir, n), 'utf8')))).join('');
+    const lines = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Line);
+    return { text, lines };
+  }
+
+  it('writes the callback lines with [redacted] in place of code and state', async () => {
+    const signedIn = await returnToApp(t, remember(await ssoFlow(t, idp, 'ann'))).expect(302);
+    expect(signedIn.headers.location).toBe('/ui/');
+    const refused = await returnToApp(t, remember(await ssoFlow(t, idp, 'ghost'))).expect(401);
+    expect(refused.body.code).toBe('sso_provider_refused');
+    idp.craftNextIdToken((claims) => ({
+      claims: { ...claims, email: 'new@db-fault.test' },
+      key: idp.signingKey,
+    }));
+    const failed = await returnToApp(t, remember(await ssoFlow(t, idp, 'dora'))).expect(500);
+    const errorId = (failed.body as { error_id: string }).error_id;
+
+    const { text, lines } = await waitFor(
+      async () => {
+        const read = await logLines();
+        const callbacks = read.lines.filter((l) => l.req?.url?.includes('/sso/corp/callback'));
+        const kinds = ['request completed', 'single sign-on refused', `unhandled error ${errorId}`];
+        for (const kind of kinds) {
+          if (!callbacks.some((l) => l.msg?.startsWith(kind))) throw new Error(`no "${kind}" line`);
+        }
+        return read;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the three callback lines in the file sink' },
+    );
+
+    expect(secrets).toHaveLength(5); // three states, two codes (the provider refused one)
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    const callbacks = lines.filter((l) => l.req?.url?.includes('/sso/corp/callback'));
+    expect(callbacks.length).toBeGreaterThanOrEqual(6);
+    for (const line of callbacks) {
+      expect(line.req?.url).toMatch(/[?&]state=\[redacted\]/);
+      expect(line.req?.query).toMatchObject({ state: '[redacted]' });
+      if (line.req?.url?.includes('code=')) {
+        expect(line.req.url).toMatch(/[?&]code=\[redacted\]/);
+        expect(line.req.query).toMatchObject({ code: '[redacted]' });
+      }
+    }
+  });
+});
