@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ReportStatus } from '../reports/report-status';
+import { deleteReportsSql } from '../reports/report-writes.sql';
+import { deleteDueRefreshTokensSql } from '../users/refresh-token-cleanup.sql';
 
 /** The moments before which reports are due, per status (`pending` null: never). */
 export interface ReportCutoffs {
@@ -38,7 +40,9 @@ const UUID_PREFIX = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /**
  * Set-based deletes of the cleanup, in batches: each statement picks at most `limit` due rows
- * (skipping rows another transaction holds) and deletes them. Findings keep their
+ * (skipping rows another transaction holds) and deletes them — the statements of the tables'
+ * owners (reports: report-writes.sql.ts, users: refresh-token-cleanup.sql.ts), with the
+ * cleanup's choice of what is due. Findings keep their
  * `first_report_id`/`last_report_id` (no foreign key: the ids stay as history); the action log
  * is never touched.
  */
@@ -57,17 +61,17 @@ export class CleanupRepository {
 
   /** Deletes up to `limit` due reports and returns them (their files are still there). */
   async deleteDueReports(cutoffs: ReportCutoffs, limit: number): Promise<DueReport[]> {
-    const rows = (await this.dataSource.query(
-      `WITH due AS (
-         SELECT id FROM reports WHERE ${DUE_REPORTS}
-          ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED
-       ), gone AS (
-         DELETE FROM reports r USING due WHERE r.id = due.id
-         RETURNING r.id, r.status, r.storage_key, r.size_bytes
-       )
-       SELECT id, status, storage_key, size_bytes::bigint AS size_bytes FROM gone`,
-      [cutoffs.completed, cutoffs.failed, cutoffs.pending, limit],
-    )) as { id: string; status: ReportStatus; storage_key: string; size_bytes: string }[];
+    const { sql, values } = deleteReportsSql(
+      DUE_REPORTS,
+      [cutoffs.completed, cutoffs.failed, cutoffs.pending],
+      limit,
+    );
+    const rows = (await this.dataSource.query(sql, values)) as {
+      id: string;
+      status: ReportStatus;
+      storage_key: string;
+      size_bytes: string;
+    }[];
     return rows.map((r) => ({
       id: r.id,
       status: r.status,
@@ -117,16 +121,8 @@ export class CleanupRepository {
 
   /** Deletes up to `limit` of them; returns how many went. */
   async deleteDueRefreshTokens(cutoff: Date, limit: number): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      `WITH due AS (
-         SELECT id FROM refresh_tokens WHERE revoked_at < $1 OR expires_at < $1
-          LIMIT $2 FOR UPDATE SKIP LOCKED
-       ), gone AS (
-         DELETE FROM refresh_tokens t USING due WHERE t.id = due.id RETURNING 1
-       )
-       SELECT count(*)::int AS n FROM gone`,
-      [cutoff, limit],
-    )) as { n: number }[];
+    const { sql, values } = deleteDueRefreshTokensSql(cutoff, limit);
+    const [row] = (await this.dataSource.query(sql, values)) as { n: number }[];
     return row.n;
   }
 }

@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '../action-log/finding-action';
+import {
+  insertFindingActionsSql,
+  type FindingActionColumn,
+} from '../action-log/finding-actions.sql';
 import { FINDING_STATUS_GROUPS } from '../findings/finding-status';
 import { planBulkTransition } from '../findings/lifecycle/finding-lifecycle';
 import { statusChangeCounts, statusChangeSql } from '../findings/lifecycle/status-change.sql';
 import { SqlParams } from '../findings/list/finding-selection.sql';
+import {
+  upsertPolledFindingsSql,
+  type UpsertedPolledFinding,
+} from '../findings/polled-findings.sql';
+import { insertMissingProductsSql } from '../products/missing-products.sql';
 
 /** A node of a poll, checked. */
 export interface PolledNode {
@@ -64,10 +73,24 @@ export interface SyncRecord {
 
 const ATTENTION = FINDING_STATUS_GROUPS.attention;
 
+/** Columns of the poll's action-log entries. */
+const ENTRY_COLUMNS: FindingActionColumn[] = [
+  'finding_id',
+  'project_id',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'action',
+  'from_value',
+  'to_value',
+  'at',
+];
+
 /**
  * Writes what a finding source polled, set-based, in one transaction per poll (serialised per
  * source by an advisory lock): products by name, findings upserted by identity (new ones get
- * their `created` action-log entry), the finding → node links, the nodes; then the
+ * their `created` action-log entry) — those three through the statements of the tables'
+ * owners (products, findings, action-log) — the finding → node links, the nodes; then the
  * reconciliation of vanished nodes — their findings in an attention state are closed as
  * `fixed` by the status-change statement of the lifecycle (action log with the system actor,
  * deadline violations resolved) — unless the poll answered no node while nodes are recorded.
@@ -99,21 +122,23 @@ export class FindingSourcesRepository {
       const created = await this.upsertFindings(m, projectId, scanner, products, findings, now);
       if (created.ids.length > 0) {
         await m.query(
-          `INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_id, actor_label,
-                  action, from_value, to_value, at)
-           SELECT f.id, f.project_id, $2, $3, $4, 'created', NULL,
+          insertFindingActionsSql(
+            ENTRY_COLUMNS,
+            `SELECT f.id, f.project_id, $2, $3, $4, 'created', NULL,
                   jsonb_build_object('status', f.status, 'severity', f.severity, 'source', $5::text), $6
              FROM findings f WHERE f.id = ANY($1::uuid[])`,
+          ),
           [created.ids, actor.type, actor.id, actor.label, scanner, now],
         );
       }
       if (created.renewedIds.length > 0) {
         await m.query(
-          `INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_id, actor_label,
-                  action, from_value, to_value, at)
-           SELECT f.id, f.project_id, $2, $3, $4, 'renewed', '{"status":"fixed"}'::jsonb,
+          insertFindingActionsSql(
+            ENTRY_COLUMNS,
+            `SELECT f.id, f.project_id, $2, $3, $4, 'renewed', '{"status":"fixed"}'::jsonb,
                   jsonb_build_object('status', 'renewed', 'source', $5::text), $6
              FROM findings f WHERE f.id = ANY($1::uuid[])`,
+          ),
           [created.renewedIds, actor.type, actor.id, actor.label, scanner, now],
         );
       }
@@ -192,11 +217,8 @@ export class FindingSourcesRepository {
     names: string[],
   ): Promise<Map<string, string>> {
     if (names.length === 0) return new Map();
-    await m.query(
-      `INSERT INTO products (project_id, name) SELECT $1, unnest($2::varchar[])
-       ON CONFLICT (project_id, name) DO NOTHING`,
-      [projectId, names],
-    );
+    const missing = insertMissingProductsSql(projectId, names);
+    await m.query(missing.sql, missing.values);
     const rows = (await m.query(
       `SELECT id, name FROM products WHERE project_id = $1 AND name = ANY($2::varchar[])`,
       [projectId, names],
@@ -205,10 +227,10 @@ export class FindingSourcesRepository {
   }
 
   /**
-   * Upserts the findings by (product, identity): new ones are inserted with the project's
-   * remediation days for their severity; seen ones get `last_seen_at` and their source entry;
-   * a `fixed` one seen again (its host came back with it) becomes `renewed`, as in ingestion —
-   * the outer query reads the old status with the statement's snapshot.
+   * Upserts the findings by (product, identity) with the findings module's statement: new ones
+   * are inserted with the project's remediation days for their severity; seen ones get
+   * `last_seen_at` and their source entry; a `fixed` one seen again (its host came back with
+   * it) becomes `renewed`, as in ingestion.
    */
   private async upsertFindings(
     m: EntityManager,
@@ -219,63 +241,13 @@ export class FindingSourcesRepository {
     now: Date,
   ): Promise<{ ids: string[]; renewedIds: string[]; allIds: string[]; nodeKeys: string[] }> {
     if (findings.length === 0) return { ids: [], renewedIds: [], allIds: [], nodeKeys: [] };
-    const col = <T>(pick: (f: PolledFinding) => T) => findings.map(pick);
-    const rows = (await m.query(
-      `WITH input AS (
-         SELECT * FROM unnest($2::uuid[], $3::char(64)[], $4::varchar[], $5::text[], $6::varchar[],
-                              $7::text[], $8::text[], $9::text[], $10::text[], $11::int[],
-                              $12::varchar[], $13::varchar[], $14::text[], $15::text[], $16::varchar[])
-           AS t(product_id, identity_hash, identity_kind, rule_id, severity, title, description,
-                host, ip, port, protocol, cve, component, component_version, node_key)
-       ), upserted AS (
-         INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
-                description, severity, host, ip, port, protocol, cve, component, component_version,
-                scanner, sla_days, sources, properties, first_seen_at, last_seen_at)
-         SELECT i.product_id, $1, i.identity_hash, i.identity_kind, i.rule_id, i.title, i.description,
-                i.severity, i.host, i.ip, i.port, i.protocol, i.cve, i.component, i.component_version,
-                $17::text, CASE i.severity WHEN 'CRITICAL' THEN p.sla_critical_days
-                  WHEN 'HIGH' THEN p.sla_high_days WHEN 'MEDIUM' THEN p.sla_medium_days
-                  WHEN 'LOW' THEN p.sla_low_days ELSE p.sla_info_days END,
-                jsonb_build_object($17::text, jsonb_build_object('scanner', $17::text,
-                  'scanned_at', $18::timestamptz, 'rule_id', i.rule_id, 'cve', i.cve,
-                  'description', i.description)),
-                jsonb_build_object('finding_source', $17::text, 'node_key', i.node_key),
-                $18::timestamptz, $18::timestamptz
-           FROM input i JOIN projects p ON p.id = $1
-         ON CONFLICT (product_id, identity_hash) DO UPDATE SET
-           last_seen_at = EXCLUDED.last_seen_at,
-           sources = findings.sources || EXCLUDED.sources,
-           status = CASE WHEN findings.status = 'fixed' THEN 'renewed' ELSE findings.status END,
-           status_changed_at = CASE WHEN findings.status = 'fixed' THEN $18::timestamptz
-                                    ELSE findings.status_changed_at END,
-           updated_at = CASE WHEN findings.status = 'fixed' THEN $18::timestamptz
-                             ELSE findings.updated_at END
-         RETURNING id, product_id, identity_hash, (xmax = 0) AS inserted
-       )
-       SELECT u.id, u.inserted, i.node_key, old.status AS old_status FROM upserted u
-         JOIN input i ON i.product_id = u.product_id AND i.identity_hash = u.identity_hash
-         LEFT JOIN findings old ON old.id = CASE WHEN u.inserted THEN NULL ELSE u.id END`,
-      [
-        projectId,
-        col((f) => products.get(f.product)),
-        col((f) => f.identityHash),
-        col((f) => f.identityKind),
-        col((f) => f.rule),
-        col((f) => f.severity),
-        col((f) => f.title),
-        col((f) => f.description),
-        col((f) => f.host),
-        col((f) => f.ip),
-        col((f) => f.port),
-        col((f) => f.protocol),
-        col((f) => f.cve),
-        col((f) => f.component),
-        col((f) => f.componentVersion),
-        col((f) => f.nodeKey),
-        scanner,
-        now,
-      ],
-    )) as { id: string; inserted: boolean; node_key: string; old_status: string | null }[];
+    const { sql, values } = upsertPolledFindingsSql(
+      projectId,
+      scanner,
+      findings.map((f) => ({ ...f, productId: products.get(f.product) })),
+      now,
+    );
+    const rows = (await m.query(sql, values)) as UpsertedPolledFinding[];
     return {
       ids: rows.filter((r) => r.inserted).map((r) => r.id),
       renewedIds: rows.filter((r) => r.old_status === 'fixed').map((r) => r.id),

@@ -4,6 +4,11 @@ import { DataSource } from 'typeorm';
 import type { SlaDays } from '../findings/bulk-write/findings-bulk-write.repository';
 import { jsonbText } from '../findings/bulk-write/finding-row';
 import type { ReportRunCoverage } from '../reports/report-coverage';
+import {
+  completeReportSql,
+  failReportSql,
+  markReportStartedSql,
+} from '../reports/report-writes.sql';
 import type {
   ReportFailureCode,
   ReportFailureDetails,
@@ -49,7 +54,10 @@ interface ContextRow {
   sla_info_days: number | null;
 }
 
-/** Report state transitions made by the worker (the per-batch write is in the findings repo). */
+/**
+ * Report state transitions made by the worker, through the statements of the reports module
+ * (report-writes.sql.ts; the per-batch write is in the findings repo).
+ */
 @Injectable()
 export class IngestionReportsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -90,10 +98,8 @@ export class IngestionReportsRepository {
   }
 
   async markStarted(reportId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE reports SET started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`,
-      [reportId],
-    );
+    const started = markReportStartedSql(reportId);
+    await this.dataSource.query(started.sql, started.values);
   }
 
   /**
@@ -101,13 +107,11 @@ export class IngestionReportsRepository {
    * each of its runs looked at (`coverage`) in the same statement.
    */
   async complete(reportId: string, coverage: ReportRunCoverage[]): Promise<boolean> {
-    const result = (await this.dataSource.query(
-      `UPDATE reports SET status = 'completed', finished_at = now(), updated_at = now(),
-              format = COALESCE(format, requested_format), coverage = $2::jsonb
-        WHERE id = $1 AND status = 'pending' AND cancel_requested_at IS NULL
-        RETURNING id`,
-      [reportId, jsonbText(coverage)],
-    )) as [unknown[], number];
+    const completed = completeReportSql(reportId, jsonbText(coverage));
+    const result = (await this.dataSource.query(completed.sql, completed.values)) as [
+      unknown[],
+      number,
+    ];
     return result[1] > 0;
   }
 
@@ -117,11 +121,7 @@ export class IngestionReportsRepository {
     code: ReportFailureCode,
     details?: ReportFailureDetails,
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE reports SET status = 'failed', failure_code = $2, failure_details = $3,
-              finished_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'pending'`,
-      [reportId, code, details ? JSON.stringify(details) : null],
-    );
+    const failed = failReportSql(reportId, code, details);
+    await this.dataSource.query(failed.sql, failed.values);
   }
 }

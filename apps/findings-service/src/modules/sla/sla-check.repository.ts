@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { insertFindingActionsSql } from '../action-log/finding-actions.sql';
 import { approachLeadSql, APPROACH_MAX_HOURS, isoTextSql } from '../sla-clock/sla-clock.sql';
 import type { SlaViolationKind } from './sla-violation.entity';
 
@@ -29,6 +30,24 @@ WITH stale AS (
   RETURNING v.id
 )
 SELECT count(*)::int AS n FROM resolved`;
+
+/** One automatic action-log entry per violation of CTE `fresh`, at $1. */
+const OPENED_LOG = insertFindingActionsSql(
+  [
+    'finding_id',
+    'project_id',
+    'actor_type',
+    'actor_label',
+    'action',
+    'from_value',
+    'to_value',
+    'at',
+  ],
+  `SELECT n.finding_id, n.project_id, 'system', '${SLA_CHECK_ACTOR}',
+    CASE n.kind WHEN 'breached' THEN 'sla_breached' ELSE 'sla_approaching' END, NULL,
+    jsonb_build_object('violation_id', n.id, 'sla_due_at', ${isoTextSql('n.due_at')}), $1
+    FROM fresh n`,
+);
 
 /**
  * Running clocks (partial index on the deadlines of started clocks; only deadlines within the
@@ -62,12 +81,7 @@ WITH candidates AS (
      AND v.resolved_at IS NULL
   RETURNING 1
 ), logged AS (
-  INSERT INTO finding_actions
-    (finding_id, project_id, actor_type, actor_label, action, from_value, to_value, at)
-  SELECT n.finding_id, n.project_id, 'system', '${SLA_CHECK_ACTOR}',
-    CASE n.kind WHEN 'breached' THEN 'sla_breached' ELSE 'sla_approaching' END, NULL,
-    jsonb_build_object('violation_id', n.id, 'sla_due_at', ${isoTextSql('n.due_at')}), $1
-    FROM fresh n
+  ${OPENED_LOG}
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM fresh WHERE kind = 'approaching')::int AS approaching,

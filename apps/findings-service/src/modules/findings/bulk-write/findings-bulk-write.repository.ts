@@ -5,10 +5,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { IgnoredValues, ResultWarnings } from '@platform/report-parsing';
+import { advanceReportSql } from '../../reports/report-writes.sql';
 import { lockProductForWrite } from '../product-write-lock';
 import { pgText, StagedBatch } from './finding-row';
 import {
-  ADVANCE_REPORT,
   PREPARE_STAGE,
   RESIGHTED_STAGE,
   STAGE,
@@ -103,17 +103,18 @@ export class FindingsBulkWriteRepository {
         }
       }
       if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch));
-      await manager.query(ADVANCE_REPORT, [
-        target.reportId,
-        meta.results,
-        counts.new,
-        counts.updated,
-        counts.renewed,
-        meta.format,
-        pgText(meta.scanner.slice(0, 200)),
-        meta.scannerVersion === null ? null : pgText(meta.scannerVersion.slice(0, 100)),
-        warningsJson(meta),
-      ]);
+      const advance = advanceReportSql(target.reportId, {
+        results: meta.results,
+        new: counts.new,
+        updated: counts.updated,
+        renewed: counts.renewed,
+        format: meta.format,
+        scanner: pgText(meta.scanner.slice(0, 200)),
+        scannerVersion:
+          meta.scannerVersion === null ? null : pgText(meta.scannerVersion.slice(0, 100)),
+        warnings: warningsJson(meta),
+      });
+      await manager.query(advance.sql, advance.values);
       return { kind: 'written', counts };
     });
   }

@@ -1,3 +1,4 @@
+import { insertFindingActionsSql } from '../../action-log/finding-actions.sql';
 import { STAGE_COLUMNS } from './finding-row';
 
 /**
@@ -27,6 +28,17 @@ export const PREPARE_STAGE = `SET LOCAL client_min_messages = warning;
 
 /** Staging columns, all copied into `findings` (score is cast to real on the way). */
 export const STAGED = STAGE_COLUMNS.map(([name]) => name).join(', ');
+
+/**
+ * The `renewed` action-log entry (automatic, `system` actor) of each finding of CTE `seen` that
+ * the statement moved from `fixed`; $2 is the project, $4 the report.
+ */
+const RENEWED_LOG = insertFindingActionsSql(
+  ['finding_id', 'project_id', 'actor_type', 'actor_label', 'action', 'from_value', 'to_value'],
+  `SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
+    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
+    FROM seen WHERE old_status = 'fixed'`,
+);
 
 /**
  * One set-based statement per batch over the staged rows: new identities are inserted
@@ -92,11 +104,7 @@ seen AS (
       ON old.id = CASE WHEN up.inserted THEN NULL ELSE up.id END
 ),
 renewed_log AS (
-  INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_label, action,
-    from_value, to_value)
-  SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
-    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
-    FROM seen WHERE old_status = 'fixed'
+  ${RENEWED_LOG}
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS new,
   count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
@@ -136,11 +144,7 @@ seen AS (
     FROM up JOIN findings old ON old.id = up.id
 ),
 renewed_log AS (
-  INSERT INTO finding_actions (finding_id, project_id, actor_type, actor_label, action,
-    from_value, to_value)
-  SELECT id, $2, 'system', 'ingestion', 'renewed', '{"status":"fixed"}'::jsonb,
-    jsonb_build_object('status', 'renewed', 'report_id', $4::text)
-    FROM seen WHERE old_status = 'fixed'
+  ${RENEWED_LOG}
 )
 SELECT count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
   count(*) FILTER (WHERE old_status <> 'fixed' AND old_report_id IS DISTINCT FROM $4)::int
@@ -148,23 +152,3 @@ SELECT count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,
   (SELECT coalesce(array_agg(s.finding_id::text), '{}') FROM ${RESIGHTED_STAGE} s
     WHERE s.finding_id NOT IN (SELECT id FROM up)) AS missing
 FROM seen`;
-
-/**
- * The report's watermark and counters after a batch, in the batch's transaction: counts, the
- * first format and scanner seen, and the skipped results and ignored values per warning code
- * ($9, a JSON object or NULL) added to `warnings`.
- */
-export const ADVANCE_REPORT = `
-UPDATE reports SET processed_batches = processed_batches + 1,
-  results_total = results_total + $2, new_count = new_count + $3,
-  updated_count = updated_count + $4, renewed_count = renewed_count + $5,
-  format = COALESCE(format, $6), scanner = COALESCE(scanner, $7),
-  scanner_version = COALESCE(scanner_version, $8),
-  warnings = CASE WHEN $9::jsonb IS NULL THEN warnings ELSE (
-    SELECT jsonb_object_agg(code, total) FROM (
-      SELECT code, sum(n::int) AS total
-        FROM (SELECT * FROM jsonb_each_text(warnings)
-              UNION ALL SELECT * FROM jsonb_each_text($9::jsonb)) AS w(code, n)
-       GROUP BY code) AS summed) END,
-  updated_at = now()
-WHERE id = $1`;

@@ -1,4 +1,6 @@
 import type { Actor } from '../../action-log/finding-action';
+import { insertFindingActionsSql } from '../../action-log/finding-actions.sql';
+import { resolveClosedFindingsViolationsSql } from '../../sla/closed-findings-violations.sql';
 import { clockSetSql, effectiveDeadlineSql, isoTextSql } from '../../sla-clock/sla-clock.sql';
 import { FINDINGS_FROM, SqlParams } from '../list/finding-selection.sql';
 import type { TransitionPlan } from './finding-lifecycle';
@@ -63,6 +65,9 @@ export interface StatusChangeCounts {
  *    built once (an uncorrelated subquery) and only a deadline is added per finding; `from` is
  *    just the status unless the finding had state fields or a deadline;
  * 4. `closed` (closing states only) resolves the findings' open deadline violations.
+ *
+ * The action-log entries and the violations are the statements of their tables' owners
+ * (action-log/finding-actions.sql.ts, sla/closed-findings-violations.sql.ts), run here as CTEs.
  */
 export function statusChangeSql(change: StatusChange): { sql: string; values: unknown[] } {
   const p = change.params;
@@ -91,11 +96,30 @@ export function statusChangeSql(change: StatusChange): { sql: string; values: un
     change.evidence === undefined
       ? ''
       : ` || COALESCE(jsonb_build_object('evidence', ${p.add(JSON.stringify(change.evidence))}::jsonb -> c.id::text), '{}'::jsonb)`;
+  const logged = insertFindingActionsSql(
+    [
+      'finding_id',
+      'project_id',
+      'actor_type',
+      'actor_id',
+      'actor_label',
+      'action',
+      'from_value',
+      'to_value',
+      'at',
+    ],
+    `SELECT c.id, c.project_id, ${actorType}, ${actorId}, ${actorLabel},
+    CASE WHEN c.old_status <> ${to} THEN 'status_changed' ELSE 'triage_updated' END,
+    CASE WHEN c.old_status NOT IN ('risk_accepted', 'waiting') AND c.due_before IS NULL
+      THEN jsonb_build_object('status', c.old_status) ELSE ${fromValue} END,
+    (CASE WHEN c.due_after IS NULL THEN ${toFields}
+      ELSE ${toFields} || jsonb_build_object('sla_due_at', ${isoTextSql('c.due_after')}) END)${evidence},
+    ${now}
+    FROM changed c`,
+  );
   const closed = change.plan.closesViolations
     ? `, closed AS (
-  UPDATE sla_violations v SET resolved_at = ${now}, resolution = 'finding_closed',
-    resolved_by_type = ${actorType}, resolved_by_id = ${actorId}, resolved_by_label = ${actorLabel}
-    FROM changed c WHERE v.finding_id = c.id AND v.resolved_at IS NULL
+  ${resolveClosedFindingsViolationsSql({ closed: 'changed', at: now, actorType, actorId, actorLabel })}
   RETURNING 1)`
     : '';
   const sql = `
@@ -116,16 +140,7 @@ WITH target AS (
   RETURNING f.id, f.project_id, t.old_status, t.old_risk, t.old_reason, t.old_until,
     t.due_before, f.sla_due_at AS due_after
 ), logged AS (
-  INSERT INTO finding_actions
-    (finding_id, project_id, actor_type, actor_id, actor_label, action, from_value, to_value, at)
-  SELECT c.id, c.project_id, ${actorType}, ${actorId}, ${actorLabel},
-    CASE WHEN c.old_status <> ${to} THEN 'status_changed' ELSE 'triage_updated' END,
-    CASE WHEN c.old_status NOT IN ('risk_accepted', 'waiting') AND c.due_before IS NULL
-      THEN jsonb_build_object('status', c.old_status) ELSE ${fromValue} END,
-    (CASE WHEN c.due_after IS NULL THEN ${toFields}
-      ELSE ${toFields} || jsonb_build_object('sla_due_at', ${isoTextSql('c.due_after')}) END)${evidence},
-    ${now}
-    FROM changed c
+  ${logged}
   RETURNING 1
 )${closed}
 SELECT (SELECT count(*) FROM target)::int AS matched,

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { VisibleScope } from '../../projects/visibility.service';
 import type { Actor } from '../../action-log/finding-action';
+import { insertFindingActionsSql } from '../../action-log/finding-actions.sql';
 import { bulkTargetSql, type BulkTarget } from '../list/bulk-selection';
 import { FINDINGS_FROM, SqlParams } from '../list/finding-selection.sql';
 import { MAX_TAGS_PER_FINDING } from './finding-tags';
@@ -12,6 +13,27 @@ export interface BulkTagCounts {
   changed: number;
   overLimit: number;
 }
+
+/** One action-log entry per finding of CTE `changed` (actor: $4 type, $5 id, $6 label). */
+const LOGGED = insertFindingActionsSql(
+  [
+    'finding_id',
+    'project_id',
+    'actor_type',
+    'actor_id',
+    'actor_label',
+    'action',
+    'from_value',
+    'to_value',
+  ],
+  `SELECT id, project_id, $4, $5::uuid, $6,
+         CASE WHEN new_tags @> old_tags THEN 'tag_added'
+              WHEN old_tags @> new_tags THEN 'tag_removed'
+              ELSE 'tags_changed' END,
+         jsonb_build_object('tags', to_jsonb(old_tags)),
+         jsonb_build_object('tags', to_jsonb(new_tags))
+    FROM changed`,
+);
 
 /**
  * One set-based statement: new tag arrays computed in SQL, changed rows updated, and one
@@ -31,15 +53,7 @@ WITH computed AS (
      AND cardinality(c.new_tags) <= $7
   RETURNING f.id, f.project_id, c.old_tags, c.new_tags
 ), logged AS (
-  INSERT INTO finding_actions
-    (finding_id, project_id, actor_type, actor_id, actor_label, action, from_value, to_value)
-  SELECT id, project_id, $4, $5::uuid, $6,
-         CASE WHEN new_tags @> old_tags THEN 'tag_added'
-              WHEN old_tags @> new_tags THEN 'tag_removed'
-              ELSE 'tags_changed' END,
-         jsonb_build_object('tags', to_jsonb(old_tags)),
-         jsonb_build_object('tags', to_jsonb(new_tags))
-    FROM changed
+  ${LOGGED}
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM changed)::int AS changed,

@@ -1,0 +1,99 @@
+/** A finding a finding source polled, checked, its product resolved. */
+export interface PolledFindingRow {
+  productId: string | undefined;
+  nodeKey: string;
+  identityHash: string;
+  identityKind: string;
+  rule: string;
+  severity: string;
+  title: string;
+  description: string;
+  host: string;
+  ip: string | null;
+  port: number | null;
+  protocol: string | null;
+  cve: string | null;
+  component: string | null;
+  componentVersion: string | null;
+}
+
+/** A row of upsertPolledFindingsSql. */
+export interface UpsertedPolledFinding {
+  id: string;
+  inserted: boolean;
+  node_key: string;
+  old_status: string | null;
+}
+
+/**
+ * The upsert of a finding source's poll (modules/finding-sources), one statement run in the
+ * poll's transaction: findings by (product, identity) — new ones inserted with the project's
+ * remediation days for their severity and `scanner`'s source entry; seen ones get
+ * `last_seen_at` and the entry; a `fixed` one seen again (its host came back with it) becomes
+ * `renewed`, as in ingestion. The outer query reads the old status with the statement's
+ * snapshot: rows `UpsertedPolledFinding`.
+ */
+export function upsertPolledFindingsSql(
+  projectId: string,
+  scanner: string,
+  findings: readonly PolledFindingRow[],
+  now: Date,
+): { sql: string; values: unknown[] } {
+  const col = <T>(pick: (f: PolledFindingRow) => T) => findings.map(pick);
+  return {
+    sql: `WITH input AS (
+         SELECT * FROM unnest($2::uuid[], $3::char(64)[], $4::varchar[], $5::text[], $6::varchar[],
+                              $7::text[], $8::text[], $9::text[], $10::text[], $11::int[],
+                              $12::varchar[], $13::varchar[], $14::text[], $15::text[], $16::varchar[])
+           AS t(product_id, identity_hash, identity_kind, rule_id, severity, title, description,
+                host, ip, port, protocol, cve, component, component_version, node_key)
+       ), upserted AS (
+         INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
+                description, severity, host, ip, port, protocol, cve, component, component_version,
+                scanner, sla_days, sources, properties, first_seen_at, last_seen_at)
+         SELECT i.product_id, $1, i.identity_hash, i.identity_kind, i.rule_id, i.title, i.description,
+                i.severity, i.host, i.ip, i.port, i.protocol, i.cve, i.component, i.component_version,
+                $17::text, CASE i.severity WHEN 'CRITICAL' THEN p.sla_critical_days
+                  WHEN 'HIGH' THEN p.sla_high_days WHEN 'MEDIUM' THEN p.sla_medium_days
+                  WHEN 'LOW' THEN p.sla_low_days ELSE p.sla_info_days END,
+                jsonb_build_object($17::text, jsonb_build_object('scanner', $17::text,
+                  'scanned_at', $18::timestamptz, 'rule_id', i.rule_id, 'cve', i.cve,
+                  'description', i.description)),
+                jsonb_build_object('finding_source', $17::text, 'node_key', i.node_key),
+                $18::timestamptz, $18::timestamptz
+           FROM input i JOIN projects p ON p.id = $1
+         ON CONFLICT (product_id, identity_hash) DO UPDATE SET
+           last_seen_at = EXCLUDED.last_seen_at,
+           sources = findings.sources || EXCLUDED.sources,
+           status = CASE WHEN findings.status = 'fixed' THEN 'renewed' ELSE findings.status END,
+           status_changed_at = CASE WHEN findings.status = 'fixed' THEN $18::timestamptz
+                                    ELSE findings.status_changed_at END,
+           updated_at = CASE WHEN findings.status = 'fixed' THEN $18::timestamptz
+                             ELSE findings.updated_at END
+         RETURNING id, product_id, identity_hash, (xmax = 0) AS inserted
+       )
+       SELECT u.id, u.inserted, i.node_key, old.status AS old_status FROM upserted u
+         JOIN input i ON i.product_id = u.product_id AND i.identity_hash = u.identity_hash
+         LEFT JOIN findings old ON old.id = CASE WHEN u.inserted THEN NULL ELSE u.id END`,
+    values: [
+      projectId,
+      col((f) => f.productId),
+      col((f) => f.identityHash),
+      col((f) => f.identityKind),
+      col((f) => f.rule),
+      col((f) => f.severity),
+      col((f) => f.title),
+      col((f) => f.description),
+      col((f) => f.host),
+      col((f) => f.ip),
+      col((f) => f.port),
+      col((f) => f.protocol),
+      col((f) => f.cve),
+      col((f) => f.component),
+      col((f) => f.componentVersion),
+      col((f) => f.nodeKey),
+      scanner,
+      now,
+    ],
+  };
+}
