@@ -8,6 +8,7 @@ import { DashboardModule } from '../modules/dashboard/dashboard.module';
 import { EnrichmentModule } from '../modules/enrichment/enrichment.module';
 import { FindingSourcesModule } from '../modules/finding-sources/finding-sources.module';
 import { PluginChannelsModule } from '../modules/plugin-channels/plugin-channels.module';
+import { FindingsCascadesModule } from '../modules/findings/cascades/findings-cascades.module';
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
@@ -39,6 +40,8 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, metrics),
         findingsDatabase(config),
+        // The findings side of product, project, user and enrichment changes (their ports).
+        FindingsCascadesModule,
         HealthModule,
         AuthModule,
         UsersModule,

@@ -16,6 +16,7 @@ import { AutoClosureService } from '../modules/auto-closure/auto-closure.service
 import { autoClosureTasks } from '../modules/auto-closure/auto-closure.tasks';
 import { EnrichmentWorkerModule } from '../modules/enrichment/enrichment-worker.module';
 import { FindingSourcesCoreModule } from '../modules/finding-sources/finding-sources.module';
+import { FindingsCascadesModule } from '../modules/findings/cascades/findings-cascades.module';
 import { FindingSourcesService } from '../modules/finding-sources/finding-sources.service';
 import { findingSourceTasks } from '../modules/finding-sources/finding-sources.tasks';
 import { cleanupTasks } from '../modules/cleanup/cleanup.tasks';
@@ -64,6 +65,8 @@ export class WorkerModule {
           host: config.host,
         }),
         findingsDatabase(config),
+        // The findings side of product, project, user and enrichment changes (their ports).
+        FindingsCascadesModule,
         IngestionWorkerModule,
         EnrichmentWorkerModule,
         AutoClosureWorkerModule,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { EnrichedFindings } from './enriched-findings.port';
 
 /** A finding as an enricher receives it (the WIT `finding` record, camelCase). */
 export interface EnrichableFinding {
@@ -42,7 +43,10 @@ const optional = (value: unknown): string | undefined =>
  */
 @Injectable()
 export class EnrichmentRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly findings: EnrichedFindings,
+  ) {}
 
   /** The findings of `ids` that belong to `projectId` (others are ignored), in id order. */
   async findingsForEnrichment(projectId: string, ids: string[]): Promise<EnrichableFinding[]> {
@@ -109,8 +113,8 @@ export class EnrichmentRepository {
   /**
    * Replaces the enrichment tags `pluginId` wrote on each finding of `results` (a finding with
    * an empty list loses that enricher's tags) and recomputes `findings.enrichment_tags` of
-   * those findings as the union of every enricher's `key:value` — three statements in one
-   * transaction whatever the batch size.
+   * those findings as the union of every enricher's `key:value` (the findings module's
+   * statement, EnrichedFindings) — three statements in one transaction whatever the batch size.
    */
   async replaceTags(pluginId: string, results: EnrichmentResult[], at: Date): Promise<void> {
     if (results.length === 0) return;
@@ -141,15 +145,7 @@ export class EnrichmentRepository {
           [pluginId, tagFindings, keys, values, at],
         );
       }
-      await manager.query(
-        `UPDATE findings f
-            SET enrichment_tags = COALESCE(
-                  (SELECT array_agg(DISTINCT t.key || ':' || t.value ORDER BY t.key || ':' || t.value)
-                     FROM finding_enrichment_tags t WHERE t.finding_id = f.id),
-                  '{}')
-          WHERE f.id = ANY($1::uuid[])`,
-        [findingIds],
-      );
+      await this.findings.refreshEnrichmentTags(manager, findingIds);
     });
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import type { VisibleScope } from '../projects/visibility.service';
+import { ProductFindings } from './product-findings.port';
 import { ProductEntity } from './product.entity';
 
 export type ProductFields = Pick<
@@ -13,6 +14,7 @@ export type ProductFields = Pick<
 export class ProductsRepository {
   constructor(
     @InjectRepository(ProductEntity) private readonly products: Repository<ProductEntity>,
+    private readonly findings: ProductFindings,
   ) {}
 
   /** Inserts; null when the project already has a product of that name. */
@@ -73,9 +75,10 @@ export class ProductsRepository {
   }
 
   /**
-   * Deletes the product with its findings (deleted here: findings.product_id has no foreign
-   * key, see lockProductForWrite) and its reports (foreign key cascade). The product row is
-   * locked first, so findings being written now are committed, and then deleted, before it goes.
+   * Deletes the product with its findings (deleted in this transaction by the findings module,
+   * ProductFindings: findings.product_id has no foreign key, see lockProductForWrite) and its
+   * reports (foreign key cascade). The product row is locked first, so findings being written
+   * now are committed, and then deleted, before it goes.
    */
   async delete(id: string): Promise<void> {
     await this.products.manager.transaction(async (manager) => {
@@ -83,7 +86,7 @@ export class ProductsRepository {
         id,
       ])) as unknown[];
       if (rows.length === 0) return;
-      await manager.query(`DELETE FROM findings WHERE product_id = $1`, [id]);
+      await this.findings.deleteFindingsOfProduct(manager, id);
       await manager.query(`DELETE FROM products WHERE id = $1`, [id]);
     });
   }

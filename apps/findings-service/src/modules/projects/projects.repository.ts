@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { deadlineSql } from '../sla-clock/sla-clock.sql';
+import { ProjectFindings } from './project-findings.port';
 import { ProjectEntity } from './project.entity';
 
 export type NewProject = Pick<ProjectEntity, 'name' | 'description' | 'createdByUserId'>;
@@ -30,6 +30,7 @@ const SEVERITY_DAYS = [
 export class ProjectsRepository {
   constructor(
     @InjectRepository(ProjectEntity) private readonly projects: Repository<ProjectEntity>,
+    private readonly findings: ProjectFindings,
   ) {}
 
   /** Inserts; null when the name is taken. */
@@ -60,7 +61,7 @@ export class ProjectsRepository {
   /**
    * Updates the settings; changed remediation days apply at once to the project's findings that
    * are not closed (`sla_days`, and the deadline of a started clock: started + days + idle,
-   * sla-clock.sql.ts), in the same transaction.
+   * sla-clock.sql.ts), in the same transaction, by the findings module (ProjectFindings).
    */
   async updateSettings(id: string, patch: ProjectSettingsPatch): Promise<void> {
     if (Object.keys(patch).length === 0) return;
@@ -70,16 +71,7 @@ export class ProjectsRepository {
     await this.projects.manager.transaction(async (manager) => {
       await manager.update(ProjectEntity, { id }, patch);
       if (days.length === 0) return;
-      await manager.query(
-        `UPDATE findings f SET sla_days = d.days,
-           sla_due_at = ${deadlineSql('f.sla_started_at', 'd.days', 'f.sla_idle_ms')},
-           updated_at = now()
-          FROM unnest($2::text[], $3::int[]) AS d(severity, days)
-         WHERE f.project_id = $1 AND f.severity = d.severity
-           AND f.status <> ALL('{fixed,false_positive}'::text[])
-           AND f.sla_days IS DISTINCT FROM d.days`,
-        [id, days.map((d) => d.severity), days.map((d) => d.days)],
-      );
+      await this.findings.applySeverityDays(manager, id, days);
     });
   }
 }

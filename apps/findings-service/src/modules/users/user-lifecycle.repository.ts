@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActionLogWriter } from '../action-log/action-log.writer';
 import type { Actor } from '../action-log/finding-action';
+import { AssignedFindings } from './assigned-findings.port';
 import { UserEntity } from './user.entity';
 
 /** Writes of one locked user account; everything commits (or rolls back) together. */
@@ -10,6 +11,7 @@ export class UserLifecycleTx {
   constructor(
     private readonly manager: EntityManager,
     private readonly actionLog: ActionLogWriter,
+    private readonly findings: AssignedFindings,
   ) {}
 
   /** Active administrators other than `userId` (their rows are locked by `withLockedUser`). */
@@ -33,18 +35,17 @@ export class UserLifecycleTx {
     );
   }
 
-  /** Clears the user as assignee of every finding, with an `assigned` entry per finding. */
+  /**
+   * Clears the user as assignee of every finding (the findings module's statement,
+   * AssignedFindings), with an `assigned` entry per finding.
+   */
   async unassignFindings(userId: string, actor: Actor): Promise<number> {
-    const [rows] = (await this.manager.query(
-      `UPDATE findings SET assignee_id = NULL, updated_at = now()
-        WHERE assignee_id = $1 RETURNING id, project_id`,
-      [userId],
-    )) as [{ id: string; project_id: string }[], number];
+    const rows = await this.findings.unassignFindingsOf(this.manager, userId);
     await this.actionLog.write(
       this.manager,
       rows.map((f) => ({
         findingId: f.id,
-        projectId: f.project_id,
+        projectId: f.projectId,
         actor,
         action: 'assigned' as const,
         from: { assignee_id: userId },
@@ -66,6 +67,7 @@ export class UserLifecycleRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly actionLog: ActionLogWriter,
+    private readonly findings: AssignedFindings,
   ) {}
 
   /**
@@ -83,7 +85,7 @@ export class UserLifecycleRepository {
         [userId],
       );
       const user = await manager.findOneBy(UserEntity, { id: userId });
-      return fn(user ?? undefined, new UserLifecycleTx(manager, this.actionLog));
+      return fn(user ?? undefined, new UserLifecycleTx(manager, this.actionLog, this.findings));
     });
   }
 }

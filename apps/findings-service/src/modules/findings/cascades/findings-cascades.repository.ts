@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { EnrichedFindings } from '../../enrichment/enriched-findings.port';
+import type { ProductFindings } from '../../products/product-findings.port';
+import type { ProjectFindings, SeverityDays } from '../../projects/project-findings.port';
+import type { AssignedFindings, UnassignedFinding } from '../../users/assigned-findings.port';
+import {
+  applySeverityDaysSql,
+  deleteFindingsOfProductSql,
+  refreshEnrichmentTagsSql,
+  unassignFindingsOfSql,
+} from './findings-cascades.sql';
+
+/**
+ * The findings side of changes made by the modules below findings (products, projects, users,
+ * enrichment): each runs the owner's statement (findings-cascades.sql.ts) in the transaction
+ * the caller passes, so the change and its effect on the findings commit together.
+ */
+@Injectable()
+export class FindingsCascadesRepository
+  implements ProductFindings, ProjectFindings, AssignedFindings, EnrichedFindings
+{
+  async deleteFindingsOfProduct(manager: EntityManager, productId: string): Promise<void> {
+    const { sql, values } = deleteFindingsOfProductSql(productId);
+    await manager.query(sql, values);
+  }
+
+  async applySeverityDays(
+    manager: EntityManager,
+    projectId: string,
+    days: readonly SeverityDays[],
+  ): Promise<void> {
+    const { sql, values } = applySeverityDaysSql(projectId, days);
+    await manager.query(sql, values);
+  }
+
+  async unassignFindingsOf(manager: EntityManager, userId: string): Promise<UnassignedFinding[]> {
+    const { sql, values } = unassignFindingsOfSql(userId);
+    const [rows] = (await manager.query(sql, values)) as [
+      { id: string; project_id: string }[],
+      number,
+    ];
+    return rows.map((r) => ({ id: r.id, projectId: r.project_id }));
+  }
+
+  async refreshEnrichmentTags(
+    manager: EntityManager,
+    findingIds: readonly string[],
+  ): Promise<void> {
+    const { sql, values } = refreshEnrichmentTagsSql(findingIds);
+    await manager.query(sql, values);
+  }
+}

@@ -1,0 +1,62 @@
+import { deadlineSql } from '../../sla-clock/sla-clock.sql';
+
+/**
+ * The statements other modules need run on the `findings` table when something of theirs
+ * changes — a product deleted, a project's remediation days changed, a user deleted, enrichment
+ * tags written — each one set-based statement for the caller's transaction. Run through
+ * FindingsCascadesRepository (the modules below findings reach it through their ports).
+ */
+
+/** One statement and its parameters. */
+export interface SqlStatement {
+  sql: string;
+  values: unknown[];
+}
+
+/** Every finding of the product. */
+export function deleteFindingsOfProductSql(productId: string): SqlStatement {
+  return { sql: `DELETE FROM findings WHERE product_id = $1`, values: [productId] };
+}
+
+/**
+ * New days per severity for the project's findings that are not closed (`sla_days`, and the
+ * deadline of a started clock: started + days + idle); findings whose days do not change are
+ * not written.
+ */
+export function applySeverityDaysSql(
+  projectId: string,
+  days: readonly { severity: string; days: number | null }[],
+): SqlStatement {
+  return {
+    sql: `UPDATE findings f SET sla_days = d.days,
+           sla_due_at = ${deadlineSql('f.sla_started_at', 'd.days', 'f.sla_idle_ms')},
+           updated_at = now()
+          FROM unnest($2::text[], $3::int[]) AS d(severity, days)
+         WHERE f.project_id = $1 AND f.severity = d.severity
+           AND f.status <> ALL('{fixed,false_positive}'::text[])
+           AND f.sla_days IS DISTINCT FROM d.days`,
+    values: [projectId, days.map((d) => d.severity), days.map((d) => d.days)],
+  };
+}
+
+/** Clears the user as assignee of every finding: rows `id, project_id`. */
+export function unassignFindingsOfSql(userId: string): SqlStatement {
+  return {
+    sql: `UPDATE findings SET assignee_id = NULL, updated_at = now()
+        WHERE assignee_id = $1 RETURNING id, project_id`,
+    values: [userId],
+  };
+}
+
+/** `enrichment_tags` of the findings as the union of every enricher's `key:value`. */
+export function refreshEnrichmentTagsSql(findingIds: readonly string[]): SqlStatement {
+  return {
+    sql: `UPDATE findings f
+            SET enrichment_tags = COALESCE(
+                  (SELECT array_agg(DISTINCT t.key || ':' || t.value ORDER BY t.key || ':' || t.value)
+                     FROM finding_enrichment_tags t WHERE t.finding_id = f.id),
+                  '{}')
+          WHERE f.id = ANY($1::uuid[])`,
+    values: [findingIds],
+  };
+}
