@@ -4,7 +4,7 @@
  * in the shipped contract breaks the build, not the user).
  */
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema.gen';
+import { findingDtoStatusValues, type components, type paths } from './schema.gen';
 import { acceptLanguage, currentAccessToken, refreshSession } from './session';
 
 export type Schemas = components['schemas'];
@@ -85,15 +85,5 @@ export async function callVoid(
 }
 
 export const SEVERITIES: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'];
-export const STATUSES: FindingStatus[] = [
-  'new',
-  'renewed',
-  'needs_review',
-  'in_progress',
-  'confirmed',
-  'waiting',
-  'risk_accepted',
-  'wont_fix',
-  'false_positive',
-  'fixed',
-];
+/** The finding statuses in the contract's order: FindingDto's `status` enum of the OpenAPI document. */
+export const STATUSES: readonly FindingStatus[] = findingDtoStatusValues;
