@@ -150,6 +150,55 @@ describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider
     expect(res.body.code).toBe('oidc_email_missing');
   });
 
+  describe('refusal log names what failed (crafted: the proxy swaps the provider token)', () => {
+    const FOREIGN_ISSUER = 'https://idp.attacker.example';
+
+    /** Posts a callback whose ID token `craft` built and returns the refusal's reason. */
+    async function refusalReason(
+      craft: Parameters<TestIdentityProvider['craftNextIdToken']>[0],
+    ): Promise<string> {
+      t.logs.clear();
+      idp.craftNextIdToken(craft);
+      const body = await spaAuthorization(t, idp, 'ann');
+      const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+      expect(res.body.code).toBe('oidc_id_token_invalid');
+      const line = t.logs.lines().find((l) => l.msg === 'single sign-on refused');
+      expect(line).toMatchObject({ level: 'warn', refusal: 'id_token_invalid' });
+      return String(line?.reason);
+    }
+
+    it('a wrong audience: the aud claim, as received and as expected', async () => {
+      const reason = await refusalReason((claims) => ({
+        claims: { ...claims, aud: 'findings-service' },
+        key: idp.signingKey,
+      }));
+      expect(reason).toMatch(/"aud" \(audience\)/);
+      expect(reason).toContain('got "findings-service", expected "certificate-ui"');
+      expect(reason).not.toMatch(/"iss"/);
+    });
+
+    it('a foreign issuer (signed with the real key): the iss claim', async () => {
+      const reason = await refusalReason((claims) => ({
+        claims: { ...claims, iss: FOREIGN_ISSUER },
+        key: idp.signingKey,
+      }));
+      expect(reason).toMatch(/"iss" \(issuer\)/);
+      expect(reason).toContain(`got "${FOREIGN_ISSUER}", expected "${idp.issuer}"`);
+      expect(reason).not.toMatch(/"aud"|"alg"/);
+    });
+
+    it('an unsigned token, alg none: the alg header, even with a foreign issuer', async () => {
+      for (const iss of [undefined, FOREIGN_ISSUER]) {
+        const reason = await refusalReason((claims) => ({
+          claims: iss ? { ...claims, iss } : claims,
+          key: null,
+        }));
+        expect(reason).toMatch(/"alg" header parameter: got "none"/);
+        expect(reason).not.toMatch(/"iss"/);
+      }
+    });
+  });
+
   it('logs a refusal without the code, the verifier, the client secret or any token', async () => {
     t.logs.clear();
     const body = await spaAuthorization(t, idp, 'ann');

@@ -100,4 +100,62 @@ describe('Single sign-on callback - code and state never reach the log', () => {
       }
     }
   });
+
+  describe('refusal log names what failed (crafted: the proxy swaps the provider token)', () => {
+    const FOREIGN_ISSUER = 'https://idp.attacker.example';
+
+    /** Returns through a callback whose ID token `craft` built; the refusal line it logged. */
+    async function refusalLine(
+      craft: Parameters<TestIdentityProvider['craftNextIdToken']>[0],
+    ): Promise<Line> {
+      idp.craftNextIdToken(craft);
+      const res = await returnToApp(t, remember(await ssoFlow(t, idp, 'dora'))).expect(401);
+      expect(res.body.code).toBe('sso_id_token_invalid');
+      const requestId = String(res.headers['x-request-id']);
+      return waitFor(
+        async () => {
+          const line = (await logLines()).lines.find(
+            (l) =>
+              l.msg === 'single sign-on refused' &&
+              (l.req as { id?: string } | undefined)?.id === requestId,
+          );
+          if (!line) throw new Error('no refusal line yet');
+          return line;
+        },
+        { timeoutMs: 10_000, intervalMs: 50, what: 'the refusal line' },
+      );
+    }
+
+    it('a wrong audience: the aud claim, as received and as expected', async () => {
+      const line = await refusalLine((claims) => ({
+        claims: { ...claims, aud: 'some-other-client', azp: 'some-other-client' },
+        key: idp.signingKey,
+      }));
+      expect(line).toMatchObject({ level: 40, refusal: 'id_token_invalid' });
+      expect(line.reason).toMatch(/"aud" \(audience\)/);
+      expect(line.reason).toContain('got "some-other-client", expected "findings-service"');
+      expect(line.reason).not.toMatch(/"iss"/);
+    });
+
+    it('a foreign issuer (signed with the real key): the iss claim', async () => {
+      const line = await refusalLine((claims) => ({
+        claims: { ...claims, iss: FOREIGN_ISSUER },
+        key: idp.signingKey,
+      }));
+      expect(line.reason).toMatch(/"iss" \(issuer\)/);
+      expect(line.reason).toContain(`got "${FOREIGN_ISSUER}", expected "${idp.issuer}"`);
+      expect(line.reason).not.toMatch(/"aud"|"alg"/);
+    });
+
+    it('an unsigned token, alg none: the alg header, even with a foreign issuer', async () => {
+      for (const iss of [undefined, FOREIGN_ISSUER]) {
+        const line = await refusalLine((claims) => ({
+          claims: iss ? { ...claims, iss } : claims,
+          key: null,
+        }));
+        expect(line.reason).toMatch(/"alg" header parameter: got "none"/);
+        expect(line.reason).not.toMatch(/"iss"/);
+      }
+    });
+  });
 });

@@ -152,7 +152,45 @@ function refusalOf(error: unknown): OidcSignInError {
     const unreachable = ['OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON'];
     return unreachable.includes(error.code ?? '')
       ? new OidcSignInError('provider_unavailable', message)
-      : new OidcSignInError('id_token_invalid', `${error.code}: ${message}`);
+      : new OidcSignInError('id_token_invalid', `${error.code}: ${whatFailed(error)}`);
   }
   return new OidcSignInError('provider_unavailable', message);
+}
+
+/** Claims and header parameters whose values may be logged: they name parties, never secrets. */
+const LOGGABLE_CLAIMS = new Set(['iss', 'aud', 'azp']);
+const MAX_LOGGED_VALUE = 200;
+
+function logged(value: unknown): string {
+  if (typeof value === 'function') return "the provider's algorithms";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_LOGGED_VALUE ? `${text.slice(0, MAX_LOGGED_VALUE)}...` : text;
+}
+
+/**
+ * What exactly failed in openid-client's check of the token response, for the refusal log:
+ * its own error says only "unexpected JWT claim value encountered" for a wrong `aud` and a
+ * wrong `iss` alike. The cause names the claim or header parameter; for `iss`, `aud`, `azp`
+ * and `alg` the value received and the one expected are added (never other claims: `nonce`,
+ * `email` and the token stay out of logs).
+ */
+function whatFailed(error: oidc.ClientError): string {
+  const cause = error.cause;
+  if (!(cause instanceof Error)) return error.message;
+  const facts = (cause as Error & { cause?: unknown }).cause as
+    | {
+        claim?: string;
+        claims?: Record<string, unknown>;
+        header?: Record<string, unknown>;
+        expected?: unknown;
+      }
+    | undefined;
+  if (facts?.claim !== undefined && LOGGABLE_CLAIMS.has(facts.claim)) {
+    const got = facts.claims?.[facts.claim];
+    return `${cause.message}: got ${logged(got)}, expected ${logged(facts.expected)}`;
+  }
+  if (facts?.header !== undefined && /"alg"/.test(cause.message)) {
+    return `${cause.message}: got ${logged(facts.header.alg)}, expected ${logged(facts.expected)}`;
+  }
+  return cause.message;
 }

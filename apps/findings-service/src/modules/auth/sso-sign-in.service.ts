@@ -65,7 +65,7 @@ export class SsoSignInService {
       return await work();
     } catch (error) {
       if (!(error instanceof OidcSignInError)) throw error;
-      this.logger.warn(`single sign-on refused (${error.refusal}): ${error.reason}`);
+      this.logger.warn({ refusal: error.refusal, reason: error.reason }, 'single sign-on refused');
       throw new AuthError(`sso_${error.refusal}`);
     }
   }
