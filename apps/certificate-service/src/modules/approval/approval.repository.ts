@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import type { IssuableCsr } from '@platform/pki';
 import type { RequestStatus } from '../requests/request-status';
+import { rejectPendingRequests } from '../requests/request-writes.repository';
 
 /** A request as the approval checks see it, with its device. */
 export interface ApprovalCandidate {
@@ -93,20 +94,14 @@ export class ApprovalRepository {
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
-  /** Rejects the requests still pending (one UPDATE); returns their ids. */
+  /** Rejects the requests still pending (one UPDATE of the requests module); returns their ids. */
   async rejectPending(
     ids: readonly string[],
     reason: string | null,
     decidedBy: string,
     at: Date,
   ): Promise<Set<string>> {
-    const rows = (await this.dataSource.query(
-      `UPDATE certificate_requests SET status = 'rejected', status_reason = $2, decided_by = $3,
-         decided_at = $4, updated_at = $4
-       WHERE id = ANY($1::uuid[]) AND status = 'pending' RETURNING id`,
-      [ids, reason, decidedBy, at],
-    )) as [{ id: string }[], number];
-    return new Set(rows[0].map((r) => r.id));
+    return rejectPendingRequests(this.dataSource.manager, ids, reason, decidedBy, at);
   }
 
   /** For each device+purpose(+user) of the pending requests: its pending requests and current certificates. */

@@ -2,57 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from '../devices/device.entity';
-import { CertificateRequestEntity } from '../requests/certificate-request.entity';
+import {
+  insertDeviceIfAbsent,
+  touchDevice,
+  type DeviceSighting,
+  type NewDevice,
+} from '../devices/device-writes.repository';
+import {
+  insertRequest,
+  supersedePendingRequests,
+  type NewRequest,
+} from '../requests/request-writes.repository';
 
-export type NewDevice = Pick<
-  DeviceEntity,
-  | 'id'
-  | 'serial'
-  | 'enrollmentTokenHash'
-  | 'identityKey'
-  | 'assignedPurposes'
-  | 'enrollKeyHash'
-  | 'agentVersion'
-  | 'platform'
-  | 'hostname'
-  | 'lastSeenAt'
->;
-
-export type NewRequest = Omit<
-  CertificateRequestEntity,
-  | 'device'
-  | 'createdAt'
-  | 'updatedAt'
-  | 'decidedAt'
-  | 'decidedBy'
-  | 'statusReason'
-  | 'installedAt'
-  | 'installedAgentVersion'
->;
-
-export interface DeviceSighting {
-  agentVersion: string | null;
-  platform: string | null;
-  hostname: string | null;
-  enrollKeyHash: string;
-  at: Date;
-}
-
-/** The writes of one enrollment, inside one transaction. */
+/**
+ * The writes of one enrollment, inside one transaction: the devices' and the requests' own
+ * statements (devices/device-writes.repository.ts, requests/request-writes.repository.ts).
+ */
 export class EnrollmentTx {
   constructor(private readonly em: EntityManager) {}
 
   /** Inserts the device unless its serial exists; true when inserted. */
-  async insertDeviceIfAbsent(device: NewDevice): Promise<boolean> {
-    const result = await this.em
-      .createQueryBuilder()
-      .insert()
-      .into(DeviceEntity)
-      .values(device)
-      .orIgnore()
-      .returning(['id'])
-      .execute();
-    return (result.raw as unknown[]).length > 0;
+  insertDeviceIfAbsent(device: NewDevice): Promise<boolean> {
+    return insertDeviceIfAbsent(this.em, device);
   }
 
   lockDevice(serial: string): Promise<DeviceEntity | null> {
@@ -65,32 +36,17 @@ export class EnrollmentTx {
   }
 
   /** Records what the agent reported; pins the request key again if it was released. */
-  async touchDevice(id: string, seen: DeviceSighting): Promise<void> {
-    await this.em.query(
-      `UPDATE devices SET agent_version = COALESCE($2, agent_version), platform = COALESCE($3, platform),
-              hostname = COALESCE($4, hostname), enroll_key_hash = COALESCE(enroll_key_hash, $5),
-              last_seen_at = $6, updated_at = now()
-        WHERE id = $1`,
-      [id, seen.agentVersion, seen.platform, seen.hostname, seen.enrollKeyHash, seen.at],
-    );
+  touchDevice(id: string, seen: DeviceSighting): Promise<void> {
+    return touchDevice(this.em, id, seen);
   }
 
   /** Pending requests of the same device, purpose and user are replaced by the new one. */
-  async supersedePending(
-    deviceId: string,
-    purpose: Purpose,
-    userIdentity: string | null,
-  ): Promise<void> {
-    await this.em.query(
-      `UPDATE certificate_requests SET status = 'superseded', updated_at = now()
-        WHERE device_id = $1 AND purpose = $2 AND status = 'pending'
-          AND user_identity IS NOT DISTINCT FROM $3`,
-      [deviceId, purpose, userIdentity],
-    );
+  supersedePending(deviceId: string, purpose: Purpose, userIdentity: string | null): Promise<void> {
+    return supersedePendingRequests(this.em, deviceId, purpose, userIdentity);
   }
 
-  async insertRequest(request: NewRequest): Promise<void> {
-    await this.em.getRepository(CertificateRequestEntity).insert(request);
+  insertRequest(request: NewRequest): Promise<void> {
+    return insertRequest(this.em, request);
   }
 }
 

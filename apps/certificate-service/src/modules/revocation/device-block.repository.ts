@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { setDeviceBlocked } from '../devices/device-writes.repository';
 
 export interface DeviceRef {
   id: string;
@@ -8,7 +9,10 @@ export interface DeviceRef {
   identityKey: string;
 }
 
-/** The block state of devices (the devices table belongs to the devices module). */
+/**
+ * The block state of devices: read here, written through the devices module (the owner of the
+ * devices table, device-writes.repository.ts).
+ */
 @Injectable()
 export class DeviceBlockRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -25,11 +29,6 @@ export class DeviceBlockRepository {
   }
 
   async setBlocked(deviceId: string, blocked: boolean, at: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE devices SET blocked = $2,
-         blocked_at = CASE WHEN $2 THEN COALESCE(blocked_at, $3) ELSE NULL END, updated_at = $3
-       WHERE id = $1`,
-      [deviceId, blocked, at],
-    );
+    await setDeviceBlocked(this.dataSource.manager, deviceId, blocked, at);
   }
 }

@@ -1,0 +1,74 @@
+import type { EntityManager } from 'typeorm';
+import { DeviceEntity } from './device.entity';
+
+/**
+ * Writes of the `devices` table that other modules make — enrollment (a new device, what the
+ * agent reported) and revocation (the block state) — on the `EntityManager` they pass: their
+ * transaction, or the data source's manager. The devices module owns the table; nothing else
+ * writes it.
+ */
+
+export type NewDevice = Pick<
+  DeviceEntity,
+  | 'id'
+  | 'serial'
+  | 'enrollmentTokenHash'
+  | 'identityKey'
+  | 'assignedPurposes'
+  | 'enrollKeyHash'
+  | 'agentVersion'
+  | 'platform'
+  | 'hostname'
+  | 'lastSeenAt'
+>;
+
+export interface DeviceSighting {
+  agentVersion: string | null;
+  platform: string | null;
+  hostname: string | null;
+  enrollKeyHash: string;
+  at: Date;
+}
+
+/** Inserts the device unless its serial exists; true when inserted. */
+export async function insertDeviceIfAbsent(em: EntityManager, device: NewDevice): Promise<boolean> {
+  const result = await em
+    .createQueryBuilder()
+    .insert()
+    .into(DeviceEntity)
+    .values(device)
+    .orIgnore()
+    .returning(['id'])
+    .execute();
+  return (result.raw as unknown[]).length > 0;
+}
+
+/** Records what the agent reported; pins the request key again if it was released. */
+export async function touchDevice(
+  em: EntityManager,
+  id: string,
+  seen: DeviceSighting,
+): Promise<void> {
+  await em.query(
+    `UPDATE devices SET agent_version = COALESCE($2, agent_version), platform = COALESCE($3, platform),
+              hostname = COALESCE($4, hostname), enroll_key_hash = COALESCE(enroll_key_hash, $5),
+              last_seen_at = $6, updated_at = now()
+        WHERE id = $1`,
+    [id, seen.agentVersion, seen.platform, seen.hostname, seen.enrollKeyHash, seen.at],
+  );
+}
+
+/** Blocks or unblocks the device (the first block moment is kept while blocked). */
+export async function setDeviceBlocked(
+  em: EntityManager,
+  deviceId: string,
+  blocked: boolean,
+  at: Date,
+): Promise<void> {
+  await em.query(
+    `UPDATE devices SET blocked = $2,
+         blocked_at = CASE WHEN $2 THEN COALESCE(blocked_at, $3) ELSE NULL END, updated_at = $3
+       WHERE id = $1`,
+    [deviceId, blocked, at],
+  );
+}

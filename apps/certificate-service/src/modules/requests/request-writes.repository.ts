@@ -1,0 +1,82 @@
+import type { EntityManager } from 'typeorm';
+import type { Purpose } from '../../app/domain/purposes';
+import { CertificateRequestEntity } from './certificate-request.entity';
+import type { RequestStatus } from './request-status';
+
+/**
+ * Writes of the `certificate_requests` table that other modules make — enrollment (a new
+ * request, the pending ones it replaces), approval (rejections) and issuance (the decisions of
+ * a batch) — set-based, on the `EntityManager` they pass: their transaction, or the data
+ * source's manager. The requests module owns the table; nothing else writes it.
+ */
+
+export type NewRequest = Omit<
+  CertificateRequestEntity,
+  | 'device'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'decidedAt'
+  | 'decidedBy'
+  | 'statusReason'
+  | 'installedAt'
+  | 'installedAgentVersion'
+>;
+
+export interface RequestDecision {
+  id: string;
+  status: RequestStatus;
+  reason: string | null;
+}
+
+export async function insertRequest(em: EntityManager, request: NewRequest): Promise<void> {
+  await em.getRepository(CertificateRequestEntity).insert(request);
+}
+
+/** Pending requests of the same device, purpose and user are superseded (by a new one). */
+export async function supersedePendingRequests(
+  em: EntityManager,
+  deviceId: string,
+  purpose: Purpose,
+  userIdentity: string | null,
+): Promise<void> {
+  await em.query(
+    `UPDATE certificate_requests SET status = 'superseded', updated_at = now()
+        WHERE device_id = $1 AND purpose = $2 AND status = 'pending'
+          AND user_identity IS NOT DISTINCT FROM $3`,
+    [deviceId, purpose, userIdentity],
+  );
+}
+
+/** Rejects the requests still pending (one UPDATE); returns their ids. */
+export async function rejectPendingRequests(
+  em: EntityManager,
+  ids: readonly string[],
+  reason: string | null,
+  decidedBy: string,
+  at: Date,
+): Promise<Set<string>> {
+  const rows = (await em.query(
+    `UPDATE certificate_requests SET status = 'rejected', status_reason = $2, decided_by = $3,
+         decided_at = $4, updated_at = $4
+       WHERE id = ANY($1::uuid[]) AND status = 'pending' RETURNING id`,
+    [ids, reason, decidedBy, at],
+  )) as [{ id: string }[], number];
+  return new Set(rows[0].map((r) => r.id));
+}
+
+/** One UPDATE ... FROM unnest for every decided request. */
+export async function decideRequests(
+  em: EntityManager,
+  rows: readonly RequestDecision[],
+  decidedBy: string,
+  at: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await em.query(
+    `UPDATE certificate_requests r SET status = u.status, status_reason = u.reason,
+         decided_at = $1, decided_by = $2, updated_at = $1
+       FROM unnest($3::uuid[], $4::varchar[], $5::varchar[]) AS u(id, status, reason)
+       WHERE r.id = u.id`,
+    [at, decidedBy, rows.map((r) => r.id), rows.map((r) => r.status), rows.map((r) => r.reason)],
+  );
+}
