@@ -14,6 +14,9 @@ describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider
         ann: { email: 'ann@corp.test', email_verified: true, name: 'Ann' },
         bob: { email: 'Bob@Corp.Test', email_verified: true },
         nomail: { name: 'No Mail' },
+        // a provider that does not say whether it verified the address
+        silent: { email: 'silent@corp.test' },
+        unverified: { email: 'unverified@corp.test', email_verified: false },
       },
       CLIENT_SECRET,
     );
@@ -142,6 +145,30 @@ describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider
       .expect(200);
     expect(res.body.user.email).toBe('ann@corp.test');
     expect(idp.requestsFor('/jwks')).toBe(before + 2);
+  });
+
+  it('refuses an identity whose e-mail is marked unverified, or not said to be verified', async () => {
+    for (const account of ['unverified', 'silent']) {
+      const body = await spaAuthorization(t, idp, account);
+      const res = await t.http.post('/api/v1/auth/callback').send(body).expect(401);
+      expect(res.body.code).toBe('oidc_email_unverified');
+    }
+  });
+
+  it('signs in an identity without email_verified when the provider is set to assume it (CERTSVC_OIDC_ASSUME_EMAIL_VERIFIED)', async () => {
+    const assuming = await startTestApp({
+      env: { ...oidcEnv(idp, CLIENT_SECRET), CERTSVC_OIDC_ASSUME_EMAIL_VERIFIED: 'true' },
+    });
+    try {
+      const body = await spaAuthorization(assuming, idp, 'silent');
+      const res = await assuming.http.post('/api/v1/auth/callback').send(body).expect(200);
+      expect(res.body.user.email).toBe('silent@corp.test');
+      const marked = await spaAuthorization(assuming, idp, 'unverified');
+      const refused = await assuming.http.post('/api/v1/auth/callback').send(marked).expect(401);
+      expect(refused.body.code).toBe('oidc_email_unverified');
+    } finally {
+      await assuming.close();
+    }
   });
 
   it('refuses an identity without an e-mail claim', async () => {

@@ -180,6 +180,11 @@ describe('Single sign-on - /api/v1/auth/sso/{provider}/login and /callback (GET)
     expect(unverified.body.code).toBe('sso_email_unverified');
   });
 
+  it('refuses an identity whose provider does not say the e-mail is verified (no email_verified claim)', async () => {
+    const res = await returnToApp(t, await ssoFlow(t, idp, 'silent')).expect(401);
+    expect(res.body.code).toBe('sso_email_unverified');
+  });
+
   it('answers the provider refusing the sign-in (unknown account) with 401', async () => {
     const res = await returnToApp(t, await ssoFlow(t, idp, 'ghost')).expect(401);
     expect(res.body.code).toBe('sso_provider_refused');
@@ -200,5 +205,26 @@ describe('Single sign-on - /api/v1/auth/sso/{provider}/login and /callback (GET)
     }));
     const res = await returnToApp(t, await ssoFlow(t, idp, 'dora')).expect(401);
     expect(res.body.code).toBe('invalid_credentials');
+  });
+});
+
+describe('Single sign-on - a provider set to assume verified e-mails (SSO_<ID>_ASSUME_EMAIL_VERIFIED)', () => {
+  let idp: TestIdentityProvider;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    idp = await startCorpProvider();
+    t = await startTestApp({ ...ssoEnv(idp), SSO_CORP_ASSUME_EMAIL_VERIFIED: 'true' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.stop();
+  });
+
+  it('signs in an identity without the email_verified claim, and still refuses one marked unverified', async () => {
+    const res = await returnToApp(t, await ssoFlow(t, idp, 'silent')).expect(302);
+    expect(cookieOf(res, 'findsvc_refresh')).toBeDefined();
+    const unverified = await returnToApp(t, await ssoFlow(t, idp, 'unverified')).expect(401);
+    expect(unverified.body.code).toBe('sso_email_unverified');
   });
 });

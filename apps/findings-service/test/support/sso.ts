@@ -25,6 +25,8 @@ export function startCorpProvider(): Promise<TestIdentityProvider> {
       eve: { email: 'eve@corp.test', email_verified: true },
       nomail: { name: 'No Mail' },
       unverified: { email: 'unverified@corp.test', email_verified: false },
+      // a provider that does not say whether it verified the address
+      silent: { email: 'silent@corp.test', name: 'Silent' },
     },
   });
 }

@@ -15,6 +15,11 @@ export interface OidcProviderSettings {
   scopes: string[];
   /** Another route segment that names this provider (the original identity provider's name). */
   legacyAlias?: string;
+  /**
+   * An ID token without `email_verified` counts as verified (`..._ASSUME_EMAIL_VERIFIED`):
+   * only for a provider that verifies every address it hands out. Default false.
+   */
+  assumeEmailVerified?: boolean;
 }
 
 /** The environment variable names of one provider's client settings. */
@@ -24,6 +29,8 @@ export interface OidcClientVariables {
   clientSecret: string;
   scopes: string;
   redirectUri?: string;
+  /** The boolean that lets a missing `email_verified` claim count as verified. */
+  assumeEmailVerified: string;
 }
 
 export const DEFAULT_OIDC_SCOPES = ['openid', 'email', 'profile'];
@@ -81,5 +88,6 @@ export function readOidcClient(
     clientSecret: r.optionalString(names.clientSecret),
     redirectUri,
     scopes: [...new Set(scopes)],
+    assumeEmailVerified: r.bool(names.assumeEmailVerified, false),
   };
 }

@@ -99,7 +99,7 @@ export class OidcRelyingParty {
     const claims = await signature.verify(idToken);
     const violation = tokenTimeViolation(claims, { nowSeconds: currentNumericDate() });
     if (violation) throw new OidcSignInError('id_token_invalid', `ID token ${violation}`);
-    return identityFromClaims(claims);
+    return identityFromClaims(claims, { assumeEmailVerified: this.settings.assumeEmailVerified });
   }
 
   private discover(): Promise<{ config: oidc.Configuration; signature: IdTokenSignature }> {

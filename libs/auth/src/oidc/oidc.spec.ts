@@ -10,6 +10,7 @@ describe('identityFromClaims', () => {
         iss: 'https://idp',
         sub: 's1',
         email: ' Ann@Corp.Example ',
+        email_verified: true,
         name: 'Ann',
       }),
     ).toEqual({
@@ -30,6 +31,27 @@ describe('identityFromClaims', () => {
       expect.objectContaining({ refusal: 'email_unverified' }),
     );
   });
+
+  it('takes an address as verified only when the provider says so, or is set to assume it', () => {
+    const ann = { sub: 's', email: 'ann@corp.example' };
+    for (const verified of [true, 'true']) {
+      expect(identityFromClaims({ ...ann, email_verified: verified }).email).toBe(ann.email);
+    }
+    // no claim: unverified, unless the provider's settings assume it
+    expect(() => identityFromClaims(ann)).toThrow(
+      expect.objectContaining({
+        refusal: 'email_unverified',
+        reason: expect.stringMatching(/no email_verified claim/),
+      }),
+    );
+    expect(identityFromClaims(ann, { assumeEmailVerified: true }).email).toBe(ann.email);
+    // a claim saying anything but true is never overridden
+    for (const verified of [false, 'false', null, 1, 'yes']) {
+      expect(() =>
+        identityFromClaims({ ...ann, email_verified: verified }, { assumeEmailVerified: true }),
+      ).toThrow(expect.objectContaining({ refusal: 'email_unverified' }));
+    }
+  });
 });
 
 describe('readOidcClient', () => {
@@ -39,6 +61,7 @@ describe('readOidcClient', () => {
     clientSecret: 'X_CLIENT_SECRET',
     scopes: 'X_SCOPES',
     redirectUri: 'X_REDIRECT_URI',
+    assumeEmailVerified: 'X_ASSUME_EMAIL_VERIFIED',
   };
 
   it('reads a provider with default scopes', () => {
@@ -54,8 +77,16 @@ describe('readOidcClient', () => {
       clientSecret: undefined,
       redirectUri: 'https://app.example/cb',
       scopes: ['openid', 'email', 'profile'],
+      assumeEmailVerified: false,
     });
     r.done();
+    const assuming = new EnvReader({
+      X_ISSUER: 'https://idp.example',
+      X_CLIENT_ID: 'c',
+      X_REDIRECT_URI: 'https://app.example/cb',
+      X_ASSUME_EMAIL_VERIFIED: 'true',
+    });
+    expect(readOidcClient(assuming, 'x', names).assumeEmailVerified).toBe(true);
   });
 
   it('reports plain-HTTP issuers off loopback, scopes without openid or email, missing values', () => {

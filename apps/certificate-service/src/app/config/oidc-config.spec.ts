@@ -27,7 +27,15 @@ describe('readOidcConfig', () => {
       clientSecret: undefined,
       redirectUri: undefined,
       scopes: ['openid', 'email', 'profile'],
+      assumeEmailVerified: false,
     });
+    expect(
+      read({
+        CERTSVC_OIDC_ISSUER: 'https://login.corp.example',
+        CERTSVC_OIDC_CLIENT_ID: 'certificate-ui',
+        CERTSVC_OIDC_ASSUME_EMAIL_VERIFIED: 'true',
+      })?.assumeEmailVerified,
+    ).toBe(true);
   });
 
   it('needs both issuer and client id, and an https issuer', () => {

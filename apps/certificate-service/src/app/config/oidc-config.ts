@@ -18,6 +18,7 @@ export function readOidcConfig(r: EnvReader): OidcProviderSettings | undefined {
       clientId: 'CERTSVC_OIDC_CLIENT_ID',
       clientSecret: 'CERTSVC_OIDC_CLIENT_SECRET',
       scopes: 'CERTSVC_OIDC_SCOPES',
+      assumeEmailVerified: 'CERTSVC_OIDC_ASSUME_EMAIL_VERIFIED',
     }),
     displayName: 'Single sign-on',
   };

@@ -20,6 +20,7 @@ const corp = {
   SSO_PARTNER_IDP_REDIRECT_URI: 'https://findings.example/api/v1/auth/sso/partner-idp/callback',
   SSO_PARTNER_IDP_SCOPES: 'openid email',
   SSO_PARTNER_IDP_NAME: 'Partner',
+  SSO_PARTNER_IDP_ASSUME_EMAIL_VERIFIED: 'true',
 };
 
 describe('readSsoConfig', () => {
@@ -36,12 +37,14 @@ describe('readSsoConfig', () => {
         clientSecret: 'secret',
         legacyAlias: 'keycloak',
         scopes: ['openid', 'email', 'profile'],
+        assumeEmailVerified: false,
       }),
       expect.objectContaining({
         id: 'partner-idp',
         displayName: 'Partner',
         clientSecret: undefined,
         scopes: ['openid', 'email'],
+        assumeEmailVerified: true,
       }),
     ]);
   });

@@ -19,7 +19,8 @@ function prefixOf(id: string): string {
 
 /**
  * `SSO_PROVIDERS=corp,partner` lists the providers; each reads `SSO_<ID>_ISSUER`,
- * `_CLIENT_ID`, `_CLIENT_SECRET`, `_REDIRECT_URI`, `_SCOPES`, `_NAME` and `_LEGACY_ALIAS`.
+ * `_CLIENT_ID`, `_CLIENT_SECRET`, `_REDIRECT_URI`, `_SCOPES`, `_NAME`, `_LEGACY_ALIAS` and
+ * `_ASSUME_EMAIL_VERIFIED`.
  */
 export function readSsoConfig(r: EnvReader): SsoConfig {
   const ids = r.list('SSO_PROVIDERS').map((id) => id.toLowerCase());
@@ -45,6 +46,7 @@ export function readSsoConfig(r: EnvReader): SsoConfig {
         clientSecret: `${p}CLIENT_SECRET`,
         scopes: `${p}SCOPES`,
         redirectUri: `${p}REDIRECT_URI`,
+        assumeEmailVerified: `${p}ASSUME_EMAIL_VERIFIED`,
       }),
       displayName: r.string(`${p}NAME`, id),
       legacyAlias,
