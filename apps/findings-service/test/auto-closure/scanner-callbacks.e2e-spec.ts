@@ -207,6 +207,29 @@ describe('Verify finding - /api/v1/scanner-callbacks/verify-finding (POST)', () 
     });
   });
 
+  it('answers a malformed but signed body with 400, never 500 (fuzz finding)', async () => {
+    for (const results of [[null], [[]], ['x'], [{}], [{ finding_id: finding }]]) {
+      const res = await sendCallback(t, key, [], { body: JSON.stringify({ results }) });
+      expect([JSON.stringify(results), res.status]).toEqual([JSON.stringify(results), 400]);
+      expect(res.body).toMatchObject({ code: 'validation_failed' });
+    }
+  });
+
+  it('answers 404 for the verification endpoint of a project that does not exist (fuzz finding)', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const req of [
+      request(t.url).get(`/api/v1/projects/${missing}/verification-endpoint`),
+      request(t.url)
+        .put(`/api/v1/projects/${missing}/verification-endpoint`)
+        .send({ url: 'https://scanner.example.test/verify' }),
+      request(t.url).delete(`/api/v1/projects/${missing}/verification-endpoint`),
+    ]) {
+      const res = await bearer(admin).apply(req);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'project_not_found' });
+    }
+  });
+
   it('lets only administrators manage keys', async () => {
     const analyst = await freshLogin(t, admin);
     await bearer(analyst)

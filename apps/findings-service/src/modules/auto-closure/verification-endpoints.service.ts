@@ -7,6 +7,7 @@ import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import { OutboundHttpClient } from '../outbound-http/outbound-http.client';
 import { ProjectAccessService } from '../projects/project-access.service';
+import { ProjectsService } from '../projects/projects.service';
 import { AutoClosureError } from './auto-closure.errors';
 import type { VerificationEndpointDto } from './dto/auto-closure.dto';
 import {
@@ -27,6 +28,7 @@ export class VerificationEndpointsService {
     @Inject(FINDINGS_CONFIG) config: FindingsConfig,
     private readonly endpoints: VerificationEndpointsRepository,
     private readonly projectAccess: ProjectAccessService,
+    private readonly projects: ProjectsService,
     private readonly http: OutboundHttpClient,
     private readonly clock: Clock,
   ) {
@@ -34,7 +36,7 @@ export class VerificationEndpointsService {
   }
 
   async get(access: AccessContext, projectId: string): Promise<VerificationEndpointDto> {
-    await this.projectAccess.requireRole(access, projectId, ['admin']);
+    await this.requireAdmin(access, projectId);
     const endpoint = await this.endpoints.get(projectId);
     return endpoint
       ? dto(endpoint)
@@ -47,7 +49,7 @@ export class VerificationEndpointsService {
     url: string,
     rotate: boolean,
   ): Promise<VerificationEndpointDto> {
-    await this.projectAccess.requireRole(access, projectId, ['admin']);
+    await this.requireAdmin(access, projectId);
     const check = this.http.check(url);
     if (!check.ok) {
       throw new AutoClosureError('verification_endpoint_invalid', { reason: check.message });
@@ -63,8 +65,14 @@ export class VerificationEndpointsService {
     return { ...dto(stored), ...(secret === undefined ? {} : { secret }) };
   }
 
-  async delete(access: AccessContext, projectId: string): Promise<void> {
+  /** Project administrators (global ones too) of a project that exists. */
+  private async requireAdmin(access: AccessContext, projectId: string): Promise<void> {
     await this.projectAccess.requireRole(access, projectId, ['admin']);
+    await this.projects.existing(projectId);
+  }
+
+  async delete(access: AccessContext, projectId: string): Promise<void> {
+    await this.requireAdmin(access, projectId);
     if (!(await this.endpoints.delete(projectId))) {
       throw new AutoClosureError('verification_endpoint_missing', { project_id: projectId });
     }

@@ -6,6 +6,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -59,6 +60,7 @@ export class VerifyFindingDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CALLBACK_RESULTS)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => VerifyFindingResultDto)
   results!: VerifyFindingResultDto[];
