@@ -68,6 +68,29 @@ describe('OIDC callback - /api/v1/auth/callback (POST) with an identity provider
       .expect(200);
   });
 
+  it('refuses a redirect_uri the service does not allow, before any request to the provider', async () => {
+    const body = await spaAuthorization(t, idp, 'ann');
+    const tokenRequests = idp.requestsFor('/token');
+    for (const redirectUri of [
+      'https://attacker.example/auth/callback',
+      `${body.redirect_uri}/`,
+      `${body.redirect_uri}?next=/`,
+    ]) {
+      const res = await t.http
+        .post('/api/v1/auth/callback')
+        .send({ ...body, redirect_uri: redirectUri })
+        .expect(400);
+      expect(res.body).toEqual({
+        code: 'oidc_redirect_uri_not_allowed',
+        message:
+          'redirect_uri is not a callback page this service allows (CERTSVC_OIDC_REDIRECT_URIS)',
+      });
+    }
+    expect(idp.requestsFor('/token')).toBe(tokenRequests);
+    // the code was not spent: the allowed callback page still signs in with it
+    await t.http.post('/api/v1/auth/callback').send(body).expect(200);
+  });
+
   it('refuses a replayed code (the provider redeems a code once)', async () => {
     const body = await spaAuthorization(t, idp, 'ann');
     await t.http.post('/api/v1/auth/callback').send(body).expect(200);

@@ -25,6 +25,7 @@ describe('Rate limits - two API replicas share one budget per limiter', () => {
       // Single sign-on switched on (its provider is never reached by these requests).
       CERTSVC_OIDC_ISSUER: 'http://127.0.0.1:9/realms/none',
       CERTSVC_OIDC_CLIENT_ID: 'certificate-ui',
+      CERTSVC_OIDC_REDIRECT_URIS: 'http://cert-ui.test/auth/callback',
     };
     a = await startTestApp({ env });
     b = await startTestApp({ env, database: a.db });

@@ -31,6 +31,7 @@ export function oidcEnv(idp: TestIdentityProvider, clientSecret?: string): Recor
   return {
     CERTSVC_OIDC_ISSUER: idp.issuer,
     CERTSVC_OIDC_CLIENT_ID: SPA_CLIENT_ID,
+    CERTSVC_OIDC_REDIRECT_URIS: SPA_REDIRECT_URI,
     ...(clientSecret ? { CERTSVC_OIDC_CLIENT_SECRET: clientSecret } : {}),
   };
 }

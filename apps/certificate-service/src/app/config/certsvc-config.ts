@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type OidcProviderSettings } from '@platform/auth';
 import { TrustedProxies } from '@platform/http';
 import { EnvReader } from '@platform/config';
-import { readOidcConfig } from './oidc-config';
+import { type CertsvcOidcSettings, readOidcConfig } from './oidc-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
   type Lifetime,
@@ -46,7 +45,7 @@ export interface CertsvcConfig {
     adminPassword: string | undefined;
   };
   /** Single sign-on through an OpenID provider (`CERTSVC_OIDC_*`); undefined when off. */
-  oidc: OidcProviderSettings | undefined;
+  oidc: CertsvcOidcSettings | undefined;
   /** Requests allowed per minute, by bucket (`CERTSVC_*_RATE_LIMIT_PER_MINUTE`). */
   rateLimits: {
     /** Login attempts per client address. */

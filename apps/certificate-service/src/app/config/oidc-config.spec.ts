@@ -18,6 +18,8 @@ describe('readOidcConfig', () => {
       read({
         CERTSVC_OIDC_ISSUER: 'https://login.corp.example',
         CERTSVC_OIDC_CLIENT_ID: 'certificate-ui',
+        CERTSVC_OIDC_REDIRECT_URIS:
+          'https://certs.corp.example/auth/callback, http://localhost:5173/auth/callback',
       }),
     ).toEqual({
       id: 'oidc',
@@ -28,14 +30,29 @@ describe('readOidcConfig', () => {
       redirectUri: undefined,
       scopes: ['openid', 'email', 'profile'],
       assumeEmailVerified: false,
+      redirectUris: [
+        'https://certs.corp.example/auth/callback',
+        'http://localhost:5173/auth/callback',
+      ],
     });
     expect(
       read({
         CERTSVC_OIDC_ISSUER: 'https://login.corp.example',
         CERTSVC_OIDC_CLIENT_ID: 'certificate-ui',
+        CERTSVC_OIDC_REDIRECT_URIS: 'https://certs.corp.example/auth/callback',
         CERTSVC_OIDC_ASSUME_EMAIL_VERIFIED: 'true',
       })?.assumeEmailVerified,
     ).toBe(true);
+  });
+
+  it('needs the allowed redirect URIs: absolute http(s) URLs without a fragment', () => {
+    const on = { CERTSVC_OIDC_ISSUER: 'https://login.corp.example', CERTSVC_OIDC_CLIENT_ID: 'x' };
+    expect(() => read(on)).toThrow(/CERTSVC_OIDC_REDIRECT_URIS is required/);
+    for (const bad of ['/auth/callback', 'ftp://h/cb', 'https://h/cb#x']) {
+      expect(() => read({ ...on, CERTSVC_OIDC_REDIRECT_URIS: bad })).toThrow(
+        /CERTSVC_OIDC_REDIRECT_URIS: ".*" is not an absolute http\(s\) URL/,
+      );
+    }
   });
 
   it('needs both issuer and client id, and an https issuer', () => {

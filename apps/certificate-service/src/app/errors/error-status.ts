@@ -26,6 +26,7 @@ export const CERTSVC_ERROR_STATUSES = {
   local_auth_disabled: 404,
   oidc_disabled: 404,
   oidc_nonce_required: 400,
+  oidc_redirect_uri_not_allowed: 400,
   oidc_provider_refused: 401,
   oidc_id_token_invalid: 401,
   oidc_email_missing: 401,

@@ -10,6 +10,7 @@ export type AuthErrorCode =
   | 'local_auth_disabled'
   | 'oidc_disabled'
   | 'oidc_nonce_required'
+  | 'oidc_redirect_uri_not_allowed'
   | `oidc_${Exclude<OidcRefusal, 'state_invalid'>}`
   | 'current_password_incorrect'
   | 'not_local_user'
@@ -24,6 +25,8 @@ const MESSAGES: Record<AuthErrorCode, string> = {
   local_auth_disabled: 'local sign-in is disabled',
   oidc_disabled: 'single sign-on is not configured',
   oidc_nonce_required: 'nonce is required: send the nonce of the authorization request',
+  oidc_redirect_uri_not_allowed:
+    'redirect_uri is not a callback page this service allows (CERTSVC_OIDC_REDIRECT_URIS)',
   oidc_provider_refused: 'the identity provider refused the sign-in (code invalid or already used)',
   oidc_id_token_invalid: 'the identity provider returned an invalid ID token',
   oidc_email_missing: 'the identity provider did not share an email address',

@@ -54,6 +54,7 @@ export interface ProviderCallback {
 export class AuthService {
   private readonly passwords: PasswordLogin;
   private readonly provider: OidcRelyingParty | undefined;
+  private readonly redirectUris: ReadonlySet<string>;
 
   constructor(
     private readonly users: UsersRepository,
@@ -66,6 +67,7 @@ export class AuthService {
   ) {
     this.passwords = new PasswordLogin({ limiter: limits, perMinute: config.rateLimits.auth });
     this.provider = config.oidc && new OidcRelyingParty(config.oidc);
+    this.redirectUris = new Set(config.oidc?.redirectUris ?? []);
   }
 
   /** The identity provider, when single sign-on is configured. */
@@ -92,6 +94,10 @@ export class AuthService {
   async loginWithProvider(callback: ProviderCallback, client: ClientPeer): Promise<Session> {
     if (!this.provider) throw new AuthError('oidc_disabled');
     await this.admit(client);
+    // Never forward a redirect URI of the client's choosing to the provider.
+    if (!this.redirectUris.has(callback.redirectUri)) {
+      throw new AuthError('oidc_redirect_uri_not_allowed');
+    }
     if (!callback.nonce) throw new AuthError('oidc_nonce_required');
     let email: string;
     try {

@@ -49,7 +49,10 @@ export class OidcCallbackDto {
   @MaxLength(256)
   code_verifier!: string;
 
-  @ApiProperty({ description: 'redirect_uri of the authorization request, unchanged' })
+  @ApiProperty({
+    description:
+      'redirect_uri of the authorization request, unchanged: one of the callback pages the service allows (CERTSVC_OIDC_REDIRECT_URIS), else 400 oidc_redirect_uri_not_allowed',
+  })
   @IsString()
   @MaxLength(2048)
   redirect_uri!: string;
