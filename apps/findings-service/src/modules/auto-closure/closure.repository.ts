@@ -110,7 +110,7 @@ export class ClosureRepository {
         evidence,
         returnIds: true,
       });
-      const { ids: closed } = statusChangeCounts(await manager.query(change.sql, change.values));
+      const closed = statusChangeCounts(await manager.query(change.sql, change.values)).ids ?? [];
       if (closed.length > 0) {
         await manager.query(
           `INSERT INTO auto_closures (finding_id, project_id, closed_at, evidence)

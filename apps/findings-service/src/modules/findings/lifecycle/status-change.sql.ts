@@ -40,7 +40,7 @@ export interface StatusChangeCounts {
   /** Open deadline violations closed by a closing state. */
   violationsClosed: number;
   /** The changed findings (only with `returnIds`). */
-  ids: string[];
+  ids?: string[];
 }
 
 /**
@@ -159,6 +159,6 @@ export function statusChangeCounts(rows: unknown): StatusChangeCounts {
     matched: row?.matched ?? 0,
     changed: row?.changed ?? 0,
     violationsClosed: row?.closed ?? 0,
-    ids: row?.ids ?? [],
+    ...(row?.ids ? { ids: row.ids } : {}),
   };
 }
