@@ -1,3 +1,4 @@
+import { sha256Hex } from '@platform/auth';
 import { DataSource } from 'typeorm';
 import { loginAdmin } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -21,6 +22,38 @@ describe('Refresh - /api/v1/auth/refresh (POST)', () => {
       .get('/api/v1/auth/me')
       .set('authorization', `Bearer ${res.body.access_token}`)
       .expect(200);
+  });
+
+  it('marks the presented token used (not revoked), keys the session by the access token subject, and a sign-out revokes', async () => {
+    const stored = async (token: string) => {
+      const [row] = (await t.app
+        .get(DataSource)
+        .query(
+          'SELECT email, family_id, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1',
+          [sha256Hex(token)],
+        )) as { email: string; family_id: string; used_at: Date | null; revoked_at: Date | null }[];
+      return row;
+    };
+    const session = await loginAdmin(t);
+    const res = await t.http
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: session.refreshToken })
+      .expect(200);
+    const next = res.body.refresh_token as string;
+    const [used, successor] = [await stored(session.refreshToken), await stored(next)];
+    expect(used.used_at).not.toBeNull();
+    expect(used.revoked_at).toBeNull();
+    expect(successor).toMatchObject({ family_id: used.family_id, used_at: null, revoked_at: null });
+    const accessToken = res.body.access_token as string;
+    const sub = (
+      JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()) as {
+        sub: string;
+      }
+    ).sub;
+    expect(successor.email).toBe(sub);
+    await t.http.post('/api/v1/auth/logout').send({ refresh_token: next }).expect(204);
+    expect((await stored(next)).revoked_at).not.toBeNull();
+    expect((await stored(session.refreshToken)).revoked_at).not.toBeNull();
   });
 
   it('accepts the refresh token from the cookie', async () => {

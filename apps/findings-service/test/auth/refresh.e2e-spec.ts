@@ -1,3 +1,4 @@
+import { sha256Hex } from '@platform/auth';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { freshUser, login, loginAdmin, refreshCookieOf } from '../support/sessions';
@@ -36,12 +37,47 @@ describe('Refresh - /api/v1/auth/token/refresh (POST)', () => {
     await refresh(next).expect(200);
   });
 
+  /** The stored row of a refresh cookie (`findsvc_refresh=<token>`). */
+  async function stored(cookie: string | undefined) {
+    const [row] = (await t.app
+      .get(DataSource)
+      .query(
+        'SELECT user_id, family_id, used_at, revoked_at FROM refresh_tokens WHERE token_hash = $1',
+        [sha256Hex((cookie ?? '').split('=')[1] ?? '')],
+      )) as { user_id: string; family_id: string; used_at: Date | null; revoked_at: Date | null }[];
+    return row;
+  }
+
+  it('marks the presented token used (not revoked), keys the session by the access token subject, and a sign-out revokes', async () => {
+    const s = await session();
+    const res = await refresh(s.cookie).expect(200);
+    const next = refreshCookieOf(res);
+    const [used, successor] = [await stored(s.cookie), await stored(next)];
+    expect(used.used_at).not.toBeNull();
+    expect(used.revoked_at).toBeNull();
+    expect(successor).toMatchObject({ family_id: used.family_id, used_at: null, revoked_at: null });
+    const accessToken = res.body.data.access_token as string;
+    const sub = (
+      JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()) as {
+        sub: string;
+      }
+    ).sub;
+    expect(successor.user_id).toBe(sub);
+    expect(sub).toBe(s.userId);
+    await request(t.url)
+      .post('/api/v1/auth/logout')
+      .set('Cookie', next ?? '')
+      .expect(204);
+    expect((await stored(next)).revoked_at).not.toBeNull();
+    expect((await stored(s.cookie)).revoked_at).not.toBeNull();
+  });
+
   /** Moves every retirement 11 s back: past the 10 s rotation grace window. */
   const ageRetirements = () =>
     t.app
       .get(DataSource)
       .query(
-        `UPDATE refresh_tokens SET revoked_at = revoked_at - interval '11 seconds' WHERE revoked_at IS NOT NULL`,
+        `UPDATE refresh_tokens SET used_at = used_at - interval '11 seconds' WHERE used_at IS NOT NULL`,
       );
 
   it('answers a token rotated seconds ago (a reload racing the rotation) with a new successor', async () => {

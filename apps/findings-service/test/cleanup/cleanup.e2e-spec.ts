@@ -61,16 +61,20 @@ async function reportExists(id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
-/** A refresh token of the first user, revoked or expired `ageMs` ago (or live). */
-async function refreshToken(state: 'revoked' | 'expired' | 'live', ageMs = 0): Promise<string> {
+/** A refresh token of the first user, used, revoked or expired `ageMs` ago (or live). */
+async function refreshToken(
+  state: 'used' | 'revoked' | 'expired' | 'live',
+  ageMs = 0,
+): Promise<string> {
   const at = new Date(Date.now() - ageMs);
   const [row] = (await db().query(
-    `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at, revoked_at)
-     SELECT id, gen_random_uuid(), $1, $2, $3 FROM users ORDER BY created_at LIMIT 1
+    `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at, used_at, revoked_at)
+     SELECT id, gen_random_uuid(), $1, $2, $3, $4 FROM users ORDER BY created_at LIMIT 1
      RETURNING id`,
     [
       randomBytes(32).toString('hex'),
       state === 'expired' ? at : new Date(Date.now() + DAY),
+      state === 'used' ? at : null,
       state === 'revoked' ? at : null,
     ],
   )) as { id: string }[];
@@ -124,6 +128,9 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
     const revokedOld = await refreshToken('revoked', 31 * DAY);
     const revokedYoung = await refreshToken('revoked', 29 * DAY);
     const expiredOld = await refreshToken('expired', 31 * DAY);
+    // rotated (used) long ago, its family living on: due like a revoked one
+    const usedOld = await refreshToken('used', 31 * DAY);
+    const usedYoung = await refreshToken('used', 29 * DAY);
     const live = await refreshToken('live');
     // An action-log entry older than every retention (the log is never cleaned).
     await db().query(
@@ -139,7 +146,7 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
       reports: { completed: 2, failed: 1, pending: 0 },
       orphanFiles: 1,
       orphanBytes: 3,
-      refreshTokens: 2,
+      refreshTokens: 3,
     });
     expect(dry.reportBytes).toBeGreaterThan(6);
     for (const r of [uploaded, completedOld.id, failedOld.id]) {
@@ -150,6 +157,7 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
     }
     expect(await tokenExists(revokedOld)).toBe(true);
     expect(await tokenExists(expiredOld)).toBe(true);
+    expect(await tokenExists(usedOld)).toBe(true);
 
     const real = await cleanup().run();
     expect(real).toEqual({
@@ -159,7 +167,7 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
       reportFiles: 3,
       orphanFiles: 1,
       orphanBytes: 3,
-      refreshTokens: 2,
+      refreshTokens: 3,
     });
     for (const r of [uploaded, completedOld.id, failedOld.id]) {
       expect(await reportExists(r)).toBe(false);
@@ -175,7 +183,9 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
     expect(existsSync(fileOf(orphanYoung))).toBe(true);
     expect(await tokenExists(revokedOld)).toBe(false);
     expect(await tokenExists(expiredOld)).toBe(false);
+    expect(await tokenExists(usedOld)).toBe(false);
     expect(await tokenExists(revokedYoung)).toBe(true);
+    expect(await tokenExists(usedYoung)).toBe(true);
     expect(await tokenExists(live)).toBe(true);
     // The findings keep their history (report ids) and the action log is untouched.
     const findingsAfter = (await db().query(

@@ -1,42 +1,47 @@
 import { sha256Hex } from '../secret-token';
 import { RefreshTokenRotation } from './refresh-token-rotation';
-import type { NewRefreshToken, RefreshTokenStore, StoredRefreshToken } from './refresh-token-store';
+import {
+  isActiveRefreshToken,
+  type NewRefreshToken,
+  type RefreshTokenStore,
+  type StoredRefreshToken,
+} from './refresh-token-store';
 
 /** The port's contract over a Map, as a service's repository implements it over a table. */
 class MemoryStore implements RefreshTokenStore {
-  readonly rows = new Map<string, StoredRefreshToken & { tokenHash: string; rotatedAt?: number }>();
+  readonly rows = new Map<string, StoredRefreshToken & { tokenHash: string }>();
   private next = 0;
 
   async insert(token: NewRefreshToken): Promise<void> {
     const id = String(++this.next);
-    this.rows.set(id, { ...token, id, active: true });
+    this.rows.set(id, { ...token, id, usedAt: null, revokedAt: null });
   }
   async findByHash(tokenHash: string): Promise<StoredRefreshToken | null> {
-    return [...this.rows.values()].find((r) => r.tokenHash === tokenHash) ?? null;
+    const row = [...this.rows.values()].find((r) => r.tokenHash === tokenHash);
+    return row ? { ...row } : null;
   }
   async replace(id: string, successor: NewRefreshToken): Promise<boolean> {
     const row = this.rows.get(id);
-    if (!row?.active) return false;
-    row.active = false;
-    row.rotatedAt = Date.now();
+    if (!row || !isActiveRefreshToken(row)) return false;
+    row.usedAt = new Date();
     await this.insert(successor);
     return true;
   }
-  async branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean> {
+  async branch(id: string, usedSince: Date, successor: NewRefreshToken): Promise<boolean> {
     const row = this.rows.get(id);
     const familyActive = [...this.rows.values()].some(
-      (r) => r.familyId === row?.familyId && r.active,
+      (r) => r.familyId === row?.familyId && isActiveRefreshToken(r),
     );
-    if (!row || row.rotatedAt === undefined || row.rotatedAt < rotatedSince.getTime()) return false;
+    if (!row || row.usedAt === null || row.usedAt < usedSince || row.revokedAt) return false;
     if (!familyActive) return false;
     await this.insert(successor);
     return true;
   }
   async revokeFamily(familyId: string): Promise<void> {
-    for (const r of this.rows.values()) if (r.familyId === familyId) r.active = false;
+    for (const r of this.rows.values()) if (r.familyId === familyId) r.revokedAt ??= new Date();
   }
   async revokeAllOf(subject: string): Promise<void> {
-    for (const r of this.rows.values()) if (r.subject === subject) r.active = false;
+    for (const r of this.rows.values()) if (r.subject === subject) r.revokedAt ??= new Date();
   }
 }
 
@@ -55,6 +60,17 @@ describe('RefreshTokenRotation', () => {
     const [row] = store.rows.values();
     expect(row.tokenHash).toBe(sha256Hex(issued.token));
     expect(JSON.stringify([...store.rows.values()])).not.toContain(issued.token);
+  });
+
+  it('marks a rotated token used, not revoked; a reuse revokes the whole family', async () => {
+    const first = await rotation.issue('u1');
+    await rotation.rotate(first.token);
+    const [used, successor] = store.rows.values();
+    expect(used).toMatchObject({ usedAt: expect.any(Date), revokedAt: null });
+    expect(successor).toMatchObject({ familyId: used.familyId, usedAt: null, revokedAt: null });
+    await rotation.rotate(first.token); // a reuse: the family is revoked
+    for (const row of store.rows.values()) expect(row.revokedAt).toEqual(expect.any(Date));
+    expect(used.usedAt).toEqual(expect.any(Date));
   });
 
   it('rotates within the family and refuses the retired token as a reuse', async () => {
@@ -116,7 +132,8 @@ describe('RefreshTokenRotation', () => {
       const first = await graced.issue('u1');
       const second = await graced.rotate(first.token);
       if (second.kind !== 'rotated') throw new Error('not rotated');
-      for (const r of store.rows.values()) if (r.rotatedAt) r.rotatedAt -= 11_000;
+      for (const r of store.rows.values())
+        if (r.usedAt) r.usedAt = new Date(r.usedAt.getTime() - 11_000);
       expect(await graced.rotate(first.token)).toMatchObject({ kind: 'reused' });
       expect(await graced.rotate(second.issued.token)).toMatchObject({ kind: 'reused' });
     });

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { randomSecret, sha256Hex } from '../secret-token';
-import type { RefreshTokenStore, StoredRefreshToken } from './refresh-token-store';
+import {
+  isActiveRefreshToken,
+  type RefreshTokenStore,
+  type StoredRefreshToken,
+} from './refresh-token-store';
 
 export interface RefreshTokenRules {
   ttlSeconds: number;
@@ -29,9 +33,13 @@ export type RefreshOutcome =
   | { kind: 'reused'; subject: string; familyId: string };
 
 /**
- * Refresh-token rotation with reuse detection. Each sign-in starts a family; every refresh
- * retires the presented token and issues its successor in the same family. Presenting a
- * retired token revokes the family, so a stolen token dies with the legitimate one.
+ * Refresh-token rotation with reuse detection, the one behaviour of both services. Each
+ * sign-in starts a family, keyed by the subject of its access tokens; every refresh marks the
+ * presented token **used** and issues its successor in the same family, atomically. A used
+ * token presented again is a reuse and **revokes** the family (a stolen token dies with the
+ * legitimate one) — except within the rotation grace window, when it gets another successor
+ * while the family still lives. Ending sessions (sign-out, password change, disabling)
+ * revokes; a revoked token never gets anything.
  */
 export class RefreshTokenRotation {
   constructor(
@@ -63,7 +71,7 @@ export class RefreshTokenRotation {
     const stored = await this.store.findByHash(sha256Hex(presented));
     if (!stored) return { kind: 'invalid' };
     const reused = { kind: 'reused', subject: stored.subject, familyId: stored.familyId } as const;
-    if (!stored.active) {
+    if (!isActiveRefreshToken(stored)) {
       const graced = await this.withinRotationGrace(stored, mayContinue);
       if (graced) return { kind: 'rotated', subject: stored.subject, issued: graced };
       await this.store.revokeFamily(stored.familyId);
@@ -108,13 +116,15 @@ export class RefreshTokenRotation {
     return this.store.revokeAllOf(subject);
   }
 
-  /** A successor for a token rotated moments ago, or null (then it is a reuse). */
+  /** A successor for a token used moments ago, or null (then it is a reuse). */
   private async withinRotationGrace(
     stored: StoredRefreshToken,
     mayContinue: (subject: string) => Promise<boolean>,
   ): Promise<IssuedRefreshToken | null> {
     const graceSeconds = this.rules.rotationGraceSeconds ?? 0;
     if (graceSeconds <= 0 || stored.expiresAt.getTime() <= Date.now()) return null;
+    // A revoked token (its session ended) never comes back; the store re-checks atomically.
+    if (stored.revokedAt !== null) return null;
     if (!(await mayContinue(stored.subject))) return null;
     const issued = this.mint();
     const branched = await this.store.branch(

@@ -5,8 +5,9 @@ import { DataSource, IsNull } from 'typeorm';
 import { RefreshTokenEntity } from './refresh-token.entity';
 
 /**
- * The `refresh_tokens` table behind `RefreshTokenRotation`; sessions are keyed by email. A
- * rotated token is marked used, an ended session revoked; either way it is no longer active.
+ * The `refresh_tokens` table behind `RefreshTokenRotation`; sessions are keyed by the access
+ * tokens' subject, the user's e-mail (the users' primary key here). A rotated token is marked
+ * used, an ended session revoked; either way it is no longer active.
  */
 @Injectable()
 export class RefreshTokensRepository implements RefreshTokenStore {
@@ -24,7 +25,8 @@ export class RefreshTokensRepository implements RefreshTokenStore {
       familyId: found.familyId,
       subject: found.email,
       expiresAt: found.expiresAt,
-      active: found.usedAt === null && found.revokedAt === null,
+      usedAt: found.usedAt,
+      revokedAt: found.revokedAt,
     };
   }
 
@@ -44,10 +46,10 @@ export class RefreshTokensRepository implements RefreshTokenStore {
 
   /**
    * Stores `successor` beside the family's active token when token `id` was used (rotated) at
-   * or after `rotatedSince`, was not revoked, and the family still has an active token (a
+   * or after `usedSince`, was not revoked, and the family still has an active token (a
    * family ended by sign-out or reuse has none). One statement.
    */
-  async branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean> {
+  async branch(id: string, usedSince: Date, successor: NewRefreshToken): Promise<boolean> {
     const next = row(successor);
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO refresh_tokens (id, family_id, email, token_hash, expires_at)
@@ -58,7 +60,7 @@ export class RefreshTokensRepository implements RefreshTokenStore {
           AND EXISTS (SELECT 1 FROM refresh_tokens a
                        WHERE a.family_id = $2 AND a.used_at IS NULL AND a.revoked_at IS NULL)
        RETURNING id`,
-      [next.id, next.familyId, next.email, next.tokenHash, next.expiresAt, id, rotatedSince],
+      [next.id, next.familyId, next.email, next.tokenHash, next.expiresAt, id, usedSince],
     );
     return rows.length === 1;
   }

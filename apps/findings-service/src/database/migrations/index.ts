@@ -13,6 +13,7 @@ import { PluginChannelConfigs1795603810947 } from './1795603810947-plugin-channe
 import { ReportCoverage1795604000000 } from './1795604000000-report-coverage';
 import { ScanPerimeter1795604100000 } from './1795604100000-scan-perimeter';
 import { AutoClosure1795604200000 } from './1795604200000-auto-closure';
+import { RefreshTokenUsedAt1795604300000 } from './1795604300000-refresh-token-used-at';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const FINDINGS_MIGRATIONS = [
   ReportCoverage1795604000000,
   ScanPerimeter1795604100000,
   AutoClosure1795604200000,
+  RefreshTokenUsedAt1795604300000,
 ];

@@ -110,10 +110,11 @@ export class CleanupRepository {
     return found;
   }
 
-  /** Refresh tokens revoked, or expired, before `cutoff`. */
+  /** Refresh tokens used (rotated), revoked, or expired, before `cutoff`. */
   async countDueRefreshTokens(cutoff: Date): Promise<number> {
     const [row] = (await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM refresh_tokens WHERE revoked_at < $1 OR expires_at < $1`,
+      `SELECT count(*)::int AS n FROM refresh_tokens
+        WHERE used_at < $1 OR revoked_at < $1 OR expires_at < $1`,
       [cutoff],
     )) as { n: number }[];
     return row.n;

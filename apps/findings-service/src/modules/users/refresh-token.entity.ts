@@ -9,7 +9,10 @@ import {
 } from 'typeorm';
 import { UserEntity } from './user.entity';
 
-/** An opaque refresh token, stored as its SHA-256 only; rotations share one family. */
+/**
+ * An opaque refresh token, stored as its SHA-256 only; rotations share one family. A rotation
+ * marks it used, an ended session revoked (docs/auth-tokens.md).
+ */
 @Entity('refresh_tokens')
 export class RefreshTokenEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -31,6 +34,8 @@ export class RefreshTokenEntity {
   tokenHash!: string;
 
   @Column({ type: 'timestamptz' }) expiresAt!: Date;
+
+  @Column({ type: 'timestamptz', nullable: true }) usedAt!: Date | null;
 
   @Column({ type: 'timestamptz', nullable: true }) revokedAt!: Date | null;
 

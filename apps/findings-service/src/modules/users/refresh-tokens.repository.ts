@@ -4,7 +4,10 @@ import type { NewRefreshToken, RefreshTokenStore, StoredRefreshToken } from '@pl
 import { IsNull, Repository } from 'typeorm';
 import { RefreshTokenEntity } from './refresh-token.entity';
 
-/** The `refresh_tokens` table behind `RefreshTokenRotation`; sessions are keyed by user id. */
+/**
+ * The `refresh_tokens` table behind `RefreshTokenRotation`; sessions are keyed by the access
+ * tokens' subject, the user id. A rotated token is marked used, an ended session revoked.
+ */
 @Injectable()
 export class RefreshTokensRepository implements RefreshTokenStore {
   constructor(
@@ -28,17 +31,18 @@ export class RefreshTokensRepository implements RefreshTokenStore {
       familyId: row.familyId,
       subject: row.userId,
       expiresAt: row.expiresAt,
-      active: row.revokedAt === null,
+      usedAt: row.usedAt,
+      revokedAt: row.revokedAt,
     };
   }
 
-  /** Revokes `id` if still active and stores its successor, in one transaction. */
+  /** Marks `id` used if still active and stores its successor, in one transaction. */
   replace(id: string, successor: NewRefreshToken): Promise<boolean> {
     return this.repo.manager.transaction(async (m) => {
       const result = await m.update(
         RefreshTokenEntity,
-        { id, revokedAt: IsNull() },
-        { revokedAt: new Date() },
+        { id, usedAt: IsNull(), revokedAt: IsNull() },
+        { usedAt: new Date() },
       );
       if ((result.affected ?? 0) !== 1) return false;
       await m.insert(RefreshTokenEntity, {
@@ -52,18 +56,19 @@ export class RefreshTokensRepository implements RefreshTokenStore {
   }
 
   /**
-   * Stores `successor` beside the family's active token when token `id` was retired at or
-   * after `rotatedSince` and the family still has an active token (a family ended by sign-out
-   * or reuse has none, so a retired token of it gets nothing). One statement.
+   * Stores `successor` beside the family's active token when token `id` was used at or after
+   * `usedSince`, is not revoked, and the family still has an active token (a family ended by
+   * sign-out or reuse has none). One statement.
    */
-  async branch(id: string, rotatedSince: Date, successor: NewRefreshToken): Promise<boolean> {
+  async branch(id: string, usedSince: Date, successor: NewRefreshToken): Promise<boolean> {
     const rows: unknown[] = await this.repo.manager.query(
       `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at)
        SELECT $1, $2, $3, $4
         WHERE EXISTS (SELECT 1 FROM refresh_tokens r
-                       WHERE r.id = $5 AND r.family_id = $2 AND r.revoked_at >= $6)
+                       WHERE r.id = $5 AND r.family_id = $2 AND r.used_at >= $6
+                         AND r.revoked_at IS NULL)
           AND EXISTS (SELECT 1 FROM refresh_tokens a
-                       WHERE a.family_id = $2 AND a.revoked_at IS NULL)
+                       WHERE a.family_id = $2 AND a.used_at IS NULL AND a.revoked_at IS NULL)
        RETURNING id`,
       [
         successor.subject,
@@ -71,7 +76,7 @@ export class RefreshTokensRepository implements RefreshTokenStore {
         successor.tokenHash,
         successor.expiresAt,
         id,
-        rotatedSince,
+        usedSince,
       ],
     );
     return rows.length === 1;
