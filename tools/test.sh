@@ -5,6 +5,7 @@
 #   npm test                         everything
 #   npm test -- apps/findings-service   only Jest, only matching test paths (no lint)
 #   npm test -- apps/findings-web       the web UI's Jest unit tests and Playwright tests (no lint)
+#   npm test -- apps/findings-web/e2e/triage.pw.ts   only that Playwright file (several may be named)
 #
 # After Jest, the web UI's Playwright tests (apps/findings-web/e2e, headless in Debian's
 # chromium) run against a real API + worker; their counts are added into the summary line.
@@ -79,13 +80,16 @@ export TEST_RUN_ID
 # Playwright tests (all of them) after Jest — `npm test -- apps/findings-web` runs the UI's
 # Jest unit tests and its browser tests. A pattern only the browser tests match (e2e/*.pw.ts)
 # is no Jest failure.
+# An argument naming Playwright files (`*.pw.ts`) runs only those browser tests.
 run_web=false
 jest_args=()
+pw_args=()
 if [ "$#" -eq 0 ]; then
   run_web=true
 else
   for arg in "$@"; do
     case "$arg" in
+      *.pw.ts) run_web=true; pw_args+=("$arg") ;;
       *findings-web*) run_web=true ;;
     esac
     jest_args+=("$arg")
@@ -94,15 +98,25 @@ else
 fi
 
 # run_web_tests: builds the UI, runs Playwright, prints `N passed, N failed[, N skipped]`.
+# The build, results, traces and screenshots go to this run's own directory
+# (apps/findings-web/test-output/run-<run id>/): runs in one work tree at the same time neither
+# empty each other's served build nor overwrite each other's results.
 run_web_tests() {
-  local results=apps/findings-web/test-output/results.json
-  rm -f "$results"
-  if ! npx nx run findings-web:build --outputStyle=static >&2; then
+  local out="$PWD/apps/findings-web/test-output/run-$TEST_RUN_ID"
+  local results="$out/results.json"
+  rm -rf "$out"
+  mkdir -p "$out"
+  if ! { npx nx run findings-web:typecheck --outputStyle=static &&
+    NODE_ENV=production npx vite build --config apps/findings-web/vite.config.ts \
+      --outDir "$out/dist" --emptyOutDir --logLevel warn; } >&2; then
     echo "test.sh: the web UI does not build" >&2
     echo "0 passed, 1 failed"
     return
   fi
-  npx playwright test -c apps/findings-web/playwright.config.ts >&2 || true
+  echo "test.sh: web UI test output in $out" >&2
+  FINDINGS_WEB_TEST_OUTPUT="$out" FINDINGS_WEB_DIST="$out/dist" \
+    npx playwright test -c apps/findings-web/playwright.config.ts "${pw_args[@]}" >&2 || true
+  rm -rf "$out/dist"
   node -e '
     const fs = require("node:fs");
     let s;

@@ -1,14 +1,26 @@
 import { defineConfig } from '@playwright/test';
+import { join } from 'node:path';
 
 /**
  * Playwright in Debian's Chromium (its own browser download cannot work here), headless,
  * against the real findings API + worker and the built UI started by e2e/global-setup.ts.
  * Run by tools/test.sh after Jest: `npx playwright test -c apps/findings-web/playwright.config.ts`.
+ *
+ * Every run writes into its own directory (results, traces, the JSON report, screenshots):
+ * FINDINGS_WEB_TEST_OUTPUT, else `test-output/run-<time>-<pid>`, so runs in one work tree at the
+ * same time do not remove each other's files. The workers inherit the choice through the
+ * environment (they load this file again).
  */
+const output = (process.env.FINDINGS_WEB_TEST_OUTPUT ??= join(
+  __dirname,
+  'test-output',
+  `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+));
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.pw.ts',
-  outputDir: 'test-output/results',
+  outputDir: join(output, 'results'),
   globalSetup: './e2e/global-setup.ts',
   // One browser at a time on the shared 2-core machine; the scenarios share one stack.
   workers: 1,
@@ -16,7 +28,7 @@ export default defineConfig({
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: [['list'], ['json', { outputFile: 'test-output/results.json' }]],
+  reporter: [['list'], ['json', { outputFile: join(output, 'results.json') }]],
   use: {
     headless: true,
     screenshot: 'on',

@@ -47,7 +47,10 @@ async function admin<T>(pgUrl: string, run: (client: Client) => Promise<T>): Pro
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const { pgUrl, redisUrl } = stackEnv();
-  if (!existsSync(join(REPOSITORY_ROOT, 'dist/apps/findings-web/index.html'))) {
+  // FINDINGS_WEB_DIST: a build of this run's own (tools/test.sh builds into the run's output
+  // directory, so a build of another run never empties the files this one serves).
+  const dist = process.env.FINDINGS_WEB_DIST ?? join(REPOSITORY_ROOT, 'dist/apps/findings-web');
+  if (!existsSync(join(dist, 'index.html'))) {
     execFileSync('npx', ['nx', 'run', 'findings-web:build', '--outputStyle=static'], {
       cwd: REPOSITORY_ROOT,
       stdio: 'inherit',
@@ -153,7 +156,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const web = startNode('findings-web', ['apps/findings-web/server/serve.mjs'], {
       FINDINGS_WEB_PORT: String(webPort),
       FINDINGS_API_URL: `http://127.0.0.1:${apiPort}`,
-      FINDINGS_WEB_ROOT: join(REPOSITORY_ROOT, 'dist/apps/findings-web'),
+      FINDINGS_WEB_ROOT: dist,
     });
     children.push(web);
     await waitForHttp(web, `http://127.0.0.1:${webPort}/healthz`, 30_000);

@@ -4,7 +4,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
-export const SCREENSHOT_DIR = join(__dirname, '../../test-output/screenshots');
+/** This run's screenshots (playwright.config.ts chooses the run's output directory). */
+export const SCREENSHOT_DIR = join(
+  process.env.FINDINGS_WEB_TEST_OUTPUT ?? join(__dirname, '../../test-output'),
+  'screenshots',
+);
 
 export function webUrl(): string {
   const url = process.env.FINDINGS_WEB_URL;
