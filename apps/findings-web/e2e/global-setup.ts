@@ -51,6 +51,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // directory, so a build of another run never empties the files this one serves).
   const dist = process.env.FINDINGS_WEB_DIST ?? join(REPOSITORY_ROOT, 'dist/apps/findings-web');
   if (!existsSync(join(dist, 'index.html'))) {
+    if (process.env.FINDINGS_WEB_DIST) throw new Error(`no build in FINDINGS_WEB_DIST (${dist})`);
     execFileSync('npx', ['nx', 'run', 'findings-web:build', '--outputStyle=static'], {
       cwd: REPOSITORY_ROOT,
       stdio: 'inherit',
