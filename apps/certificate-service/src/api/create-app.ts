@@ -13,6 +13,7 @@ import { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
 import { contentTypeEnforcement } from '../app/metrics/content-type.hook';
 import { CERTSVC_OPENAPI } from './openapi/openapi-document';
 import { installRequestContext } from '../app/request-context/request-context.hooks';
+import { startCertsvcTracing } from '../app/tracing/certsvc-tracing';
 
 /** What the API process is started with: validated config, its logger and its metrics. */
 export interface CertsvcRuntime {
@@ -63,6 +64,8 @@ export function createCertificateApp(
       installRequestContext(fastify);
       installAccessLog(fastify, logger, { devMode: config.devMode });
     },
+    // A server span per request (W3C/B3 continued), as in the findings service.
+    tracing: startCertsvcTracing(config, 'backend'),
     openApi: CERTSVC_OPENAPI,
     routeAccess: CERTSVC_ACCESS,
     preview: options.preview,

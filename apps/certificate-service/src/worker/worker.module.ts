@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PeriodicTasksModule } from '@platform/database';
 import { LoggingModule, type ProcessLogger } from '@platform/logging';
+import { Tracing, TracingModule } from '@platform/tracing';
 import type { CertsvcConfig } from '../app/config/certsvc-config';
 import { CoreModule } from '../app/core.module';
 import type { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
@@ -12,8 +13,10 @@ import {
   K8sCredentialsRetention,
   K8sRetentionModule,
 } from '../modules/k8s/k8s-credentials-retention';
+import { startCertsvcTracing } from '../app/tracing/certsvc-tracing';
 import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
 import { K8S_CREDENTIALS_PURGE_MS, k8sCredentialsPurgeTask } from './k8s-credentials-purge.task';
+import { tracedTask } from './traced-task';
 
 /** One leader among the worker replicas runs every periodic task. */
 export const WORKER_LEADER_LOCK = 'certificate-service:worker-leader';
@@ -33,7 +36,7 @@ export interface WorkerSchedule {
 /**
  * The background worker: no HTTP. Waits for the API's migrations, then runs the periodic
  * tasks (CRL re-signing, purge of expired Kubernetes credential rows) on the replica holding
- * the leader lock.
+ * the leader lock, each run in a span of its own.
  */
 @Module({})
 export class WorkerModule {
@@ -46,18 +49,23 @@ export class WorkerModule {
       imports: [
         CoreModule.forRoot(runtime.config, runtime.metrics),
         LoggingModule.forRoot({ logger: runtime.logger }),
+        TracingModule.forRoot(startCertsvcTracing(runtime.config, 'worker')),
         certificateDatabase(runtime.config, 'wait'),
         CertificatesModule,
         CrlModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
           imports: [K8sRetentionModule],
-          inject: [CrlService, K8sCredentialsRetention],
-          tasks: (crl: CrlService, k8s: K8sCredentialsRetention) => [
-            crlRefreshTask(crl, schedule.crlRefreshEveryMs),
-            k8sCredentialsPurgeTask(
-              k8s,
-              schedule.k8sCredentialsPurgeEveryMs ?? K8S_CREDENTIALS_PURGE_MS,
+          inject: [CrlService, K8sCredentialsRetention, Tracing],
+          tasks: (crl: CrlService, k8s: K8sCredentialsRetention, tracing: Tracing) => [
+            tracedTask(tracing, 'crl-refresh', crlRefreshTask(crl, schedule.crlRefreshEveryMs)),
+            tracedTask(
+              tracing,
+              'k8s-credentials-purge',
+              k8sCredentialsPurgeTask(
+                k8s,
+                schedule.k8sCredentialsPurgeEveryMs ?? K8S_CREDENTIALS_PURGE_MS,
+              ),
             ),
           ],
         }),

@@ -19,6 +19,7 @@ describe('loadCertsvcConfig', () => {
       jwt: { accessTokenTtlSeconds: 900, generated: false },
       refreshTokenTtlDays: 14,
       rateLimits: { auth: 10, enroll: 60, agent: 120, keyholder: 600 },
+      tracing: { endpoint: undefined, samplerRatio: 1 },
       localAuth: { enabled: true, adminEmail: undefined },
     });
   });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TrustedProxies } from '@platform/http';
 import { EnvReader } from '@platform/config';
+import { readTracingSettings, type TracingSettings } from '@platform/tracing';
 import { type CertsvcOidcSettings, readOidcConfig } from './oidc-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
@@ -86,6 +87,8 @@ export interface CertsvcConfig {
      */
     vendorPublicKey: string | undefined;
   };
+  /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
+  tracing: TracingSettings;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -172,6 +175,7 @@ export function loadCertsvcConfig(
       defaultMaxDevices: r.int('CERTSVC_DEFAULT_MAX_DEVICES', 50, { min: 1, max: 1_000_000 }),
       vendorPublicKey: licenseVendorPublicKey(r),
     },
+    tracing: readTracingSettings(r),
   };
   r.done();
   return config;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Tracing } from '@platform/tracing';
 import { AuditService, type AuditEntry } from '../audit/audit.service';
 import { actorLabel, mayActOnPurpose, type Actor } from '../../app/access/actor';
 import { IssuanceService } from '../issuance/issuance.service';
@@ -15,7 +16,8 @@ const LICENSE_CODES = new Set(['license_limit', 'license_tamper', 'license_purpo
 /**
  * `POST /requests/approve`. People: only terminal requests are refused (plus the licence).
  * Service accounts pass attestation, purpose, corp-ownership and block checks first. Every
- * row answers; a single-request call refused by the licence raises its 402.
+ * row answers; a single-request call refused by the licence raises its 402. Each call is a
+ * span (`approval approve`) under the request's server span, the issuance its child.
  */
 @Injectable()
 export class ApprovalService {
@@ -24,9 +26,18 @@ export class ApprovalService {
     private readonly issuance: IssuanceService,
     private readonly corpOwnership: CorpOwnershipCheck,
     private readonly audit: AuditService,
+    private readonly tracing: Tracing,
   ) {}
 
-  async approve(actor: Actor, requestIds: readonly string[]): Promise<ApprovalRow[]> {
+  approve(actor: Actor, requestIds: readonly string[]): Promise<ApprovalRow[]> {
+    return this.tracing.inSpan(
+      'approval approve',
+      { 'approval.requests': requestIds.length, 'approval.actor_kind': actor.kind },
+      () => this.approveNow(actor, requestIds),
+    );
+  }
+
+  private async approveNow(actor: Actor, requestIds: readonly string[]): Promise<ApprovalRow[]> {
     const ids = [...new Set(requestIds.map((id) => id.toLowerCase()))];
     const candidates = new Map((await this.approvals.candidates(ids)).map((c) => [c.id, c]));
     const refusals = new Map<string, string>();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Tracing } from '@platform/tracing';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { SlotCandidate } from '../license/license.repository';
 import { LicenseSeatsService } from '../license/license-seats.service';
@@ -25,7 +26,7 @@ import {
  * claim the still-pending requests, decide device slots, sign through each purpose's issuer
  * (`issueMany`), then one INSERT for the certificates, one UPDATE for the requests and the
  * ledger rows in bulk. Concurrent approvals serialize on the ledger lock, so the slot limit
- * holds across replicas.
+ * holds across replicas. One span per batch (`issuance issue`), never per certificate.
  */
 @Injectable()
 export class IssuanceService {
@@ -36,9 +37,20 @@ export class IssuanceService {
     private readonly issuers: IssuerRegistry,
     private readonly timings: IssuanceTimings,
     private readonly ssh: SshCertificateIssuer,
+    private readonly tracing: Tracing,
   ) {}
 
   async issue(
+    rows: readonly ApprovedRequest[],
+    decidedBy: string,
+  ): Promise<Map<string, IssuanceOutcome>> {
+    if (rows.length === 0) return new Map();
+    return this.tracing.inSpan('issuance issue', { 'issuance.requests': rows.length }, () =>
+      this.issueNow(rows, decidedBy),
+    );
+  }
+
+  private async issueNow(
     rows: readonly ApprovedRequest[],
     decidedBy: string,
   ): Promise<Map<string, IssuanceOutcome>> {
