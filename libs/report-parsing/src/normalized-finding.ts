@@ -44,9 +44,19 @@ export interface WebLocation {
 
 export type FindingLocation = FileLocation | NetworkLocation | WebLocation;
 
-/** Where the severity came from (debugging aid, shown in tests and logs). */
+/**
+ * Where the severity came from (debugging aid, shown in tests and logs). `level_default`: SARIF's
+ * effective level of a `fail` result that has no level and whose rule has none (`warning`,
+ * SARIF 2.1.0 §3.27.10); `kind_not_fail`: a result of another kind without a level (`none`).
+ */
 export type SeveritySource =
-  'result_properties' | 'rule_properties' | 'result_level' | 'rule_level' | 'default';
+  | 'result_properties'
+  | 'rule_properties'
+  | 'result_level'
+  | 'rule_level'
+  | 'level_default'
+  | 'kind_not_fail'
+  | 'default';
 
 export interface FindingFingerprints {
   fingerprints: Record<string, string>;
@@ -57,6 +67,11 @@ export interface FindingFingerprints {
 export interface NormalizedFinding {
   rule_id: string;
   rule_name?: string;
+  /**
+   * Short title of the rule, never the result's message: SARIF the rule's `shortDescription`
+   * (first line), else its `name`; SonarQube the rule name. At most 200 characters.
+   */
+  rule_title?: string;
   title: string;
   description: string;
   severity: Severity;

@@ -43,6 +43,7 @@ async function observe(source: ReportSource | AsyncIterable<Buffer>): Promise<Ob
       findings: findings.length,
       results: findings.map((f) => ({
         rule_id: f.rule_id,
+        ...(f.rule_title === undefined ? {} : { rule_title: f.rule_title }),
         title: f.title,
         severity: f.severity,
         location: f.location,

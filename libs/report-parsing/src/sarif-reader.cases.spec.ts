@@ -33,7 +33,7 @@ describe('readSarif on the hand-written all-cases report', () => {
     ['Score on the rule', 'HIGH', 'rule_properties'],
     ['Result level error', 'HIGH', 'result_level'],
     ['Rule level note', 'LOW', 'rule_level'],
-    ['Value userInput flows to exec().', 'INFO', 'default'],
+    ['Value userInput flows to exec().', 'MEDIUM', 'level_default'],
     ['Level overridden by the invocation', 'HIGH', 'rule_level'],
     ['From an extension', 'MEDIUM', 'rule_level'],
     ['Unknown rule, no location', 'INFO', 'result_level'],

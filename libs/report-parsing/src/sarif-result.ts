@@ -16,7 +16,7 @@ import { IgnoredMask, ResultWarningCode } from './result-warnings';
 import { sarifBaselineState, sarifKind, sarifResultProblem } from './sarif-result-check';
 import { findRule, messageString, SarifRule, SarifRunContext } from './sarif-run-context';
 import { resolveLocation } from './sarif-location';
-import { severityFromLevel, severityFromScore, severityFromWord } from './severity';
+import { LEVEL_SEVERITY, severityFromLevel, severityFromScore, severityFromWord } from './severity';
 import { asCve, cweFromProperty, cweFromRelationships, cweFromTags } from './sarif-taxonomy';
 import { boundedProperties, firstLine, MAX_DESCRIPTION, MAX_TITLE } from './finding-text';
 
@@ -62,8 +62,11 @@ function explicitSeverity(properties: JsonRecord | undefined): Severity | undefi
 
 /**
  * Severity precedence (spec): explicit severity of the result properties, then of the rule
- * properties; then the result `level`; then the rule `defaultConfiguration.level` (after
- * invocation overrides); else INFO.
+ * properties; then the result's level — read as SARIF's **effective** level (SARIF 2.1.0
+ * §3.27.10): the result `level` when it has one; else, for a result whose `kind` is `fail` (or
+ * absent: `fail` is the default), the rule's `defaultConfiguration.level` (after invocation
+ * overrides), else `warning`; for a result of any other kind, `none`. The spec's last step
+ * (`INFO`) is what `none` maps to.
  */
 export function sarifSeverity(
   result: JsonRecord,
@@ -75,9 +78,21 @@ export function sarifSeverity(
   if (fromRule) return { severity: fromRule, source: 'rule_properties' };
   const fromLevel = severityFromLevel(result.level);
   if (fromLevel) return { severity: fromLevel, source: 'result_level' };
+  if ((sarifKind(result.kind) ?? 'fail') !== 'fail') {
+    return { severity: LEVEL_SEVERITY.none, source: 'kind_not_fail' };
+  }
   const fromRuleLevel = severityFromLevel(rule?.level);
   if (fromRuleLevel) return { severity: fromRuleLevel, source: 'rule_level' };
-  return { severity: 'INFO', source: 'default' };
+  return { severity: LEVEL_SEVERITY.warning, source: 'level_default' };
+}
+
+/**
+ * The rule's short title for lists (never the result's message): its short description's first
+ * line, else its name; undefined when the report describes the rule by neither.
+ */
+export function ruleTitle(rule: SarifRule | undefined): string | undefined {
+  const text = (rule?.shortDescription && firstLine(rule.shortDescription)) || rule?.name?.trim();
+  return text ? bounded(text, MAX_TITLE) : undefined;
 }
 
 function scoreOf(...bags: (JsonRecord | undefined)[]): number | undefined {
@@ -169,6 +184,8 @@ export function normalizeSarifResult(
   };
   // Optional fields are only set when present (no `undefined` keys in stored JSON).
   if (rule?.name !== undefined) finding.rule_name = rule.name;
+  const shortTitle = ruleTitle(rule);
+  if (shortTitle !== undefined) finding.rule_title = shortTitle;
   if (logical !== undefined) finding.logical_location = logical;
   if (cve !== undefined) finding.cve = cve;
   if (component !== undefined) finding.component = component;

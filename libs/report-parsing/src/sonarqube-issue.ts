@@ -219,6 +219,8 @@ export function normalizeSonarRecord(
     identity: '',
   };
   if (p.ruleName !== undefined) finding.rule_name = p.ruleName;
+  const shortTitle = p.ruleName === undefined ? undefined : firstLine(p.ruleName);
+  if (shortTitle !== undefined) finding.rule_title = bounded(shortTitle, MAX_TITLE);
   const cve = p.tags.map(asCve).find((c) => c !== undefined) ?? cveInside([p.message, p.ruleId]);
   if (cve !== undefined) finding.cve = cve;
   if (p.location.start_line === undefined) {

@@ -57,7 +57,7 @@ describe('Report normalization - /api/v1/products/{product_id}/reports (POST)', 
     ['Score on the rule', 'HIGH'],
     ['Result level error', 'HIGH'],
     ['Rule level note', 'LOW'],
-    ['Value userInput flows to exec().', 'INFO'],
+    ['Value userInput flows to exec().', 'MEDIUM'],
     ['Level overridden by the invocation', 'HIGH'],
     ['From an extension', 'MEDIUM'],
   ])('stores the severity fallback of "%s" as %s', (description, severity) => {

@@ -93,7 +93,7 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
         code: 'result_level_ignored',
         count: 1,
         message:
-          'результаты с уровнем (level) вне значений none, note, warning, error сохранены без него (важность по правилу, иначе INFO)',
+          'результаты с уровнем (level) вне значений none, note, warning, error сохранены без него (важность по уровню правила, иначе warning: MEDIUM)',
         result_stored: true,
       },
     ]);
@@ -103,7 +103,7 @@ describe('Report validation - /api/v1/reports/{report_id} (GET)', () => {
     );
     expect(stored).toEqual([
       { description: 'stored', start_line: 3, severity: 'HIGH' },
-      { description: 'bad level', start_line: 4, severity: 'INFO' },
+      { description: 'bad level', start_line: 4, severity: 'MEDIUM' },
     ]);
   });
 

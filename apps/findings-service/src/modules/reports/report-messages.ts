@@ -127,8 +127,8 @@ export const RESULT_WARNING_MESSAGES: Catalog<ResultWarningCode> = {
  */
 export const IGNORED_VALUE_MESSAGES: Catalog<IgnoredValueCode> = {
   result_level_ignored: {
-    en: 'results with a level other than none, note, warning, error were stored without it (severity from the rule, else INFO)',
-    ru: 'результаты с уровнем (level) вне значений none, note, warning, error сохранены без него (важность по правилу, иначе INFO)',
+    en: 'results with a level other than none, note, warning, error were stored without it (severity from the rule level, else warning: MEDIUM)',
+    ru: 'результаты с уровнем (level) вне значений none, note, warning, error сохранены без него (важность по уровню правила, иначе warning: MEDIUM)',
   },
   result_level_mapped: {
     en: 'results with a level written in another letter case were stored with its SARIF value',
