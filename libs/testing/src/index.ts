@@ -11,3 +11,4 @@ export * from './fuzz';
 export * from './routes';
 export * from './oidc/test-identity-provider';
 export * from './oidc/test-signing-key';
+export * from './oversized-requests';
