@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import './app.css';
 import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

@@ -4,7 +4,12 @@
  * in the shipped contract breaks the build, not the user).
  */
 import createClient from 'openapi-fetch';
-import { findingDtoStatusValues, type components, type paths } from './schema.gen';
+import {
+  findingDtoSeverityValues,
+  findingDtoStatusValues,
+  type components,
+  type paths,
+} from './schema.gen';
 import { acceptLanguage, currentAccessToken, refreshSession } from './session';
 
 export type Schemas = components['schemas'];
@@ -84,6 +89,23 @@ export async function callVoid(
   if (!response.ok) throw toApiError(response, error);
 }
 
-export const SEVERITIES: Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'];
+/** The severities, highest first: FindingDto's `severity` enum of the OpenAPI document. */
+export const SEVERITIES: readonly Severity[] = findingDtoSeverityValues;
 /** The finding statuses in the contract's order: FindingDto's `status` enum of the OpenAPI document. */
 export const STATUSES: readonly FindingStatus[] = findingDtoStatusValues;
+/**
+ * The statuses a person may choose: `renewed` is set only by an import that sees a closed
+ * finding again (the API refuses it by hand).
+ */
+export const MANUAL_STATUSES: readonly FindingStatus[] = STATUSES.filter((s) => s !== 'renewed');
+
+/** The error of whichever of `attempts` (mutations) ran last: an older failure is not shown once a newer try ran. */
+export function latestError(
+  ...attempts: { error: unknown; submittedAt: number; isIdle: boolean }[]
+): unknown {
+  let latest: { error: unknown; submittedAt: number } | undefined;
+  for (const a of attempts) {
+    if (!a.isIdle && (latest === undefined || a.submittedAt > latest.submittedAt)) latest = a;
+  }
+  return latest?.error ?? null;
+}

@@ -1,4 +1,5 @@
 import { Badge } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { FindingStatus, Severity } from '../api/client';
 import { useI18n } from '../i18n/i18n';
 
@@ -11,10 +12,12 @@ const SEVERITY_COLOR: Record<Severity, string> = {
   INFO: '#495057',
 };
 
+/** A severity in the UI language (the badge never cuts its label: app.css). */
 export function SeverityBadge({ severity }: { severity: Severity }) {
+  const { t } = useI18n();
   return (
-    <Badge size="sm" color={SEVERITY_COLOR[severity]} variant="filled">
-      {severity}
+    <Badge size="sm" color={SEVERITY_COLOR[severity]} variant="filled" data-severity={severity}>
+      {t(`severity.${severity}`)}
     </Badge>
   );
 }
@@ -22,16 +25,39 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
 export function StatusBadge({ status }: { status: FindingStatus }) {
   const { t } = useI18n();
   return (
-    <Badge size="sm" variant="outline" color="dark">
+    <Badge size="sm" variant="outline" color="dark" tt="none" data-status={status}>
       {t(`status.${status}`)}
     </Badge>
   );
 }
 
-export function formatDate(value: string | null | undefined, locale: string): string {
-  if (!value) return '—';
-  return new Date(value).toLocaleString(locale === 'ru' ? 'ru-RU' : 'en-GB', {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
+/**
+ * A tag as it is stored (no case change), dark text on a light chip (contrast above 7:1):
+ * `tone` tells manual (outlined) from read-only report and enrichment tags (filled light).
+ */
+export function TagChip({
+  name,
+  tone,
+  rightSection,
+}: {
+  name: string;
+  tone: 'manual' | 'read-only';
+  rightSection?: ReactNode;
+}) {
+  return (
+    <Badge
+      size="sm"
+      tt="none"
+      variant={tone === 'manual' ? 'outline' : 'light'}
+      color={tone === 'manual' ? 'dark' : 'gray'}
+      c="dark.9"
+      bg={tone === 'manual' ? undefined : 'gray.2'}
+      rightSection={rightSection}
+      data-testid="tag"
+    >
+      {name}
+    </Badge>
+  );
 }
+
+export { formatDate, formatDay } from '../i18n/dates';

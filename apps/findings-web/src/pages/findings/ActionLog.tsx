@@ -1,11 +1,10 @@
 import { Badge, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, call } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
 import { fieldChanges, plainValue, valueKind, type FieldChange } from './action-changes';
+import { useFindingActions } from './api/findings';
 import { closureEvidence } from './auto-closure-text';
 import { ClosureEvidence } from './ClosureEvidence';
 
@@ -43,15 +42,7 @@ function Change({ change }: { change: FieldChange }) {
 /** The finding's action log, oldest first: who, when, what, and each field before → after. */
 export function ActionLog({ id }: { id: string }) {
   const { t, locale } = useI18n();
-  const actions = useQuery({
-    queryKey: ['finding-actions', id],
-    queryFn: () =>
-      call(
-        api.GET('/api/v1/findings/{id}/actions', {
-          params: { path: { id }, query: { limit: 200 } },
-        }),
-      ),
-  });
+  const actions = useFindingActions(id);
   return (
     <Stack gap={4}>
       <Title order={2} size="h5">

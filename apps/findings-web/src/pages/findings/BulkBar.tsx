@@ -1,14 +1,15 @@
 import { Button, Group, Paper, Select, Text, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { STATUSES, api, call, type FindingStatus } from '../../api/client';
+import { MANUAL_STATUSES, latestError, type FindingStatus } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
+import { useBulkChanges } from './api/findings';
 import { endOfDay, isoDay } from './day-input';
 import { RiskUntilInput } from './RiskUntilInput';
 
-// A bulk change never targets waiting (it needs a per-finding reason and date).
-const BULK_STATUSES = STATUSES.filter((s) => s !== 'waiting');
+// A bulk change never targets waiting (it needs a per-finding reason and date), nor renewed.
+const BULK_STATUSES = MANUAL_STATUSES.filter((s) => s !== 'waiting');
 
 function splitTags(text: string): string[] {
   return text
@@ -17,41 +18,30 @@ function splitTags(text: string): string[] {
     .filter(Boolean);
 }
 
-export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string): void }) {
+/** Tags and status for the selected findings (loaded with the first selection). */
+export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string): void }) {
   const { t } = useI18n();
-  const queryClient = useQueryClient();
   const [add, setAdd] = useState('');
   const [remove, setRemove] = useState('');
   const [status, setStatus] = useState<FindingStatus | null>(null);
   const [riskUntil, setRiskUntil] = useState(isoDay(90));
-  const done = (r: { matched: number; changed: number }) => {
-    void queryClient.invalidateQueries({ queryKey: ['findings'] });
-    onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched }));
+  const { errors, check, clear } = useFieldErrors<'riskUntil'>();
+  const bulk = useBulkChanges(ids, (r) =>
+    onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched })),
+  );
+  const applyStatus = () => {
+    if (!status) return;
+    const ok = check({
+      riskUntil:
+        status === 'risk_accepted' &&
+        (required(t, riskUntil) ?? (riskUntil < isoDay(1) && t('validation.dayFromTomorrow'))),
+    });
+    if (!ok) return;
+    bulk.status.mutate({
+      status,
+      ...(status === 'risk_accepted' ? { risk_accepted_until: endOfDay(riskUntil) } : {}),
+    });
   };
-  const tags = useMutation({
-    mutationFn: () =>
-      call(
-        api.POST('/api/v1/findings/bulk-tags', {
-          body: { finding_ids: ids, add: splitTags(add), remove: splitTags(remove) },
-        }),
-      ),
-    onSuccess: done,
-  });
-  const bulkStatus = useMutation({
-    mutationFn: () =>
-      call(
-        api.POST('/api/v1/findings/bulk-status', {
-          body: {
-            finding_ids: ids,
-            status: status ?? 'in_progress',
-            ...(status === 'risk_accepted' && riskUntil
-              ? { risk_accepted_until: endOfDay(riskUntil) }
-              : {}),
-          },
-        }),
-      ),
-    onSuccess: done,
-  });
   return (
     <Paper withBorder p="xs" data-testid="bulk-bar">
       <Group align="end" gap="xs">
@@ -72,8 +62,8 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string
         />
         <Button
           size="xs"
-          onClick={() => tags.mutate()}
-          loading={tags.isPending}
+          onClick={() => bulk.tags.mutate({ add: splitTags(add), remove: splitTags(remove) })}
+          loading={bulk.tags.isPending}
           disabled={!add && !remove}
         >
           {t('findings.bulkTags')}
@@ -86,17 +76,21 @@ export function BulkBar({ ids, onDone }: { ids: string[]; onDone(message: string
           value={status}
           onChange={(v) => setStatus(v as FindingStatus | null)}
         />
-        {status === 'risk_accepted' && <RiskUntilInput value={riskUntil} onChange={setRiskUntil} />}
-        <Button
-          size="xs"
-          onClick={() => bulkStatus.mutate()}
-          loading={bulkStatus.isPending}
-          disabled={!status}
-        >
+        {status === 'risk_accepted' && (
+          <RiskUntilInput
+            value={riskUntil}
+            onChange={(day) => {
+              setRiskUntil(day);
+              clear('riskUntil');
+            }}
+            error={errors.riskUntil}
+          />
+        )}
+        <Button size="xs" onClick={applyStatus} loading={bulk.status.isPending} disabled={!status}>
           {t('common.apply')}
         </Button>
       </Group>
-      <ErrorAlert error={tags.error ?? bulkStatus.error} />
+      <ErrorAlert error={latestError(bulk.tags, bulk.status)} />
     </Paper>
   );
 }

@@ -1,26 +1,19 @@
-import {
-  Anchor,
-  Card,
-  Code,
-  Grid,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Grid, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
-import { api, call, type Finding } from '../../api/client';
+import type { Finding } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { ActionLog } from './ActionLog';
 import { AssigneeForm } from './AssigneeForm';
 import { AutoClosurePanel } from './AutoClosurePanel';
+import { useFinding, useProduct } from './api/findings';
+import { FindingLocation } from './FindingLocation';
+import { FindingSources } from './FindingSources';
 import { Enrichment, TagsEditor } from './FindingTags';
+import { listHref } from './list-place';
+import { MessageText } from './MessageText';
+import { ruleText } from './finding-place';
 import { StatusForm } from './StatusForm';
 
 function Deadline({ finding }: { finding: Finding }) {
@@ -38,7 +31,7 @@ function Deadline({ finding }: { finding: Finding }) {
       <Text size="sm">
         {finding.sla_due_at ? formatDate(finding.sla_due_at, locale) : t('finding.slaNotStarted')}
         {finding.sla_days !== null && finding.sla_days !== undefined
-          ? ` (${finding.sla_days} d)`
+          ? ` (${t('unit.days', { n: finding.sla_days })})`
           : ''}
       </Text>
       {finding.sla_paused_at && (
@@ -47,40 +40,6 @@ function Deadline({ finding }: { finding: Finding }) {
         </Text>
       )}
     </Stack>
-  );
-}
-
-function Location({ finding }: { finding: Finding }) {
-  const { t } = useI18n();
-  const l = finding.location;
-  return (
-    <Paper withBorder p="xs">
-      <Text size="sm" fw={600}>
-        {t('finding.location')}
-      </Text>
-      {l.file_path && (
-        <Text size="sm" ff="monospace" data-testid="location">
-          {l.file_path}
-          {l.start_line
-            ? `:${l.start_line}${l.end_line && l.end_line !== l.start_line ? `-${l.end_line}` : ''}`
-            : ''}
-        </Text>
-      )}
-      {l.url && <Text size="sm">{l.url}</Text>}
-      {l.host && (
-        <Text size="sm">
-          {l.host}
-          {l.ip ? ` (${l.ip})` : ''}
-          {l.port ? `:${l.port}` : ''} {l.protocol ?? ''} {l.service ?? ''}
-        </Text>
-      )}
-      {l.logical_location && <Text size="sm">{l.logical_location}</Text>}
-      {l.snippet && (
-        <Code block mt={4} data-testid="snippet">
-          {l.snippet}
-        </Code>
-      )}
-    </Paper>
   );
 }
 
@@ -101,65 +60,90 @@ function FingerprintValue({ value }: { value: unknown }) {
   );
 }
 
+/** Project, product (with its repository address), scanner and rule. */
+function Origin({ finding }: { finding: Finding }) {
+  const { t } = useI18n();
+  const product = useProduct(finding.product_id);
+  const rule = ruleText(finding);
+  const repository = product.data?.repository_url;
+  return (
+    <Group gap="xs" wrap="wrap" data-testid="finding-origin">
+      <Text size="sm" c="gray.8">
+        <Anchor component={Link} to={`/projects/${finding.project_id}`} size="sm">
+          {finding.project_name}
+        </Anchor>{' '}
+        / {finding.product_name}
+        {repository && (
+          <>
+            {' '}
+            (
+            <Anchor
+              href={/^https?:\/\//i.test(repository) ? repository : undefined}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              data-testid="repository-url"
+            >
+              {repository}
+            </Anchor>
+            )
+          </>
+        )}
+      </Text>
+      <Text size="sm" c="gray.8">
+        · {finding.scanner}
+      </Text>
+      <Text size="sm" c="gray.8" data-testid="finding-rule">
+        · {t('findings.rule')}: <code>{rule.id}</code>
+        {rule.name ? ` (${rule.name})` : ''}
+      </Text>
+      {finding.cve && (
+        <Text size="sm" c="gray.8">
+          · {finding.cve}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
 export default function FindingPage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
-  const finding = useQuery({
-    queryKey: ['finding', id],
-    queryFn: () => call(api.GET('/api/v1/findings/{id}', { params: { path: { id } } })),
-  });
+  const finding = useFinding(id);
+  const product = useProduct(finding.data?.product_id ?? '');
   if (finding.error) return <ErrorAlert error={finding.error} />;
   const f = finding.data;
   if (!f) return <Text>{t('common.loading')}</Text>;
-  const sources = Object.entries(f.sources ?? {});
   return (
     <Stack gap="sm">
-      <Anchor component={Link} to="/findings" size="sm">
+      <Anchor component={Link} to={listHref()} size="sm" data-testid="back-to-list">
         ← {t('finding.back')}
       </Anchor>
-      <Group gap="xs">
+      <Group gap="xs" wrap="nowrap" align="start">
         <SeverityBadge severity={f.severity} />
         <StatusBadge status={f.status} />
-        <Title order={1} size="h3">
+        <Title order={1} size="h3" style={{ minWidth: 0 }}>
           {f.title}
         </Title>
       </Group>
-      <Text size="sm" c="gray.8">
-        {f.project_name} / {f.product_name} · {f.scanner} · {f.rule_id} {f.cve ? `· ${f.cve}` : ''}
-      </Text>
+      <Origin finding={f} />
       <Grid>
-        <Grid.Col span={{ base: 12, md: 8 }}>
+        <Grid.Col span={{ base: 12, md: 8 }} style={{ minWidth: 0 }}>
           <Stack gap="sm">
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-              {f.description}
-            </Text>
-            <Location finding={f} />
+            <MessageText text={f.description} />
+            <FindingLocation finding={f} repositoryUrl={product.data?.repository_url} />
             <Title order={2} size="h5">
               {t('finding.sources')}
             </Title>
-            <SimpleGrid
-              cols={{ base: 1, md: Math.min(3, Math.max(1, sources.length)) }}
-              data-testid="sources"
-            >
-              {sources.map(([scanner, source]) => (
-                <Card key={scanner} withBorder padding="xs">
-                  <Text size="sm" fw={600}>
-                    {scanner}
-                  </Text>
-                  <Code block fz="xs">
-                    {JSON.stringify(source, null, 2)}
-                  </Code>
-                </Card>
-              ))}
-            </SimpleGrid>
+            <FindingSources sources={f.sources ?? {}} />
             <Title order={2} size="h5">
               {t('finding.fingerprints')}
             </Title>
-            <Table withTableBorder fz="xs" data-testid="fingerprints">
+            <Table withTableBorder fz="xs" data-testid="fingerprints" layout="fixed">
               <Table.Tbody>
                 {Object.entries(f.fingerprints ?? {}).map(([name, value]) => (
                   <Table.Tr key={name}>
-                    <Table.Th>{name}</Table.Th>
+                    <Table.Th w={180}>{name}</Table.Th>
                     <Table.Td ff="monospace">
                       <FingerprintValue value={value} />
                     </Table.Td>
@@ -170,7 +154,7 @@ export default function FindingPage() {
             <ActionLog id={f.id} />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
+        <Grid.Col span={{ base: 12, md: 4 }} style={{ minWidth: 0 }}>
           <Stack gap="sm">
             <Paper withBorder p="xs">
               <Deadline finding={f} />

@@ -1,9 +1,13 @@
-import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, call, type Finding } from '../../api/client';
+import { api, call, latestError, type Finding } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { required, useFieldErrors } from '../../components/field-checks';
+import { TagChip } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
+import { findingQueryKeys } from './api/finding-query-keys';
+import { useFindingTags } from './api/findings';
 
 /**
  * A finding's tags: manual ones editable (added and removed here), enrichment and report tags
@@ -11,33 +15,9 @@ import { useI18n } from '../../i18n/i18n';
  */
 export function TagsEditor({ finding }: { finding: Finding }) {
   const { t } = useI18n();
-  const queryClient = useQueryClient();
   const [tag, setTag] = useState('');
-  const onSuccess = (updated: Finding) => {
-    queryClient.setQueryData(['finding', finding.id], updated);
-    void queryClient.invalidateQueries({ queryKey: ['finding-actions', finding.id] });
-    setTag('');
-  };
-  const add = useMutation({
-    mutationFn: () =>
-      call(
-        api.POST('/api/v1/findings/{id}/tags', {
-          params: { path: { id: finding.id } },
-          body: { tags: [tag.trim()] },
-        }),
-      ),
-    onSuccess,
-  });
-  const remove = useMutation({
-    mutationFn: (name: string) =>
-      call(
-        api.DELETE('/api/v1/findings/{id}/tags', {
-          params: { path: { id: finding.id } },
-          body: { tags: [name] },
-        }),
-      ),
-    onSuccess,
-  });
+  const { errors, check, clear } = useFieldErrors<'tag'>();
+  const { add, remove } = useFindingTags(finding.id);
   return (
     <Stack gap={4}>
       <Text size="sm" fw={600}>
@@ -45,62 +25,62 @@ export function TagsEditor({ finding }: { finding: Finding }) {
       </Text>
       <Group gap={4} data-testid="manual-tags">
         {(finding.tags ?? []).map((name) => (
-          <Badge
+          <TagChip
             key={name}
-            variant="outline"
-            color="dark"
+            name={name}
+            tone="manual"
             rightSection={
               <button
                 type="button"
                 aria-label={`${t('common.remove')} ${name}`}
-                onClick={() => remove.mutate(name)}
+                onClick={() => remove.mutate([name])}
                 style={{ border: 0, background: 'none', cursor: 'pointer', padding: 0 }}
               >
                 ×
               </button>
             }
-          >
-            {name}
-          </Badge>
+          />
         ))}
       </Group>
       <form
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          if (tag.trim()) add.mutate();
+          if (check({ tag: required(t, tag) }))
+            add.mutate([tag.trim()], { onSuccess: () => setTag('') });
         }}
       >
-        <Group gap={4} align="end">
+        <Group gap={4} align="start">
           <TextInput
             size="xs"
             label={t('finding.addTag')}
             value={tag}
-            onChange={(e) => setTag(e.currentTarget.value)}
+            onChange={(e) => {
+              setTag(e.currentTarget.value);
+              clear('tag');
+            }}
+            error={errors.tag}
           />
-          <Button size="xs" type="submit">
+          <Button size="xs" type="submit" mt={22}>
             {t('common.add')}
           </Button>
         </Group>
       </form>
-      <ErrorAlert error={add.error ?? remove.error} />
+      <ErrorAlert error={latestError(add, remove)} />
       <Text size="sm" fw={600}>
         {t('finding.enrichmentTags')}
       </Text>
       <Group gap={4} data-testid="enrichment-tags">
         {(finding.enrichment_tags ?? []).map((name) => (
-          <Badge key={name} variant="light" color="gray.8">
-            {name}
-          </Badge>
+          <TagChip key={name} name={name} tone="read-only" />
         ))}
       </Group>
       <Text size="sm" fw={600}>
         {t('finding.reportTags')}
       </Text>
-      <Group gap={4}>
+      <Group gap={4} data-testid="report-tags">
         {(finding.report_tags ?? []).map((name) => (
-          <Badge key={name} variant="light" color="gray.8">
-            {name}
-          </Badge>
+          <TagChip key={name} name={name} tone="read-only" />
         ))}
       </Group>
     </Stack>
@@ -124,10 +104,10 @@ export function Enrichment({ finding }: { finding: Finding }) {
         }),
       ),
     onSuccess: (result) => {
-      queryClient.setQueryData<Finding>(['finding', finding.id], (old) =>
+      queryClient.setQueryData<Finding>(findingQueryKeys.one(finding.id), (old) =>
         old ? { ...old, enrichment_tags: result.enrichment_tags } : old,
       );
-      void queryClient.invalidateQueries({ queryKey: ['finding-actions', finding.id] });
+      void queryClient.invalidateQueries({ queryKey: findingQueryKeys.actions(finding.id) });
     },
   });
   return (

@@ -9,18 +9,29 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, api, call, type Finding } from '../../api/client';
-import type { paths } from '../../api/schema.gen';
+import {
+  Suspense,
+  lazy,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+} from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError, SEVERITIES, STATUSES, type Finding } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
-import { BulkBar } from './BulkBar';
+import { useFindingsList } from './api/findings';
 import { FilterBar, QueryBar } from './FindingsFilters';
+import { locationText, ruleText } from './finding-place';
+import { TITLE_MIN_WIDTH, gridColumnWidths, type GridColumnId } from './findings-grid-layout';
+import { saveListPlace, savedListPlace } from './list-place';
+import { useListShortcuts } from './use-list-shortcuts';
 import {
   listQuery,
   readViewState,
@@ -29,34 +40,37 @@ import {
   type ViewState,
 } from './view-state';
 
-type ListQuery = NonNullable<paths['/api/v1/findings']['get']['parameters']['query']>;
+// The bulk bar (and its date picker) loads when something is selected.
+const BulkBar = lazy(() => import('./BulkBar'));
+
 const PAGE_SIZE = 100;
 const ROW_HEIGHT = 34;
 const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, Finding>();
 const noRows: Finding[] = [];
+const ellipsis: CSSProperties = {
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+};
 
 export function FindingsPage() {
   const { t, locale } = useI18n();
   const [params, setParams] = useSearchParams();
+  const { search } = useLocation();
   const navigate = useNavigate();
   const view = useMemo(() => readViewState(params), [params]);
   const setView = (next: ViewState) => setParams(writeViewState(next));
   const query = listQuery(view);
-  const list = useInfiniteQuery({
-    queryKey: ['findings', query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      call(
-        api.GET('/api/v1/findings', {
-          params: { query: { ...query, cursor: pageParam, limit: PAGE_SIZE } as ListQuery },
-        }),
-      ),
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
+  const list = useFindingsList(query, PAGE_SIZE);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? noRows, [list.data]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [active, setActive] = useState(0);
+  // The place kept when the analyst left this same view (back from a finding): its row and scroll.
+  const [restore] = useState(() => {
+    const place = savedListPlace();
+    return place && place.search === search ? place : undefined;
+  });
+  const [active, setActive] = useState(restore?.active ?? 0);
   const [bulkResult, setBulkResult] = useState<string>();
   const toggle = (id: string) =>
     setSelected((prev) => {
@@ -66,6 +80,21 @@ export function FindingsPage() {
       return next;
     });
 
+  const widths = useMemo(
+    () =>
+      gridColumnWidths(
+        SEVERITIES.map((s) => t(`severity.${s}`)),
+        STATUSES.map((s) => t(`status.${s}`)),
+        { severity: t('findings.severity'), status: t('findings.status') },
+        locale,
+      ),
+    [t, locale],
+  );
+  const sortable: Partial<Record<GridColumnId, SortKey>> = {
+    severity: 'severity',
+    status: 'status',
+    last_seen_at: 'last_seen_at',
+  };
   const sortHeader = (key: SortKey, label: string) => {
     const current = view.sort === key;
     const next: ViewState = {
@@ -74,13 +103,9 @@ export function FindingsPage() {
       order: current && view.order === 'desc' ? 'asc' : 'desc',
     };
     return (
-      <UnstyledButton
-        onClick={() => setView(next)}
-        fw={600}
-        fz="sm"
-        aria-label={`${label}${current ? (view.order === 'asc' ? ' ▲' : ' ▼') : ''}`}
-      >
-        {label} {current ? (view.order === 'asc' ? '▲' : '▼') : ''}
+      <UnstyledButton onClick={() => setView(next)} fw={600} fz="sm">
+        {label}
+        {current ? <span aria-hidden="true">{view.order === 'asc' ? ' ▲' : ' ▼'}</span> : undefined}
       </UnstyledButton>
     );
   };
@@ -115,17 +140,67 @@ export function FindingsPage() {
       header: () => sortHeader('status', t('findings.status')),
       cell: (info) => <StatusBadge status={info.row.original.status} />,
     }),
+    helper.accessor('rule_id', {
+      id: 'rule',
+      header: () => t('findings.rule'),
+      cell: (info) => {
+        const rule = ruleText(info.row.original);
+        const whole = rule.name ? `${rule.id} · ${rule.name}` : rule.id;
+        return (
+          <div style={ellipsis} title={whole} data-testid="finding-rule">
+            <code>{rule.id}</code>
+            {rule.name && <span> · {rule.name}</span>}
+          </div>
+        );
+      },
+    }),
     helper.accessor('title', {
       header: () => t('findings.titleCol'),
       cell: (info) => (
-        <Anchor component={Link} to={`/findings/${info.row.original.id}`} size="sm" tabIndex={-1}>
-          {info.row.original.title}
-        </Anchor>
+        <div style={ellipsis} title={info.row.original.title}>
+          <Anchor component={Link} to={`/findings/${info.row.original.id}`} size="sm" tabIndex={-1}>
+            {info.row.original.title}
+          </Anchor>
+        </div>
       ),
     }),
-    helper.accessor('project_name', { header: () => t('findings.project') }),
-    helper.accessor('product_name', { header: () => t('findings.product') }),
-    helper.accessor('scanner', { header: () => t('findings.scanner') }),
+    helper.display({
+      id: 'location',
+      header: () => t('finding.location'),
+      cell: (info) => {
+        const where = locationText(info.row.original);
+        return (
+          <div
+            style={{ ...ellipsis, fontFamily: 'monospace' }}
+            title={where}
+            data-testid="finding-location"
+          >
+            {where}
+          </div>
+        );
+      },
+    }),
+    helper.display({
+      id: 'project',
+      header: () => `${t('findings.project')} / ${t('findings.product')}`,
+      cell: (info) => {
+        const f = info.row.original;
+        const both = `${f.project_name} / ${f.product_name}`;
+        return (
+          <div style={ellipsis} title={both}>
+            {both}
+          </div>
+        );
+      },
+    }),
+    helper.accessor('scanner', {
+      header: () => t('findings.scanner'),
+      cell: (info) => (
+        <div style={ellipsis} title={info.row.original.scanner}>
+          {info.row.original.scanner}
+        </div>
+      ),
+    }),
     helper.accessor('sla_due_at', {
       header: () => t('findings.deadline'),
       cell: (info) => formatDate(info.row.original.sla_due_at, locale),
@@ -139,57 +214,82 @@ export function FindingsPage() {
   const tableRows = table.getRowModel().rows;
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const headRef = useRef<HTMLTableSectionElement>(null);
+  // The sticky header's height: the rows start below it, and a row scrolled to is placed below it.
+  const [headHeight, setHeadHeight] = useState(32);
+  useLayoutEffect(() => {
+    const head = headRef.current;
+    if (!head) return;
+    const measure = () => setHeadHeight(head.offsetHeight || 32);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(head);
+    return () => observer.disconnect();
+  }, []);
   const virtualizer = useVirtualizer({
     count: tableRows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    scrollMargin: headHeight,
+    scrollPaddingStart: headHeight,
   });
   const items = virtualizer.getVirtualItems();
   const lastItem = items[items.length - 1];
+  const offset = useRef(restore?.offset ?? 0);
+  const pendingRestore = useRef(restore !== undefined && restore.offset > 0);
+  const totalSize = virtualizer.getTotalSize();
   useEffect(() => {
+    const needMore =
+      pendingRestore.current && totalSize + headHeight < offset.current + ROW_HEIGHT * 20;
     if (
-      lastItem &&
-      lastItem.index >= tableRows.length - 20 &&
+      ((lastItem && lastItem.index >= tableRows.length - 20) || needMore) &&
       list.hasNextPage &&
       !list.isFetchingNextPage
     ) {
       void list.fetchNextPage();
     }
-  }, [lastItem, tableRows.length, list]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if ((event.target as HTMLElement).tagName === 'INPUT') return;
-    const move = (to: number) => {
-      const clamped = Math.max(0, Math.min(tableRows.length - 1, to));
-      setActive(clamped);
-      virtualizer.scrollToIndex(clamped);
-      event.preventDefault();
-    };
-    const row = rows[active];
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'j':
-        move(active + 1);
-        break;
-      case 'ArrowUp':
-      case 'k':
-        move(active - 1);
-        break;
-      case 'Enter':
-        if (row) void navigate(`/findings/${row.id}`);
-        break;
-      case 'x':
-        if (row) toggle(row.id);
-        break;
-      default:
-        break;
+  }, [lastItem, tableRows.length, list, totalSize, headHeight]);
+  // Back from a finding: the same scroll once enough rows are there (from the cache, or fetched).
+  useLayoutEffect(() => {
+    if (!pendingRestore.current || tableRows.length === 0) return;
+    const reachable =
+      totalSize + headHeight >= offset.current + (scrollRef.current?.clientHeight ?? 0);
+    if (reachable || !list.hasNextPage) {
+      pendingRestore.current = false;
+      virtualizer.scrollToOffset(offset.current);
     }
-  };
+  }, [tableRows.length, totalSize, headHeight, list.hasNextPage, virtualizer]);
+  // What "Back to the list" returns to.
+  const activeRef = useRef(active);
+  useEffect(() => {
+    activeRef.current = active;
+  }, [active]);
+  useEffect(
+    () => () => saveListPlace({ search, offset: offset.current, active: activeRef.current }),
+    [search],
+  );
+
+  useListShortcuts(scrollRef, {
+    move: (by) => {
+      const to = Math.max(0, Math.min(tableRows.length - 1, active + by));
+      setActive(to);
+      virtualizer.scrollToIndex(to);
+    },
+    open: () => {
+      const row = rows[active];
+      if (row) void navigate(`/findings/${row.id}`);
+    },
+    select: () => {
+      const row = rows[active];
+      if (row) toggle(row.id);
+    },
+  });
 
   const error = list.error instanceof ApiError ? list.error : undefined;
-  const paddingTop = items[0]?.start ?? 0;
-  const paddingBottom = virtualizer.getTotalSize() - (lastItem?.end ?? 0);
+  const paddingTop = (items[0]?.start ?? headHeight) - headHeight;
+  const paddingBottom = totalSize - ((lastItem?.end ?? headHeight) - headHeight);
+  const order = view.order === 'asc' ? 'ascending' : 'descending';
   return (
     <Stack gap="xs">
       <Group justify="space-between">
@@ -211,13 +311,15 @@ export function FindingsPage() {
       )}
       {error?.code !== 'query_syntax_error' && <ErrorAlert error={list.error} />}
       {selected.size > 0 && (
-        <BulkBar
-          ids={[...selected]}
-          onDone={(message) => {
-            setSelected(new Set());
-            setBulkResult(message);
-          }}
-        />
+        <Suspense fallback={null}>
+          <BulkBar
+            ids={[...selected]}
+            onDone={(message) => {
+              setSelected(new Set());
+              setBulkResult(message);
+            }}
+          />
+        </Suspense>
       )}
       {bulkResult && (
         <Alert
@@ -242,33 +344,57 @@ export function FindingsPage() {
         tabIndex={0}
         role="region"
         aria-label={t('findings.title')}
-        onKeyDown={onKeyDown}
+        onScroll={(e) => {
+          if (!pendingRestore.current) offset.current = e.currentTarget.scrollTop;
+        }}
         style={{ height: 'calc(100vh - 260px)', minHeight: 300, overflow: 'auto' }}
         data-testid="findings-grid"
       >
-        <table style={{ width: '100%', borderCollapse: 'collapse', fontSize: 13 }}>
+        <table
+          style={{
+            width: '100%',
+            minWidth: Object.values(widths).reduce((sum, w) => sum + w, 0) + TITLE_MIN_WIDTH,
+            tableLayout: 'fixed',
+            borderCollapse: 'collapse',
+            fontSize: 13,
+          }}
+        >
+          <colgroup>
+            {table.getAllLeafColumns().map((column) => (
+              <col
+                key={column.id}
+                style={
+                  column.id === 'title'
+                    ? undefined
+                    : { width: widths[column.id as Exclude<GridColumnId, 'title'>] }
+                }
+              />
+            ))}
+          </colgroup>
           <thead
+            ref={headRef}
             style={{
               position: 'sticky',
               top: 0,
               background: 'var(--mantine-color-body)',
-              zIndex: 1,
+              zIndex: 2,
+              boxShadow: '0 1px 0 var(--mantine-color-gray-4)',
             }}
           >
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <th
-                    key={header.id}
-                    style={{
-                      textAlign: 'left',
-                      padding: '4px 6px',
-                      borderBottom: '1px solid var(--mantine-color-gray-4)',
-                    }}
-                  >
-                    <table.FlexRender header={header} />
-                  </th>
-                ))}
+                {group.headers.map((header) => {
+                  const key = sortable[header.column.id as GridColumnId];
+                  return (
+                    <th
+                      key={header.id}
+                      aria-sort={key ? (view.sort === key ? order : 'none') : undefined}
+                      style={{ textAlign: 'left', padding: '4px 6px', verticalAlign: 'bottom' }}
+                    >
+                      <table.FlexRender header={header} />
+                    </th>
+                  );
+                })}
               </tr>
             ))}
           </thead>
@@ -301,6 +427,8 @@ export function FindingsPage() {
                       style={{
                         padding: '2px 6px',
                         borderBottom: '1px solid var(--mantine-color-gray-2)',
+                        overflow: 'hidden',
+                        whiteSpace: 'nowrap',
                       }}
                     >
                       <table.FlexRender cell={cell} />

@@ -1,25 +1,27 @@
-import { TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/i18n';
+import { DayInput } from './DayInput';
 import { isoDay } from './day-input';
 
 /** The review date a risk acceptance requires: a day from tomorrow on. */
 export function RiskUntilInput({
   value,
   onChange,
+  error,
 }: {
   value: string;
   onChange(day: string): void;
+  error?: ReactNode;
 }) {
   const { t } = useI18n();
   return (
-    <TextInput
-      size="xs"
-      type="date"
+    <DayInput
       required
       label={t('finding.riskUntil')}
-      min={isoDay(1)}
+      minDate={isoDay(1)}
       value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
+      onChange={onChange}
+      error={error}
     />
   );
 }

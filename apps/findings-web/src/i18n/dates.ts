@@ -1,0 +1,37 @@
+/**
+ * Dates in one format everywhere, in the UI language: day/month/year with the locale's
+ * separator (en `25/11/2026, 14:03`, ru `25.11.2026, 14:03`). The date pickers type and show
+ * days in the same format (DAY_PICKER_FORMAT), and chart axes use formatDay.
+ */
+import type { Locale } from './i18n';
+
+const TAG: Record<Locale, string> = { en: 'en-GB', ru: 'ru-RU' };
+
+/** The dayjs format of a day as formatDay writes it, for the date pickers. */
+export const DAY_PICKER_FORMAT: Record<Locale, string> = { en: 'DD/MM/YYYY', ru: 'DD.MM.YYYY' };
+
+/** A moment: day and time. */
+export function formatDate(value: string | null | undefined, locale: Locale | string): string {
+  if (!value) return '—';
+  return new Date(value).toLocaleString(TAG[locale as Locale] ?? TAG.en, {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/**
+ * A day: a moment in the browser's time zone, or a calendar day (`YYYY-MM-DD`, as the API's
+ * trend points have it) as that day.
+ */
+export function formatDay(value: string | null | undefined, locale: Locale | string): string {
+  if (!value) return '—';
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00`) : new Date(value);
+  return day.toLocaleDateString(TAG[locale as Locale] ?? TAG.en, {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+}
