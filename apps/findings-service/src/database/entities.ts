@@ -1,6 +1,7 @@
 import { FindingActionEntity } from '../modules/action-log/finding-action.entity';
 import { RefreshTokenEntity } from '../modules/users/refresh-token.entity';
 import { FindingEntity } from '../modules/findings/finding.entity';
+import { FindingCommentEntity } from '../modules/findings/comments/finding-comment.entity';
 import { ProductEntity } from '../modules/products/product.entity';
 import { ProjectMemberEntity } from '../modules/projects/project-member.entity';
 import { ProjectEntity } from '../modules/projects/project.entity';
@@ -50,6 +51,7 @@ export const FINDINGS_ENTITIES = [
   ReportEntity,
   FindingEntity,
   FindingActionEntity,
+  FindingCommentEntity,
   SlaViolationEntity,
   PluginSourceEntity,
   InstalledPluginEntity,

@@ -14,6 +14,7 @@ import { ReportCoverage1795604000000 } from './1795604000000-report-coverage';
 import { ScanPerimeter1795604100000 } from './1795604100000-scan-perimeter';
 import { AutoClosure1795604200000 } from './1795604200000-auto-closure';
 import { RefreshTokenUsedAt1795604300000 } from './1795604300000-refresh-token-used-at';
+import { AnalystFirstDay1795604400000 } from './1795604400000-analyst-first-day';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const FINDINGS_MIGRATIONS = [
   ScanPerimeter1795604100000,
   AutoClosure1795604200000,
   RefreshTokenUsedAt1795604300000,
+  AnalystFirstDay1795604400000,
 ];

@@ -11,7 +11,7 @@ import {
   statusChangeSql,
   type StatusChangeCounts,
 } from './lifecycle/status-change.sql';
-import { FINDINGS_FROM, SqlParams } from './list/finding-selection.sql';
+import { FINDING_READ_COLUMNS, FINDINGS_READ_FROM, SqlParams } from './list/finding-selection.sql';
 import type { TriageState } from './triage/triage-rules';
 
 /** Writes of one locked finding; its action-log entries commit in the same transaction. */
@@ -53,8 +53,7 @@ export class FindingChangeTx {
   /** The finding as this transaction now sees it. */
   async reload(id: string): Promise<FindingView | undefined> {
     const rows = (await this.manager.query(
-      `SELECT f.*, p.name AS project_name, pr.name AS product_name
-         FROM ${FINDINGS_FROM} WHERE f.id = $1`,
+      `SELECT ${FINDING_READ_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
       [id],
     )) as Record<string, unknown>[];
     return rows[0] ? toFindingView(rows[0]) : undefined;
@@ -67,8 +66,10 @@ export class FindingChangeTx {
     ]);
   }
 
+  /** The finding and its comment thread (the action log is kept). */
   async delete(id: string): Promise<void> {
     await this.manager.query(`DELETE FROM findings WHERE id = $1`, [id]);
+    await this.manager.query(`DELETE FROM finding_comments WHERE finding_id = $1`, [id]);
   }
 
   log(entries: ActionLogEntry[]): Promise<void> {
@@ -91,8 +92,7 @@ export class FindingChangesRepository {
   ): Promise<T | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const rows = (await manager.query(
-        `SELECT f.*, p.name AS project_name, pr.name AS product_name
-           FROM ${FINDINGS_FROM} WHERE f.id = $1 FOR UPDATE OF f`,
+        `SELECT ${FINDING_READ_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1 FOR UPDATE OF f`,
         [id],
       )) as Record<string, unknown>[];
       if (!rows[0]) return undefined;

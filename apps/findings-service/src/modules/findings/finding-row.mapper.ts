@@ -2,7 +2,10 @@ import type { FindingStatus } from './finding-status';
 import { findingSources } from './finding-sources';
 import type { FindingView } from './finding-view';
 
-/** A raw `SELECT f.*, p.name AS project_name, pr.name AS product_name` row (node-pg types). */
+/**
+ * A raw row of FINDING_READ_COLUMNS (`f.*`, project and product names, the assignee's e-mail
+ * and display name; node-pg types).
+ */
 export type FindingRowRecord = Record<string, unknown>;
 
 const str = (v: unknown): string => String(v);
@@ -26,6 +29,7 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     identityKind: str(r['identity_kind']),
     ruleId: str(r['rule_id']),
     ruleName: strOrNull(r['rule_name']),
+    ruleTitle: strOrNull(r['rule_title']),
     title: str(r['title']),
     description: str(r['description']),
     severity: str(r['severity']),
@@ -61,6 +65,14 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     slaPausedAt: dateOrNull(r['sla_paused_at']),
     slaDueAt: dateOrNull(r['sla_due_at']),
     assigneeId: strOrNull(r['assignee_id']),
+    assignee:
+      r['assignee_email'] === null || r['assignee_email'] === undefined
+        ? null
+        : {
+            id: str(r['assignee_id']),
+            email: str(r['assignee_email']),
+            displayName: str(r['assignee_display_name'] ?? ''),
+          },
     triageComment: strOrNull(r['triage_comment']),
     riskAcceptedUntil: dateOrNull(r['risk_accepted_until']),
     waitingReason: strOrNull(r['waiting_reason']),

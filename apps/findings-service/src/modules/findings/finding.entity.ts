@@ -62,6 +62,11 @@ export class FindingEntity {
 
   @Column({ type: 'text' }) ruleId!: string;
   @Column({ type: 'text', nullable: true }) ruleName!: string | null;
+  /**
+   * Short title of the rule for lists (the rule's short description, else its name; never the
+   * message): NormalizedFinding.rule_title. Null for findings stored before it and manual ones.
+   */
+  @Column({ type: 'text', nullable: true }) ruleTitle?: string | null;
   @Column({ type: 'text' }) title!: string;
   @Column({ type: 'text' }) description!: string;
 

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { toFindingView } from './finding-row.mapper';
 import type { FindingView } from './finding-view';
 import { findingListSql, FindingListSpec } from './list/finding-list.sql';
-import { FINDINGS_FROM } from './list/finding-selection.sql';
+import { FINDING_READ_COLUMNS, FINDINGS_READ_FROM } from './list/finding-selection.sql';
 
 export interface FindingListRow {
   finding: FindingView;
@@ -28,7 +28,7 @@ export class FindingsRepository {
 
   async findById(id: string): Promise<FindingView | null> {
     const rows = (await this.dataSource.query(
-      `SELECT f.*, p.name AS project_name, pr.name AS product_name FROM ${FINDINGS_FROM} WHERE f.id = $1`,
+      `SELECT ${FINDING_READ_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
       [id],
     )) as Record<string, unknown>[];
     return rows[0] ? toFindingView(rows[0]) : null;

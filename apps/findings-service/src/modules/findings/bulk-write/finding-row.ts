@@ -20,6 +20,7 @@ export const STAGE_COLUMNS: readonly (readonly [name: string, type: string])[] =
   ['identity_kind', 'text'],
   ['rule_id', 'text'],
   ['rule_name', 'text'],
+  ['rule_title', 'text'],
   ['title', 'text'],
   ['description', 'text'],
   ['severity', 'text'],
@@ -221,6 +222,7 @@ export function copyLine(f: NormalizedFinding): string {
   const net = loc.kind === 'network' ? loc : undefined;
   return (
     `${uuidV7()}\t${copyText(f.identity)}\t${kindOf(f)}\t${copyText(f.rule_id)}\t${opt(f.rule_name)}\t` +
+    `${opt(f.rule_title)}\t` +
     `${copyText(f.title)}\t${copyText(f.description)}\t${copyText(f.severity)}\t` +
     `${opt(f.baseline_state)}\t${copyText(f.kind)}\t${f.suppressed ? 't' : 'f'}\t` +
     `${opt(net?.host)}\t${opt(net?.ip)}\t${num(net?.port)}\t${opt(net?.protocol)}\t` +

@@ -41,9 +41,21 @@ const RENEWED_LOG = insertFindingActionsSql(
 );
 
 /**
+ * The `created` action-log entry (automatic, `system` actor `ingestion`) of each finding of CTE
+ * `up` that the statement inserted, `to` `{status: new, severity, report_id}` ($4 the report):
+ * the first entry of the finding's history.
+ */
+const CREATED_LOG = insertFindingActionsSql(
+  ['finding_id', 'project_id', 'actor_type', 'actor_label', 'action', 'to_value'],
+  `SELECT id, $2, 'system', 'ingestion', 'created',
+    jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)
+    FROM up WHERE inserted`,
+);
+
+/**
  * One set-based statement per batch over the staged rows: new identities are inserted
- * (`new`), known ones get last seen, the latest scanner's extended fields and their `sources`
- * entry side by side (stored only when the row's columns do not imply it, see
+ * (`new`, with their `created` entry in the action log), known ones get last seen, the latest
+ * scanner's extended fields and their `sources` entry side by side (stored only when the row's columns do not imply it, see
  * finding-sources.ts: the first sighting stores `{}`, a same-content re-sighting by the same
  * scanner drops a stored entry, any other stores the previous scanner's implied entry and
  * the new one); `fixed` becomes `renewed`, with an automatic (`system`) entry in
@@ -78,6 +90,8 @@ WITH up AS (
     service = COALESCE(f.service, EXCLUDED.service),
     component = COALESCE(f.component, EXCLUDED.component),
     component_version = COALESCE(f.component_version, EXCLUDED.component_version),
+    rule_title = CASE WHEN f.rule_title IS NULL AND f.rule_id = EXCLUDED.rule_id
+      THEN EXCLUDED.rule_title ELSE f.rule_title END,
     sources = CASE
       WHEN f.scanner = EXCLUDED.scanner AND f.rule_id = EXCLUDED.rule_id
         AND f.cve IS NOT DISTINCT FROM EXCLUDED.cve AND f.score IS NOT DISTINCT FROM EXCLUDED.score
@@ -96,7 +110,7 @@ WITH up AS (
     status = CASE WHEN f.status = 'fixed' THEN 'renewed' ELSE f.status END,
     status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
     updated_at = now()
-  RETURNING f.id, (xmax = 0) AS inserted
+  RETURNING f.id, (xmax = 0) AS inserted, f.severity
 ),
 seen AS (
   SELECT up.id, up.inserted, old.status AS old_status, old.last_report_id AS old_report_id
@@ -105,6 +119,9 @@ seen AS (
 ),
 renewed_log AS (
   ${RENEWED_LOG}
+),
+created_log AS (
+  ${CREATED_LOG}
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS new,
   count(*) FILTER (WHERE old_status = 'fixed')::int AS renewed,

@@ -1,11 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FINDING_STATUSES, FindingStatus } from '../finding-status';
-import type { FindingView } from '../finding-view';
+import { locationLabelOf, ruleTitleOf, type FindingPerson, type FindingView } from '../finding-view';
 import type { FindingPage } from '../findings-query.service';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export class FindingLocationDto {
+  @ApiProperty({
+    description:
+      'The location in one line: path:line[-end] for code, host:port/protocol for network findings, the URL for web findings; "" when none',
+    example: 'src/app/db.ts:42',
+  })
+  label!: string;
   @ApiPropertyOptional({ nullable: true, type: String }) file_path!: string | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) start_line!: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) end_line!: number | null;
@@ -19,6 +25,17 @@ export class FindingLocationDto {
   @ApiPropertyOptional({ nullable: true, type: String }) url!: string | null;
 }
 
+/** A user as the findings API names people: assignee, comment author. */
+export class PersonDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: 'alice@example.com' }) email!: string;
+  @ApiProperty({ example: 'Alice' }) display_name!: string;
+
+  static from(p: FindingPerson): PersonDto {
+    return { id: p.id, email: p.email, display_name: p.displayName };
+  }
+}
+
 /** A finding as returned by the findings API. */
 export class FindingDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -29,6 +46,11 @@ export class FindingDto {
   @ApiProperty({ enum: ['code', 'web', 'network_cve', 'network'] }) identity_kind!: string;
   @ApiProperty() rule_id!: string;
   @ApiProperty({ nullable: true, type: String }) rule_name!: string | null;
+  @ApiProperty({
+    description:
+      "Short title of the rule for lists, never the scanner's message: the report's rule short description, else its name, else rule_name, else rule_id",
+  })
+  rule_title!: string;
   @ApiProperty() title!: string;
   @ApiProperty() description!: string;
   @ApiProperty({ enum: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] }) severity!: string;
@@ -79,7 +101,20 @@ export class FindingDto {
   })
   sla_due_at!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) assignee_id!: string | null;
-  @ApiProperty({ nullable: true, type: String }) comment!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: PersonDto,
+    description: 'The assignee by name and e-mail; null when unassigned (or the user was deleted)',
+  })
+  assignee!: PersonDto | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    deprecated: true,
+    description:
+      'The old single triage note, kept readable; the discussion is GET /findings/{id}/comments, reasons are status_decision.justification',
+  })
+  comment!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) risk_accepted_until!:
     string | null;
   @ApiProperty({ nullable: true, type: String }) waiting_reason!: string | null;
@@ -105,6 +140,7 @@ export class FindingDto {
       identity_kind: f.identityKind,
       rule_id: f.ruleId,
       rule_name: f.ruleName,
+      rule_title: ruleTitleOf(f),
       title: f.title,
       description: f.description,
       severity: f.severity,
@@ -114,6 +150,7 @@ export class FindingDto {
       kind: f.kind,
       suppressed: f.suppressed,
       location: {
+        label: locationLabelOf(f),
         file_path: f.filePath,
         start_line: f.startLine,
         end_line: f.endLine,
@@ -142,6 +179,7 @@ export class FindingDto {
       sla_paused_at: iso(f.slaPausedAt),
       sla_due_at: iso(f.slaDueAt),
       assignee_id: f.assigneeId,
+      assignee: f.assignee ? PersonDto.from(f.assignee) : null,
       comment: f.triageComment,
       risk_accepted_until: iso(f.riskAcceptedUntil),
       waiting_reason: f.waitingReason,

@@ -1,7 +1,13 @@
 import type { VisibleScope } from '../../projects/visibility.service';
 import type { FindingCursor } from './finding-cursor';
 import type { FindingSelection } from './finding-filters';
-import { FINDINGS_FROM, scopeSql, selectionSql, SqlParams } from './finding-selection.sql';
+import {
+  FINDING_READ_COLUMNS,
+  FINDINGS_READ_FROM,
+  scopeSql,
+  selectionSql,
+  SqlParams,
+} from './finding-selection.sql';
 import { FindingSortKey, SORT_COLUMNS, SortOrder } from './finding-sort';
 
 export interface FindingListSpec extends FindingSelection {
@@ -33,8 +39,8 @@ export function findingListSql(spec: FindingListSpec): { sql: string; params: un
   }
   const orderBy = column ? `${column.sql} ${dir}, f.id ${dir}` : `f.id ${dir}`;
   const sortValue = column ? `${column.sql}::text` : 'NULL';
-  const sql = `SELECT f.*, p.name AS project_name, pr.name AS product_name, ${sortValue} AS sort_value
-  FROM ${FINDINGS_FROM}
+  const sql = `SELECT ${FINDING_READ_COLUMNS}, ${sortValue} AS sort_value
+  FROM ${FINDINGS_READ_FROM}
  WHERE ${where.join('\n   AND ')}
  ORDER BY ${orderBy}
  LIMIT ${params.add(spec.fetch)}`;

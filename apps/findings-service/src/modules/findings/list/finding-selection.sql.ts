@@ -68,3 +68,11 @@ export function selectionSql(selection: FindingSelection, params: SqlParams): st
 export const FINDINGS_FROM = `findings f
   JOIN projects p ON p.id = f.project_id
   JOIN products pr ON pr.id = f.product_id`;
+
+/** Columns of a finding as the API reads it (with FINDINGS_READ_FROM). */
+export const FINDING_READ_COLUMNS = `f.*, p.name AS project_name, pr.name AS product_name,
+  u.email AS assignee_email, u.display_name AS assignee_display_name`;
+
+/** `FROM` of statements that read findings for the API: FINDINGS_FROM and the assignee. */
+export const FINDINGS_READ_FROM = `${FINDINGS_FROM}
+  LEFT JOIN users u ON u.id = f.assignee_id`;
