@@ -93,6 +93,9 @@ export const ERROR_STATUS = {
   triage_field_status_mismatch: 400,
   assignee_invalid: 400,
   finding_tags_limit: 422,
+  status_not_settable: 400,
+  justification_required: 400,
+  comment_not_found: 404,
   bulk_selection_required: 400,
   bulk_selection_too_large: 422,
   // lifecycle, deadlines, dashboards

@@ -305,6 +305,15 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'a finding can carry at most 50 manual tags',
     ru: 'у находки может быть не более 50 ручных тегов',
   },
+  status_not_settable: {
+    en: 'renewed cannot be set by hand: only a report that sees a fixed finding again sets it',
+    ru: 'статус renewed нельзя установить вручную: его ставит только отчёт, снова увидевший исправленную находку',
+  },
+  justification_required: {
+    en: 'this decision needs a justification (risk_accepted, false_positive, wont_fix, a new risk_accepted_until)',
+    ru: 'это решение требует обоснования (risk_accepted, false_positive, wont_fix, новая дата risk_accepted_until)',
+  },
+  comment_not_found: { en: 'comment not found', ru: 'комментарий не найден' },
   bulk_selection_required: {
     en: 'name the findings: finding_ids, or q and/or filters',
     ru: 'укажите находки: finding_ids либо q и/или фильтры',

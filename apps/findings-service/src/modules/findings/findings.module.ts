@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ActionLogModule } from '../action-log/action-log.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { FindingCommentsController } from './comments/finding-comments.controller';
+import { FindingCommentsRepository } from './comments/finding-comments.repository';
+import { FindingCommentsService } from './comments/finding-comments.service';
 import { FindingChangesRepository } from './finding-changes.repository';
 import { FindingsController } from './findings.controller';
 import { FindingsQueryService } from './findings-query.service';
@@ -15,11 +18,16 @@ import { FindingTriageService } from './triage/finding-triage.service';
 
 /**
  * The findings read/triage API: list and query language, PATCH/DELETE, bulk status change,
- * tags, action log.
+ * tags, comment threads, action log.
  */
 @Module({
   imports: [ProjectsModule, ActionLogModule],
-  controllers: [FindingTagsController, BulkStatusController, FindingsController],
+  controllers: [
+    FindingTagsController,
+    BulkStatusController,
+    FindingCommentsController,
+    FindingsController,
+  ],
   providers: [
     FindingsRepository,
     FindingChangesRepository,
@@ -29,6 +37,8 @@ import { FindingTriageService } from './triage/finding-triage.service';
     FindingTagsService,
     BulkStatusRepository,
     BulkStatusService,
+    FindingCommentsRepository,
+    FindingCommentsService,
   ],
   exports: [FindingsQueryService],
 })

@@ -13,9 +13,13 @@ export interface SqlStatement {
   values: unknown[];
 }
 
-/** Every finding of the product. */
+/** Every finding of the product, with their comment threads (no foreign key: deleted here). */
 export function deleteFindingsOfProductSql(productId: string): SqlStatement {
-  return { sql: `DELETE FROM findings WHERE product_id = $1`, values: [productId] };
+  return {
+    sql: `WITH gone AS (DELETE FROM findings WHERE product_id = $1 RETURNING id)
+      DELETE FROM finding_comments c USING gone WHERE c.finding_id = gone.id`,
+    values: [productId],
+  };
 }
 
 /**
