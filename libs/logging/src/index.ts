@@ -1,3 +1,4 @@
+export * from './control-characters';
 export * from './database-error';
 export * from './log-file-sink';
 export * from './logged-error';

@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from './control-characters';
 import { databaseErrorFacts, type DatabaseErrorFacts } from './database-error';
 import { scrubSecretText } from './secret-fields';
 
@@ -30,7 +31,7 @@ export function isLoggedError(value: unknown): value is LoggedError {
 
 function databaseMessage(facts: DatabaseErrorFacts, driverMessage: string): string {
   const what = `${facts.queryKind ?? 'query'} failed`;
-  if (!facts.sqlstate) return `${what}: ${scrubSecretText(driverMessage)}`;
+  if (!facts.sqlstate) return `${what}: ${safeText(driverMessage)}`;
   const names = (['table', 'constraint', 'column'] as const)
     .filter((key) => facts[key] !== undefined)
     .map((key) => `${key} ${facts[key]}`);
@@ -44,6 +45,26 @@ function framesOf(stack: string): string {
     .join('\n');
 }
 
+/** Text quoted from an error (a plugin's, a client's): secret-shaped text scrubbed, one line. */
+function safeText(text: string): string {
+  return escapeControlCharacters(scrubSecretText(text));
+}
+
+/**
+ * The stack as a log shows it: the header rebuilt from the safe message, then the frames. The
+ * frames are looked for after the raw message only: a message of several lines (a plugin's
+ * error text) cannot add a frame-shaped or log-shaped line of its own, in any sink.
+ */
+function safeStack(error: Error, header: string): string {
+  const stack = error.stack ?? '';
+  const at = error.message ? stack.indexOf(error.message) : -1;
+  const frames = framesOf(at >= 0 ? stack.slice(at + error.message.length) : stack)
+    .split('\n')
+    .filter((line) => line !== '')
+    .map(safeText);
+  return [header, ...frames].join('\n');
+}
+
 function codeOf(error: Error): string | number | undefined {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' || typeof code === 'number' ? code : undefined;
@@ -52,14 +73,14 @@ function codeOf(error: Error): string | number | undefined {
 function describe(error: unknown, depth: number): LoggedError {
   if (!(error instanceof Error)) {
     const text = typeof error === 'string' ? error : String(error);
-    return { type: typeof error, message: scrubSecretText(text) };
+    return { type: typeof error, message: safeText(text) };
   }
   const type = error.name || error.constructor.name;
   const facts = databaseErrorFacts(error);
-  const logged: LoggedError = { type, message: scrubSecretText(error.message) };
+  const logged: LoggedError = { type, message: safeText(error.message) };
   if (facts) {
     logged.message = databaseMessage(facts, error.message);
-    if (error.stack) logged.stack = `${type}: ${logged.message}\n${framesOf(error.stack)}`;
+    if (error.stack) logged.stack = safeStack(error, `${type}: ${logged.message}`);
     if (facts.sqlstate) logged.sqlstate = facts.sqlstate;
     else if (codeOf(error) !== undefined) logged.code = codeOf(error);
     if (facts.queryKind) logged.query_kind = facts.queryKind;
@@ -67,7 +88,7 @@ function describe(error: unknown, depth: number): LoggedError {
     if (facts.constraint) logged.constraint = facts.constraint;
     if (facts.column) logged.column = facts.column;
   } else {
-    if (error.stack) logged.stack = scrubSecretText(error.stack);
+    if (error.stack) logged.stack = safeStack(error, `${type}: ${logged.message}`);
     if (codeOf(error) !== undefined) logged.code = codeOf(error);
   }
   if (depth < MAX_NESTING) {

@@ -1,6 +1,7 @@
 import type { LogFn, Logger, LoggerOptions, TransportTargetOptions } from 'pino';
 import { join } from 'node:path';
 import { LOG_FILE_MODE, prepareLogFileSink } from './log-file-sink';
+import { escapeControlCharacters } from './control-characters';
 import { loggableError } from './logged-error';
 import { redactSecrets } from './redact-secrets';
 import {
@@ -54,6 +55,16 @@ export function serializeRequest(request: unknown): unknown {
     );
   }
   return safe;
+}
+
+/**
+ * The line's message as every sink shows it: secret-shaped text scrubbed, control characters
+ * escaped (a `\n` in a message — a plugin's log line or error text, a client's input quoted
+ * in a refusal — cannot start a line that looks like the service's own in the pretty sink;
+ * JSON sinks escape them anyway). Applied after printf-style formatting.
+ */
+export function serializeMessage(message: unknown): unknown {
+  return typeof message === 'string' ? escapeControlCharacters(scrubSecretText(message)) : message;
 }
 
 /** `logger.error(err)` takes the error's message as the line's message: use the safe one. */
@@ -122,7 +133,7 @@ export function buildLoggerOptions(settings: LoggerSettings): LoggerOptions {
     base: settings.base ?? {},
     ...(settings.mixin ? { mixin: settings.mixin } : {}),
     redact: { paths: settings.redactPaths ?? DEFAULT_REDACT_PATHS, censor: REDACTED },
-    serializers: { err: serializeError, msg: scrubSecretText },
+    serializers: { err: serializeError, msg: serializeMessage },
     hooks: { logMethod },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     // pino refuses a level formatter together with transport targets (they receive numeric

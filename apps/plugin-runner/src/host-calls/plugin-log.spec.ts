@@ -48,4 +48,20 @@ describe('plugin log lines', () => {
     sink.write(context, 'debug', 'fourth');
     expect(written.at(-1)).toMatchObject({ level: 'debug', message: 'fourth' });
   });
+
+  it('escapes control characters before the cut: a plugin cannot forge a runner line', () => {
+    const written: string[] = [];
+    const logger = { info: (_fields: unknown, message: string) => written.push(message) };
+    const sink = new PluginLogSink(logger as never, new SecretScrubber(), {
+      lineMaxBytes: 64,
+      linesPerMinute: 10,
+    });
+    const context = { plugin_id: 'p', plugin_version: '1.0.0', project_id: 'a', event_id: 'e' };
+    sink.write(context, 'info', 'ok\n{"level":30,"msg":"runner ready"}\r\u001b[2K');
+    sink.write(context, 'info', '\n'.repeat(40));
+    expect(written[0]).toBe('ok\\n{"level":30,"msg":"runner ready"}\\r\\u001b[2K');
+    // 40 line feeds are 80 bytes once escaped: the cap holds for what is written.
+    expect(written[1]).toMatch(/^(\\n)+ \[cut\]$/);
+    expect(Buffer.byteLength(written[1] ?? '')).toBeLessThanOrEqual(64);
+  });
 });

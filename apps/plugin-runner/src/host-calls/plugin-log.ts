@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '@platform/logging';
 import type { Logger } from 'pino';
 import type { SecretScrubber } from '../plugin-host/secret-scrubber';
 
@@ -20,8 +21,9 @@ export interface PluginLogContext {
 }
 
 /**
- * The `log` host call of one plugin: every line scrubbed of the plugin's secret values, cut
- * at the size cap, and limited in rate; dropped lines are reported once a minute at most.
+ * The `log` host call of one plugin: every line scrubbed of the plugin's secret values, its
+ * control characters escaped, cut at the size cap, and limited in rate; dropped lines are
+ * reported once a minute at most.
  */
 export class PluginLogSink {
   private tokens: number;
@@ -45,7 +47,12 @@ export class PluginLogSink {
       return;
     }
     // Scrub before cutting: a cut could leave a secret's first half that no longer matches.
-    const text = truncateUtf8(this.scrubber.scrub(message), this.limits.lineMaxBytes);
+    // Control characters are escaped before the cut too, so the cap holds for what is shown:
+    // a `\n` in a plugin's line cannot start a line that looks like the runner's own.
+    const text = truncateUtf8(
+      escapeControlCharacters(this.scrubber.scrub(message)),
+      this.limits.lineMaxBytes,
+    );
     const pinoLevel = (LEVELS.includes(level) ? level : 'info') as PluginLogLevel;
     this.logger[pinoLevel]({ ...context, source: 'plugin' }, text);
   }

@@ -17,6 +17,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmod, lstat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { escapeControlCharacters } from '@platform/logging';
 import type { Logger } from 'pino';
 import { PluginLoadError } from '../plugin-host/plugin-host';
 import { LineSplitter } from './line-splitter';
@@ -410,7 +411,7 @@ export class NativeProcess {
     }
     this.logLinesInWindow += 1;
     const fields = { plugin_id: this.options.pluginId, pid: this.child.pid, stream };
-    const text = this.options.scrub(line);
+    const text = escapeControlCharacters(this.options.scrub(line));
     if (stream === 'stderr') this.options.logger.warn(fields, text);
     else this.options.logger.info(fields, text);
   }
