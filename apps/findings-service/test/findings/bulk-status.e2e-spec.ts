@@ -113,9 +113,10 @@ describe('Bulk status change - /api/v1/findings/bulk-status (POST)', () => {
         to_value: expect.objectContaining({ status: 'in_progress' }),
       });
     }
+    // Resuming does not shift the deadline as it stands: no "deadline x -> x" in the entry.
     expect(entries.find((e) => e['finding_id'] === paused)).toMatchObject({
-      from_value: { status: 'needs_review', sla_due_at: iso(93 * DAY + 250) },
-      to_value: { status: 'in_progress', sla_due_at: iso(93 * DAY + 250) },
+      from_value: { status: 'needs_review' },
+      to_value: { status: 'in_progress' },
     });
 
     // A closing state closes each finding's open violations and stops each clock.
@@ -187,6 +188,7 @@ describe('Bulk status change - /api/v1/findings/bulk-status (POST)', () => {
       finding_ids: ids,
       status: 'risk_accepted',
       risk_accepted_until: iso(60 * DAY),
+      justification: 'compensating control',
     }).expect(200);
     expect((await stateOf(ids)).map((r) => [r['status'], r['risk_accepted_until']])).toEqual([
       ['risk_accepted', at(60 * DAY)],
@@ -244,7 +246,11 @@ describe('Bulk status change - /api/v1/findings/bulk-status (POST)', () => {
     ]);
     clockAt = at(0);
     await patch(running, { status: 'in_progress' });
-    await patch(accepted, { status: 'risk_accepted', risk_accepted_until: iso(30 * DAY) });
+    await patch(accepted, {
+      status: 'risk_accepted',
+      risk_accepted_until: iso(30 * DAY),
+      justification: 'first review',
+    });
     await patch(waiting, {
       status: 'waiting',
       waiting_reason: 'vendor patch',
@@ -256,6 +262,7 @@ describe('Bulk status change - /api/v1/findings/bulk-status (POST)', () => {
       finding_ids: [plain, running, accepted, waiting],
       status: 'risk_accepted',
       risk_accepted_until: iso(40 * DAY),
+      justification: 'accepted for the quarter',
     }).expect(200);
     expect(res.body.data).toEqual({ matched: 4, changed: 4, violations_closed: 0 });
     const entries = new Map(
@@ -263,14 +270,15 @@ describe('Bulk status change - /api/v1/findings/bulk-status (POST)', () => {
         .filter((e) => (e['at'] as Date).getTime() === at(DAY).getTime())
         .map((e) => [e['finding_id'], [e['action'], e['from_value'], e['to_value']]]),
     );
-    const to = { status: 'risk_accepted', risk_accepted_until: iso(40 * DAY) };
+    const to = {
+      status: 'risk_accepted',
+      risk_accepted_until: iso(40 * DAY),
+      justification: 'accepted for the quarter',
+    };
     expect(Object.fromEntries(entries)).toEqual({
       [plain]: ['status_changed', { status: 'new' }, to],
-      [running]: [
-        'status_changed',
-        { status: 'in_progress', sla_due_at: iso(14 * DAY) },
-        { ...to, sla_due_at: iso(14 * DAY) },
-      ],
+      // The pause does not move the deadline: it is in neither side (no "14 d -> 14 d").
+      [running]: ['status_changed', { status: 'in_progress' }, to],
       [accepted]: [
         'triage_updated',
         { status: 'risk_accepted', risk_accepted_until: iso(30 * DAY) },

@@ -105,15 +105,21 @@ describe('Finding lifecycle - the remediation clock through PATCH (injected cloc
       ['status_changed', 'in_progress', 'waiting', iso(2 * DAY)],
       ['status_changed', 'waiting', 'in_progress', iso(2 * DAY + idle)],
     ]);
-    // Each entry names the user and the deadline before and after the move.
+    // Each entry names the user; the deadline shows only when the move shifted it: the start
+    // sets it; the pause and the return leave it where it stands (the paused clock counted its
+    // pause so far on both sides), so neither entry repeats it ("x -> x").
     expect(log[0]).toMatchObject({
       actor: { type: 'user', id: admin.userId },
       to: { sla_due_at: iso(14 * DAY) },
     });
-    expect(log[2]).toMatchObject({
-      from: { status: 'waiting', waiting_reason: 'vendor patch', sla_due_at: iso(14 * DAY + idle) },
-      to: { sla_due_at: iso(14 * DAY + idle) },
-    });
+    expect(log[1]).toMatchObject({ from: { status: 'in_progress' } });
+    expect(log[1]!.from).not.toHaveProperty('sla_due_at');
+    expect(log[2]).toEqual(
+      expect.objectContaining({
+        from: { status: 'waiting', waiting_reason: 'vendor patch', waiting_until: expect.any(String) },
+        to: { status: 'in_progress' },
+      }),
+    );
   });
 
   it('adds up several pauses (risk_accepted, needs_review) and resumes on any attention state', async () => {
@@ -126,6 +132,7 @@ describe('Finding lifecycle - the remediation clock through PATCH (injected cloc
     await patch(bearer(admin), id, {
       status: 'risk_accepted',
       risk_accepted_until: iso(40 * DAY),
+      justification: 'accepted until the next release',
     }).expect(200);
     // Moving between pausing states keeps the first stop moment.
     setClock(2 * DAY);
@@ -180,13 +187,13 @@ describe('Finding lifecycle - the remediation clock through PATCH (injected cloc
     expect(
       (await sql(`SELECT resolved_at FROM sla_violations WHERE id = $1`, [untouched]))[0],
     ).toMatchObject({ resolved_at: null });
-    await patch(bearer(admin), other, { status: 'wont_fix' }).expect(200);
+    await patch(bearer(admin), other, { status: 'wont_fix', justification: 'legacy' }).expect(200);
     expect(
       (await sql(`SELECT resolution FROM sla_violations WHERE id = $1`, [untouched]))[0],
     ).toMatchObject({ resolution: 'finding_closed' });
 
     setClock(40 * DAY);
-    await patch(bearer(admin), id, { status: 'renewed' }).expect(200);
+    await patch(bearer(admin), id, { status: 'confirmed' }).expect(200);
     expect(await get(id)).toMatchObject({ sla_started_at: null, sla_due_at: null });
     const again = (await patch(bearer(admin), id, { status: 'in_progress' }).expect(200)).body.data;
     expect(again).toMatchObject({ sla_started_at: iso(40 * DAY), sla_due_at: iso(70 * DAY) });

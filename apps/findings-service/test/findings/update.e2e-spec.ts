@@ -64,21 +64,23 @@ describe('Update finding - /api/v1/findings/{id} (PATCH)', () => {
     expect(await actions(id)).toHaveLength(3);
   });
 
-  it('accepts any of the ten states by hand', async () => {
+  it('accepts any state but renewed by hand (decisions with their justification)', async () => {
     const id = await one();
     for (const status of [
       'in_progress',
       'fixed',
-      'renewed',
       'needs_review',
       'false_positive',
       'wont_fix',
       'new',
     ]) {
-      expect((await patch(bearer(admin), id, { status }).expect(200)).body.data.status).toBe(
-        status,
-      );
+      expect(
+        (await patch(bearer(admin), id, { status, justification: 'why' }).expect(200)).body.data
+          .status,
+      ).toBe(status);
     }
+    const refused = await patch(bearer(admin), id, { status: 'renewed' }).expect(400);
+    expect(refused.body.code).toBe('status_not_settable');
   });
 
   it('risk_accepted needs a future risk_accepted_until', async () => {
@@ -101,6 +103,7 @@ describe('Update finding - /api/v1/findings/{id} (PATCH)', () => {
     const ok = await patch(bearer(admin), id, {
       status: 'risk_accepted',
       risk_accepted_until: until,
+      justification: 'mitigated by the WAF',
     }).expect(200);
     expect(ok.body.data).toMatchObject({ status: 'risk_accepted', risk_accepted_until: until });
     // Leaving the state clears the date.

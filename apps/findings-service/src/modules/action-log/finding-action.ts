@@ -52,11 +52,18 @@ export interface ActionLogEntry {
   at?: Date;
 }
 
-/** An entry as read back. */
+/** A user named in an entry, resolved when read. */
+export interface ActionPerson {
+  id: string;
+  email: string;
+  displayName: string;
+}
+
+/** An entry as read back. `actor.name`: a user actor's display name (null otherwise). */
 export interface FindingAction {
   id: string;
   findingId: string;
-  actor: Actor;
+  actor: Actor & { name: string | null };
   action: FindingActionName;
   from: Record<string, unknown> | null;
   to: Record<string, unknown> | null;

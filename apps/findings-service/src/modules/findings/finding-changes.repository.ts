@@ -27,6 +27,7 @@ export class FindingChangeTx {
     plan: TransitionPlan,
     actor: Actor,
     now: Date,
+    justification: string | null = null,
   ): Promise<StatusChangeCounts> {
     const params = new SqlParams();
     const { sql, values } = statusChangeSql({
@@ -35,6 +36,7 @@ export class FindingChangeTx {
       plan,
       actor,
       now,
+      justification,
     });
     return statusChangeCounts(await this.manager.query(sql, values));
   }

@@ -13,6 +13,9 @@ export const FINDING_STATUSES = [
 ] as const;
 export type FindingStatus = (typeof FINDING_STATUSES)[number];
 
+/** The states a person may set (PATCH, bulk): all but `renewed`, which only a report sets. */
+export const SETTABLE_STATUSES = FINDING_STATUSES.filter((s) => s !== 'renewed');
+
 /** Status groups (spec "States and transitions"): `open` is attention plus accepted/won't fix. */
 export const FINDING_STATUS_GROUPS = {
   attention: ['new', 'renewed', 'needs_review', 'in_progress', 'confirmed', 'waiting'],

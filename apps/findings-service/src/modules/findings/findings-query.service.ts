@@ -76,6 +76,11 @@ export class FindingsQueryService {
     return finding;
   }
 
+  /** The entry behind the finding's current status (status_decision), or null. */
+  statusDecision(finding: FindingView): Promise<FindingAction | null> {
+    return this.actionLog.statusDecision(finding.id, finding.status);
+  }
+
   async actions(
     access: AccessContext,
     id: string,

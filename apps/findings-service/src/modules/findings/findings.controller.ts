@@ -7,7 +7,7 @@ import type { AccessContext } from '../../app/access/access-context';
 import { Access, CurrentAccess, UserOnly } from '../../app/access/access.decorators';
 import { FindingActionDto, FindingActionsQueryDto } from './dto/finding-action.dto';
 import { toFindingFilters } from './dto/finding-filters.dto';
-import { FindingDto, FindingPageDto } from './dto/finding.dto';
+import { FindingDetailDto, FindingPageDto } from './dto/finding.dto';
 import { DEFAULT_PAGE_SIZE, ListFindingsQueryDto } from './dto/list-findings.query.dto';
 import { toTriagePatch, UpdateFindingDto } from './dto/update-finding.dto';
 import { FindingsQueryService } from './findings-query.service';
@@ -42,25 +42,27 @@ export class FindingsController {
 
   @Get(':id')
   @Access({ permission: 'read_findings' })
-  @ApiDataResponse(FindingDto)
+  @ApiDataResponse(FindingDetailDto)
   @ApiErrorResponses(400, 401, 403, 404, 429)
   async get(
     @CurrentAccess() access: AccessContext,
     @UuidParam('id') id: string,
-  ): Promise<FindingDto> {
-    return FindingDto.from(await this.query.get(access, id));
+  ): Promise<FindingDetailDto> {
+    const finding = await this.query.get(access, id);
+    return FindingDetailDto.fromDetail(finding, await this.query.statusDecision(finding));
   }
 
   @Patch(':id')
   @Access({ permission: 'write_findings' })
-  @ApiDataResponse(FindingDto)
+  @ApiDataResponse(FindingDetailDto)
   @ApiErrorResponses(400, 401, 403, 404, 429)
   async update(
     @CurrentAccess() access: AccessContext,
     @UuidParam('id') id: string,
     @Body() body: UpdateFindingDto,
-  ): Promise<FindingDto> {
-    return FindingDto.from(await this.triage.update(access, id, toTriagePatch(body)));
+  ): Promise<FindingDetailDto> {
+    const finding = await this.triage.update(access, id, toTriagePatch(body));
+    return FindingDetailDto.fromDetail(finding, await this.query.statusDecision(finding));
   }
 
   @Delete(':id')

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601 } from 'class-validator';
+import { IsIn, IsISO8601, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { FINDING_STATUSES, type FindingStatus } from '../finding-status';
+import { FINDING_STATUSES, SETTABLE_STATUSES, type FindingStatus } from '../finding-status';
 import { BulkSelectionDto } from './bulk-selection.dto';
 
 /**
@@ -11,8 +11,9 @@ import { BulkSelectionDto } from './bulk-selection.dto';
  */
 export class BulkStatusDto extends BulkSelectionDto {
   @ApiProperty({
-    enum: FINDING_STATUSES,
-    description: 'Target state; waiting is refused in a bulk change',
+    enum: SETTABLE_STATUSES,
+    description:
+      'Target state; waiting is refused in a bulk change (400 bulk_waiting_refused), renewed is never set by hand (400 status_not_settable)',
   })
   @IsIn(FINDING_STATUSES)
   status!: FindingStatus;
@@ -24,6 +25,16 @@ export class BulkStatusDto extends BulkSelectionDto {
   @OptionalNotNull()
   @IsISO8601()
   risk_accepted_until?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 4000,
+    description:
+      'Why: required (non-blank) for risk_accepted, false_positive and wont_fix (400 justification_required); written into every changed finding\'s entry',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(4000)
+  justification?: string;
 }
 
 export class BulkStatusResultDto {

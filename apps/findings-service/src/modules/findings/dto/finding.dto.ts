@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FINDING_STATUSES, FindingStatus } from '../finding-status';
 import { locationLabelOf, ruleTitleOf, type FindingPerson, type FindingView } from '../finding-view';
+import type { FindingAction } from '../../action-log/finding-action';
 import type { FindingPage } from '../findings-query.service';
+import { StatusDecisionDto } from './finding-action.dto';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -191,6 +193,21 @@ export class FindingDto {
       created_at: f.createdAt.toISOString(),
       updated_at: f.updatedAt.toISOString(),
     };
+  }
+}
+
+/** The single finding (GET one, PATCH): the record and who decided its current status. */
+export class FindingDetailDto extends FindingDto {
+  @ApiProperty({
+    nullable: true,
+    type: StatusDecisionDto,
+    description:
+      'The action-log entry that put the finding into its current status or last changed its date: who, when, why; null while still in the status it was created with',
+  })
+  status_decision!: StatusDecisionDto | null;
+
+  static fromDetail(f: FindingView, decision: FindingAction | null): FindingDetailDto {
+    return { ...FindingDto.from(f), status_decision: StatusDecisionDto.from(decision) };
   }
 }
 

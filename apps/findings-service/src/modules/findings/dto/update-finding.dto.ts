@@ -9,12 +9,15 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import { FINDING_STATUSES, FindingStatus } from '../finding-status';
+import { FINDING_STATUSES, FindingStatus, SETTABLE_STATUSES } from '../finding-status';
 import type { TriagePatch } from '../triage/triage-rules';
 
 /** PATCH /findings/{id}: absent fields stay; `null` clears assignee_id or comment. */
 export class UpdateFindingDto {
-  @ApiPropertyOptional({ enum: FINDING_STATUSES })
+  @ApiPropertyOptional({
+    enum: SETTABLE_STATUSES,
+    description: 'Any state but renewed (only a report sets it: 400 status_not_settable)',
+  })
   @OptionalNotNull()
   @IsIn(FINDING_STATUSES)
   status?: FindingStatus;
@@ -53,9 +56,21 @@ export class UpdateFindingDto {
   assignee_id?: string | null;
 
   @ApiPropertyOptional({
+    maxLength: 4000,
+    description:
+      'Why: required (non-blank) when the status becomes risk_accepted, false_positive or wont_fix and when risk_accepted_until changes (400 justification_required); stored in the status entry of the action log',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(4000)
+  justification?: string;
+
+  @ApiPropertyOptional({
     nullable: true,
     type: String,
-    description: 'Triage comment / justification; null or "" clears',
+    deprecated: true,
+    description:
+      'Deprecated single triage note; null or "" clears. Discussion: the comments thread; reasons: justification',
   })
   @IsOptional()
   @ValidateIf((_o, v) => v !== null)
@@ -73,5 +88,6 @@ export function toTriagePatch(dto: UpdateFindingDto): TriagePatch {
     waitingUntil: dto.waiting_until === undefined ? undefined : new Date(dto.waiting_until),
     assigneeId: dto.assignee_id,
     comment: dto.comment,
+    justification: dto.justification,
   };
 }

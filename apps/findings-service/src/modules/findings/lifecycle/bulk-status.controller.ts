@@ -20,7 +20,7 @@ export class BulkStatusController {
   @ApiOperation({
     summary: 'Move a selection of findings to one state',
     description:
-      'Selection as in bulk-tags (finding_ids, or q and/or filters). Only findings the user may write (analyst/admin of the project) are touched; each gets its own action-log entry and remediation-clock update; a closing state closes its open deadline violations. `waiting` is refused (400 bulk_waiting_refused); more than 100 000 findings: 422 bulk_selection_too_large. Nothing changes when the request is refused.',
+      'Selection as in bulk-tags (finding_ids, or q and/or filters). Only findings the user may write (analyst/admin of the project) are touched; each gets its own action-log entry and remediation-clock update; a closing state closes its open deadline violations. `waiting` is refused (400 bulk_waiting_refused), `renewed` too (400 status_not_settable); risk_accepted, false_positive and wont_fix need a justification (400 justification_required); more than 100 000 findings: 422 bulk_selection_too_large. Nothing changes when the request is refused.',
   })
   @ApiDataResponse(BulkStatusResultDto)
   @ApiErrorResponses(400, 401, 403, 422, 429)
@@ -33,6 +33,7 @@ export class BulkStatusController {
       status: body.status,
       riskAcceptedUntil:
         body.risk_accepted_until === undefined ? undefined : new Date(body.risk_accepted_until),
+      justification: body.justification,
     });
     return {
       matched: counts.matched,

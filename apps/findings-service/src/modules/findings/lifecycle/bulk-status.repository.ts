@@ -27,6 +27,7 @@ export class BulkStatusRepository {
     actor: Actor,
     now: Date,
     max: number,
+    justification: string | null = null,
   ): Promise<StatusChangeCounts | undefined> {
     const params = new SqlParams();
     const { sql, values } = statusChangeSql({
@@ -37,6 +38,7 @@ export class BulkStatusRepository {
       now,
       limit: max + 1,
       max,
+      justification,
     });
     const counts = statusChangeCounts(await this.dataSource.query(sql, values));
     return counts.matched > max ? undefined : counts;

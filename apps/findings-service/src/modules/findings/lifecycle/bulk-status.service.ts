@@ -7,7 +7,7 @@ import type { FindingStatus } from '../finding-status';
 import { FindingsApiError } from '../findings-api.errors';
 import type { BulkTarget } from '../list/bulk-selection';
 import { BulkStatusRepository } from './bulk-status.repository';
-import { planBulkTransition } from './finding-lifecycle';
+import { checkedJustification, planBulkTransition } from './finding-lifecycle';
 import type { StatusChangeCounts } from './status-change.sql';
 
 /** Largest number of findings one bulk status change may touch. */
@@ -17,6 +17,8 @@ export interface BulkStatusInput {
   target: BulkTarget;
   status: FindingStatus;
   riskAcceptedUntil?: Date;
+  /** One reason for the whole selection, written into every changed finding's entry. */
+  justification?: string;
 }
 
 /**
@@ -40,6 +42,10 @@ export class BulkStatusService {
       { riskAcceptedUntil: input.riskAcceptedUntil },
       now,
     );
+    const justification = checkedJustification(
+      { from: null, to: plan.to, newRiskDate: plan.to === 'risk_accepted' },
+      input.justification,
+    );
     const counts = await this.bulk.apply(
       this.visibility.scope(access, 'write_findings'),
       input.target,
@@ -47,6 +53,7 @@ export class BulkStatusService {
       actorOf(access),
       now,
       MAX_BULK_STATUS_FINDINGS,
+      justification,
     );
     if (!counts) {
       throw new FindingsApiError('bulk_selection_too_large', { max: MAX_BULK_STATUS_FINDINGS });

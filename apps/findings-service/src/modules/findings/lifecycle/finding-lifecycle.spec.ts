@@ -1,6 +1,7 @@
 import { FINDING_STATUSES, FINDING_STATUS_GROUPS, type FindingStatus } from '../finding-status';
 import { FindingsApiError } from '../findings-api.errors';
 import {
+  checkedJustification,
   CLOCK_EFFECT_OF,
   PERIODIC_TRANSITIONS,
   planBulkTransition,
@@ -255,7 +256,8 @@ describe('finding lifecycle - refusals', () => {
     expect(codeOf(() => planBulkTransition('fixed', { riskAcceptedUntil: inDays(1) }, now))).toBe(
       'triage_field_status_mismatch',
     );
-    for (const to of FINDING_STATUSES.filter((s) => s !== 'waiting')) {
+    expect(codeOf(() => planBulkTransition('renewed', {}, now))).toBe('status_not_settable');
+    for (const to of FINDING_STATUSES.filter((s) => s !== 'waiting' && s !== 'renewed')) {
       const plan = planBulkTransition(to, requiredFor(to), now);
       expect(plan).toMatchObject({ to, by: 'bulk', clock: CLOCK_EFFECT_OF[to] });
       expect(plan.closesViolations).toBe(['fixed', 'wont_fix', 'false_positive'].includes(to));
@@ -277,5 +279,33 @@ describe('finding lifecycle - the remediation clock per target state', () => {
       false_positive: 'stop',
       fixed: 'stop',
     });
+  });
+});
+
+describe('finding lifecycle - decisions carry their reason', () => {
+  it.each(['risk_accepted', 'false_positive', 'wont_fix'] as const)(
+    'a move into %s needs a non-blank justification (trimmed)',
+    (to) => {
+      for (const justification of [undefined, '', '  ']) {
+        expect(
+          codeOf(() =>
+            checkedJustification({ from: 'new', to, newRiskDate: false }, justification),
+          ),
+        ).toBe('justification_required');
+      }
+      expect(checkedJustification({ from: 'new', to, newRiskDate: false }, ' why ')).toBe('why');
+      // Bulk: no single "from", always a move into the state.
+      expect(codeOf(() => checkedJustification({ from: null, to, newRiskDate: false }, ''))).toBe(
+        'justification_required',
+      );
+    },
+  );
+
+  it('a new review date needs one; other moves take one when given', () => {
+    const stay = { from: 'risk_accepted', to: 'risk_accepted', newRiskDate: true } as const;
+    expect(codeOf(() => checkedJustification(stay, undefined))).toBe('justification_required');
+    expect(checkedJustification({ ...stay, newRiskDate: false }, undefined)).toBeNull();
+    expect(checkedJustification({ from: 'new', to: 'confirmed', newRiskDate: false }, undefined)).toBeNull();
+    expect(checkedJustification({ from: 'new', to: 'confirmed', newRiskDate: false }, 'x')).toBe('x');
   });
 });

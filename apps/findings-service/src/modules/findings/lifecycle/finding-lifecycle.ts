@@ -187,6 +187,35 @@ export function planTransition(request: TransitionRequest): TransitionPlan {
   return plan(request, NO_FIELDS, true);
 }
 
+/** States whose entry by hand needs a justification (issue 25: decisions carry their reason). */
+export const JUSTIFIED_STATES: readonly FindingStatus[] = [
+  'risk_accepted',
+  'false_positive',
+  'wont_fix',
+];
+
+/** `renewed` is what a report makes of a fixed finding; by hand: `status_not_settable`. */
+export function requireSettable(to: FindingStatus | undefined): void {
+  if (to === 'renewed') throw new FindingsApiError('status_not_settable');
+}
+
+/**
+ * The decision's reason, trimmed, when the move needs one (a move into a JUSTIFIED_STATES state,
+ * or a new risk_accepted_until): `justification_required` without it. Otherwise the trimmed
+ * reason if one was given (kept with the entry), else null.
+ */
+export function checkedJustification(
+  move: { from: FindingStatus | null; to: FindingStatus; newRiskDate: boolean },
+  justification: string | undefined,
+): string | null {
+  const reason = justification?.trim() || null;
+  const needed =
+    (move.from !== move.to && JUSTIFIED_STATES.includes(move.to)) ||
+    (move.to === 'risk_accepted' && move.newRiskDate);
+  if (needed && !reason) throw new FindingsApiError('justification_required');
+  return reason;
+}
+
 /** A bulk change's plan: the same for every finding of the selection, whatever its state. */
 export type BulkTransitionPlan = Omit<TransitionPlan, 'from' | 'typical'>;
 
@@ -200,6 +229,7 @@ export function planBulkTransition(
   fields: Partial<StateFields>,
   now: Date,
 ): BulkTransitionPlan {
+  requireSettable(to);
   if (to === 'waiting') throw new FindingsApiError('bulk_waiting_refused');
   return {
     to,

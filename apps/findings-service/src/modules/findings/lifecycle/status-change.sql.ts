@@ -27,6 +27,8 @@ export interface StatusChange {
    * automatic closure records which reports and which confirmation closed the finding).
    */
   evidence?: Record<string, Record<string, unknown>>;
+  /** The decision's reason, written into each entry's `to` as `justification`. */
+  justification?: string | null;
   /** Also return the ids of the changed findings (`ids` of statusChangeCounts). */
   returnIds?: boolean;
 }
@@ -60,7 +62,9 @@ export interface StatusChangeCounts {
  *    the version it sees and follows it to the locked one, as PostgreSQL does for any UPDATE;
  * 3. `logged` writes one action-log entry per changed finding (`status_changed`, or
  *    `triage_updated` when only the state's date/reason changed) with the actor, `from`/`to`
- *    and the deadline before and after (`sla_due_at`). The objects are built cheaply (a third
+ *    and the deadline before and after (`sla_due_at`, both as they stand at that moment — a
+ *    paused clock counts its pause so far — and only when the move shifted it), and the
+ *    decision's `justification`. The objects are built cheaply (a third
  *    of the cost, same JSON): `to` is the same for every finding but its deadline, so it is
  *    built once (an uncorrelated subquery) and only a deadline is added per finding; `from` is
  *    just the status unless the finding had state fields or a deadline;
@@ -79,6 +83,7 @@ export function statusChangeSql(change: StatusChange): { sql: string; values: un
   const actorType = `${p.add(change.actor.type)}::text`;
   const actorId = `${p.add(change.actor.id)}::uuid`;
   const actorLabel = `${p.add(change.actor.label)}::text`;
+  const justification = `${p.add(change.justification ?? null)}::text`;
   const limit = change.limit === undefined ? '' : `LIMIT ${p.add(change.limit)}`;
   const where = change.where.length > 0 ? change.where.join(' AND ') : 'TRUE';
   const withinMax =
@@ -88,10 +93,11 @@ export function statusChangeSql(change: StatusChange): { sql: string; values: un
         THEN ${isoTextSql('c.old_risk')} END,
       'waiting_reason', CASE WHEN c.old_status = 'waiting' THEN c.old_reason END,
       'waiting_until', CASE WHEN c.old_status = 'waiting' THEN ${isoTextSql('c.old_until')} END,
-      'sla_due_at', ${isoTextSql('c.due_before')}))`;
+      'sla_due_at', CASE WHEN c.due_before IS DISTINCT FROM c.due_after
+        THEN ${isoTextSql('c.due_before')} END))`;
   const toFields = `(SELECT jsonb_strip_nulls(jsonb_build_object('status', ${to},
       'risk_accepted_until', ${isoTextSql(risk)}, 'waiting_reason', ${reason},
-      'waiting_until', ${isoTextSql(until)})))`;
+      'waiting_until', ${isoTextSql(until)}, 'justification', ${justification})))`;
   const evidence =
     change.evidence === undefined
       ? ''
@@ -110,9 +116,11 @@ export function statusChangeSql(change: StatusChange): { sql: string; values: un
     ],
     `SELECT c.id, c.project_id, ${actorType}, ${actorId}, ${actorLabel},
     CASE WHEN c.old_status <> ${to} THEN 'status_changed' ELSE 'triage_updated' END,
-    CASE WHEN c.old_status NOT IN ('risk_accepted', 'waiting') AND c.due_before IS NULL
+    CASE WHEN c.old_status NOT IN ('risk_accepted', 'waiting')
+        AND (c.due_before IS NULL OR c.due_before IS NOT DISTINCT FROM c.due_after)
       THEN jsonb_build_object('status', c.old_status) ELSE ${fromValue} END,
-    (CASE WHEN c.due_after IS NULL THEN ${toFields}
+    (CASE WHEN c.due_after IS NULL OR c.due_after IS NOT DISTINCT FROM c.due_before
+      THEN ${toFields}
       ELSE ${toFields} || jsonb_build_object('sla_due_at', ${isoTextSql('c.due_after')}) END)${evidence},
     ${now}
     FROM changed c`,
@@ -138,7 +146,7 @@ WITH target AS (
    WHERE f.id = ANY(ARRAY(SELECT id FROM target)) AND f.id = t.id AND (t.old_status <> ${to} OR t.old_risk IS DISTINCT FROM ${risk}
      OR t.old_reason IS DISTINCT FROM ${reason} OR t.old_until IS DISTINCT FROM ${until})${withinMax}
   RETURNING f.id, f.project_id, t.old_status, t.old_risk, t.old_reason, t.old_until,
-    t.due_before, f.sla_due_at AS due_after
+    t.due_before, ${effectiveDeadlineSql(now)} AS due_after
 ), logged AS (
   ${logged}
   RETURNING 1

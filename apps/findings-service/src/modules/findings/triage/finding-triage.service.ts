@@ -36,7 +36,9 @@ export class FindingTriageService {
       const plan = planTriage(finding, patch, now);
       if (!plan.transition && plan.changes.length === 0) return finding;
       const actor = actorOf(access);
-      if (plan.transition) await tx.changeStatus(id, plan.transition, actor, now);
+      if (plan.transition) {
+        await tx.changeStatus(id, plan.transition, actor, now, plan.justification);
+      }
       if (plan.changes.length > 0) {
         await tx.updateAssignment(id, plan.next, now);
         await tx.log(

@@ -43,12 +43,25 @@ describe('planTriage', () => {
         planTriage(base, { status: 'risk_accepted', riskAcceptedUntil: inDays(-1) }, now),
       ),
     ).toBe('risk_accepted_until_invalid');
+    expect(
+      codeOf(() =>
+        planTriage(base, { status: 'risk_accepted', riskAcceptedUntil: inDays(60) }, now),
+      ),
+    ).toBe('justification_required');
     const accepted = planTriage(
       base,
-      { status: 'risk_accepted', riskAcceptedUntil: inDays(60) },
+      { status: 'risk_accepted', riskAcceptedUntil: inDays(60), justification: 'WAF' },
       now,
     );
-    const extended = planTriage(accepted.next, { riskAcceptedUntil: inDays(90) }, now);
+    expect(accepted.justification).toBe('WAF');
+    expect(
+      codeOf(() => planTriage(accepted.next, { riskAcceptedUntil: inDays(90) }, now)),
+    ).toBe('justification_required');
+    const extended = planTriage(
+      accepted.next,
+      { riskAcceptedUntil: inDays(90), justification: 'review moved' },
+      now,
+    );
     expect(extended.transition).toMatchObject({ from: 'risk_accepted', to: 'risk_accepted' });
     expect(extended.next.riskAcceptedUntil).toEqual(inDays(90));
     expect(planTriage(accepted.next, { comment: 'x' }, now).transition).toBeNull();
@@ -84,5 +97,10 @@ describe('planTriage', () => {
       { action: 'assigned', from: { assignee_id: null }, to: { assignee_id: 'u1' } },
       { action: 'triage_updated', from: { comment: null }, to: { comment: 'why' } },
     ]);
+  });
+
+  it('renewed is never set by hand', () => {
+    expect(codeOf(() => planTriage(base, { status: 'renewed' }, now))).toBe('status_not_settable');
+    expect(planTriage({ ...base, status: 'renewed' }, { comment: 'x' }, now).transition).toBeNull();
   });
 });

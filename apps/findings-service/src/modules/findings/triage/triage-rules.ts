@@ -1,6 +1,11 @@
 import type { FindingActionName } from '../../action-log/finding-action';
 import type { FindingStatus } from '../finding-status';
-import { planTransition, type TransitionPlan } from '../lifecycle/finding-lifecycle';
+import {
+  checkedJustification,
+  planTransition,
+  requireSettable,
+  type TransitionPlan,
+} from '../lifecycle/finding-lifecycle';
 
 /** The triage state of a finding that PATCH may change. */
 export interface TriageState {
@@ -20,6 +25,8 @@ export interface TriagePatch {
   waitingUntil?: Date;
   assigneeId?: string | null;
   comment?: string | null;
+  /** Why: required for a move into risk_accepted, false_positive, wont_fix or a new review date. */
+  justification?: string;
 }
 
 export interface TriageChange {
@@ -36,6 +43,8 @@ export interface TriageChange {
 export interface TriagePlan {
   next: TriageState;
   transition: TransitionPlan | null;
+  /** The reason written with the status entry (null: none given or needed). */
+  justification: string | null;
   changes: TriageChange[];
 }
 
@@ -44,6 +53,7 @@ export interface TriagePlan {
  * set by hand, with its required fields) and plans the assignment and comment changes.
  */
 export function planTriage(current: TriageState, patch: TriagePatch, now: Date): TriagePlan {
+  requireSettable(patch.status);
   const move = planTransition({
     from: current.status,
     to: patch.status ?? current.status,
@@ -65,6 +75,16 @@ export function planTriage(current: TriageState, patch: TriagePatch, now: Date):
     !sameDate(next.riskAcceptedUntil, current.riskAcceptedUntil) ||
     next.waitingReason !== current.waitingReason ||
     !sameDate(next.waitingUntil, current.waitingUntil);
+  const justification = moved
+    ? checkedJustification(
+        {
+          from: current.status,
+          to: next.status,
+          newRiskDate: !sameDate(next.riskAcceptedUntil, current.riskAcceptedUntil),
+        },
+        patch.justification,
+      )
+    : null;
   const changes: TriageChange[] = [];
   if (next.assigneeId !== current.assigneeId) {
     changes.push({
@@ -80,7 +100,7 @@ export function planTriage(current: TriageState, patch: TriagePatch, now: Date):
       to: { comment: next.triageComment },
     });
   }
-  return { next, transition: moved ? move : null, changes };
+  return { next, transition: moved ? move : null, justification, changes };
 }
 
 function sameDate(a: Date | null, b: Date | null): boolean {
