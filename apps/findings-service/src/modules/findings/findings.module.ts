@@ -4,6 +4,9 @@ import { ProjectsModule } from '../projects/projects.module';
 import { FindingCommentsController } from './comments/finding-comments.controller';
 import { FindingCommentsRepository } from './comments/finding-comments.repository';
 import { FindingCommentsService } from './comments/finding-comments.service';
+import { FindingsExportService } from './export/findings-export.service';
+import { FindingsOverviewController } from './findings-overview.controller';
+import { FindingsOverviewService } from './findings-overview.service';
 import { FindingChangesRepository } from './finding-changes.repository';
 import { FindingsController } from './findings.controller';
 import { FindingsQueryService } from './findings-query.service';
@@ -18,7 +21,7 @@ import { FindingTriageService } from './triage/finding-triage.service';
 
 /**
  * The findings read/triage API: list and query language, PATCH/DELETE, bulk status change,
- * tags, comment threads, action log.
+ * tags, comment threads, action log; count, groups and CSV export of the list's selection.
  */
 @Module({
   imports: [ProjectsModule, ActionLogModule],
@@ -26,6 +29,7 @@ import { FindingTriageService } from './triage/finding-triage.service';
     FindingTagsController,
     BulkStatusController,
     FindingCommentsController,
+    FindingsOverviewController,
     FindingsController,
   ],
   providers: [
@@ -39,6 +43,8 @@ import { FindingTriageService } from './triage/finding-triage.service';
     BulkStatusService,
     FindingCommentsRepository,
     FindingCommentsService,
+    FindingsOverviewService,
+    FindingsExportService,
   ],
   exports: [FindingsQueryService],
 })

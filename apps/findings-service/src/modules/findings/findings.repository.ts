@@ -3,8 +3,23 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { toFindingView } from './finding-row.mapper';
 import type { FindingView } from './finding-view';
+import type { FindingSelection } from './list/finding-filters';
+import {
+  findingCountSql,
+  findingGroupsSql,
+  type FindingGroupsSpec,
+} from './list/finding-groups.sql';
 import { findingListSql, FindingListSpec } from './list/finding-list.sql';
 import { FINDING_READ_COLUMNS, FINDINGS_READ_FROM } from './list/finding-selection.sql';
+import type { VisibleScope } from '../projects/visibility.service';
+
+/** One group of GET /findings/groups. */
+export interface FindingGroupRow {
+  key: string;
+  title: string;
+  count: number;
+  bySeverity: Record<'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO', number>;
+}
 
 export interface FindingListRow {
   finding: FindingView;
@@ -32,5 +47,42 @@ export class FindingsRepository {
       [id],
     )) as Record<string, unknown>[];
     return rows[0] ? toFindingView(rows[0]) : null;
+  }
+
+  async groups(spec: FindingGroupsSpec): Promise<FindingGroupRow[]> {
+    const { sql, params } = findingGroupsSql(spec);
+    const rows = (await this.dataSource.query(sql, params)) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      key: String(r['key']),
+      title: String(r['title'] ?? r['key']),
+      count: Number(r['count']),
+      bySeverity: {
+        CRITICAL: Number(r['critical']),
+        HIGH: Number(r['high']),
+        MEDIUM: Number(r['medium']),
+        LOW: Number(r['low']),
+        INFO: Number(r['info']),
+      },
+    }));
+  }
+
+  /**
+   * The selection's size, exact up to `cap` (the count stops after cap + 1 rows); above it the
+   * planner's row estimate of the same statement, never below cap + 1.
+   */
+  async count(
+    spec: FindingSelection & { scope: VisibleScope },
+    cap: number,
+  ): Promise<{ count: number; exact: boolean }> {
+    const { sql, params, selectSql } = findingCountSql(spec, cap + 1);
+    const [row] = (await this.dataSource.query(sql, params)) as { count: number }[];
+    const counted = row?.count ?? 0;
+    if (counted <= cap) return { count: counted, exact: true };
+    const [plan] = (await this.dataSource.query(
+      `EXPLAIN (FORMAT JSON) ${selectSql}`,
+      params.slice(0, -1),
+    )) as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[];
+    const estimate = Math.round(plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+    return { count: Math.max(estimate, cap + 1), exact: false };
   }
 }

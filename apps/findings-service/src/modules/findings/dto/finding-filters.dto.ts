@@ -81,6 +81,35 @@ export class FindingFiltersDto {
   @MaxLength(500)
   search?: string;
 
+  @ApiPropertyOptional({
+    description: 'Comma list of exact rule ids (a group of GET /findings/groups?by=rule)',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(4000)
+  rule_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'One exact file path (a group of GET /findings/groups?by=file)',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(4000)
+  file_path_exact?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Findings this report created' })
+  @OptionalNotNull()
+  @IsUUID()
+  first_report_id?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: "Findings whose latest sighting is this report (until a later one sees them)",
+  })
+  @OptionalNotNull()
+  @IsUUID()
+  last_report_id?: string;
+
   @ApiPropertyOptional({ format: 'uuid' })
   @OptionalNotNull()
   @IsUUID()
@@ -137,6 +166,10 @@ export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
     host: dto.host || undefined,
     filePath: dto.file_path || undefined,
     search: dto.search?.trim() || undefined,
+    ruleIds: lists.check('rule_id', dto.rule_id, (v: string): v is string => v.length <= 500, 'too long'),
+    filePathExact: dto.file_path_exact || undefined,
+    firstReportId: dto.first_report_id?.toLowerCase(),
+    lastReportId: dto.last_report_id?.toLowerCase(),
     assigneeId: dto.assignee_id,
     createdFrom: date(dto.created_from),
     createdTo: date(dto.created_to),

@@ -21,6 +21,14 @@ export interface FindingFilters {
   filePath?: string;
   /** Full-text search (same as bare terms of `q`). */
   search?: string;
+  /** Exact rule ids (any of): a group of GET /findings/groups?by=rule. */
+  ruleIds?: string[];
+  /** One exact file path: a group of GET /findings/groups?by=file. */
+  filePathExact?: string;
+  /** Findings this report created. */
+  firstReportId?: string;
+  /** Findings whose latest sighting is this report. */
+  lastReportId?: string;
   assigneeId?: string;
   createdFrom?: Date;
   createdTo?: Date;

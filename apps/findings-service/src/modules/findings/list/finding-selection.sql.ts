@@ -48,6 +48,18 @@ export function selectionSql(selection: FindingSelection, params: SqlParams): st
   if (f.filePath)
     where.push(`f.file_path ILIKE ${params.add(containsPattern(f.filePath))} ESCAPE '\\'`);
   if (f.search) where.push(fullTextSql(params.add(containsPattern(f.search))));
+  anyOf('f.rule_id', f.ruleIds, 'text');
+  if (f.filePathExact) where.push(`f.file_path = ${params.add(f.filePathExact)}::text`);
+  // A report's findings are those of its product (the product's index narrows the scan).
+  for (const [column, id] of [
+    ['first_report_id', f.firstReportId],
+    ['last_report_id', f.lastReportId],
+  ] as const) {
+    if (!id) continue;
+    const report = params.add(id);
+    where.push(`f.${column} = ${report}::uuid`);
+    where.push(`f.product_id = (SELECT r.product_id FROM reports r WHERE r.id = ${report}::uuid)`);
+  }
   if (f.assigneeId) where.push(`f.assignee_id = ${params.add(f.assigneeId)}::uuid`);
   if (f.createdFrom) where.push(`f.created_at >= ${params.add(f.createdFrom)}`);
   if (f.createdTo) where.push(`f.created_at < ${params.add(f.createdTo)}`);
