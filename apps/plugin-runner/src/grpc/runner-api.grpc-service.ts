@@ -28,6 +28,7 @@ import {
   type JsonValue,
   type PluginHost,
 } from '../plugin-host/plugin-host';
+import { limitAnswer } from './answer-limit';
 import { admitLoad } from './load-admission';
 import { refusal, type RunnerApiToken } from './runner-api-auth';
 import { InvocationSession, type StreamHostCallBroker } from './stream-host-call-broker';
@@ -254,7 +255,7 @@ export class RunnerApiGrpcService {
             if (finished) return;
             finished = true;
             session?.close();
-            call.write({ result: toResult(result) });
+            call.write({ result: limitAnswer(toResult(result)) });
             call.end();
           },
           (error: unknown) => fail((error as Error).message),

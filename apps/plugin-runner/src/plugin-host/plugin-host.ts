@@ -101,6 +101,8 @@ export const INVOCATION_ERROR_CODES = [
   'overloaded',
   /** Refused by policy: e.g. a ticketing provider on the native tier. */
   'refused',
+  /** The plugin's answer is larger than the runner passes on (grpc/answer-limit.ts). */
+  'answer_too_large',
 ] as const;
 export type InvocationErrorCode = (typeof INVOCATION_ERROR_CODES)[number];
 

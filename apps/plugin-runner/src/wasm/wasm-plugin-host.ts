@@ -341,9 +341,11 @@ export class WasmPluginHost implements PluginHost {
       outcome: error ? error.code : 'ok',
       durationMs,
     });
-    if (!error) return { ok: true, value, durationMs };
-    // Whatever the guest put in its error is scrubbed before it leaves the runner.
+    // Whatever the guest answers — its value (tags, batches, ...) as well as its error — is
+    // scrubbed of every secret value it was given before it leaves the runner.
     const scrubber = version?.scrubber ?? this.state.get(call.pluginId)?.scrubber;
+    if (!error)
+      return { ok: true, value: scrubber ? scrubber.scrubValue(value) : value, durationMs };
     const scrubbed = {
       code: error.code,
       message: scrubber ? scrubber.scrub(error.message) : error.message,
