@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import { UuidParam } from '../../app/http/uuid-param';
 import type { AccessContext } from '../../app/access/access-context';
 import { CurrentAccess, UserOnly } from '../../app/access/access.decorators';
-import { MemberDto, PutMemberDto } from './dto/member.dto';
+import { AddMemberByEmailDto, MemberDto, PutMemberDto } from './dto/member.dto';
 import { ProjectMembersService } from './project-members.service';
 
 @ApiTags('projects')
@@ -22,6 +22,20 @@ export class ProjectMembersController {
     @UuidParam('id') id: string,
   ): Promise<MemberDto[]> {
     return (await this.members.list(access, id)).map((m) => MemberDto.from(m));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiDataResponse(MemberDto, {
+    description: 'Member added or role changed, by e-mail (404 user_not_found when no user has it)',
+  })
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async addByEmail(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') id: string,
+    @Body() body: AddMemberByEmailDto,
+  ): Promise<MemberDto> {
+    return MemberDto.from(await this.members.putByEmail(access, id, body.email, body.role));
   }
 
   @Put(':user_id')

@@ -6,7 +6,7 @@ import { UuidParam } from '../../app/http/uuid-param';
 import type { AccessContext } from '../../app/access/access-context';
 import { Access, CurrentAccess, UserOnly } from '../../app/access/access.decorators';
 import { CreateProjectDto } from './dto/create-project.dto';
-import { ProjectDto } from './dto/project.dto';
+import { ProjectDto, ProjectWithCountsDto } from './dto/project.dto';
 import { ProjectSettingsDto, UpdateProjectSettingsDto } from './dto/project-settings.dto';
 import { ProjectsService } from './projects.service';
 import { settingsPatch } from './settings-patch';
@@ -30,21 +30,26 @@ export class ProjectsController {
 
   @Get()
   @UserOnly()
-  @ApiDataResponse(ProjectDto, { isArray: true, description: 'Projects the user can see' })
+  @ApiDataResponse(ProjectWithCountsDto, {
+    isArray: true,
+    description: 'Projects the user can see, with their finding counts',
+  })
   @ApiErrorResponses(401, 403, 429)
-  async list(@CurrentAccess() access: AccessContext): Promise<ProjectDto[]> {
-    return (await this.projects.list(access)).map((p) => ProjectDto.from(p));
+  async list(@CurrentAccess() access: AccessContext): Promise<ProjectWithCountsDto[]> {
+    const counted = await this.projects.withCounts(await this.projects.list(access));
+    return counted.map((p) => ProjectWithCountsDto.fromCounted(p));
   }
 
   @Get(':id')
   @UserOnly()
-  @ApiDataResponse(ProjectDto)
+  @ApiDataResponse(ProjectWithCountsDto)
   @ApiErrorResponses(400, 401, 403, 404, 429)
   async get(
     @CurrentAccess() access: AccessContext,
     @UuidParam('id') id: string,
-  ): Promise<ProjectDto> {
-    return ProjectDto.from(await this.projects.get(access, id));
+  ): Promise<ProjectWithCountsDto> {
+    const [counted] = await this.projects.withCounts([await this.projects.get(access, id)]);
+    return ProjectWithCountsDto.fromCounted(counted!);
   }
 
   @Get(':id/settings')

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PeopleSearchController } from './people-search.controller';
+import { PeopleSearchRepository } from './people-search.repository';
+import { PeopleSearchService } from './people-search.service';
 import { ProjectAccessService } from './project-access.service';
 import { ProjectMemberEntity } from './project-member.entity';
 import { ProjectMembersController } from './project-members.controller';
@@ -13,7 +16,7 @@ import { VisibilityService } from './visibility.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ProjectEntity, ProjectMemberEntity])],
-  controllers: [ProjectsController, ProjectMembersController],
+  controllers: [ProjectsController, ProjectMembersController, PeopleSearchController],
   providers: [
     ProjectsRepository,
     ProjectMembersRepository,
@@ -21,6 +24,8 @@ import { VisibilityService } from './visibility.service';
     ProjectMembersService,
     ProjectAccessService,
     VisibilityService,
+    PeopleSearchRepository,
+    PeopleSearchService,
   ],
   exports: [ProjectsService, ProjectAccessService, VisibilityService],
 })

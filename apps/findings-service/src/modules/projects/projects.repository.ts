@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { ProjectFindings } from './project-findings.port';
+import { ProjectFindingCounts, ProjectFindings } from './project-findings.port';
 import { ProjectEntity } from './project.entity';
 
 export type NewProject = Pick<ProjectEntity, 'name' | 'description' | 'createdByUserId'>;
@@ -44,6 +44,13 @@ export class ProjectsRepository {
       .execute();
     const row = (result.raw as { id: string }[])[0];
     return row ? this.projects.findOneBy({ id: row.id }) : null;
+  }
+
+  /** Finding counts per project (absent: none), one grouped statement. */
+  findingCounts(ids: readonly string[]): Promise<Map<string, ProjectFindingCounts>> {
+    return ids.length === 0
+      ? Promise.resolve(new Map())
+      : this.findings.countsByProject(this.projects.manager, ids);
   }
 
   findById(id: string): Promise<ProjectEntity | null> {

@@ -6,6 +6,19 @@ import { PROJECT_ROLES } from './project-roles';
 import { ProjectEntity } from './project.entity';
 import { ProjectSettingsPatch, ProjectsRepository } from './projects.repository';
 import { ProjectsError } from './projects.errors';
+import type { ProjectFindingCounts } from './project-findings.port';
+
+export interface ProjectWithCounts {
+  project: ProjectEntity;
+  counts: ProjectFindingCounts;
+}
+
+const NO_FINDINGS: ProjectFindingCounts = {
+  total: 0,
+  open: 0,
+  attention: 0,
+  openBySeverity: { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 },
+};
 
 export interface CreateProject {
   name: string;
@@ -48,6 +61,12 @@ export class ProjectsService {
   async get(access: AccessContext, id: string): Promise<ProjectEntity> {
     await this.projectAccess.requireRole(access, id, PROJECT_ROLES);
     return this.existing(id);
+  }
+
+  /** The projects with their finding counts (members see every finding of their project). */
+  async withCounts(projects: ProjectEntity[]): Promise<ProjectWithCounts[]> {
+    const counts = await this.projects.findingCounts(projects.map((p) => p.id));
+    return projects.map((project) => ({ project, counts: counts.get(project.id) ?? NO_FINDINGS }));
   }
 
   async updateSettings(

@@ -1,9 +1,21 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { IsEmail, IsIn, MaxLength } from 'class-validator';
 import type { MemberRow } from '../project-members.repository';
 import { PROJECT_ROLES, ProjectRole } from '../project-roles';
 
 export class PutMemberDto {
+  @ApiProperty({ enum: PROJECT_ROLES })
+  @IsIn(PROJECT_ROLES)
+  role!: ProjectRole;
+}
+
+/** POST /projects/{id}/members: a member by e-mail (any letter case). */
+export class AddMemberByEmailDto {
+  @ApiProperty({ example: 'alice@example.com' })
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
   @ApiProperty({ enum: PROJECT_ROLES })
   @IsIn(PROJECT_ROLES)
   role!: ProjectRole;
