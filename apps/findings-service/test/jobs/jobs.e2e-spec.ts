@@ -157,7 +157,12 @@ describe('Cancel and retry jobs - /api/v1/jobs/{id}/cancel, /api/v1/jobs/{id}/re
     expect(failed).toMatchObject({ status: 'failed', failure_code: 'cancelled' });
     expect(failed.counts.results).toBeLessThan(total);
     const job = await get(`/api/v1/jobs/${reportId}`).expect(200);
-    expect(job.body.data.state).toBe('failed');
+    expect(job.body.data).toMatchObject({
+      state: 'failed',
+      failure_code: 'cancelled',
+      report_status: 'failed',
+      retryable: true,
+    });
     await post(`/api/v1/jobs/${reportId}/cancel`).expect(422);
 
     await post(`/api/v1/jobs/${reportId}/retry`).expect(200);

@@ -1,17 +1,27 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { negotiateLocale } from '../../app/errors/accept-language';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import type { AccessContext } from '../../app/access/access-context';
 import { CurrentAccess, UserOnly } from '../../app/access/access.decorators';
 import { JobCancelDto, JobDto, JobListQueryDto, JobStatsDto } from './dto/job.dto';
+import { JobView } from './job-view';
 import { JobsService } from './jobs.service';
 
 @ApiTags('jobs')
 @Controller(`${API_PREFIX}/jobs`)
 @UserOnly()
+@ApiHeader({ name: 'Accept-Language', required: false, description: 'en or ru (failure_reason)' })
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
+
+  /** The jobs with their reports (one lookup for all), failure reasons in the caller's language. */
+  private async explained(views: JobView[], acceptLanguage?: string): Promise<JobDto[]> {
+    const reports = await this.jobs.reportsOf(views);
+    const locale = negotiateLocale(acceptLanguage);
+    return views.map((v) => JobDto.from(v, v.reportId ? reports.get(v.reportId) : undefined, locale));
+  }
 
   @Get()
   @ApiDataResponse(JobDto, { isArray: true, description: 'Newest first' })
@@ -19,6 +29,7 @@ export class JobsController {
   async list(
     @CurrentAccess() access: AccessContext,
     @Query() query: JobListQueryDto,
+    @Headers('accept-language') acceptLanguage?: string,
   ): Promise<JobDto[]> {
     const views = await this.jobs.list(access, {
       state: query.state,
@@ -28,7 +39,7 @@ export class JobsController {
       limit: query.limit ?? 50,
       offset: query.offset ?? 0,
     });
-    return views.map((v) => JobDto.from(v));
+    return this.explained(views, acceptLanguage);
   }
 
   @Get('stats')
@@ -41,16 +52,26 @@ export class JobsController {
   @Get(':id')
   @ApiDataResponse(JobDto)
   @ApiErrorResponses(401, 403, 404, 429, 503)
-  async get(@CurrentAccess() access: AccessContext, @Param('id') id: string): Promise<JobDto> {
-    return JobDto.from(await this.jobs.get(access, id));
+  async get(
+    @CurrentAccess() access: AccessContext,
+    @Param('id') id: string,
+    @Headers('accept-language') acceptLanguage?: string,
+  ): Promise<JobDto> {
+    const [dto] = await this.explained([await this.jobs.get(access, id)], acceptLanguage);
+    return dto!;
   }
 
   @Post(':id/retry')
   @HttpCode(200)
   @ApiDataResponse(JobDto)
   @ApiErrorResponses(401, 403, 404, 422, 429, 503)
-  async retry(@CurrentAccess() access: AccessContext, @Param('id') id: string): Promise<JobDto> {
-    return JobDto.from(await this.jobs.retry(access, id));
+  async retry(
+    @CurrentAccess() access: AccessContext,
+    @Param('id') id: string,
+    @Headers('accept-language') acceptLanguage?: string,
+  ): Promise<JobDto> {
+    const [dto] = await this.explained([await this.jobs.retry(access, id)], acceptLanguage);
+    return dto!;
   }
 
   @Post(':id/cancel')
@@ -62,6 +83,7 @@ export class JobsController {
     @Param('id') id: string,
   ): Promise<JobCancelDto> {
     const result = await this.jobs.cancel(access, id);
-    return { ...JobDto.from(result), cancel_requested: result.cancelRequested };
+    const [dto] = await this.explained([result]);
+    return { ...dto!, cancel_requested: result.cancelRequested };
   }
 }

@@ -9,9 +9,25 @@ import {
   INGEST_REPORT,
   REPORT_INGESTION_QUEUE,
 } from '../report-queue/ingest-report.job';
+import type { ReportEntity } from '../reports/report.entity';
+import { isRetryableFailure } from '../reports/report-status';
 import { ReportsRepository } from '../reports/reports.repository';
 import { JobsError } from './jobs.errors';
 import { JOB_STATES, JobStateName, jobView, JobView, stateName } from './job-view';
+
+/** The report behind a job, so a job row explains itself (file, project, product, counts). */
+export interface JobReport {
+  report: ReportEntity;
+  projectName: string;
+  productName: string;
+}
+
+/** A failed job another attempt can help: its report's failure can go away (or is unknown). */
+export function isRetryable(view: JobView, report: ReportEntity | undefined): boolean {
+  if (view.state !== 'failed') return false;
+  const code = report?.failureCode ?? null;
+  return code === null || isRetryableFailure(code);
+}
 
 export interface JobFilter {
   state?: JobStateName;
@@ -107,10 +123,24 @@ export class JobsService {
     return view;
   }
 
-  /** A failed job runs again; it resumes after the batches already written. */
+  /** The reports of the jobs (one lookup for the page), by report id. */
+  async reportsOf(views: readonly JobView[]): Promise<Map<string, JobReport>> {
+    const ids = [...new Set(views.flatMap((v) => (v.reportId ? [v.reportId] : [])))];
+    const found = await this.reports.findWithNames(ids);
+    return new Map(found.map((r) => [r.report.id, r]));
+  }
+
+  /**
+   * A failed job runs again; it resumes after the batches already written. A report that can
+   * never be read (a structure or format failure) is refused: upload a corrected file.
+   */
   async retry(access: AccessContext, id: string): Promise<JobView> {
     const view = await this.get(access, id);
     if (view.state !== 'failed') throw new JobsError('job_not_retryable', { state: view.state });
+    const report = view.reportId ? await this.reports.findById(view.reportId) : null;
+    if (!isRetryable(view, report ?? undefined)) {
+      throw new JobsError('job_not_retryable', { failure_code: report?.failureCode ?? '' });
+    }
     const job = await this.job(id);
     if (view.reportId) await this.reports.resetForRetry(view.reportId);
     await guardQueue(() => job.retry('failed'));

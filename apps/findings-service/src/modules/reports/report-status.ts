@@ -35,6 +35,21 @@ export type ReportFailureCode = (typeof REPORT_FAILURE_CODES)[number];
  */
 export type ReportFailureDetails = Record<string, string | number>;
 
+/**
+ * Failures another attempt can overcome (the database or storage back, a bug fixed meanwhile,
+ * a cancelled run continued); every other failure is the file's and needs a corrected upload.
+ */
+export const RETRYABLE_FAILURE_CODES: readonly ReportFailureCode[] = [
+  'database_unavailable',
+  'storage_unavailable',
+  'internal_error',
+  'cancelled',
+];
+
+export function isRetryableFailure(code: string | null): boolean {
+  return code !== null && (RETRYABLE_FAILURE_CODES as readonly string[]).includes(code);
+}
+
 export function isReportFailureCode(value: string): value is ReportFailureCode {
   return (REPORT_FAILURE_CODES as readonly string[]).includes(value);
 }

@@ -64,6 +64,31 @@ export class ReportsRepository {
     return rows.map((r) => ({ id: r.id, createdAt: r.createdAt }));
   }
 
+  /** The reports with their project and product names, in one statement. */
+  async findWithNames(
+    ids: readonly string[],
+  ): Promise<{ report: ReportEntity; projectName: string; productName: string }[]> {
+    if (ids.length === 0) return [];
+    const { entities, raw } = await this.reports
+      .createQueryBuilder('r')
+      .leftJoin('projects', 'p', 'p.id = r.project_id')
+      .leftJoin('products', 'pr', 'pr.id = r.product_id')
+      .addSelect(['p.name AS project_name', 'pr.name AS product_name'])
+      .where('r.id IN (:...ids)', { ids })
+      .getRawAndEntities();
+    const names = new Map(
+      (raw as Record<string, unknown>[]).map((row) => [
+        String(row['r_id']),
+        { project: String(row['project_name'] ?? ''), product: String(row['product_name'] ?? '') },
+      ]),
+    );
+    return entities.map((report) => ({
+      report,
+      projectName: names.get(report.id)?.project ?? '',
+      productName: names.get(report.id)?.product ?? '',
+    }));
+  }
+
   findById(id: string): Promise<ReportEntity | null> {
     return this.reports.findOneBy({ id });
   }

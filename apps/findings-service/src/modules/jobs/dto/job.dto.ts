@@ -1,7 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { QueryInt } from '@platform/http';
 import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import type { Locale } from '../../../app/errors/error-messages';
+import { reportCounts, ReportCountsDto, reportFailureReason } from '../../reports/dto/report.dto';
+import { REPORT_FAILURE_CODES, REPORT_STATUSES } from '../../reports/report-status';
 import { JOB_STATES, JobStateName, JobView } from '../job-view';
+import { isRetryable, type JobReport } from '../jobs.service';
 
 export class JobListQueryDto {
   @ApiPropertyOptional({ enum: JOB_STATES })
@@ -47,8 +51,36 @@ export class JobDto {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) processed_at!: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The report's file name" })
+  file_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) project_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) product_name!: string | null;
+  @ApiProperty({ nullable: true, type: String, enum: REPORT_STATUSES }) report_status!:
+    string | null;
+  @ApiProperty({ nullable: true, type: ReportCountsDto, description: "The report's counts" })
+  counts!: ReportCountsDto | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'Upload to finish; null while running',
+  })
+  duration_ms!: number | null;
+  @ApiProperty({ nullable: true, type: String, enum: REPORT_FAILURE_CODES })
+  failure_code!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Why it failed, localized by Accept-Language (en, ru)',
+  })
+  failure_reason!: string | null;
+  @ApiProperty({
+    description:
+      'A failed job whose failure can go away on another attempt (database or storage unavailable, internal error, cancelled); false for a report that can never be read',
+  })
+  retryable!: boolean;
 
-  static from(v: JobView): JobDto {
+  static from(v: JobView, job?: JobReport, locale: Locale = 'en'): JobDto {
+    const r = job?.report;
     return {
       id: v.id,
       queue: v.queue,
@@ -63,6 +95,15 @@ export class JobDto {
       created_at: v.createdAt.toISOString(),
       processed_at: v.processedAt?.toISOString() ?? null,
       finished_at: v.finishedAt?.toISOString() ?? null,
+      file_name: r?.fileName ?? null,
+      project_name: job?.projectName ?? null,
+      product_name: job?.productName ?? null,
+      report_status: r?.status ?? null,
+      counts: r ? reportCounts(r) : null,
+      duration_ms: r?.finishedAt ? r.finishedAt.getTime() - r.createdAt.getTime() : null,
+      failure_code: r?.failureCode ?? null,
+      failure_reason: r ? reportFailureReason(r, locale) : null,
+      retryable: isRetryable(v, r),
     };
   }
 }

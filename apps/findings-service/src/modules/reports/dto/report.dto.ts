@@ -27,6 +27,23 @@ export class ReportCountsDto {
   @ApiProperty({ description: 'Fixed findings seen again, now renewed' }) renewed!: number;
   @ApiProperty({ description: 'Results read from the report (duplicates included)' })
   results!: number;
+  @ApiProperty({
+    description:
+      'Results that were the same finding as another result of the report: results - (new + updated + renewed)',
+  })
+  duplicates!: number;
+}
+
+/** The report's counts, with the results that repeated a finding of the same report. */
+export function reportCounts(r: ReportEntity): ReportCountsDto {
+  const touched = r.newCount + r.updatedCount + r.renewedCount;
+  return {
+    new: r.newCount,
+    updated: r.updatedCount,
+    renewed: r.renewedCount,
+    results: r.resultsTotal,
+    duplicates: Math.max(0, r.resultsTotal - touched),
+  };
 }
 
 export class ReportWarningDto {
@@ -49,7 +66,8 @@ export class ReportWarningDto {
   result_stored!: boolean;
 }
 
-function failureReason(r: ReportEntity, locale: Locale): string | null {
+/** Why the report failed, in the locale (null: it did not fail). */
+export function reportFailureReason(r: ReportEntity, locale: Locale): string | null {
   if (r.failureCode === null) return null;
   const code = isReportFailureCode(r.failureCode) ? r.failureCode : 'internal_error';
   return renderReportMessage(REPORT_FAILURE_MESSAGES[code][locale], r.failureDetails);
@@ -130,14 +148,9 @@ export class ReportDto {
       engine_version: r.engineVersion,
       commit_id: r.commitId,
       verify_fixes: r.verifyFixes,
-      counts: {
-        new: r.newCount,
-        updated: r.updatedCount,
-        renewed: r.renewedCount,
-        results: r.resultsTotal,
-      },
+      counts: reportCounts(r),
       failure_code: r.failureCode,
-      failure_reason: failureReason(r, locale),
+      failure_reason: reportFailureReason(r, locale),
       warnings: warnings(r, locale),
       created_at: r.createdAt.toISOString(),
       started_at: r.startedAt?.toISOString() ?? null,
