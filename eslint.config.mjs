@@ -65,6 +65,26 @@ export default [
       'no-console': 'error',
     },
   },
+  // One logging style in both services (docs/architecture.md, Logging): a class logs through a
+  // static `new Logger('<Context>')` of @nestjs/common built as a field, never an injected
+  // PinoLogger; the process logger is nestjs-pino's, wired once by @platform/logging.
+  {
+    files: ['apps/findings-service/**/*.ts', 'apps/certificate-service/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'nestjs-pino',
+              message:
+                "Log with a class field `private readonly logger = new Logger('<Context>')` of @nestjs/common (docs/architecture.md, Logging).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

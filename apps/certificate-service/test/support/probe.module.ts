@@ -2,6 +2,7 @@ import {
   Controller,
   Get,
   HttpCode,
+  Logger,
   Module,
   NotFoundException,
   Param,
@@ -9,7 +10,6 @@ import {
   Post,
 } from '@nestjs/common';
 import { RequestContext } from '../../src/app/request-context/request-context';
-import { PinoLogger } from 'nestjs-pino';
 import { CurrentActor, Public, Roles } from '../../src/app/access/access.decorators';
 import type { Actor } from '../../src/app/access/actor';
 
@@ -19,7 +19,7 @@ import type { Actor } from '../../src/app/access/actor';
  */
 @Controller('api/v1')
 export class ProbeController {
-  constructor(private readonly logger: PinoLogger) {}
+  private readonly logger = new Logger('Probe');
 
   @Patch('requests/:id/status')
   @HttpCode(200)
@@ -36,7 +36,7 @@ export class ProbeController {
     await new Promise((resolve) => setTimeout(resolve, 5));
     RequestContext.setSerial('SN-PROBE-1');
     RequestContext.attachError('csr_warning');
-    this.logger.info('probe handled');
+    this.logger.log('probe handled');
     return { ok: true };
   }
 

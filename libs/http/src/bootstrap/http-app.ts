@@ -153,6 +153,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   }
   if (preview) return app;
   app.useLogger(app.get(NestLogger));
+  // Nest flushes the start-up buffer only at listen(): until then every `new Logger(...)` line
+  // (the services' one logging style) would wait in it, and forever in an app that is only
+  // init()ed (tests, the benches). From here on lines go straight to the process logger.
+  app.flushLogs();
   app.enableShutdownHooks();
   const { path, jsonPath, yamlPath, document } = options.openApi;
   SwaggerModule.setup(path, app, () => document(app), {

@@ -1,9 +1,8 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { classifyError, InputValidationError } from '@platform/errors';
 import { RequestBodyError } from '@platform/http';
 import { loggableError } from '@platform/logging';
-import { PinoLogger } from 'nestjs-pino';
 import { requestContextOf } from '../request-context/request-context.hooks';
 import { InvalidRequestError } from './certsvc-error';
 import { certsvcErrorStatuses } from './error-status';
@@ -34,7 +33,7 @@ function requestBodyAnswer(error: RequestBodyError): Answer {
  */
 @Catch()
 export class CertsvcExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: PinoLogger) {}
+  private readonly logger = new Logger('ExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { AuditAction } from './audit-actions';
@@ -19,10 +18,10 @@ export interface AuditEntry {
 /** Records administrative actions. Never throws: the audited action has already happened. */
 @Injectable()
 export class AuditService {
+  private readonly logger = new Logger('Audit');
   constructor(
     private readonly repository: AuditRepository,
     private readonly metrics: CertsvcMetrics,
-    private readonly logger: PinoLogger,
   ) {}
 
   async record(entry: AuditEntry): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   AccessTokens,
   hashPassword,
@@ -11,7 +11,6 @@ import {
   verifyPassword,
 } from '@platform/auth';
 import { SharedRateLimits } from '@platform/http';
-import { PinoLogger } from 'nestjs-pino';
 import type { HumanActor } from '../../app/access/actor';
 import { primaryRole } from '../../app/access/roles';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
@@ -52,6 +51,7 @@ export interface ProviderCallback {
  */
 @Injectable()
 export class AuthService {
+  private readonly logger = new Logger('Auth');
   private readonly passwords: PasswordLogin;
   private readonly provider: OidcRelyingParty | undefined;
   private readonly redirectUris: ReadonlySet<string>;
@@ -61,7 +61,6 @@ export class AuthService {
     private readonly refreshTokens: RefreshTokenRotation,
     private readonly accessTokens: AccessTokens,
     private readonly audit: AuditService,
-    private readonly logger: PinoLogger,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
     private readonly limits: SharedRateLimits,
   ) {
@@ -114,7 +113,7 @@ export class AuthService {
       throw new AuthError(refusalCode(error.refusal));
     }
     if (await this.users.create(email, null, [])) {
-      this.logger.info({ email }, 'user created at first single sign-on');
+      this.logger.log({ email }, 'user created at first single sign-on');
     }
     const user = await this.users.findByEmail(email);
     if (!user?.enabled) throw new AuthError('invalid_credentials');

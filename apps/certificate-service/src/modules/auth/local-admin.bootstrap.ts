@@ -1,7 +1,6 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { hashPassword } from '@platform/auth';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { PinoLogger } from 'nestjs-pino';
 import { UsersRepository } from '../users/users.repository';
 
 /**
@@ -11,22 +10,22 @@ import { UsersRepository } from '../users/users.repository';
  */
 @Injectable()
 export class LocalAdminBootstrap implements OnApplicationBootstrap {
+  private readonly logger = new Logger('LocalAdminBootstrap');
   constructor(
     private readonly users: UsersRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
-    private readonly logger: PinoLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const { enabled, adminEmail, adminPassword } = this.config.localAuth;
     if (!enabled || !adminEmail || !adminPassword) return;
     if (await this.users.findByEmail(adminEmail)) {
-      this.logger.info({ email: adminEmail }, 'local admin exists');
+      this.logger.log({ email: adminEmail }, 'local admin exists');
       return;
     }
     const created = await this.users.create(adminEmail, await hashPassword(adminPassword), [
       'cert-admin',
     ]);
-    if (created) this.logger.info({ email: adminEmail }, 'local admin created');
+    if (created) this.logger.log({ email: adminEmail }, 'local admin created');
   }
 }

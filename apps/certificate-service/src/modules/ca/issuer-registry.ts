@@ -1,6 +1,5 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { PinoLogger } from 'nestjs-pino';
 import {
   BuiltInCaIssuer,
   ensureCaMaterial,
@@ -20,13 +19,13 @@ import { CaError } from './ca.errors';
  */
 @Injectable()
 export class IssuerRegistry implements OnApplicationBootstrap {
+  private readonly logger = new Logger('IssuerRegistry');
   private builtInIssuer: BuiltInCaIssuer | undefined;
   private readonly overrides = new Map<X509Purpose, CertificateIssuer>();
 
   constructor(
     private readonly store: CaMaterialRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
-    private readonly logger: PinoLogger,
   ) {}
 
   /** Runs after migrations (app.init): loads or generates the CA. */
@@ -41,7 +40,7 @@ export class IssuerRegistry implements OnApplicationBootstrap {
     this.builtInIssuer = new BuiltInCaIssuer(loadIssuingCa(material, caKeyEncryptionKey), {
       wifiLifetime,
     });
-    this.logger.info({ created_at: material.createdAt.toISOString() }, 'built-in CA loaded');
+    this.logger.log({ created_at: material.createdAt.toISOString() }, 'built-in CA loaded');
   }
 
   /** The built-in CA (CRL signing, CA certificates of bundles). */

@@ -6,10 +6,10 @@ import type { TLSSocket } from 'node:tls';
 import {
   Inject,
   Injectable,
+  Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
 import { DomainError } from '@platform/errors';
 import { toPem } from '@platform/pki';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
@@ -86,6 +86,7 @@ function field(body: Record<string, unknown>, name: string, max: number): string
  */
 @Injectable()
 export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('K8sBrokerServer');
   private server: Server | undefined;
   /** Calls answered (any status): tests and the bench count broker round trips with it. */
   requests = 0;
@@ -96,7 +97,6 @@ export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
     private readonly issuers: IssuerRegistry,
     private readonly credentials: K8sCredentialService,
-    private readonly logger: PinoLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -124,7 +124,7 @@ export class K8sBrokerServer implements OnApplicationBootstrap, OnModuleDestroy 
       });
     });
     this.server = server;
-    this.logger.info({ url: broker.url, port: this.port() }, 'k8s credential broker listening');
+    this.logger.log({ url: broker.url, port: this.port() }, 'k8s credential broker listening');
   }
 
   /** The bound port (tests listen on port 0). */

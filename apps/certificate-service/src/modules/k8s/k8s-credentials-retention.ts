@@ -1,5 +1,4 @@
-import { Injectable, Module } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger, Module } from '@nestjs/common';
 import { K8sCallersRepository } from './k8s-callers.repository';
 
 /** Expired credential rows are kept this long (they hold no seat; the audit log keeps the issuance). */
@@ -8,16 +7,14 @@ export const K8S_CREDENTIAL_RETENTION_MS = 24 * 3_600_000;
 /** Purges `k8s_credentials` rows expired for longer than the retention (worker task). */
 @Injectable()
 export class K8sCredentialsRetention {
-  constructor(
-    private readonly callers: K8sCallersRepository,
-    private readonly logger: PinoLogger,
-  ) {}
+  private readonly logger = new Logger('K8sCredentialsRetention');
+  constructor(private readonly callers: K8sCallersRepository) {}
 
   async purge(now = new Date()): Promise<number> {
     const purged = await this.callers.purgeExpiredBefore(
       new Date(now.getTime() - K8S_CREDENTIAL_RETENTION_MS),
     );
-    if (purged > 0) this.logger.info({ purged }, 'expired Kubernetes credential rows purged');
+    if (purged > 0) this.logger.log({ purged }, 'expired Kubernetes credential rows purged');
     return purged;
   }
 }

@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { KeyObject } from 'node:crypto';
 import type { Purpose } from '../../app/domain/purposes';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
@@ -34,11 +33,11 @@ const INVALID_REASONS = {
  */
 @Injectable()
 export class EffectiveLicenseService {
+  private readonly logger = new Logger('EffectiveLicense');
   private readonly vendorKey: KeyObject | undefined;
 
   constructor(
     private readonly licenses: LicenseRepository,
-    private readonly logger: PinoLogger,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {
     const vendor = config.license.vendorPublicKey;

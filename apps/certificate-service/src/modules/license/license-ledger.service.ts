@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import { verify } from 'node:crypto';
 import { DeploymentInstanceKeyService } from './deployment-instance-key.service';
 import { ed25519PublicKey } from './license-file';
@@ -20,10 +19,10 @@ import type { LicenseStateEntity } from './license-state.entity';
  */
 @Injectable()
 export class LicenseLedgerService {
+  private readonly logger = new Logger('LicenseLedger');
   constructor(
     private readonly licenses: LicenseRepository,
     private readonly instanceKey: DeploymentInstanceKeyService,
-    private readonly logger: PinoLogger,
   ) {}
 
   /**

@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from '../../app/access/actor';
 import { AuditService } from '../audit/audit.service';
 import { LicenseLedgerService } from './license-ledger.service';
@@ -17,11 +16,11 @@ export interface ReanchorResult {
 /** Re-anchoring the usage ledger after `tamper` (`POST /license/reanchor`). */
 @Injectable()
 export class LicenseReanchorService {
+  private readonly logger = new Logger('LicenseReanchor');
   constructor(
     private readonly licenses: LicenseRepository,
     private readonly ledger: LicenseLedgerService,
     private readonly audit: AuditService,
-    private readonly logger: PinoLogger,
   ) {}
 
   /**

@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import type { Actor } from '../../app/access/actor';
@@ -28,12 +27,12 @@ function seatLimit(purpose: Purpose, inUse: number, bought: number): LicenseErro
  */
 @Injectable()
 export class LicenseSeatsService {
+  private readonly logger = new Logger('LicenseSeats');
   constructor(
     private readonly license: EffectiveLicenseService,
     private readonly slots: LicenseSlotsService,
     private readonly licenses: LicenseRepository,
     private readonly audit: AuditService,
-    private readonly logger: PinoLogger,
   ) {}
 
   /**

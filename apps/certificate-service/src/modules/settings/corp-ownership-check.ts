@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import { CorpAllowlistRepository } from './corp-allowlist.repository';
 import { PolicySettingsService } from './policy-settings.service';
 import { usesAllowlist, usesWebhook, type SaAutoApprovePolicy } from './sa-auto-approve.policy';
@@ -13,10 +12,10 @@ export type CorpOwnershipVerdict = 'allowed' | 'denied' | 'error';
  */
 @Injectable()
 export class CorpOwnershipCheck {
+  private readonly logger = new Logger('CorpOwnershipCheck');
   constructor(
     private readonly policies: PolicySettingsService,
     private readonly allowlist: CorpAllowlistRepository,
-    private readonly logger: PinoLogger,
   ) {}
 
   /** Whether the check applies at all (policy other than `off`). */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import { setSerial } from '../../app/request-context/request-context';
 import { AuditService } from '../audit/audit.service';
 import { DeviceCredentials } from '../devices/device-credentials.service';
@@ -40,12 +39,12 @@ export interface RegisteredSshKey {
  */
 @Injectable()
 export class SshKeyEnrollmentService {
+  private readonly logger = new Logger('SshKeyEnrollment');
   constructor(
     private readonly credentials: DeviceCredentials,
     private readonly keys: SshKeysRepository,
     private readonly policies: PolicySettingsService,
     private readonly audit: AuditService,
-    private readonly logger: PinoLogger,
   ) {}
 
   async register(input: SshKeyRegistration): Promise<RegisteredSshKey> {
@@ -80,7 +79,7 @@ export class SshKeyEnrollmentService {
         },
       });
     }
-    this.logger.info(
+    this.logger.log(
       {
         serial: device.serial,
         ssh_key_id: inserted.id,

@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { PinoLogger } from 'nestjs-pino';
 import type { EntityManager } from 'typeorm';
 import { loggableError } from '@platform/logging';
 import { actorLabel, type Actor } from '../../app/access/actor';
@@ -25,6 +24,7 @@ export interface SshKeyRevocation {
 /** Administration of registered raw keys: lists, approve, reject, revoke, device cascade. */
 @Injectable()
 export class SshKeysService {
+  private readonly logger = new Logger('SshKeys');
   constructor(
     private readonly keys: SshKeysRepository,
     private readonly feed: SshRevocationsRepository,
@@ -33,7 +33,6 @@ export class SshKeysService {
     private readonly policies: PolicySettingsService,
     private readonly events: SshKeyEvents,
     private readonly audit: AuditService,
-    private readonly logger: PinoLogger,
   ) {}
 
   list(filter: SshKeyFilter, limit: number, offset: number) {

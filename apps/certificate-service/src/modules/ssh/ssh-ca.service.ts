@@ -1,5 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ensureSshCaMaterial, SshUserCa } from '@platform/pki';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { SshCaRepository } from './ssh-ca.repository';
@@ -11,13 +10,13 @@ import { SshError } from './ssh.errors';
  */
 @Injectable()
 export class SshCaService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('SshCa');
   private opened: SshUserCa | undefined;
   private opening: Promise<SshUserCa> | undefined;
 
   constructor(
     private readonly store: SshCaRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
-    private readonly logger: PinoLogger,
   ) {}
 
   /** `CERTSVC_FEATURES_SSH`: without it no CA is generated and no KRL is published. */
@@ -35,7 +34,7 @@ export class SshCaService implements OnApplicationBootstrap {
     this.opening ??= (async () => {
       const material = await ensureSshCaMaterial(this.store, this.config.pki.caKeyEncryptionKey);
       const ca = SshUserCa.open(material, this.config.pki.caKeyEncryptionKey);
-      this.logger.info(
+      this.logger.log(
         { fingerprint: ca.fingerprint, created_at: material.createdAt.toISOString() },
         'SSH user CA loaded',
       );

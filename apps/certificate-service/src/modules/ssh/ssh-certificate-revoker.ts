@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { loggableError } from '@platform/logging';
-import { PinoLogger } from 'nestjs-pino';
 import type { Actor } from '../../app/access/actor';
 import { SshKeysService } from '../ssh-keys/ssh-keys.service';
 import { SshRevocationFeed } from '../ssh-keys/ssh-revocation-feed.service';
@@ -36,13 +35,13 @@ export interface SshDeviceCascade {
  */
 @Injectable()
 export class SshCertificateRevoker {
+  private readonly logger = new Logger('SshCertificateRevoker');
   constructor(
     private readonly certificates: SshCertificatesRepository,
     private readonly feed: SshRevocationFeed,
     private readonly keys: SshKeysService,
     private readonly krl: SshKrl,
     private readonly ca: SshCaService,
-    private readonly logger: PinoLogger,
   ) {}
 
   find(serial: bigint): Promise<SshCertificateEntity | null> {

@@ -1,6 +1,5 @@
-import { Controller, ExecutionContext, Get } from '@nestjs/common';
+import { Controller, ExecutionContext, Get, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { PinoLogger } from 'nestjs-pino';
 import { Public } from '../../../app/access/access.decorators';
 import { certsvcErrorStatuses } from '../../../app/errors/error-status';
 import { AccessGuard } from './access.guard';
@@ -27,19 +26,16 @@ function contextFor(handler: keyof Sample): ExecutionContext {
 // The app refuses to start with an undeclared route, so only a unit test reaches this guard line.
 describe('AccessGuard', () => {
   const authenticator = { authenticate: jest.fn() };
-  const logger = { error: jest.fn() };
-  const guard = new AccessGuard(
-    new Reflector(),
-    authenticator as unknown as Authenticator,
-    logger as unknown as PinoLogger,
-  );
+  const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  afterAll(() => logged.mockRestore());
+  const guard = new AccessGuard(new Reflector(), authenticator as unknown as Authenticator);
 
   it('refuses a route without an access declaration with 403 route_not_declared (fails closed)', async () => {
     const refusal = guard.canActivate(contextFor('undeclared'));
     await expect(refusal).rejects.toMatchObject({ code: 'route_not_declared' });
     expect(certsvcErrorStatuses.statusOf('route_not_declared')).toBe(403);
     expect(authenticator.authenticate).not.toHaveBeenCalled();
-    expect(logger.error).toHaveBeenCalledWith(
+    expect(logged).toHaveBeenCalledWith(
       { handler: 'Sample.undeclared' },
       'route without access declaration refused',
     );

@@ -1,7 +1,6 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { PinoLogger } from 'nestjs-pino';
 import { CERTSVC_ACCESS } from '../../../app/access/access.decorators';
 import { hasAnyRole, type Actor } from '../../../app/access/actor';
 import { requestContextOf } from '../../../app/request-context/request-context.hooks';
@@ -14,10 +13,10 @@ import { Authenticator } from './authenticator';
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
+  private readonly logger = new Logger('AccessGuard');
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
-    private readonly logger: PinoLogger,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

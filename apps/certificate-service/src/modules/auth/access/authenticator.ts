@@ -1,8 +1,7 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { AccessTokenGuard } from '@platform/auth';
 import { loggableError } from '@platform/logging';
 import type { FastifyRequest } from 'fastify';
-import { PinoLogger } from 'nestjs-pino';
 import type { Actor } from '../../../app/access/actor';
 import { primaryRole } from '../../../app/access/roles';
 import { isServiceAccountToken } from '../../service-accounts/service-account-token';
@@ -17,11 +16,11 @@ import { AuthError } from '../auth.errors';
  */
 @Injectable()
 export class Authenticator {
+  private readonly logger = new Logger('Authenticator');
   constructor(
     private readonly serviceAccounts: ServiceAccountsService,
     private readonly users: UsersRepository,
     private readonly accessTokens: AccessTokenGuard,
-    private readonly logger: PinoLogger,
   ) {}
 
   async authenticate(context: ExecutionContext): Promise<Actor> {

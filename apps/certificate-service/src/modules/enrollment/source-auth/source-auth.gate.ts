@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { Injectable, Logger } from '@nestjs/common';
 import type { SourceAuthResult } from '../../requests/certificate-request.entity';
 import type { EnrollSourceAuthPolicy } from '../../settings/enroll-source-auth.policy';
 import { EnrollmentError } from '../enrollment.errors';
@@ -25,10 +24,8 @@ export interface SourceEvidence {
  */
 @Injectable()
 export class SourceAuthGate {
-  constructor(
-    private readonly nonces: EnrollNoncesService,
-    private readonly logger: PinoLogger,
-  ) {}
+  private readonly logger = new Logger('SourceAuthGate');
+  constructor(private readonly nonces: EnrollNoncesService) {}
 
   async check(policy: EnrollSourceAuthPolicy, evidence: SourceEvidence): Promise<SourceAuthResult> {
     switch (policy.mode) {
