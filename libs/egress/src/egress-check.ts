@@ -2,6 +2,7 @@ import { addressAllowed, classifyAddress } from './address-classifier';
 import { classifyHostName, hostKey, normaliseHost, type EgressHost } from './egress-host';
 import {
   ANY_HOST,
+  MAX_EGRESS_URL_LENGTH,
   type EgressContext,
   type EgressRefusal,
   type EgressRefusalReason,
@@ -55,6 +56,9 @@ export function checkUrlForm(
   raw: string,
   labels: EgressLabels,
 ): CheckedUrl {
+  if (raw.length > MAX_EGRESS_URL_LENGTH) {
+    throw new Refused('invalid_url', `the URL is longer than ${MAX_EGRESS_URL_LENGTH} characters`);
+  }
   let url: URL;
   try {
     url = new URL(raw);

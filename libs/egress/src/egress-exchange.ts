@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { Refused, type EgressLabels } from './egress-check';
-import type { EgressRequest } from './egress-guard';
+import type { EgressMethod, EgressRequest } from './egress-guard';
 
 /** Method, headers and body of one hop, as the guard sends them. */
 export interface Exchange {
@@ -30,8 +30,12 @@ export function checkExchange(
   request: EgressRequest,
   maxRequestBytes: number,
   labels: EgressLabels,
+  methods?: readonly EgressMethod[],
 ): Exchange {
-  if (!METHODS.has(request.method)) {
+  if (
+    !METHODS.has(request.method) ||
+    (methods !== undefined && !methods.includes(request.method as EgressMethod))
+  ) {
     throw new Refused(
       'method_not_allowed',
       `method ${String(request.method).slice(0, 20)} is not allowed`,

@@ -26,7 +26,15 @@ export interface EgressContext {
    * IDNA, IPv4/IPv6 literal spellings); no wildcards — an entry with `*` never matches.
    */
   permittedHosts: readonly string[] | typeof ANY_HOST;
+  /**
+   * The methods this caller may use (a plugin: no OPTIONS); default every `EgressMethod`.
+   * Any other is refused `method_not_allowed` — counted like every refusal.
+   */
+  methods?: readonly EgressMethod[];
 }
+
+/** The longest URL the guard sends (characters); a longer one is refused `invalid_url`. */
+export const MAX_EGRESS_URL_LENGTH = 8192;
 
 export type EgressMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -61,11 +69,11 @@ export interface EgressResponse {
  * and `findsvc_outbound_denials_total` (findings service).
  */
 export const EGRESS_REFUSAL_REASONS = [
-  /** Not a valid absolute URL, user-info in the URL, or an unparsable host. */
+  /** Not a valid absolute URL, longer than 8 192 characters, user-info in it, or an unparsable host. */
   'invalid_url',
   /** Scheme other than https (http only with the policy's `allowHttp`). */
   'scheme_not_allowed',
-  /** Method outside GET/HEAD/POST/PUT/PATCH/DELETE/OPTIONS. */
+  /** Method outside GET/HEAD/POST/PUT/PATCH/DELETE/OPTIONS, or outside the caller's `methods`. */
   'method_not_allowed',
   /** A header the guard owns (host, content-length, hop-by-hop, proxy-*) or an invalid header. */
   'header_not_allowed',

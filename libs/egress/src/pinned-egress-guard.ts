@@ -80,7 +80,12 @@ export class PinnedEgressGuard implements EgressGuard {
     request: EgressRequest,
     signal: AbortSignal,
   ): Promise<EgressResponse> {
-    let exchange = checkExchange(request, this.policy.maxRequestBytes, this.labels);
+    let exchange = checkExchange(
+      request,
+      this.policy.maxRequestBytes,
+      this.labels,
+      context.methods,
+    );
     let target = await this.check(context, request.url, signal);
     for (let hop = 0; ; hop += 1) {
       const answer = await dialPinned(target, exchange, signal, this.transport);

@@ -1,5 +1,5 @@
 import { type PluginManifest, secretSettingNames } from '@platform/plugin-sdk';
-import type { EgressGuard, EgressRefusalReason } from '@platform/egress';
+import type { EgressGuard, EgressMethod, EgressRefusalReason } from '@platform/egress';
 import type {
   HostCallBroker,
   HostCallContext,
@@ -17,7 +17,7 @@ export type HostError =
   | { tag: 'invalid'; val: string };
 
 export interface HostCallLimits {
-  /** Host calls (all kinds, `log` excluded) one invocation may make. */
+  /** Host calls (all kinds, `log` included) one invocation may make. */
   callsPerInvocation: number;
   /** E-mails one invocation may send. */
   emailsPerInvocation: number;
@@ -36,7 +36,10 @@ export const DEFAULT_HOST_CALL_LIMITS: HostCallLimits = {
 };
 
 const CVE_ID = /^CVE-\d{4}-\d{4,19}$/;
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/** The methods a plugin may use; anything else is the guard's `method_not_allowed` (counted). */
+const PLUGIN_METHODS: readonly EgressMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** The service's refusal codes of a host call that are the plugin's to see as they are. */
+const SERVICE_REFUSALS: ReadonlySet<string> = new Set(['denied', 'invalid']);
 /** Egress refusals the plugin cannot fix by asking differently: the network failed it. */
 const UNAVAILABLE: ReadonlySet<EgressRefusalReason> = new Set<EgressRefusalReason>([
   'dns_failed',
@@ -79,12 +82,18 @@ export class PluginHostCalls {
 
   /** The handler of one invocation, bound to its event. */
   forInvocation(context: HostCallContext): {
-    call(name: string, args: unknown[]): Promise<HostCallAnswer>;
+    call(name: string, args: unknown[], logCalls?: number): Promise<HostCallAnswer>;
     log(level: string, message: string): void;
     droppedLogs(lines: number): void;
   } {
+    // Host calls made so far: the answered kinds, and `log` — counted from the lines that
+    // arrived and from the sandbox's own count (`logCalls`: lines it dropped past its per-call
+    // cap are calls the plugin made all the same).
     let calls = 0;
+    let logCalls = 0;
     let emails = 0;
+    let overLimitReported = false;
+    const overLimit = () => calls + logCalls > this.deps.limits.callsPerInvocation;
     const logContext = {
       plugin_id: context.pluginId,
       plugin_version: this.deps.manifest.version,
@@ -92,8 +101,10 @@ export class PluginHostCalls {
       event_id: context.eventId,
     };
     return {
-      call: async (name, args) => {
-        if (++calls > this.deps.limits.callsPerInvocation) {
+      call: async (name, args, logCallsSoFar = 0) => {
+        calls += 1;
+        logCalls = Math.max(logCalls, logCallsSoFar);
+        if (overLimit()) {
           return this.deny(context, name, 'calls_per_invocation', 'too many host calls');
         }
         switch (name) {
@@ -114,7 +125,20 @@ export class PluginHostCalls {
             return invalid(`unknown host call ${name}`);
         }
       },
-      log: (level, message) => this.deps.log.write(logContext, level, message),
+      // A log line is a host call too (docs: 1 000 per invocation): past the limit it is
+      // dropped, and the denial is reported once.
+      log: (level, message) => {
+        logCalls += 1;
+        if (overLimit()) {
+          if (!overLimitReported) {
+            overLimitReported = true;
+            this.deny(context, 'log', 'calls_per_invocation', 'too many host calls');
+          }
+          this.deps.log.countDropped(logContext, 1);
+          return;
+        }
+        this.deps.log.write(logContext, level, message);
+      },
       droppedLogs: (lines) => this.deps.log.countDropped(logContext, lines),
     };
   }
@@ -139,8 +163,10 @@ export class PluginHostCalls {
         scope === 'project'
           ? await this.deps.broker.getProjectSecret(context, name)
           : await this.deps.broker.getSecret(context, name);
-    } catch {
-      return unavailable('the service did not answer');
+    } catch (error) {
+      // The service's own refusal (not a secret of this plugin, not per-project, another
+      // version) is `denied`, as documented; anything else is `unavailable`.
+      return serviceRefusal(error) ?? unavailable('the service did not answer');
     }
     if (value === undefined) return { tag: 'ok', val: undefined };
     if (typeof value !== 'string') return unavailable('the service answered no text');
@@ -151,10 +177,12 @@ export class PluginHostCalls {
   private async httpRequest(context: HostCallContext, request: unknown): Promise<HostCallAnswer> {
     if (!isRecord(request)) return invalid('the request must be a record');
     const { method, url, headers, body } = request;
-    if (typeof method !== 'string' || !METHODS.has(method.toUpperCase())) {
+    // The method and the URL's length are the guard's checks, so that a CONNECT or an
+    // over-long URL is counted among its refusals (plugin_runner_egress_denials_total).
+    if (typeof method !== 'string') {
       return invalid('method must be GET, HEAD, POST, PUT, PATCH or DELETE');
     }
-    if (typeof url !== 'string' || url.length > 8192) return invalid('url must be a URL');
+    if (typeof url !== 'string') return invalid('url must be a URL');
     if (
       !Array.isArray(headers) ||
       headers.length > 100 ||
@@ -168,7 +196,11 @@ export class PluginHostCalls {
       return invalid('body must be text');
     }
     const outcome = await this.deps.egress.request(
-      { caller: context.pluginId, permittedHosts: this.deps.permittedHosts },
+      {
+        caller: context.pluginId,
+        permittedHosts: this.deps.permittedHosts,
+        methods: PLUGIN_METHODS,
+      },
       {
         method: method.toUpperCase(),
         url,
@@ -261,6 +293,14 @@ export class PluginHostCalls {
     });
     return { tag: 'err', val: { tag: 'denied', val: message } };
   }
+}
+
+/** The findings service's refusal of a host call (HostCallRefused), as the plugin sees it. */
+function serviceRefusal(error: unknown): HostCallAnswer | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !SERVICE_REFUSALS.has(code)) return undefined;
+  const message = error instanceof Error ? error.message : code;
+  return { tag: 'err', val: { tag: code as 'denied' | 'invalid', val: message } };
 }
 
 function invalid(message: string): HostCallAnswer {

@@ -176,6 +176,21 @@ describe('WebAssembly sandbox: host calls', () => {
     });
   });
 
+  describe('log among the host calls', () => {
+    it('counts every log() call, dropped lines too, toward the 1 000 calls of an invocation', async () => {
+      lab = startTestHost({ limits: { logLinesPerMinute: 10 } });
+      lab.broker.setSecret('plugin-a', 'api_token', TOKEN_A);
+      const artifact = artifactOf(probe, 'plugin-a');
+      await lab.host.load(artifact);
+      expect(tagsOf(await lab.host.invoke(enrichCall(artifact, 'log-then-secret', '999')))).toEqual(
+        { secret: 'read' },
+      );
+      expect(
+        tagsOf(await lab.host.invoke(enrichCall(artifact, 'log-then-secret', '1000'))),
+      ).toEqual({ secret: 'denied: too many host calls' });
+    });
+  });
+
   describe('send-email and is-cve-known', () => {
     beforeEach(async () => {
       lab = startTestHost();

@@ -78,11 +78,22 @@ describe('plugin manifest', () => {
     ['allowed_hosts', ['cmdb.example.com:8443'], /lower-case DNS name/],
     ['allowed_hosts', ['CMDB.example.com'], /lower-case DNS name/],
     ['allowed_hosts', 'cmdb.example.com', /"allowed_hosts" must be a list/],
+    // IP literals in any spelling a URL parser reads as IPv4; IPv6 has no valid DNS spelling.
+    ['allowed_hosts', ['10.0.0.1'], /must be a DNS name, not an IP address/],
+    ['allowed_hosts', ['169.254.169.254'], /must be a DNS name, not an IP address/],
+    ['allowed_hosts', ['127.1'], /must be a DNS name, not an IP address/],
+    ['allowed_hosts', ['cmdb.0x7f000001'], /must be a DNS name, not an IP address/],
+    ['allowed_hosts', ['[::1]'], /lower-case DNS name/],
     ['description', 'x'.repeat(2001), /"description" must be a string of at most 2000/],
   ])('refuses %s = %j', (field, value, problem) => {
     const problems = problemsOf(manifest({ [field]: value }));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(problem);
+  });
+
+  it('accepts DNS names with digits in them: only a numeric last label is an address', () => {
+    const hosts = ['1.example.com', 'cmdb-2.example.com', 'api.0xcorp.com', 'x.y1'];
+    expect(validateManifest(manifest({ allowed_hosts: hosts })).allowed_hosts).toEqual(hosts);
   });
 
   it('keeps a ticketing provider off the native tier and a channel off the wasm tier', () => {

@@ -40,6 +40,11 @@ const SHA256 = /^[0-9a-f]{64}$/;
 /** A DNS host name of letters, digits and `-`, at least two labels, no trailing dot. */
 const HOST =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/**
+ * A last label that is a number (`10.0.0.1`, `127.1`, `0x7f000001`): URL parsers read such a
+ * host as an IPv4 address, so it is an IP literal, not a DNS name.
+ */
+const NUMERIC_LAST_LABEL = /(?:^|\.)(?:\d+|0x[0-9a-f]*)$/;
 const COMPARATOR = /^(>=|<=|>|<|=)?(\d{1,9})(?:\.(\d{1,9}))?(?:\.(\d{1,9}))?$/;
 const MAX_SETTINGS = 100;
 const MAX_HOSTS = 50;
@@ -219,6 +224,10 @@ function readHosts(field: unknown, problems: string[]): string[] {
     if (typeof item !== 'string' || !HOST.test(item)) {
       problems.push(
         `allowed host ${JSON.stringify(item)} must be a lower-case DNS name (no scheme, port, path or wildcard)`,
+      );
+    } else if (NUMERIC_LAST_LABEL.test(item)) {
+      problems.push(
+        `allowed host ${JSON.stringify(item)} must be a DNS name, not an IP address (an administrator enters an address in a url setting)`,
       );
     } else if (!hosts.includes(item)) {
       hosts.push(item);

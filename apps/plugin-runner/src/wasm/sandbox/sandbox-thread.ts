@@ -6,8 +6,18 @@ import { threadScript } from '../threads/thread-scripts';
 export type HostCallResult = { tag: 'ok'; val?: unknown } | { tag: 'err'; val: unknown };
 
 /** Answers the host calls of one invocation (built per invocation, bound to its event). */
+/** A host call (or, with `seq` 0, a log line) of the plugin, as the thread posts it. */
+interface HostCallMessage {
+  seq: number;
+  call: string;
+  args: unknown[];
+  /** With a host call: the plugin's `log` calls so far in the invocation, dropped ones included. */
+  logCalls?: number;
+}
+
 export interface HostCallHandler {
-  call(name: string, args: unknown[]): Promise<HostCallResult>;
+  /** `logCalls`: the `log` calls the plugin made so far in this invocation (host calls too). */
+  call(name: string, args: unknown[], logCalls?: number): Promise<HostCallResult>;
   log(level: string, message: string): void;
 }
 
@@ -121,9 +131,7 @@ export class SandboxThread {
     this.worker.on('message', (message: ThreadMessage) => this.onThreadMessage(message));
     this.worker.on('error', (error) => this.onDeath(`sandbox thread failed: ${error.message}`));
     this.worker.on('exit', (code) => this.onDeath(`sandbox thread exited (${code})`));
-    this.port.on('message', (message: { seq: number; call: string; args: unknown[] }) =>
-      this.onHostCall(message),
-    );
+    this.port.on('message', (message: HostCallMessage) => this.onHostCall(message));
   }
 
   get alive(): boolean {
@@ -235,7 +243,7 @@ export class SandboxThread {
     if (this.pending) this.finish(this.pending.id, { kind: 'crashed', message });
   }
 
-  private onHostCall(message: { seq: number; call: string; args: unknown[] }): void {
+  private onHostCall(message: HostCallMessage): void {
     const handler = this.handler;
     if (!handler || !Array.isArray(message.args)) return;
     if (message.call === 'log') {
@@ -243,7 +251,7 @@ export class SandboxThread {
       return;
     }
     void handler
-      .call(message.call, message.args)
+      .call(message.call, message.args, typeof message.logCalls === 'number' ? message.logCalls : 0)
       .catch((error: unknown): HostCallResult => ({
         tag: 'err',
         val: { tag: 'unavailable', val: `host call failed: ${(error as Error).message}` },

@@ -20,7 +20,7 @@
  * thread -> parent: { type: 'ready' } | { type: 'spare' } | { type: 'broken', message }
  *                   | { type: 'result', id, ok: true, value, droppedLogs }
  *                   | { type: 'result', id, ok: false, kind: 'plugin_error' | 'trap' | 'no_export', message, detail?, droppedLogs }
- * thread -> hostPort: { seq, call, args } (a reply is awaited) | { seq: 0, call: 'log', args }
+ * thread -> hostPort: { seq, call, args, logCalls } (a reply is awaited) | { seq: 0, call: 'log', args }
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
@@ -43,7 +43,8 @@ function hostCall(call, args) {
   const seq = ++sequence;
   const until = Math.min(Date.now() + current.hostCallTimeoutMs, current.deadlineAt);
   let seen = Atomics.load(signal, 0);
-  hostPort.postMessage({ seq, call, args });
+  // `logCalls`: log() is a host call too, dropped lines included (the parent's 1 000 limit).
+  hostPort.postMessage({ seq, call, args, logCalls: current.logs + current.droppedLogs });
   for (;;) {
     const received = receiveMessageOnPort(hostPort);
     if (received) {

@@ -84,6 +84,12 @@ export const findingEnricher = {
         for (let i = 0; i < Number(arg); i += 1) log('info', `line ${i}`);
         return [];
       }
+      case 'log-then-secret': {
+        // log() is a host call: N lines, then a secret (denied past the 1 000 calls).
+        for (let i = 0; i < Number(arg); i += 1) log('info', `line ${i}`);
+        const answer = hostCall(() => getSecret('api_token'));
+        return [{ key: 'secret', value: answer.ok ? 'read' : answer.error }];
+      }
       case 'log-long': {
         log('info', 'x'.repeat(Number(arg)));
         return [];
