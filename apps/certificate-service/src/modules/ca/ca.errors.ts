@@ -1,13 +1,10 @@
 import { CertsvcError } from '../../app/errors/certsvc-error';
+import { certsvcErrorMessage } from '../../app/errors/error-messages';
 
 export type CaErrorCode = 'ca_unavailable';
 
-const MESSAGES: Record<CaErrorCode, string> = {
-  ca_unavailable: 'the certificate authority is not loaded yet',
-};
-
 export class CaError extends CertsvcError<CaErrorCode> {
-  constructor(code: CaErrorCode, message = MESSAGES[code]) {
+  constructor(code: CaErrorCode, message = certsvcErrorMessage(code)) {
     super(code, message);
   }
 }

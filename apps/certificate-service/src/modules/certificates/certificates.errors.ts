@@ -1,13 +1,10 @@
 import { CertsvcError } from '../../app/errors/certsvc-error';
+import { certsvcErrorMessage } from '../../app/errors/error-messages';
 
 export type CertificatesErrorCode = 'certificate_not_found';
 
-const MESSAGES: Record<CertificatesErrorCode, string> = {
-  certificate_not_found: 'no certificate with this serial',
-};
-
 export class CertificatesError extends CertsvcError<CertificatesErrorCode> {
-  constructor(code: CertificatesErrorCode, message = MESSAGES[code]) {
+  constructor(code: CertificatesErrorCode, message = certsvcErrorMessage(code)) {
     super(code, message);
   }
 }

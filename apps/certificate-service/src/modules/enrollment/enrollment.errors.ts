@@ -1,4 +1,5 @@
 import { CertsvcError } from '../../app/errors/certsvc-error';
+import { certsvcErrorMessage } from '../../app/errors/error-messages';
 
 export type EnrollmentErrorCode =
   | 'nonce_invalid'
@@ -8,17 +9,8 @@ export type EnrollmentErrorCode =
   | 'crl_unavailable'
   | 'rate_limited';
 
-const MESSAGES: Record<EnrollmentErrorCode, string> = {
-  nonce_invalid: 'nonce is unknown, expired or already used; ask for a new one',
-  enrollment_token_invalid: 'serial or enrollment token is not valid',
-  enroll_source_auth_failed: 'the request source could not be verified',
-  purpose_not_assigned: 'this purpose is not assigned to the device or is denied for it',
-  crl_unavailable: 'no revocation list is available yet',
-  rate_limited: 'too many requests; try again later',
-};
-
 export class EnrollmentError extends CertsvcError<EnrollmentErrorCode> {
   constructor(code: EnrollmentErrorCode, details?: Record<string, unknown>) {
-    super(code, MESSAGES[code], details);
+    super(code, certsvcErrorMessage(code), details);
   }
 }

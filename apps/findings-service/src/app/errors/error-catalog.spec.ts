@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { negotiateLocale } from './accept-language';
 import { ERROR_CODES, ERROR_STATUS } from './error-codes';
 import { ERROR_MESSAGES, LOCALES } from './error-messages';
@@ -15,6 +17,32 @@ describe('error catalog', () => {
     for (const code of ERROR_CODES) {
       expect(ERROR_STATUS[code]).toBeGreaterThanOrEqual(400);
       expect(ERROR_STATUS[code]).toBeLessThan(600);
+    }
+  });
+});
+
+/** Every `*.errors.ts` under src/modules, with its text. */
+function moduleErrorFiles(
+  dir = join(__dirname, '../../modules'),
+): { path: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return moduleErrorFiles(path);
+    return entry.name.endsWith('.errors.ts') ? [{ path, text: readFileSync(path, 'utf8') }] : [];
+  });
+}
+
+// One catalogue per service, in src/app/errors (docs/architecture.md, Errors): a module's
+// errors file holds its error class and its codes, never the texts.
+describe('module error files', () => {
+  it('hold no message text', () => {
+    const files = moduleErrorFiles();
+    expect(files.length).toBeGreaterThan(10);
+    for (const { path, text } of files) {
+      expect({ path, messages: text.match(/\b[a-z][a-z0-9_]*:\s*['`]/g) }).toEqual({
+        path,
+        messages: null,
+      });
     }
   });
 });
