@@ -1,8 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FIELD_PROBLEM_CODES } from './field-problems';
 
 export class FieldProblemDto {
   @ApiProperty({ example: 'email' }) field!: string;
-  @ApiProperty({ type: [String], example: ['email must be an email'] }) problems!: string[];
+  @ApiProperty({
+    type: [String],
+    example: ['an e-mail address'],
+    description:
+      'validation_failed: short reasons in the language of Accept-Language (en, ru), to show next to the field',
+  })
+  problems!: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    enum: FIELD_PROBLEM_CODES,
+    example: ['email'],
+    description: 'validation_failed: the stable code of each problem, in the same order',
+  })
+  codes?: string[];
 }
 
 /** Envelope of every error answer. */

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { classifyError, ErrorStatusMap, InputValidationError } from '@platform/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { negotiateLocale } from './accept-language';
+import { localizedFields } from './field-problems';
 import { ERROR_STATUS, ErrorCode } from './error-codes';
 import { ERROR_MESSAGES } from './error-messages';
 import { ErrorBodyDto, type FieldProblemDto } from './error-body';
@@ -55,6 +56,10 @@ export class FindingsExceptionFilter implements ExceptionFilter {
         body = { error, code };
         if (classified.error instanceof InputValidationError) body.fields = classified.error.fields;
         else if (isFieldProblems(details?.['fields'])) body.fields = details['fields'];
+        // validation_failed: each problem as a reason in the request's language, with its code.
+        if (code === 'validation_failed' && body.fields) {
+          body.fields = localizedFields(body.fields, locale);
+        }
         if (typeof details?.['position'] === 'number') body.position = details['position'];
         if (typeof details?.['problem'] === 'string') body.problem = details['problem'];
         const retryAfter = details?.['retryAfterSeconds'];
