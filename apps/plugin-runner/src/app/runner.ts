@@ -10,6 +10,7 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { PluginRunnerConfig } from './config/plugin-runner.config';
 import { createEgressGuard } from '../egress';
+import { setCompiledCacheEntries } from '../wasm/compile/component-compiler';
 import { startGrpcServer } from '../grpc/grpc-server';
 import { ServingStatusBoard } from '../grpc/serving-status-board';
 import { PluginRunnerHttpModule } from '../http/http.module';
@@ -44,6 +45,7 @@ export async function startPluginRunner(
     { version: build.version, commit: build.commit, built_at: build.builtAt },
     `starting ${COMPONENT}`,
   );
+  setCompiledCacheEntries(config.compiledCacheEntries);
   const board = new ServingStatusBoard();
   const metrics = createRunnerMetrics(build);
   const egress = createEgressGuard({ policy: config.egress, registry: metrics.registry, logger });

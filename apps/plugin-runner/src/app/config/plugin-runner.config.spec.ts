@@ -14,6 +14,16 @@ describe('plugin runner config', () => {
     });
   });
 
+  it('keeps 2 compiled plugin versions by default; PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES sets 0-64', () => {
+    expect(loadPluginRunnerConfig({}).compiledCacheEntries).toBe(2);
+    expect(
+      loadPluginRunnerConfig({ PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES: '0' }).compiledCacheEntries,
+    ).toBe(0);
+    expect(() => loadPluginRunnerConfig({ PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES: '65' })).toThrow(
+      /PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES must be <= 64/,
+    );
+  });
+
   it('writes rotated log files by default, like the findings service (LOG_FILE_SINK_ENABLED)', () => {
     expect(loadPluginRunnerConfig({}).log.fileDirectory).toBe('/var/tmp/secplatform/logs');
     expect(loadPluginRunnerConfig({ LOG_DIR: '/srv/logs' }).log.fileDirectory).toBe('/srv/logs');

@@ -3,6 +3,7 @@ import type { LogLevel } from '@platform/logging';
 import { LOG_LEVELS } from '@platform/logging';
 import { readEgressPolicy, type EgressPolicy } from '@platform/egress';
 import type { NativeLimits } from '../../native/native-limits';
+import { DEFAULT_COMPILED_CACHE_ENTRIES } from '../../wasm/compile/component-compiler';
 import { readNativeLimits } from './native.config';
 import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
 import { readSandboxLimits, type SandboxLimits } from './sandbox.config';
@@ -24,6 +25,11 @@ export interface PluginRunnerConfig {
   runnerApi: RunnerApiConfig;
   /** Grace period for in-flight calls at shutdown before connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES (default 2, 0-64): compiled plugin versions kept for
+   * reuse, loaded or not (~55 MB of RSS each for a 12 MB component; docs/plugins/limits.md).
+   */
+  compiledCacheEntries: number;
 }
 
 const PORT = { min: 0, max: 65535 };
@@ -60,6 +66,11 @@ export function loadPluginRunnerConfig(
     native: readNativeLimits(read),
     runnerApi: readRunnerApiConfig(read),
     shutdownGraceMs: read.int('PLUGIN_RUNNER_SHUTDOWN_GRACE_MS', 10000, { min: 0, max: 600000 }),
+    compiledCacheEntries: read.int(
+      'PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES',
+      DEFAULT_COMPILED_CACHE_ENTRIES,
+      { min: 0, max: 64 },
+    ),
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
     read.problem(

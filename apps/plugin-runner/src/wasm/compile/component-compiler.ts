@@ -43,10 +43,35 @@ interface CompileThreadOutput {
  * Compiled components by SHA-256, WIT version and memory cap, most recent last. A reload of the
  * same version, a second installation of one plugin, or a load right after an unload reuses
  * the compiled modules instead of transpiling 12 MB again (seconds on a busy machine). A
- * refused component is not kept. Bounded: V8's code for one plugin is tens of MB.
+ * refused component is not kept.
+ *
+ * Bounded by `PLUGIN_RUNNER_COMPILED_CACHE_ENTRIES` (default 2, docs/plugins/limits.md): V8's
+ * code for one componentize-js plugin (a 12 MB component) is ~55 MB of RSS, and an entry keeps
+ * it after its plugin was unloaded — this cache, not a leak, is why the runner's RSS stays up
+ * after unloads (measured: +213 MB with 4 entries, flat after the 4th distinct version; flat
+ * over 1 000 load/invoke/unload cycles of one version, test/wasm/soak.e2e-spec.ts). A loaded
+ * version's code is held by its threads whether cached or not.
  */
 const compiledCache = new Map<string, Promise<CompiledComponent>>();
-const COMPILED_CACHE_ENTRIES = 4;
+export const DEFAULT_COMPILED_CACHE_ENTRIES = 2;
+let compiledCacheEntries = DEFAULT_COMPILED_CACHE_ENTRIES;
+
+/** Sets the cache bound (the runner does at start) and drops the oldest entries beyond it. */
+export function setCompiledCacheEntries(entries: number): void {
+  compiledCacheEntries = Math.max(0, Math.floor(entries));
+  trimCompiledCache();
+}
+
+/** Versions the cache holds now (tests, metrics). */
+export function compiledCacheSize(): number {
+  return compiledCache.size;
+}
+
+function trimCompiledCache(): void {
+  while (compiledCache.size > compiledCacheEntries) {
+    compiledCache.delete(compiledCache.keys().next().value as string);
+  }
+}
 
 /**
  * `compileComponent` through the cache above; `digest` is the component's verified SHA-256.
@@ -73,9 +98,7 @@ export function compileComponentCached(
     });
   }
   compiledCache.set(key, entry);
-  while (compiledCache.size > COMPILED_CACHE_ENTRIES) {
-    compiledCache.delete(compiledCache.keys().next().value as string);
-  }
+  trimCompiledCache();
   return entry;
 }
 

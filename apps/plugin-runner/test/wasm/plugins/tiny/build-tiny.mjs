@@ -1,0 +1,50 @@
+// @ts-check
+/**
+ * The runner's smallest test plugin (a 2 KB component, no JavaScript engine inside): an
+ * enricher written in WebAssembly text whose `enrich` answers `ok([{ key: "soak", value:
+ * "ok" }])` for any finding. Built with jco's wasm-tools API (parse, embed the WIT world
+ * `enricher`, make the component) — fully offline, in well under a second. Used where the
+ * test is about the runner, not the plugin: the soak test's 1 000 load/invoke/unload cycles.
+ *
+ *   node build-tiny.mjs <plugin.wit> <out.wasm>
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { componentEmbed, componentNew, parse } from '@bytecodealliance/jco';
+
+// Canonical ABI of `enrich(ctx, finding) -> result<list<tag>, string>`: the arguments do not
+// fit in 16 flat values, so the host writes them into memory (through cabi_realloc) and passes
+// one pointer; the result is returned as a pointer to [discriminant u8, pad, list ptr, list len].
+// At 1024: ok, list at 1100 of length 1. At 1100: one tag (key ptr/len, value ptr/len). At
+// 1200: the bytes of "soak" and "ok".
+const wat = `(module
+  (memory (export "memory") 1)
+  (global $bump (mut i32) (i32.const 4096))
+  (data (i32.const 1024) "\\00\\00\\00\\00\\4c\\04\\00\\00\\01\\00\\00\\00")
+  (data (i32.const 1100) "\\b0\\04\\00\\00\\04\\00\\00\\00\\b4\\04\\00\\00\\02\\00\\00\\00")
+  (data (i32.const 1200) "soakok")
+  (func (export "cabi_realloc")
+    (param $old i32) (param $oldsz i32) (param $align i32) (param $new i32) (result i32)
+    (local $p i32)
+    (local.set $p (i32.and (i32.add (global.get $bump) (i32.sub (local.get $align) (i32.const 1)))
+                           (i32.xor (i32.sub (local.get $align) (i32.const 1)) (i32.const -1))))
+    (global.set $bump (i32.add (local.get $p) (local.get $new)))
+    (block $ok (loop $grow
+      (br_if $ok (i32.le_u (global.get $bump) (i32.shl (memory.size) (i32.const 16))))
+      (if (i32.eq (memory.grow (i32.const 1)) (i32.const -1)) (then unreachable))
+      (br $grow)))
+    (if (local.get $old) (then (memory.copy (local.get $p) (local.get $old)
+        (select (local.get $oldsz) (local.get $new) (i32.lt_u (local.get $oldsz) (local.get $new))))))
+    (local.get $p))
+  (func (export "findsvc:plugin/finding-enricher@0.1.0#enrich") (param i32) (result i32)
+    (i32.const 1024))
+)`;
+
+const [witPath, outPath] = process.argv.slice(2);
+if (!witPath || !outPath) throw new Error('usage: node build-tiny.mjs <plugin.wit> <out.wasm>');
+const core = await parse(wat);
+const embedded = await componentEmbed({
+  binary: core,
+  witSource: readFileSync(witPath, 'utf8'),
+  world: 'enricher',
+});
+writeFileSync(outPath, await componentNew(embedded));
