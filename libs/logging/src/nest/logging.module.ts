@@ -55,8 +55,9 @@ function pinoHttpOptions(logger: ProcessLogger, requests: RequestLogLines | unde
 }
 
 /**
- * nestjs-pino over the process logger: `PinoLogger` for services, `NestLogger` for Nest
- * itself (`app.useLogger(app.get(NestLogger))`), request lines as chosen.
+ * nestjs-pino over the process logger: `NestLogger` for Nest itself and for the services'
+ * `new Logger('<Context>')` fields (`app.useLogger(app.get(NestLogger))`; the services inject
+ * no `PinoLogger`, docs/architecture.md, Logging), request lines as chosen.
  */
 @Module({})
 export class LoggingModule {
