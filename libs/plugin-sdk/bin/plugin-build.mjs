@@ -22,11 +22,12 @@
  * their content hash): componentizing takes 6-30 s.
  */
 import { createHash, createPrivateKey, sign } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { answerGuardEntry } from './answer-guard.mjs';
 
 const WASI_FEATURES = ['stdio', 'random', 'clocks', 'http', 'fetch-event'];
 const WIT_FILE = join(dirname(fileURLToPath(import.meta.url)), '../wit/plugin.wit');
@@ -130,6 +131,8 @@ async function main() {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ componentizeVersion, enabled, world }));
   hash.update(witText);
+  const guardSource = answerGuardEntry(capabilities, './plugin/index.js');
+  hash.update(guardSource);
   for (const file of files) {
     if (relative(pluginDir, file) === 'manifest.json') continue;
     hash
@@ -150,15 +153,25 @@ async function main() {
   }
   if (!component) {
     const witDir = await mkdtemp(join(tmpdir(), 'plugin-build-wit-'));
+    const entryDir = await mkdtemp(join(tmpdir(), 'plugin-build-entry-'));
     try {
       await writeFile(join(witDir, 'plugin.wit'), witText + world);
+      // The component's entry is the answer guard around index.js (answer-guard.mjs), next to
+      // a copy of the plugin's sources (componentize-js resolves imports inside the entry's
+      // directory only).
+      await cp(pluginDir, join(entryDir, 'plugin'), {
+        recursive: true,
+        filter: (path) => !/(^|[\\/])(dist|node_modules)$/.test(relative(pluginDir, path)),
+      });
+      const guardEntry = join(entryDir, 'entry.js');
+      await writeFile(guardEntry, guardSource);
       // preview2-shim 0.26 starts without preopened directories: componentize-js could not
       // read the WIT (docs/plugins/build.md).
       const { _setPreopens } = await import('@bytecodealliance/preview2-shim/filesystem');
       _setPreopens({ '/': '/' });
       const { componentize } = await import('@bytecodealliance/componentize-js');
       const built = await componentize({
-        sourcePath: entry,
+        sourcePath: guardEntry,
         witPath: witDir,
         worldName: 'plugin',
         disableFeatures: /** @type {any} */ (WASI_FEATURES.filter((f) => !enabled.includes(f))),
@@ -166,6 +179,7 @@ async function main() {
       component = Buffer.from(built.component);
     } finally {
       await rm(witDir, { recursive: true, force: true });
+      await rm(entryDir, { recursive: true, force: true });
     }
     if (cacheFile) {
       await mkdir(dirname(cacheFile), { recursive: true });
