@@ -80,6 +80,9 @@ export const ERROR_STATUS = {
   // enrichment (docs/plugins/enrichment.md)
   enricher_not_found: 404,
   enrichment_failed: 422,
+  // a plugin's answer refused (docs/plugins/enrichment.md, "Answers are hostile input")
+  invalid_answer: 422,
+  answer_too_large: 422,
   finding_source_not_found: 404,
   finding_source_poll_failed: 422,
   channel_plugin_not_found: 404,

@@ -209,6 +209,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the enrichment plugin failed ({reason}); the tags are unchanged',
     ru: 'плагин обогащения завершился ошибкой ({reason}); теги не изменены',
   },
+  invalid_answer: {
+    en: 'the plugin answered something it must not ({problem}); nothing was changed',
+    ru: 'плагин ответил недопустимым образом ({problem}); ничего не изменено',
+  },
+  answer_too_large: {
+    en: 'the plugin answered more than the service accepts; nothing was changed',
+    ru: 'ответ плагина больше допустимого; ничего не изменено',
+  },
   finding_source_not_found: {
     en: 'no enabled finding source {plugin_id}',
     ru: 'нет включённого источника находок {plugin_id}',

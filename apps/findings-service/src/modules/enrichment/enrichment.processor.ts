@@ -21,8 +21,10 @@ const ENRICHMENT_LOCK_MS = 60_000;
  * The consumer of the enrichment queue in the worker process: PLUGIN_RUNNER_PER_PLUGIN_LIMIT − 1
  * jobs at a time. A payload that does not validate ends the job (unrecoverable); a job whose
  * every finding failed is retried (attempts with backoff), a partly failed one completes with
- * its counts (the failed findings keep their tags). The job's id is the runner event id, so a
- * retry of a job is the same event.
+ * its counts and per-finding failures as its return value (the failed findings keep their
+ * tags). A job with failures logs a warning naming the job, each failed finding and its reason;
+ * every failed attempt is logged with the job id and reason. The job's id is the runner event
+ * id, so a retry of a job is the same event.
  */
 @Injectable()
 export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -51,6 +53,14 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
       maxStalledCount: 2,
     });
     this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
+    // Every failed attempt is logged with its job id and reason (a job that fails for good, too).
+    this.worker.on('failed', (job, error) => {
+      const attempts = job?.opts.attempts ?? 1;
+      const made = job?.attemptsMade ?? 0;
+      this.logger.warn(
+        `enrichment job ${job?.id ?? '?'} failed (attempt ${made} of ${attempts}${made >= attempts ? ', given up' : ', retried'}): ${error.message.slice(0, 500)}`,
+      );
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -72,9 +82,17 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
       payload.findingIds,
       `enrichment:${job.id ?? ''}`,
     );
-    this.logger.log(
-      `enrichment job ${job.id}: ${outcome.skipped ?? `${outcome.enriched} enriched, ${outcome.failed} failed`} in ${Date.now() - started} ms`,
-    );
+    const summary = `enrichment job ${job.id}: ${outcome.skipped ?? `${outcome.enriched} enriched, ${outcome.failed} failed, ${outcome.missing} missing`} in ${Date.now() - started} ms`;
+    if (outcome.failed > 0) {
+      // Each failed finding with its reason (the job's return value keeps them too).
+      const reasons = (outcome.failures ?? [])
+        .slice(0, 10)
+        .map((f) => `${f.findingId}: ${f.code}: ${f.message.slice(0, 200)}`)
+        .join('; ');
+      this.logger.warn(`${summary} — failed: ${reasons}`);
+    } else {
+      this.logger.log(summary);
+    }
     if (outcome.enriched === 0 && outcome.failed > 0) {
       throw new Error(
         `enrichment_failed: ${outcome.firstError?.code ?? 'unknown'}: ${outcome.firstError?.message ?? ''}`.slice(

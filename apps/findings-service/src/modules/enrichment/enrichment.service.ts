@@ -1,20 +1,40 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { FindingsMetrics } from '../../app/metrics/findings-metrics';
 import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
 import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
 import {
   PluginRunnerClient,
   type PluginInvocationResult,
 } from '../plugin-runner-client/plugin-runner.client';
+import {
+  answerRefusalOf,
+  pluginAnswerRefusals,
+  shownPluginText,
+  type PluginAnswerRefusals,
+} from '../plugin-runner-client/plugin-answer-refusals';
 import { EnrichmentError } from './enrichment.errors';
 import {
   EnrichmentRepository,
   type EnrichableFinding,
   type EnrichmentResult,
 } from './enrichment.repository';
-import { enrichmentTagsOf } from './enrichment-tags';
+import { readEnrichmentTags } from './enrichment-tags';
 
 /** Findings whose tags are written together (one set-based write per chunk). */
 export const ENRICHMENT_WRITE_CHUNK = 500;
+
+/** Failures listed one by one in an outcome (the counts cover them all). */
+export const MAX_LISTED_FAILURES = 100;
+/** Length of a failure message kept in an outcome and in logs. */
+const MAX_FAILURE_MESSAGE = 500;
+
+/** Why one finding was not enriched (its tags are unchanged). */
+export interface FindingFailure {
+  findingId: string;
+  /** `invalid_answer`, `answer_too_large`, the runner's code (`plugin_error`, `trap`, ...) or `write_failed`. */
+  code: string;
+  message: string;
+}
 
 export interface EnrichmentOutcome {
   /** Findings whose tags were replaced by this enricher's answer. */
@@ -23,8 +43,12 @@ export interface EnrichmentOutcome {
   failed: number;
   /** Findings asked for that no longer exist or are in another project. */
   missing: number;
-  /** The first failure: code and message (scrubbed by the runner). */
+  /** The first failure: code and message (scrubbed of the plugin's secrets). */
   firstError?: { code: string; message: string };
+  /** Failed findings by code. */
+  failedBy?: Record<string, number>;
+  /** The failed findings with their code and message (the first MAX_LISTED_FAILURES). */
+  failures?: FindingFailure[];
   /** The enricher is not installed, disabled or no longer an enricher: nothing was done. */
   skipped?: 'not_installed' | 'disabled' | 'not_an_enricher';
 }
@@ -45,12 +69,16 @@ function witFinding(f: EnrichableFinding): Record<string, unknown> {
 @Injectable()
 export class EnrichmentService {
   private readonly logger = new Logger('Enrichment');
+  private readonly refusals: PluginAnswerRefusals;
 
   constructor(
     private readonly plugins: InstalledPluginsService,
     private readonly runner: PluginRunnerClient,
     private readonly repository: EnrichmentRepository,
-  ) {}
+    metrics: FindingsMetrics,
+  ) {
+    this.refusals = pluginAnswerRefusals(metrics.registry);
+  }
 
   /** The enabled enricher `id`, or EnrichmentError enricher_not_found. */
   async enricher(id: string): Promise<InstalledPlugin> {
@@ -80,33 +108,87 @@ export class EnrichmentService {
       failed: 0,
       missing: findingIds.length - findings.length,
     };
+    const fail = (findingId: string, code: string, message: string) => {
+      const failure = { findingId, code, message: shownPluginText(message, MAX_FAILURE_MESSAGE) };
+      outcome.failed += 1;
+      outcome.firstError ??= { code, message: failure.message };
+      outcome.failedBy = { ...outcome.failedBy, [code]: (outcome.failedBy?.[code] ?? 0) + 1 };
+      outcome.failures ??= [];
+      if (outcome.failures.length < MAX_LISTED_FAILURES) outcome.failures.push(failure);
+    };
     let pending: EnrichmentResult[] = [];
     const flush = async () => {
       if (pending.length === 0) return;
-      await this.repository.replaceTags(plugin.id, pending, new Date());
-      outcome.enriched += pending.length;
+      const batch = pending;
       pending = [];
+      outcome.enriched += await this.write(plugin.id, batch, fail);
     };
     for (const finding of findings) {
       const result = await this.invoke(plugin, projectId, eventId, finding);
-      const tags = result.ok ? enrichmentTagsOf(result.value) : undefined;
-      if (tags) {
-        pending.push({ findingId: finding.id, tags });
+      const answer = this.readAnswer(plugin.id, result);
+      if ('tags' in answer) {
+        pending.push({ findingId: finding.id, tags: answer.tags });
         if (pending.length >= ENRICHMENT_WRITE_CHUNK) await flush();
       } else {
-        outcome.failed += 1;
-        outcome.firstError ??= result.ok
-          ? { code: 'invalid_answer', message: 'the enricher answered something other than tags' }
-          : { code: result.error.code, message: result.error.message };
+        fail(finding.id, answer.code, answer.message);
       }
     }
     await flush();
     if (outcome.failed > 0) {
       this.logger.warn(
-        `enricher ${plugin.id}: ${outcome.failed} of ${findings.length} findings failed (${outcome.firstError?.code}: ${outcome.firstError?.message})`,
+        `enricher ${plugin.id}, event ${eventId}: ${outcome.failed} of ${findings.length} findings failed (${Object.entries(
+          outcome.failedBy ?? {},
+        )
+          .map(([code, n]) => `${code}: ${n}`)
+          .join(', ')}; first: ${outcome.firstError?.code}: ${outcome.firstError?.message})`,
       );
     }
     return outcome;
+  }
+
+  /**
+   * The tags of one answer, or why the finding failed: a runner failure keeps its code; an
+   * answer the service refuses (`invalid_answer`, `answer_too_large`) is counted in
+   * findsvc_plugin_answers_refused_total.
+   */
+  private readAnswer(
+    pluginId: string,
+    result: PluginInvocationResult,
+  ): { tags: EnrichmentResult['tags'] } | { code: string; message: string } {
+    const refused = answerRefusalOf(result);
+    if (refused) {
+      this.refusals.count(pluginId, refused.reason);
+      return { code: refused.reason, message: refused.problem };
+    }
+    if (!result.ok) return { code: result.error.code, message: result.error.message };
+    const read = readEnrichmentTags(result.value);
+    if ('tags' in read) return read;
+    this.refusals.count(pluginId, 'invalid_answer');
+    return { code: 'invalid_answer', message: read.problem };
+  }
+
+  /**
+   * Writes one chunk set-based; when the chunk's write fails, each finding is written alone so
+   * one finding the database refuses does not cost the others their tags. Returns the findings
+   * written.
+   */
+  private async write(
+    pluginId: string,
+    batch: EnrichmentResult[],
+    fail: (findingId: string, code: string, message: string) => void,
+  ): Promise<number> {
+    try {
+      await this.repository.replaceTags(pluginId, batch, new Date());
+      return batch.length;
+    } catch (error) {
+      if (batch.length === 1) {
+        fail(batch[0]?.findingId ?? '', 'write_failed', (error as Error).message);
+        return 0;
+      }
+      let written = 0;
+      for (const one of batch) written += await this.write(pluginId, [one], fail);
+      return written;
+    }
   }
 
   /** One enrich call; a runner that forgot the plugin (restarted) gets it again, once. */

@@ -46,6 +46,17 @@ export class ManualEnrichmentService {
       `manual:${randomUUID()}`,
     );
     if (outcome.skipped) throw new EnrichmentError('enricher_not_found', { plugin_id: pluginId });
+    const refused = outcome.firstError?.code;
+    if (
+      outcome.enriched === 0 &&
+      (refused === 'invalid_answer' || refused === 'answer_too_large')
+    ) {
+      throw new EnrichmentError(refused, {
+        plugin_id: pluginId,
+        reason: refused,
+        problem: outcome.firstError?.message ?? '',
+      });
+    }
     if (outcome.enriched === 0) {
       throw new EnrichmentError('enrichment_failed', {
         plugin_id: pluginId,

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
+import { FindingsMetrics } from '../../app/metrics/findings-metrics';
 import { systemActor } from '../action-log/finding-action';
 import { EnrichmentScheduler } from '../enrichment/enrichment-scheduler.service';
 import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
@@ -10,6 +11,12 @@ import {
   PluginRunnerClient,
   type PluginInvocationResult,
 } from '../plugin-runner-client/plugin-runner.client';
+import {
+  answerRefusalOf,
+  pluginAnswerRefusals,
+  shownPluginText,
+  type PluginAnswerRefusals,
+} from '../plugin-runner-client/plugin-answer-refusals';
 import { FindingSourcesError } from './finding-sources.errors';
 import { FindingSourcesRepository, type SyncRecord } from './finding-sources.repository';
 import { readPollBatch } from './poll-batch';
@@ -26,6 +33,7 @@ export const DEFAULT_SOURCE_PRODUCT = 'Inventory';
 @Injectable()
 export class FindingSourcesService {
   private readonly logger = new Logger('FindingSources');
+  private readonly refusals: PluginAnswerRefusals;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
@@ -33,7 +41,10 @@ export class FindingSourcesService {
     private readonly runner: PluginRunnerClient,
     private readonly repository: FindingSourcesRepository,
     private readonly enrichment: EnrichmentScheduler,
-  ) {}
+    metrics: FindingsMetrics,
+  ) {
+    this.refusals = pluginAnswerRefusals(metrics.registry);
+  }
 
   /** The enabled finding source `id`, or finding_source_not_found. */
   async source(id: string): Promise<InstalledPlugin> {
@@ -68,11 +79,14 @@ export class FindingSourcesService {
       const record = {
         ...base,
         finishedAt: new Date(),
-        errorCode: code.slice(0, 64),
-        errorMessage: message.slice(0, 2000),
+        // The plugin's own text (its poll-error): stored, so it passes the HTTP text rules.
+        errorCode: shownPluginText(code, 64),
+        errorMessage: shownPluginText(message, 2000),
       };
       await this.repository.recordSync(record);
-      this.logger.warn(`finding source ${plugin.id}: poll failed (${code}: ${message})`);
+      this.logger.warn(
+        `finding source ${plugin.id}: poll failed (${record.errorCode}: ${record.errorMessage})`,
+      );
       return record;
     };
     const projectId = plugin.settings['target_project_id'];
@@ -84,6 +98,11 @@ export class FindingSourcesService {
       result = await this.poll(plugin, projectId);
     } catch (error) {
       return fail('runner_unavailable', (error as Error).message);
+    }
+    const refused = answerRefusalOf(result);
+    if (refused) {
+      this.refusals.count(plugin.id, refused.reason);
+      return fail(refused.reason, refused.problem);
     }
     if (!result.ok) {
       const detail = result.error.detail as { tag?: unknown; val?: unknown } | undefined;
@@ -98,7 +117,10 @@ export class FindingSourcesService {
         ? plugin.settings['default_product_name'].trim()
         : DEFAULT_SOURCE_PRODUCT;
     const batch = readPollBatch(result.value, defaultProduct);
-    if (!batch) return fail('invalid_answer', 'the finding source answered a malformed batch');
+    if (!batch) {
+      this.refusals.count(plugin.id, 'invalid_answer');
+      return fail('invalid_answer', 'the finding source answered a malformed batch');
+    }
     const scanner = plugin.catalogPluginId;
     const applied = await this.repository.applyPoll(
       plugin.id,

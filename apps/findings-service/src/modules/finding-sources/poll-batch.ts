@@ -1,3 +1,4 @@
+import { unstorableTextFields } from '@platform/http';
 import { findingIdentity, identityKind } from '@platform/report-parsing';
 import type { PolledFinding, PolledNode } from './finding-sources.repository';
 
@@ -6,8 +7,21 @@ const SEVERITIES = new Set(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO']);
 export const MAX_POLL_NODES = 100_000;
 export const MAX_POLL_FINDINGS = 1_000_000;
 
+/** `text` cut to `max` UTF-16 units without leaving half of a surrogate pair. */
+const cut = (text: string, max: number): string =>
+  text.length <= max
+    ? text
+    : text.slice(0, /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max);
+
 const text = (v: unknown, max: number): string | null =>
-  typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null;
+  typeof v === 'string' && v.trim() !== '' ? cut(v.trim(), max) : null;
+
+/**
+ * Whether every string of the answer (keys included, at any depth) passes the text rules of
+ * HTTP input that storage needs: no U+0000, no unpaired surrogate (PostgreSQL text cannot hold
+ * them; the write failed with SQLSTATE 22021 or stored U+FFFD).
+ */
+const storable = (value: unknown): boolean => unstorableTextFields(value, 'answer').length === 0;
 
 /**
  * Checks a finding source's `poll-batch` answer and turns it into nodes and findings to write:
@@ -15,7 +29,9 @@ const text = (v: unknown, max: number): string | null =>
  * the five; the product is the node's (else the finding's node's, else `defaultProduct`); a
  * finding's location is its node's host (hostname, else IP) with its port and protocol, so its
  * identity is the network identity of a report finding (product + CVE + host/port/protocol).
- * Findings of one identity in one product are merged (first wins). Undefined: malformed.
+ * Findings of one identity in one product are merged (first wins). Texts are cut at their caps
+ * without splitting a character. Undefined: malformed, or a text that cannot be stored
+ * (U+0000, an unpaired surrogate: the HTTP input rules).
  */
 export function readPollBatch(
   value: unknown,
@@ -25,6 +41,7 @@ export function readPollBatch(
   const { nodes, findings } = value as { nodes?: unknown; findings?: unknown };
   if (!Array.isArray(nodes) || !Array.isArray(findings)) return undefined;
   if (nodes.length > MAX_POLL_NODES || findings.length > MAX_POLL_FINDINGS) return undefined;
+  if (!storable(value)) return undefined;
   const byKey = new Map<string, PolledNode>();
   for (const raw of nodes) {
     if (typeof raw !== 'object' || raw === null) return undefined;
@@ -34,8 +51,7 @@ export function readPollBatch(
     const attributes: Record<string, string> = {};
     for (const a of Array.isArray(n['attributes']) ? n['attributes'] : []) {
       const { key: k, value: v } = (a ?? {}) as { key?: unknown; value?: unknown };
-      if (typeof k === 'string' && typeof v === 'string')
-        attributes[k.slice(0, 64)] = v.slice(0, 256);
+      if (typeof k === 'string' && typeof v === 'string') attributes[cut(k, 64)] = cut(v, 256);
     }
     byKey.set(key, {
       key,

@@ -1,6 +1,7 @@
 import {
   credentials,
   Metadata,
+  status as GrpcStatus,
   type CallOptions,
   type Client,
   type ClientDuplexStream,
@@ -8,6 +9,7 @@ import {
 } from '@grpc/grpc-js';
 import {
   RUNNER_AUTH_METADATA_KEY,
+  RUNNER_ERROR_CODE_METADATA_KEY,
   RUNNER_SERVICE_NAME,
   loadHealthService,
   loadRunnerService,
@@ -114,20 +116,47 @@ function parseJson(text: string): unknown {
   }
 }
 
-function toResult(result: InvokeResult): PluginInvocationResult {
+/** What a scrubbed secret value is replaced with (as in the runner). */
+export const REDACTED = '[redacted]';
+
+/**
+ * `value` with every occurrence of each of `secrets` replaced by `[redacted]` in every string
+ * (keys too), longest secret first, as exact text. The runner scrubs too; this side removes the
+ * values it answered itself whatever the runner did.
+ */
+export function scrubSecrets<T>(value: T, secrets: Iterable<string>): T {
+  const ordered = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length);
+  if (ordered.length === 0) return value;
+  const text = (t: string): string =>
+    ordered.reduce(
+      (out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out),
+      t,
+    );
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null) {
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [text(k), walk(item)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+function toResult(result: InvokeResult, secrets: Set<string>): PluginInvocationResult {
   if (result.ok) {
     return {
       ok: true,
-      value: parseJson(result.value_json) ?? null,
+      value: scrubSecrets(parseJson(result.value_json) ?? null, secrets),
       durationMs: result.duration_ms,
     };
   }
-  const detail = parseJson(result.error_detail_json);
+  const detail = scrubSecrets(parseJson(result.error_detail_json), secrets);
   return {
     ok: false,
     error: {
       code: result.error_code,
-      message: result.error_message,
+      message: scrubSecrets(result.error_message, secrets),
       ...(detail === undefined ? {} : { detail }),
     },
     durationMs: result.duration_ms,
@@ -207,11 +236,21 @@ export class PluginRunnerClient {
       const stream = this.runner.Invoke(metadata, { deadline: this.deadline() });
       let result: InvokeResult | undefined;
       let failure: PluginRunnerClientError | undefined;
+      // The secret values answered on this stream: scrubbed from what the plugin answers.
+      const secrets = new Set<string>();
+      // The answer was over this client's message limit (a runner without an answer limit).
+      let tooLarge: string | undefined;
       let ended = false;
       let status = false;
       const finish = () => {
         if (!ended || !status) return;
-        if (failure) reject(failure);
+        if (tooLarge !== undefined) {
+          resolve({
+            ok: false,
+            error: { code: 'answer_too_large', message: tooLarge },
+            durationMs: 0,
+          });
+        } else if (failure) reject(failure);
         else if (!result) {
           reject(
             new PluginRunnerClientError(
@@ -221,7 +260,7 @@ export class PluginRunnerClient {
           );
         } else {
           try {
-            resolve(toResult(result));
+            resolve(toResult(result, secrets));
           } catch (error) {
             reject(error as Error);
           }
@@ -231,6 +270,7 @@ export class PluginRunnerClient {
         if (message.message === 'host_call' && message.host_call) {
           const request = message.host_call;
           void responder.answer(context, request).then((answer) => {
+            if (answer.secret?.found) secrets.add(answer.secret.value);
             if (!ended) stream.write({ reply: { ...answer, call_id: request.call_id } });
           });
         } else if (message.message === 'result' && message.result) {
@@ -238,6 +278,12 @@ export class PluginRunnerClient {
         }
       });
       stream.on('error', (error: ServiceError) => {
+        if (
+          error.code === GrpcStatus.RESOURCE_EXHAUSTED &&
+          !error.metadata?.get(RUNNER_ERROR_CODE_METADATA_KEY).length
+        ) {
+          tooLarge = `the plugin's answer is larger than this client accepts (${error.details})`;
+        }
         failure = PluginRunnerClientError.fromServiceError(error);
       });
       stream.on('end', () => {

@@ -9,8 +9,16 @@ import {
 import { HostCallDenied, type PluginSecretsPort } from '../../plugin-runner-client/host-call-ports';
 import {
   PluginRunnerClient,
+  scrubSecrets,
   type PluginInvocationResult,
 } from '../../plugin-runner-client/plugin-runner.client';
+import {
+  answerRefusalOf,
+  pluginAnswerRefusals,
+  shownPluginText,
+  type PluginAnswerRefusals,
+} from '../../plugin-runner-client/plugin-answer-refusals';
+import { FindingsMetrics } from '../../../app/metrics/findings-metrics';
 import { PluginRunnerClientError } from '../../plugin-runner-client/plugin-runner-client.errors';
 import { PluginsError } from '../plugins.errors';
 import type { EntityManager } from 'typeorm';
@@ -55,19 +63,32 @@ export interface CandidateConfig {
   secrets: Record<string, string>;
 }
 
-/** The validator's `list<config-problem>`, per setting (the whole configuration as `settings`). */
-function configProblems(detail: unknown): { field: string; problems: string[] }[] | undefined {
-  if (!Array.isArray(detail) || detail.length === 0) return undefined;
+/**
+ * The validator's `list<config-problem>`, per setting (the whole configuration as `settings`),
+ * and how many problems it named: the first MAX_CONFIG_PROBLEMS are listed (texts cut, made
+ * safe to show), the count covers them all. A list the runner shortened to fit its answer
+ * limit arrives as `{truncated, total, items}`.
+ */
+function configProblems(
+  detail: unknown,
+): { fields: { field: string; problems: string[] }[]; total: number } | undefined {
+  const wrapped = detail as { truncated?: unknown; total?: unknown; items?: unknown } | null;
+  const list = wrapped?.truncated === true && Array.isArray(wrapped.items) ? wrapped.items : detail;
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const total = list === detail ? list.length : Math.max(list.length, Number(wrapped?.total) || 0);
   const fields = new Map<string, string[]>();
-  for (const item of detail.slice(0, MAX_CONFIG_PROBLEMS) as unknown[]) {
+  for (const item of list.slice(0, MAX_CONFIG_PROBLEMS) as unknown[]) {
     const problem = item as { setting?: unknown; message?: unknown } | null;
     if (typeof problem?.setting !== 'string' || typeof problem.message !== 'string') {
       return undefined;
     }
-    const field = problem.setting === '' ? 'settings' : problem.setting.slice(0, 100);
-    fields.set(field, [...(fields.get(field) ?? []), problem.message.slice(0, MAX_PROBLEM_TEXT)]);
+    const field = problem.setting === '' ? 'settings' : shownPluginText(problem.setting, 100);
+    fields.set(field, [
+      ...(fields.get(field) ?? []),
+      shownPluginText(problem.message, MAX_PROBLEM_TEXT),
+    ]);
   }
-  return [...fields].map(([field, problems]) => ({ field, problems }));
+  return { fields: [...fields].map(([field, problems]) => ({ field, problems })), total };
 }
 
 /**
@@ -79,12 +100,16 @@ function configProblems(detail: unknown): { field: string; problems: string[] }[
 export class InstalledPluginsService implements InstalledPluginCatalog {
   private readonly logger = new Logger('InstalledPlugins');
   private readonly loaded = new Map<string, string>();
+  private readonly refusals: PluginAnswerRefusals;
 
   constructor(
     private readonly repository: InstalledPluginsRepository,
     private readonly secrets: PluginSecretBox,
     @Inject(PluginRunnerClient) private readonly runner: PluginRunnerClient,
-  ) {}
+    metrics: FindingsMetrics,
+  ) {
+    this.refusals = pluginAnswerRefusals(metrics.registry);
+  }
 
   async list(): Promise<InstalledPlugin[]> {
     return (await this.repository.list()).map((row) => this.view(row));
@@ -223,16 +248,30 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
       throw this.runnerError(error);
     }
     if (result.ok) return;
-    const fields =
-      result.error.code === 'plugin_error' ? configProblems(result.error.detail) : undefined;
-    if (fields) {
+    // What the plugin wrote is shown to the administrator: never with its secrets in it, the
+    // stored ones or the candidate ones of this save.
+    const secretValues = [
+      ...Object.values(this.secrets.open(row.secretSettings)),
+      ...Object.values(candidate.secrets),
+    ].filter((v): v is string => typeof v === 'string');
+    const error = scrubSecrets(result.error, secretValues);
+    const refused = answerRefusalOf({ ...result, error });
+    if (refused) this.refusals.count(row.id, refused.reason);
+    const found = error.code === 'plugin_error' ? configProblems(error.detail) : undefined;
+    if (found) {
+      const listed = found.fields.reduce((n, f) => n + f.problems.length, 0);
+      const more = found.total > listed ? `; and ${found.total - listed} more` : '';
       throw new PluginsError('plugin_config_invalid', {
-        problems: fields.map((f) => `${f.field}: ${f.problems.join('; ')}`).join('; '),
-        fields,
+        problems: `${found.fields.map((f) => `${f.field}: ${f.problems.join('; ')}`).join('; ')}${more}`,
+        fields: found.fields,
+        problem: `${found.total} problems${found.total > listed ? `, the first ${listed} listed` : ''}`,
       });
     }
     throw new PluginsError('plugin_config_check_failed', {
-      reason: `${result.error.code}: ${result.error.message}`.slice(0, MAX_PROBLEM_TEXT),
+      reason: shownPluginText(
+        refused ? `${refused.reason}: ${refused.problem}` : `${error.code}: ${error.message}`,
+        MAX_PROBLEM_TEXT,
+      ),
     });
   }
 
