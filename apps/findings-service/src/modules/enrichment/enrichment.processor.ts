@@ -11,6 +11,7 @@ import { Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
+import { enrichmentJobFailure, EnrichmentFairness } from './enrichment-fairness';
 import { ENRICH_FINDINGS, ENRICHMENT_QUEUE } from './enrichment.job';
 import { EnrichmentService, type EnrichmentOutcome } from './enrichment.service';
 
@@ -18,9 +19,11 @@ import { EnrichmentService, type EnrichmentOutcome } from './enrichment.service'
 const ENRICHMENT_LOCK_MS = 60_000;
 
 /**
- * The consumer of the enrichment queue in the worker process: PLUGIN_RUNNER_PER_PLUGIN_LIMIT − 1
- * jobs at a time. A payload that does not validate ends the job (unrecoverable); a job whose
- * every finding failed is retried (attempts with backoff), a partly failed one completes with
+ * The consumer of the enrichment queue in the worker process: ENRICHMENT_CONCURRENCY jobs at a
+ * time, each enricher within its share (EnrichmentFairness, docs/plugins/fairness.md; a job whose
+ * every finding failed on the deadline or a trap is not retried). A payload that does not
+ * validate ends the job (unrecoverable); a job whose every finding failed otherwise is retried
+ * (attempts with backoff), a partly failed one completes with
  * its counts and per-finding failures as its return value (the failed findings keep their
  * tags). A job with failures logs a warning naming the job, each failed finding and its reason;
  * every failed attempt is logged with the job id and reason. The job's id is the runner event
@@ -36,6 +39,7 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
     private readonly enrichment: EnrichmentService,
     private readonly tracing: Tracing,
+    private readonly fairness: EnrichmentFairness,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -48,7 +52,7 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
     this.worker = new Worker(ENRICHMENT_QUEUE, consume, {
       connection: this.connection,
       prefix: this.config.reports.queuePrefix,
-      concurrency: this.config.enrichment.workers,
+      concurrency: this.config.enrichment.concurrency,
       lockDuration: ENRICHMENT_LOCK_MS,
       maxStalledCount: 2,
     });
@@ -76,11 +80,14 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
       throw new UnrecoverableError(`invalid_job_payload: ${(error as Error).message}`);
     }
     const started = Date.now();
-    const outcome = await this.enrichment.enrich(
-      payload.installedPluginId,
-      payload.projectId,
-      payload.findingIds,
-      `enrichment:${job.id ?? ''}`,
+    // Within the enricher's share; a backed-off one's job waits, a suspended one's fails.
+    const outcome = await this.fairness.run(job, payload.installedPluginId, () =>
+      this.enrichment.enrich(
+        payload.installedPluginId,
+        payload.projectId,
+        payload.findingIds,
+        `enrichment:${job.id ?? ''}`,
+      ),
     );
     const summary = `enrichment job ${job.id}: ${outcome.skipped ?? `${outcome.enriched} enriched, ${outcome.failed} failed, ${outcome.missing} missing`} in ${Date.now() - started} ms`;
     if (outcome.failed > 0) {
@@ -94,7 +101,9 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
       this.logger.log(summary);
     }
     if (outcome.enriched === 0 && outcome.failed > 0) {
-      throw new Error(
+      // Deadline and trap are not retried (another attempt would only repeat them).
+      throw enrichmentJobFailure(
+        outcome,
         `enrichment_failed: ${outcome.firstError?.code ?? 'unknown'}: ${outcome.firstError?.message ?? ''}`.slice(
           0,
           500,

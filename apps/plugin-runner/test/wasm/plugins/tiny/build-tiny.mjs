@@ -4,9 +4,11 @@
  * enricher written in WebAssembly text whose `enrich` answers `ok([{ key: "soak", value:
  * "ok" }])` for any finding. Built with jco's wasm-tools API (parse, embed the WIT world
  * `enricher`, make the component) — fully offline, in well under a second. Used where the
- * test is about the runner, not the plugin: the soak test's 1 000 load/invoke/unload cycles.
+ * test is about the runner, not the plugin: the soak test's 1 000 load/invoke/unload cycles,
+ * the findings service's fairness test. With `loop`, `enrich` never returns (a busy loop the
+ * runner's deadline stops).
  *
- *   node build-tiny.mjs <plugin.wit> <out.wasm>
+ *   node build-tiny.mjs <plugin.wit> <out.wasm> [tags|loop]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { componentEmbed, componentNew, parse } from '@bytecodealliance/jco';
@@ -16,6 +18,11 @@ import { componentEmbed, componentNew, parse } from '@bytecodealliance/jco';
 // one pointer; the result is returned as a pointer to [discriminant u8, pad, list ptr, list len].
 // At 1024: ok, list at 1100 of length 1. At 1100: one tag (key ptr/len, value ptr/len). At
 // 1200: the bytes of "soak" and "ok".
+const [witPath, outPath, mode = 'tags'] = process.argv.slice(2);
+if (!witPath || !outPath || !['tags', 'loop'].includes(mode)) {
+  throw new Error('usage: node build-tiny.mjs <plugin.wit> <out.wasm> [tags|loop]');
+}
+
 const wat = `(module
   (memory (export "memory") 1)
   (global $bump (mut i32) (i32.const 4096))
@@ -36,11 +43,9 @@ const wat = `(module
         (select (local.get $oldsz) (local.get $new) (i32.lt_u (local.get $oldsz) (local.get $new))))))
     (local.get $p))
   (func (export "findsvc:plugin/finding-enricher@0.1.0#enrich") (param i32) (result i32)
-    (i32.const 1024))
+    ${mode === 'loop' ? '(loop $spin (br $spin)) (unreachable)' : '(i32.const 1024)'})
 )`;
 
-const [witPath, outPath] = process.argv.slice(2);
-if (!witPath || !outPath) throw new Error('usage: node build-tiny.mjs <plugin.wit> <out.wasm>');
 const core = await parse(wat);
 const embedded = await componentEmbed({
   binary: core,
