@@ -65,13 +65,11 @@ const READERS = {
 } as const;
 
 const routes: Route[] = [
-  ...['/api/v1/findings/count', '/api/v1/findings/groups?by=rule'].map(
-    (path): Route => ({
-      name: `GET ${path}`,
-      call: (auth) => send(request(t.url).get(path), auth),
-      expected: READERS,
-    }),
-  ),
+  ...['/api/v1/findings/count', '/api/v1/findings/groups?by=rule'].map((path): Route => ({
+    name: `GET ${path}`,
+    call: (auth) => send(request(t.url).get(path), auth),
+    expected: READERS,
+  })),
   {
     name: 'GET /api/v1/findings/export.csv',
     call: (auth) => send(request(t.url).get('/api/v1/findings/export.csv'), auth),
@@ -138,7 +136,12 @@ const routes: Route[] = [
   {
     name: 'GET /api/v1/users/search?scope=assignable',
     call: (auth) =>
-      send(request(t.url).get('/api/v1/users/search').query({ project_id: product.project_id, q: 'example' }), auth),
+      send(
+        request(t.url)
+          .get('/api/v1/users/search')
+          .query({ project_id: product.project_id, q: 'example' }),
+        auth,
+      ),
     expected: {
       anonymous: 401,
       'key: read_findings': 403,

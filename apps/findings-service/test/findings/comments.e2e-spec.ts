@@ -24,7 +24,11 @@ afterAll(() => t.close());
 
 const base = (id: string) => `/api/v1/findings/${id}/comments`;
 const post = (auth: Auth, id: string, body: unknown) =>
-  auth.apply(request(t.url).post(base(id)).send(body as object));
+  auth.apply(
+    request(t.url)
+      .post(base(id))
+      .send(body as object),
+  );
 const list = (auth: Auth, id: string, query: Record<string, string | number> = {}) =>
   auth.apply(request(t.url).get(base(id)).query(query));
 const one = () => seedFindings(t, product, [{}]).then(([id]) => id!);
@@ -40,7 +44,9 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
   it('a thread: each comment with its author and time, oldest first, paged with after', async () => {
     const id = await one();
     const analyst = await member('analyst');
-    const first = await post(bearer(analyst), id, { body: '  reproduced on staging  ' }).expect(201);
+    const first = await post(bearer(analyst), id, { body: '  reproduced on staging  ' }).expect(
+      201,
+    );
     expect(first.body.data).toMatchObject({
       finding_id: id,
       author: { id: analyst.userId, email: analyst.email, display_name: expect.any(String) },
@@ -51,8 +57,13 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
     await post(bearer(admin), id, { body: 'second' }).expect(201);
     await post(bearer(analyst), id, { body: 'third' }).expect(201);
     const all = (await list(bearer(admin), id).expect(200)).body.data;
-    expect(all.map((c: { body: string }) => c.body)).toEqual(['reproduced on staging', 'second', 'third']);
-    const page = (await list(bearer(admin), id, { limit: 1, after: all[0].id }).expect(200)).body.data;
+    expect(all.map((c: { body: string }) => c.body)).toEqual([
+      'reproduced on staging',
+      'second',
+      'third',
+    ]);
+    const page = (await list(bearer(admin), id, { limit: 1, after: all[0].id }).expect(200)).body
+      .data;
     expect(page.map((c: { body: string }) => c.body)).toEqual(['second']);
     // Another finding's comment is no cursor here.
     const other = await one();
@@ -70,10 +81,17 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
     expect((await post(bearer(viewer), id, { body: 'mine' }).expect(403)).body.code).toBe(
       'access_denied',
     );
-    const key = await keyWith(t, admin, [{ permission: 'read_findings', level: 'project', product }]);
+    const key = await keyWith(t, admin, [
+      { permission: 'read_findings', level: 'project', product },
+    ]);
     expect((await list(key, id).expect(200)).body.data).toHaveLength(1);
     await post(key, id, { body: 'by key' }).expect(403);
-    const stranger = await freshMember(t, admin, (await freshProduct(t, admin)).project_id, 'admin');
+    const stranger = await freshMember(
+      t,
+      admin,
+      (await freshProduct(t, admin)).project_id,
+      'admin',
+    );
     expect((await post(bearer(stranger), id, { body: 'x' }).expect(404)).body.code).toBe(
       'finding_not_found',
     );
@@ -83,7 +101,13 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
 
   it('refuses an empty, blank, too long or missing body with the field named', async () => {
     const id = await one();
-    for (const body of [{}, { body: '' }, { body: '   ' }, { body: 'x'.repeat(4001) }, { body: 3 }]) {
+    for (const body of [
+      {},
+      { body: '' },
+      { body: '   ' },
+      { body: 'x'.repeat(4001) },
+      { body: 3 },
+    ]) {
       const res = await post(bearer(admin), id, body).expect(400);
       expect(res.body).toMatchObject({ code: 'validation_failed' });
       expect(res.body.fields.map((f: { field: string }) => f.field)).toEqual(['body']);
@@ -115,15 +139,21 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
       'comment_not_found',
     );
     const c2 = (await post(bearer(other), id, { body: 'off topic' }).expect(201)).body.data;
-    await bearer(projectAdmin).apply(request(t.url).delete(`${base(id)}/${c2.id}`)).expect(204);
+    await bearer(projectAdmin)
+      .apply(request(t.url).delete(`${base(id)}/${c2.id}`))
+      .expect(204);
     const c3 = (await post(bearer(other), id, { body: 'again' }).expect(201)).body.data;
-    await bearer(admin).apply(request(t.url).delete(`${base(id)}/${c3.id}`)).expect(204);
+    await bearer(admin)
+      .apply(request(t.url).delete(`${base(id)}/${c3.id}`))
+      .expect(204);
     expect((await list(bearer(admin), id).expect(200)).body.data).toEqual([]);
     // A comment addressed through another finding is unknown there.
     const c4 = (await post(bearer(author), id, { body: 'stay' }).expect(201)).body.data;
     const elsewhere = await one();
     const wrong = await bearer(author).apply(
-      request(t.url).patch(`${base(elsewhere)}/${c4.id}`).send({ body: 'moved' }),
+      request(t.url)
+        .patch(`${base(elsewhere)}/${c4.id}`)
+        .send({ body: 'moved' }),
     );
     expect([wrong.status, wrong.body.code]).toEqual([404, 'comment_not_found']);
   });
@@ -134,10 +164,14 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
     const author = await login(t, user.email, user.password);
     await addMember(t, bearer(admin), product.project_id, author.userId, 'analyst');
     await post(bearer(author), id, { body: 'before I leave' }).expect(201);
-    await bearer(admin).apply(request(t.url).delete(`/api/v1/admin/users/${author.userId}`)).expect(204);
+    await bearer(admin)
+      .apply(request(t.url).delete(`/api/v1/admin/users/${author.userId}`))
+      .expect(204);
     const [c] = (await list(bearer(admin), id).expect(200)).body.data;
     expect(c.author).toMatchObject({ id: null, email: user.email });
-    await bearer(admin).apply(request(t.url).delete(`/api/v1/findings/${id}`)).expect(204);
+    await bearer(admin)
+      .apply(request(t.url).delete(`/api/v1/findings/${id}`))
+      .expect(204);
     const left = await t.app
       .get(DataSource)
       .query(`SELECT count(*)::int AS n FROM finding_comments WHERE finding_id = $1`, [id]);
@@ -148,7 +182,9 @@ describe('Finding comments - /api/v1/findings/{id}/comments', () => {
     const p = await freshProduct(t, admin, product.project_id);
     const [id] = await seedFindings(t, p, [{}]);
     await post(bearer(admin), id!, { body: 'gone soon' }).expect(201);
-    await bearer(admin).apply(request(t.url).delete(`/api/v1/products/${p.id}`)).expect(204);
+    await bearer(admin)
+      .apply(request(t.url).delete(`/api/v1/products/${p.id}`))
+      .expect(204);
     const left = await t.app
       .get(DataSource)
       .query(`SELECT count(*)::int AS n FROM finding_comments WHERE finding_id = $1`, [id]);

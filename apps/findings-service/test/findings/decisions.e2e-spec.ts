@@ -25,7 +25,11 @@ const patch = (auth: Auth, id: string, body: Record<string, unknown>) =>
 const bulk = (body: Record<string, unknown>) =>
   bearer(admin).apply(request(t.url).post('/api/v1/findings/bulk-status').send(body));
 const get = async (id: string) =>
-  (await bearer(admin).apply(request(t.url).get(`/api/v1/findings/${id}`)).expect(200)).body.data;
+  (
+    await bearer(admin)
+      .apply(request(t.url).get(`/api/v1/findings/${id}`))
+      .expect(200)
+  ).body.data;
 type Entry = {
   action: string;
   actor: { type: string; id: string | null; label: string; name: string | null };
@@ -33,8 +37,11 @@ type Entry = {
   to: Record<string, unknown> | null;
 };
 const actions = async (id: string): Promise<Entry[]> =>
-  (await bearer(admin).apply(request(t.url).get(`/api/v1/findings/${id}/actions`)).expect(200))
-    .body.data;
+  (
+    await bearer(admin)
+      .apply(request(t.url).get(`/api/v1/findings/${id}/actions`))
+      .expect(200)
+  ).body.data;
 
 async function namedMember(name: string) {
   const user = await freshUser(t, admin);
@@ -114,17 +121,22 @@ describe('Decisions - /api/v1/findings/{id} (PATCH), bulk-status (POST)', () => 
   });
 
   it('bulk: renewed is not settable, decisions need one justification written to every finding', async () => {
-    const ids = (await seedFindings(t, product, [{ status: 'new' }, { status: 'confirmed' }])) as string[];
+    const ids = (await seedFindings(t, product, [
+      { status: 'new' },
+      { status: 'confirmed' },
+    ])) as string[];
     expect((await bulk({ finding_ids: ids, status: 'renewed' }).expect(400)).body.code).toBe(
       'status_not_settable',
     );
-    expect(
-      (await bulk({ finding_ids: ids, status: 'false_positive' }).expect(400)).body.code,
-    ).toBe('justification_required');
-    expect((await get(ids[0]!)).status).toBe('new');
-    await bulk({ finding_ids: ids, status: 'false_positive', justification: 'test fixtures' }).expect(
-      200,
+    expect((await bulk({ finding_ids: ids, status: 'false_positive' }).expect(400)).body.code).toBe(
+      'justification_required',
     );
+    expect((await get(ids[0]!)).status).toBe('new');
+    await bulk({
+      finding_ids: ids,
+      status: 'false_positive',
+      justification: 'test fixtures',
+    }).expect(200);
     for (const id of ids) {
       expect((await get(id)).status_decision).toMatchObject({
         status: 'false_positive',

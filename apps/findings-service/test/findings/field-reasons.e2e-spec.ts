@@ -20,10 +20,7 @@ describe('Field reasons - validation_failed fields[].problems and codes', () => 
     const body = { status: 'done', comment: 'x'.repeat(4001), assignee_id: 'me' };
     const send = (language: string) =>
       bearer(admin).apply(
-        request(t.url)
-          .patch(`/api/v1/findings/${id}`)
-          .set('Accept-Language', language)
-          .send(body),
+        request(t.url).patch(`/api/v1/findings/${id}`).set('Accept-Language', language).send(body),
       );
     const en = (await send('en').expect(400)).body;
     const byField = (b: { fields: { field: string; problems: string[]; codes: string[] }[] }) =>
@@ -53,7 +50,11 @@ describe('Field reasons - validation_failed fields[].problems and codes', () => 
     ]);
     const [id] = await seedFindings(t, product, [{}]);
     const tags = await bearer(admin)
-      .apply(request(t.url).post(`/api/v1/findings/${id}/tags`).send({ tags: ['a b'] }))
+      .apply(
+        request(t.url)
+          .post(`/api/v1/findings/${id}/tags`)
+          .send({ tags: ['a b'] }),
+      )
       .expect(400);
     expect(tags.body.fields[0]).toMatchObject({
       problems: ['"a b": letters, digits and . _ : / = + @ - only'],

@@ -116,7 +116,11 @@ describe('Finding lifecycle - the remediation clock through PATCH (injected cloc
     expect(log[1]!.from).not.toHaveProperty('sla_due_at');
     expect(log[2]).toEqual(
       expect.objectContaining({
-        from: { status: 'waiting', waiting_reason: 'vendor patch', waiting_until: expect.any(String) },
+        from: {
+          status: 'waiting',
+          waiting_reason: 'vendor patch',
+          waiting_until: expect.any(String),
+        },
         to: { status: 'in_progress' },
       }),
     );

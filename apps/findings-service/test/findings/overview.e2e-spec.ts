@@ -73,7 +73,11 @@ describe('Finding count - /api/v1/findings/count (GET)', () => {
 
   it('above 10 000 says so: exact false and never below 10 001', async () => {
     const big = await freshProduct(t, admin);
-    await seedFindings(t, big, Array.from({ length: 10_050 }, () => ({})));
+    await seedFindings(
+      t,
+      big,
+      Array.from({ length: 10_050 }, () => ({})),
+    );
     await sql('ANALYZE findings');
     const res = await getData(bearer(admin), '/api/v1/findings/count', { product_id: big.id });
     expect(res.exact).toBe(false);
@@ -153,7 +157,9 @@ describe('Finding groups - /api/v1/findings/groups (GET)', () => {
       )
       .expect(400);
     expect(wrong.body.code).toBe('finding_cursor_invalid');
-    const noBy = await bearer(admin).apply(request(t.url).get('/api/v1/findings/groups')).expect(400);
+    const noBy = await bearer(admin)
+      .apply(request(t.url).get('/api/v1/findings/groups'))
+      .expect(400);
     expect(noBy.body).toMatchObject({ code: 'validation_failed' });
     expect(noBy.body.fields.map((f: { field: string }) => f.field)).toEqual(['by']);
     const exact = await listFindings(t, bearer(admin), {
@@ -209,9 +215,9 @@ describe('CSV export - /api/v1/findings/export.csv (GET)', () => {
       .expect(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="findings.csv"');
-    expect(res.text.startsWith('\uFEFFid,project,product,severity,status,rule_id,rule_title,')).toBe(
-      true,
-    );
+    expect(
+      res.text.startsWith('\uFEFFid,project,product,severity,status,rule_id,rule_title,'),
+    ).toBe(true);
     const lines = res.text.slice(1).split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');

@@ -29,6 +29,8 @@ export class FindingsFuzzSeed {
   productName = '';
   repositoryUrl = '';
   findingId = '';
+  /** A comment of the administrator on findingId (editing and deleting need its author). */
+  commentId = '';
   reportId = '';
   targetAccountId = '';
   /** A user the disable/enable and delete routes act on (the member stays untouched). */
@@ -190,6 +192,16 @@ export class FindingsFuzzSeed {
     const product = { id: this.productId, project_id: this.projectId, name: this.productName };
     [this.findingId] = await seedFindings(this.t, product, [{ title: 'fuzz target' }]);
     await this.newViolation();
+    await this.newComment();
+  }
+
+  async newComment(): Promise<void> {
+    const res = await request(this.t.url)
+      .post(`/api/v1/findings/${this.findingId}/comments`)
+      .set('Authorization', `Bearer ${this.admin.token}`)
+      .send({ body: 'fuzz seed' })
+      .expect(201);
+    this.commentId = (res.body as { data: { id: string } }).data.id;
   }
 
   async newViolation(): Promise<void> {

@@ -34,7 +34,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
   if (p.startsWith('/api/v1/findings/')) {
-    return { id: seed.findingId, plugin_id: seed.enricherId };
+    return { id: seed.findingId, plugin_id: seed.enricherId, comment_id: seed.commentId };
   }
   if (p.startsWith('/api/v1/jobs/')) return { id: seed.reportId };
   if (p.startsWith('/api/v1/sla/violations/')) return { id: seed.violationId };
@@ -93,6 +93,9 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     'POST /api/v1/findings/{id}/tags': { tags: ['fuzz'] },
     'DELETE /api/v1/findings/{id}/tags': { tags: ['fuzz'] },
     'PATCH /api/v1/findings/{id}': { status: 'confirmed', comment: 'fuzz' },
+    'POST /api/v1/findings/{id}/comments': { body: 'fuzz comment' },
+    'PATCH /api/v1/findings/{id}/comments/{comment_id}': { body: 'fuzz edit' },
+    'POST /api/v1/projects/{id}/members': { email: seed.memberEmail, role: 'analyst' },
     'POST /api/v1/findings/bulk-status': { finding_ids: [seed.findingId], status: 'confirmed' },
     'POST /api/v1/sla/violations/{id}/resolve': { comment: 'fuzz' },
     'POST /api/v1/admin/plugin-marketplaces': {
@@ -142,6 +145,11 @@ function queries(seed: FindingsFuzzSeed): Record<string, Record<string, string>>
     'GET /api/v1/products/lookup': { repository_url: seed.repositoryUrl },
     'GET /api/v1/findings': { project_id: seed.projectId, limit: '5' },
     'GET /api/v1/findings/{id}/actions': { limit: '5' },
+    'GET /api/v1/findings/count': { project_id: seed.projectId },
+    'GET /api/v1/findings/groups': { by: 'rule', project_id: seed.projectId, limit: '5' },
+    'GET /api/v1/findings/export.csv': { project_id: seed.projectId },
+    'GET /api/v1/findings/{id}/comments': { limit: '5' },
+    'GET /api/v1/users/search': { project_id: seed.projectId, q: 'example' },
     'GET /api/v1/sla/violations': { project_id: seed.projectId, limit: '5' },
     'GET /api/v1/jobs': { limit: '5' },
     'GET /api/v1/projects/{id}/scope': { mode: 'include', limit: '5' },
@@ -214,8 +222,17 @@ export async function replaceConsumed(
     case 'DELETE /api/v1/products/{id}':
       await seed.newProduct();
       return;
+    case 'DELETE /api/v1/admin/installed-plugins/{id}':
+      await seed.newEnricher();
+      return;
+    case 'DELETE /api/v1/admin/plugin-marketplaces/{id}':
+      await seed.newPluginSource();
+      return;
     case 'DELETE /api/v1/findings/{id}':
       await seed.newFinding();
+      return;
+    case 'DELETE /api/v1/findings/{id}/comments/{comment_id}':
+      await seed.newComment();
       return;
     case 'POST /api/v1/jobs/{id}/cancel':
       await seed.newReport();

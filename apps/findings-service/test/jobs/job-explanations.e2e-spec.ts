@@ -54,7 +54,9 @@ afterAll(() => stack.close());
 
 describe('Job explanations - /api/v1/jobs[/{id}] (GET), /api/v1/jobs/{id}/retry (POST)', () => {
   it("names the report's file, project and product with counts (duplicates) and duration", async () => {
-    const id = await uploadReport(t, bearer(admin), product.id, sarif, { filename: 'semgrep.sarif' });
+    const id = await uploadReport(t, bearer(admin), product.id, sarif, {
+      filename: 'semgrep.sarif',
+    });
     const report = await waitForReport(t, bearer(admin), id);
     expect(report.counts).toEqual({ new: 2, updated: 0, renewed: 0, results: 3, duplicates: 1 });
     const row = await job(id);
@@ -74,7 +76,10 @@ describe('Job explanations - /api/v1/jobs[/{id}] (GET), /api/v1/jobs/{id}/retry 
     const listed = await bearer(admin)
       .apply(request(t.url).get('/api/v1/jobs').query({ report_id: id }))
       .expect(200);
-    expect(listed.body.data[0]).toMatchObject({ file_name: 'semgrep.sarif', product_name: product.name });
+    expect(listed.body.data[0]).toMatchObject({
+      file_name: 'semgrep.sarif',
+      product_name: product.name,
+    });
     // The upload's findings: those the report created.
     const created = await listFindings(t, bearer(admin), { first_report_id: id });
     expect(created.items).toHaveLength(2);

@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { addMember, Auth, bearer } from '../support/catalog';
-import { freshMember, freshProduct, Product, seedFindings, startWithProduct } from '../support/findings-seed';
+import {
+  freshMember,
+  freshProduct,
+  Product,
+  seedFindings,
+  startWithProduct,
+} from '../support/findings-seed';
 import { freshUser, login, Login } from '../support/sessions';
 import { TestApp } from '../support/test-app';
 
@@ -39,7 +45,9 @@ describe('People search - /api/v1/users/search (GET)', () => {
     await addMember(t, bearer(admin), product.project_id, hanna.id, 'analyst');
     const analyst = await login(t, hanna.email, hanna.password);
     const found = (
-      await search(bearer(analyst), { project_id: product.project_id, q: `ANNA ${tag}` }).expect(200)
+      await search(bearer(analyst), { project_id: product.project_id, q: `ANNA ${tag}` }).expect(
+        200,
+      )
     ).body.data;
     expect(found).toEqual([
       { id: anna.id, email: anna.email, display_name: `Anna ${tag}`, role: 'viewer' },
@@ -51,7 +59,9 @@ describe('People search - /api/v1/users/search (GET)', () => {
     ).body.data;
     expect(byMail.map((p: { id: string }) => p.id)).toEqual([hanna.id]);
     const limited = (
-      await search(bearer(analyst), { project_id: product.project_id, q: tag, limit: 1 }).expect(200)
+      await search(bearer(analyst), { project_id: product.project_id, q: tag, limit: 1 }).expect(
+        200,
+      )
     ).body.data;
     expect(limited).toHaveLength(1);
   });
@@ -84,7 +94,12 @@ describe('People search - /api/v1/users/search (GET)', () => {
       (await search(bearer(viewer), { project_id: product.project_id, q: 'ab' }).expect(403)).body
         .code,
     ).toBe('access_denied');
-    const elsewhere = await freshMember(t, admin, (await freshProduct(t, admin)).project_id, 'admin');
+    const elsewhere = await freshMember(
+      t,
+      admin,
+      (await freshProduct(t, admin)).project_id,
+      'admin',
+    );
     expect(
       (await search(bearer(elsewhere), { project_id: product.project_id, q: 'ab' }).expect(404))
         .body.code,
@@ -116,7 +131,11 @@ describe('Member by e-mail - /api/v1/projects/{id}/members (POST)', () => {
     const members = (await bearer(admin).apply(request(t.url).get(path)).expect(200)).body.data;
     expect(members.find((m: { user_id: string }) => m.user_id === eve.id).role).toBe('viewer');
     const unknown = await bearer(admin)
-      .apply(request(t.url).post(path).send({ email: `nobody.${tag}@example.test`, role: 'viewer' }))
+      .apply(
+        request(t.url)
+          .post(path)
+          .send({ email: `nobody.${tag}@example.test`, role: 'viewer' }),
+      )
       .expect(404);
     expect(unknown.body.code).toBe('user_not_found');
     const analyst = await freshMember(t, admin, product.project_id, 'analyst');
@@ -143,7 +162,10 @@ describe('Project finding counts - /api/v1/projects[/{id}] (GET)', () => {
       { severity: 'HIGH', status: 'risk_accepted' },
       { severity: 'HIGH', status: 'fixed' },
     ]);
-    await seedFindings(t, second, [{ severity: 'LOW', status: 'false_positive' }, { severity: 'LOW', status: 'confirmed' }]);
+    await seedFindings(t, second, [
+      { severity: 'LOW', status: 'false_positive' },
+      { severity: 'LOW', status: 'confirmed' },
+    ]);
     const expected = {
       total: 5,
       open: 3,

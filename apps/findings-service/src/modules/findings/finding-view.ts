@@ -81,7 +81,15 @@ export function ruleTitleOf(f: Pick<FindingView, 'ruleTitle' | 'ruleName' | 'rul
 export function locationLabelOf(
   f: Pick<
     FindingView,
-    'filePath' | 'startLine' | 'endLine' | 'logicalLocation' | 'host' | 'ip' | 'port' | 'protocol' | 'url'
+    | 'filePath'
+    | 'startLine'
+    | 'endLine'
+    | 'logicalLocation'
+    | 'host'
+    | 'ip'
+    | 'port'
+    | 'protocol'
+    | 'url'
   >,
 ): string {
   if (f.url) return f.url;

@@ -49,7 +49,8 @@ export class FindingsOverviewService {
     input: FindingSelectionInput & { by: FindingGroupKey; cursor?: string; limit: number },
   ): Promise<FindingGroupPage> {
     const selection = this.selection(input);
-    const cursor = input.cursor === undefined ? undefined : decodeGroupCursor(input.cursor, input.by);
+    const cursor =
+      input.cursor === undefined ? undefined : decodeGroupCursor(input.cursor, input.by);
     if (input.cursor !== undefined && !cursor) throw new FindingsApiError('finding_cursor_invalid');
     const rows = await this.findings.groups({
       scope: this.visibility.scope(access, 'read_findings'),

@@ -20,7 +20,9 @@ export class JobsController {
   private async explained(views: JobView[], acceptLanguage?: string): Promise<JobDto[]> {
     const reports = await this.jobs.reportsOf(views);
     const locale = negotiateLocale(acceptLanguage);
-    return views.map((v) => JobDto.from(v, v.reportId ? reports.get(v.reportId) : undefined, locale));
+    return views.map((v) =>
+      JobDto.from(v, v.reportId ? reports.get(v.reportId) : undefined, locale),
+    );
   }
 
   @Get()
@@ -57,8 +59,7 @@ export class JobsController {
     @Param('id') id: string,
     @Headers('accept-language') acceptLanguage?: string,
   ): Promise<JobDto> {
-    const [dto] = await this.explained([await this.jobs.get(access, id)], acceptLanguage);
-    return dto!;
+    return this.explainedOne(await this.jobs.get(access, id), acceptLanguage);
   }
 
   @Post(':id/retry')
@@ -70,8 +71,7 @@ export class JobsController {
     @Param('id') id: string,
     @Headers('accept-language') acceptLanguage?: string,
   ): Promise<JobDto> {
-    const [dto] = await this.explained([await this.jobs.retry(access, id)], acceptLanguage);
-    return dto!;
+    return this.explainedOne(await this.jobs.retry(access, id), acceptLanguage);
   }
 
   @Post(':id/cancel')
@@ -83,7 +83,6 @@ export class JobsController {
     @Param('id') id: string,
   ): Promise<JobCancelDto> {
     const result = await this.jobs.cancel(access, id);
-    const [dto] = await this.explained([result]);
-    return { ...dto!, cancel_requested: result.cancelRequested };
+    return { ...(await this.explainedOne(result)), cancel_requested: result.cancelRequested };
   }
 }

@@ -22,7 +22,8 @@ export class PeopleSearchService {
     access: AccessContext,
     input: { projectId: string; q: string; scope: PeopleScope; limit: number },
   ): Promise<FoundPerson[]> {
-    const roles = input.scope === 'directory' ? (['admin'] as const) : (['analyst', 'admin'] as const);
+    const roles =
+      input.scope === 'directory' ? (['admin'] as const) : (['analyst', 'admin'] as const);
     await this.projectAccess.requireRole(access, input.projectId, roles);
     if (!(await this.projects.findById(input.projectId))) {
       throw new ProjectsError('project_not_found');

@@ -48,8 +48,8 @@ export class ProjectsController {
     @CurrentAccess() access: AccessContext,
     @UuidParam('id') id: string,
   ): Promise<ProjectWithCountsDto> {
-    const [counted] = await this.projects.withCounts([await this.projects.get(access, id)]);
-    return ProjectWithCountsDto.fromCounted(counted!);
+    const counted = await this.projects.oneWithCounts(await this.projects.get(access, id));
+    return ProjectWithCountsDto.fromCounted(counted);
   }
 
   @Get(':id/settings')

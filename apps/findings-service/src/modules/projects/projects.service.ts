@@ -63,6 +63,12 @@ export class ProjectsService {
     return this.existing(id);
   }
 
+  /** One project with its finding counts. */
+  async oneWithCounts(project: ProjectEntity): Promise<ProjectWithCounts> {
+    const counts = await this.projects.findingCounts([project.id]);
+    return { project, counts: counts.get(project.id) ?? NO_FINDINGS };
+  }
+
   /** The projects with their finding counts (members see every finding of their project). */
   async withCounts(projects: ProjectEntity[]): Promise<ProjectWithCounts[]> {
     const counts = await this.projects.findingCounts(projects.map((p) => p.id));

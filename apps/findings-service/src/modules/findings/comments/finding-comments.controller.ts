@@ -52,9 +52,7 @@ export class FindingCommentsController {
     @UuidParam('comment_id') commentId: string,
     @Body() dto: FindingCommentBodyDto,
   ): Promise<FindingCommentDto> {
-    return FindingCommentDto.from(
-      await this.comments.edit(access, id, commentId, dto.body.trim()),
-    );
+    return FindingCommentDto.from(await this.comments.edit(access, id, commentId, dto.body.trim()));
   }
 
   @Delete(':comment_id')

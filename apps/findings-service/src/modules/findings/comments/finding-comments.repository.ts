@@ -51,7 +51,9 @@ export class FindingCommentsRepository {
        VALUES ($1, $2, $3, $4) RETURNING id`,
       [findingId, author.id, author.email, body],
     )) as { id: string }[];
-    return (await this.find(findingId, row!.id))!;
+    const added = row ? await this.find(findingId, row.id) : null;
+    if (!added) throw new Error('the inserted comment could not be read back');
+    return added;
   }
 
   async edit(findingId: string, id: string, body: string): Promise<FindingComment | null> {

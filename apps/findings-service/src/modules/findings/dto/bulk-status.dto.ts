@@ -29,7 +29,7 @@ export class BulkStatusDto extends BulkSelectionDto {
   @ApiPropertyOptional({
     maxLength: 4000,
     description:
-      'Why: required (non-blank) for risk_accepted, false_positive and wont_fix (400 justification_required); written into every changed finding\'s entry',
+      "Why: required (non-blank) for risk_accepted, false_positive and wont_fix (400 justification_required); written into every changed finding's entry",
   })
   @OptionalNotNull()
   @IsString()

@@ -22,7 +22,8 @@ export class ActionActorDto {
   @ApiProperty({
     nullable: true,
     type: String,
-    description: "a user actor's display name, resolved when read (null for keys, the system, deleted users)",
+    description:
+      "a user actor's display name, resolved when read (null for keys, the system, deleted users)",
   })
   name!: string | null;
 }

@@ -104,7 +104,7 @@ export class FindingFiltersDto {
 
   @ApiPropertyOptional({
     format: 'uuid',
-    description: "Findings whose latest sighting is this report (until a later one sees them)",
+    description: 'Findings whose latest sighting is this report (until a later one sees them)',
   })
   @OptionalNotNull()
   @IsUUID()
@@ -166,7 +166,12 @@ export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
     host: dto.host || undefined,
     filePath: dto.file_path || undefined,
     search: dto.search?.trim() || undefined,
-    ruleIds: lists.check('rule_id', dto.rule_id, (v: string): v is string => v.length <= 500, 'too long'),
+    ruleIds: lists.check(
+      'rule_id',
+      dto.rule_id,
+      (v: string): v is string => v.length <= 500,
+      'too long',
+    ),
     filePathExact: dto.file_path_exact || undefined,
     firstReportId: dto.first_report_id?.toLowerCase(),
     lastReportId: dto.last_report_id?.toLowerCase(),

@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FINDING_STATUSES, FindingStatus } from '../finding-status';
-import { locationLabelOf, ruleTitleOf, type FindingPerson, type FindingView } from '../finding-view';
+import {
+  locationLabelOf,
+  ruleTitleOf,
+  type FindingPerson,
+  type FindingView,
+} from '../finding-view';
 import type { FindingAction } from '../../action-log/finding-action';
 import type { FindingPage } from '../findings-query.service';
 import { StatusDecisionDto } from './finding-action.dto';

@@ -305,7 +305,11 @@ describe('finding lifecycle - decisions carry their reason', () => {
     const stay = { from: 'risk_accepted', to: 'risk_accepted', newRiskDate: true } as const;
     expect(codeOf(() => checkedJustification(stay, undefined))).toBe('justification_required');
     expect(checkedJustification({ ...stay, newRiskDate: false }, undefined)).toBeNull();
-    expect(checkedJustification({ from: 'new', to: 'confirmed', newRiskDate: false }, undefined)).toBeNull();
-    expect(checkedJustification({ from: 'new', to: 'confirmed', newRiskDate: false }, 'x')).toBe('x');
+    expect(
+      checkedJustification({ from: 'new', to: 'confirmed', newRiskDate: false }, undefined),
+    ).toBeNull();
+    expect(checkedJustification({ from: 'new', to: 'confirmed', newRiskDate: false }, 'x')).toBe(
+      'x',
+    );
   });
 });

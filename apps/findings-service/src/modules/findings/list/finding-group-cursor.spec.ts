@@ -3,7 +3,11 @@ import { decodeGroupCursor, encodeGroupCursor } from './finding-group-cursor';
 describe('finding group cursor', () => {
   it('round-trips and is bound to its grouping', () => {
     const text = encodeGroupCursor({ by: 'rule', count: 412, key: 'js/sql-injection' });
-    expect(decodeGroupCursor(text, 'rule')).toEqual({ by: 'rule', count: 412, key: 'js/sql-injection' });
+    expect(decodeGroupCursor(text, 'rule')).toEqual({
+      by: 'rule',
+      count: 412,
+      key: 'js/sql-injection',
+    });
     expect(decodeGroupCursor(text, 'file')).toBeUndefined();
   });
 

@@ -1,4 +1,8 @@
-import { FINDING_GROUP_KEYS, type FindingGroupCursor, type FindingGroupKey } from './finding-groups.sql';
+import {
+  FINDING_GROUP_KEYS,
+  type FindingGroupCursor,
+  type FindingGroupKey,
+} from './finding-groups.sql';
 
 /** Opaque to clients: base64url of a small JSON object. */
 export function encodeGroupCursor(cursor: FindingGroupCursor): string {
@@ -7,7 +11,10 @@ export function encodeGroupCursor(cursor: FindingGroupCursor): string {
 }
 
 /** The cursor when well-formed and made for grouping by `by`; otherwise undefined. */
-export function decodeGroupCursor(text: string, by: FindingGroupKey): FindingGroupCursor | undefined {
+export function decodeGroupCursor(
+  text: string,
+  by: FindingGroupKey,
+): FindingGroupCursor | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));

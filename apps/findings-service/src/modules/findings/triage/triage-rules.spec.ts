@@ -54,9 +54,9 @@ describe('planTriage', () => {
       now,
     );
     expect(accepted.justification).toBe('WAF');
-    expect(
-      codeOf(() => planTriage(accepted.next, { riskAcceptedUntil: inDays(90) }, now)),
-    ).toBe('justification_required');
+    expect(codeOf(() => planTriage(accepted.next, { riskAcceptedUntil: inDays(90) }, now))).toBe(
+      'justification_required',
+    );
     const extended = planTriage(
       accepted.next,
       { riskAcceptedUntil: inDays(90), justification: 'review moved' },

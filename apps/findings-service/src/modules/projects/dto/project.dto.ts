@@ -35,7 +35,12 @@ export class ProjectFindingCountsDto {
   @ApiProperty({ type: OpenBySeverityDto }) open_by_severity!: OpenBySeverityDto;
 
   static from(c: ProjectFindingCounts): ProjectFindingCountsDto {
-    return { total: c.total, open: c.open, attention: c.attention, open_by_severity: c.openBySeverity };
+    return {
+      total: c.total,
+      open: c.open,
+      attention: c.attention,
+      open_by_severity: c.openBySeverity,
+    };
   }
 }
 
@@ -44,6 +49,9 @@ export class ProjectWithCountsDto extends ProjectDto {
   @ApiProperty({ type: ProjectFindingCountsDto }) finding_counts!: ProjectFindingCountsDto;
 
   static fromCounted(p: ProjectWithCounts): ProjectWithCountsDto {
-    return { ...ProjectDto.from(p.project), finding_counts: ProjectFindingCountsDto.from(p.counts) };
+    return {
+      ...ProjectDto.from(p.project),
+      finding_counts: ProjectFindingCountsDto.from(p.counts),
+    };
   }
 }

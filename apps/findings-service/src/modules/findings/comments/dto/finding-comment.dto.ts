@@ -7,7 +7,10 @@ export class FindingCommentsQueryDto {
   @QueryInt({ min: 1, max: 500, default: 100 })
   limit?: number;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'The page after this comment of the finding' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The page after this comment of the finding',
+  })
   @IsOptional()
   @IsUUID()
   after?: string;
