@@ -4,6 +4,7 @@ import {
   BUILD_TIMEOUT_MS,
   enrichCall,
   startTestHost,
+  shownSecret,
   tagsOf,
   testComponent,
   type TestComponent,
@@ -55,8 +56,12 @@ describe('WebAssembly sandbox: host calls', () => {
       );
 
     it('answers a plugin its own installation secret only', async () => {
-      expect(await read('plugin-a', 'secret', 'api_token')).toEqual({ value: TOKEN_A });
-      expect(await read('plugin-b', 'secret', 'api_token')).toEqual({ value: TOKEN_B });
+      expect(await read('plugin-a', 'secret', 'api_token')).toEqual({
+        value: shownSecret(TOKEN_A),
+      });
+      expect(await read('plugin-b', 'secret', 'api_token')).toEqual({
+        value: shownSecret(TOKEN_B),
+      });
       // The plugin names only a setting; the plugin id comes from the invocation.
       expect(
         lab.broker.asked.filter((a) => a.call === 'get-secret').map((a) => a.context.pluginId),
@@ -65,10 +70,10 @@ describe('WebAssembly sandbox: host calls', () => {
 
     it('answers a project secret of the event’s project only', async () => {
       expect(await read('plugin-a', 'project-secret', 'region_token', 'project-a')).toEqual({
-        value: REGION_A,
+        value: shownSecret(REGION_A),
       });
       expect(await read('plugin-a', 'project-secret', 'region_token', 'project-b')).toEqual({
-        value: REGION_B,
+        value: shownSecret(REGION_B),
       });
       expect(await read('plugin-a', 'project-secret', 'region_token', 'project-c')).toEqual({
         value: '<none>',
@@ -111,10 +116,16 @@ describe('WebAssembly sandbox: host calls', () => {
       // answer (matched by sequence number), not the stale one.
       release();
       expect(await read('plugin-a', 'project-secret', 'region_token')).toEqual({
-        value: REGION_A,
+        value: shownSecret(REGION_A),
       });
       expect(await read('plugin-a', 'project-secret', 'region_token')).toEqual({
-        value: REGION_A,
+        value: shownSecret(REGION_A),
+      });
+    });
+
+    it('never passes a secret value on in an answer: a copy in a tag is [redacted]', async () => {
+      expect(await read('plugin-a', 'leak-in-tag', 'api_token')).toEqual({
+        value: 'token [redacted] copied',
       });
     });
 

@@ -4,6 +4,7 @@ import {
   BUILD_TIMEOUT_MS,
   enrichCall,
   startTestHost,
+  shownSecret,
   tagsOf,
   testComponent,
   type TestComponent,
@@ -70,7 +71,7 @@ describe('WebAssembly sandbox: reload without dropping calls', () => {
 
     // The accepted call of v1 completes on v1.
     release();
-    expect(tagsOf(await inFlight)).toEqual({ value: TOKEN });
+    expect(tagsOf(await inFlight)).toEqual({ value: shownSecret(TOKEN) });
     expect(lab.log.lines.some((l) => l['msg'] === 'wasm plugin reloaded')).toBe(true);
   });
 
@@ -89,7 +90,7 @@ describe('WebAssembly sandbox: reload without dropping calls', () => {
       error: { code: 'not_loaded' },
     });
     release();
-    expect(tagsOf(await inFlight)).toEqual({ value: TOKEN });
+    expect(tagsOf(await inFlight)).toEqual({ value: shownSecret(TOKEN) });
     await unloaded;
     expect(lab.host.poolSize('plugin-a')).toBeUndefined();
   });

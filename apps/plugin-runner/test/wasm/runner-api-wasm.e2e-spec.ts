@@ -11,7 +11,13 @@ import {
   unary,
   type RawRunnerClient,
 } from '../runner-api/runner-api-harness';
-import { BUILD_TIMEOUT_MS, finding, testComponent, type TestComponent } from './support/wasm-lab';
+import {
+  BUILD_TIMEOUT_MS,
+  finding,
+  shownSecret,
+  testComponent,
+  type TestComponent,
+} from './support/wasm-lab';
 
 // A load transpiles and compiles a 12 MB component (seconds; 5-15 s on the shared 2-core
 // machine under parallel test files).
@@ -92,7 +98,9 @@ describe('runner API: a WebAssembly plugin end to end', () => {
     expect(secret.hostCalls.map((c) => [c.call, c.get_secret?.name])).toEqual([
       ['get_secret', 'api_token'],
     ]);
-    expect(JSON.parse(secret.result!.value_json)).toEqual([{ key: 'value', value: SECRET }]);
+    expect(JSON.parse(secret.result!.value_json)).toEqual([
+      { key: 'value', value: shownSecret(SECRET) },
+    ]);
 
     // The guest puts the secret into its error: the runner scrubs it before it leaves.
     const leak = await invoke(client, start('leak-in-error', 'api_token'), findingsSide);

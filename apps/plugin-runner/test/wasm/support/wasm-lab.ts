@@ -250,6 +250,14 @@ export function enrichCall(
   };
 }
 
+/**
+ * How the probe shows a secret it read: reversed (`rev:...`), since the runner replaces the
+ * secret value itself by `[redacted]` in every answer of the plugin.
+ */
+export function shownSecret(value: string): string {
+  return `rev:${[...value].reverse().join('')}`;
+}
+
 /** The tags of a successful enrich answer as a map. */
 export function tagsOf(result: { ok: boolean; value?: JsonValue }): Record<string, string> {
   if (!result.ok) throw new Error(`the call failed: ${JSON.stringify(result)}`);

@@ -56,7 +56,18 @@ export const findingEnricher = {
         if (!answer.ok) return [{ key: 'error', value: answer.error }];
         log('info', `read ${arg}: ${answer.value}`);
         log('warn', `again, quoted: "${answer.value}"`);
-        return [{ key: 'value', value: answer.value === undefined ? '<none>' : answer.value }];
+        // Shown reversed: the runner replaces the secret itself in every answer (see leak-in-tag).
+        return [
+          {
+            key: 'value',
+            value:
+              answer.value === undefined ? '<none>' : `rev:${[...answer.value].reverse().join('')}`,
+          },
+        ];
+      }
+      case 'leak-in-tag': {
+        const answer = hostCall(() => getSecret(arg));
+        return [{ key: 'value', value: `token ${answer.value} copied` }];
       }
       case 'leak-in-error': {
         const answer = hostCall(() => getSecret(arg));
