@@ -75,6 +75,8 @@ describe('Admin routes - every /api/v1/admin route x caller', () => {
       'PUT api/v1/admin/users/:id/enabled',
       'DELETE api/v1/admin/users/:id',
       'GET api/v1/admin/users/:id',
+      'DELETE api/v1/admin/installed-plugins/:id',
+      'DELETE api/v1/admin/plugin-marketplaces/:id',
     ])
       expect(paths).toContain(route);
     const wrong: string[] = [];

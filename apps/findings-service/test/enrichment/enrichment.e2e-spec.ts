@@ -205,7 +205,8 @@ describe('enrichment of findings by an enricher plugin (real runner, CMDB stand-
     try {
       const res = await manual(stack.admin, id).expect(422);
       expect(res.body.code).toBe('enrichment_failed');
-      expect(JSON.stringify(res.body)).toContain('plugin_error');
+      // details.reason, as documented: the runner's code of the failure.
+      expect(res.body.details).toEqual({ reason: 'plugin_error' });
     } finally {
       metabase.failWith = undefined;
     }

@@ -36,8 +36,15 @@ export const findingEnricher = {
       const match = /^CVE-(\d{4})-\d+$/i.exec(finding.cve);
       if (match) tags.push({ key: 'cve-year', value: match[1] });
       if (settings.check_cves) {
-        const known = isCveKnown([finding.cve]);
-        tags.push({ key: 'cve-known', value: known.length > 0 ? 'yes' : 'no' });
+        // A failed host call throws its host-error; is-cve-known answers `unavailable` until
+        // the service has a CVE catalogue behind it: the finding is tagged "unknown" then.
+        let known = 'unknown';
+        try {
+          known = isCveKnown([finding.cve]).length > 0 ? 'yes' : 'no';
+        } catch {
+          known = 'unknown';
+        }
+        tags.push({ key: 'cve-known', value: known });
       }
     }
     return tags;

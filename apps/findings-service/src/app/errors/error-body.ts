@@ -19,6 +19,12 @@ export class FieldProblemDto {
   codes?: string[];
 }
 
+/** The machine-readable part of an error's cause. */
+export class ErrorDetailsDto {
+  @ApiProperty({ example: 'deadline_exceeded', description: 'A stable code of the cause' })
+  reason!: string;
+}
+
 /** Envelope of every error answer. */
 export class ErrorBodyDto {
   @ApiProperty({ description: 'Message localized by Accept-Language (en, ru)' })
@@ -37,6 +43,13 @@ export class ErrorBodyDto {
     description: 'query_syntax_error, bad_request: the problem found (English)',
   })
   problem?: string;
+
+  @ApiPropertyOptional({
+    type: ErrorDetailsDto,
+    description:
+      'Why, where a code has several causes: details.reason (e.g. enrichment_failed: the runner code; conflict: what is in the way)',
+  })
+  details?: ErrorDetailsDto;
 
   @ApiPropertyOptional({ description: 'Correlates a 500 answer with the server log' })
   error_id?: string;

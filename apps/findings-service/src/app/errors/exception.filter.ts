@@ -62,6 +62,11 @@ export class FindingsExceptionFilter implements ExceptionFilter {
         }
         if (typeof details?.['position'] === 'number') body.position = details['position'];
         if (typeof details?.['problem'] === 'string') body.problem = details['problem'];
+        // details.reason: the cause's stable code (already part of the message where it has one).
+        const reason = details?.['reason'];
+        if (typeof reason === 'string' && /^[a-z0-9_.-]{1,64}$/.test(reason)) {
+          body.details = { reason };
+        }
         const retryAfter = details?.['retryAfterSeconds'];
         if (typeof retryAfter === 'number') void reply.header('Retry-After', String(retryAfter));
         break;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PluginsModule } from '../plugins/plugins.module';
 import { ChannelBackfillController, PluginChannelsController } from './plugin-channels.controller';
+import { PluginChannelsRemoval } from './plugin-channels-removal';
 import { PluginChannelsRepository } from './plugin-channels.repository';
 import { PluginChannelsService } from './plugin-channels.service';
 
@@ -8,6 +9,6 @@ import { PluginChannelsService } from './plugin-channels.service';
 @Module({
   imports: [PluginsModule],
   controllers: [PluginChannelsController, ChannelBackfillController],
-  providers: [PluginChannelsRepository, PluginChannelsService],
+  providers: [PluginChannelsRepository, PluginChannelsService, PluginChannelsRemoval],
 })
 export class PluginChannelsModule {}

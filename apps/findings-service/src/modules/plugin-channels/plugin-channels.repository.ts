@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 export interface StoredChannelConfig {
   settings: Record<string, unknown>;
@@ -33,6 +33,13 @@ export class PluginChannelsRepository {
         { settings: r.settings, secretSettings: r.secret_settings },
       ]),
     );
+  }
+
+  /** Every project's settings of an installation that is being uninstalled. */
+  async deleteForPlugin(manager: EntityManager, pluginId: string): Promise<void> {
+    await manager.query(`DELETE FROM project_channel_configs WHERE installed_plugin_id = $1`, [
+      pluginId,
+    ]);
   }
 
   async config(projectId: string, pluginId: string): Promise<StoredChannelConfig | null> {

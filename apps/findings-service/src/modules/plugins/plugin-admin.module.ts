@@ -8,6 +8,7 @@ import { PluginCatalogService } from './catalog/plugin-catalog.service';
 import { InstalledPluginsController } from './installed-plugins/installed-plugins.controller';
 import { PluginConfigurationService } from './installed-plugins/plugin-configuration.service';
 import { PluginInstallService } from './installed-plugins/plugin-install.service';
+import { PluginUninstallService } from './installed-plugins/plugin-uninstall.service';
 import { PluginVersionsService } from './installed-plugins/plugin-versions.service';
 import { PluginMarketplacesController } from './marketplaces/plugin-marketplaces.controller';
 import { PluginMarketplacesService } from './marketplaces/plugin-marketplaces.service';
@@ -32,6 +33,7 @@ import { PluginsModule } from './plugins.module';
     PluginInstallService,
     PluginConfigurationService,
     PluginVersionsService,
+    PluginUninstallService,
   ],
   exports: [PluginMarketplacesService, PluginAuditLog],
 })

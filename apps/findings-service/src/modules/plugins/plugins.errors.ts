@@ -32,7 +32,9 @@ export type PluginsErrorCode =
   | 'plugin_runner_unavailable'
   | 'plugin_upload_invalid'
   | 'plugin_artifact_too_large'
-  | 'plugin_capability_change_pending';
+  | 'plugin_capability_change_pending'
+  // 409 with details.reason: plugin_source_in_use (a source installations come from)
+  | 'conflict';
 
 /** The plugins module's one error class (marketplaces, catalogs, installed plugins). */
 export class PluginsError extends FindingsError<PluginsErrorCode> {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { NOT_CONFIGURED_PORTS } from '../plugin-runner-client/host-call-ports';
 import { PluginRunnerClientModule } from '../plugin-runner-client/plugin-runner-client.module';
 import { InstalledPluginSecrets } from './installed-plugins/installed-plugin-secrets';
+import { InstalledPluginRemovals } from './installed-plugins/installed-plugin-removals';
 import { InstalledPluginsService } from './installed-plugins/installed-plugins.service';
 import { PluginStoreModule } from './installed-plugins/plugin-store.module';
 
@@ -21,7 +22,12 @@ import { PluginStoreModule } from './installed-plugins/plugin-store.module';
       },
     }),
   ],
-  providers: [InstalledPluginsService],
-  exports: [InstalledPluginsService, PluginStoreModule, PluginRunnerClientModule],
+  providers: [InstalledPluginsService, InstalledPluginRemovals],
+  exports: [
+    InstalledPluginsService,
+    InstalledPluginRemovals,
+    PluginStoreModule,
+    PluginRunnerClientModule,
+  ],
 })
 export class PluginsModule {}

@@ -9,13 +9,15 @@ export type PluginAuditAction =
   | 'marketplace.updated'
   | 'marketplace.native_granted'
   | 'marketplace.native_withdrawn'
+  | 'marketplace.deleted'
   | 'plugin.installed'
   | 'plugin.updated'
   | 'plugin.update_held'
   | 'plugin.capability_change_acknowledged'
   | 'plugin.enabled'
   | 'plugin.disabled'
-  | 'plugin.settings_changed';
+  | 'plugin.settings_changed'
+  | 'plugin.uninstalled';
 
 /**
  * Records who changed what in the plugin administration, in the same transaction as the

@@ -1,5 +1,16 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Put,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { AcceptsBody } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessContext } from '../../../app/access/access-context';
@@ -19,6 +30,7 @@ import {
 import { InstalledPluginsService } from './installed-plugins.service';
 import { PluginConfigurationService } from './plugin-configuration.service';
 import { PluginInstallService } from './plugin-install.service';
+import { PluginUninstallService } from './plugin-uninstall.service';
 import { PluginVersionsService } from './plugin-versions.service';
 import { readSideloadForm } from './sideload-form';
 
@@ -40,6 +52,7 @@ export class InstalledPluginsController {
     private readonly configuration: PluginConfigurationService,
     private readonly versions: PluginVersionsService,
     private readonly plugins: InstalledPluginsService,
+    private readonly uninstalls: PluginUninstallService,
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
   ) {}
 
@@ -124,6 +137,21 @@ export class InstalledPluginsController {
       actorOf(access),
     );
     return InstalledPluginDto.from(plugin);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @AdminOnly()
+  @ApiNoContentResponse({
+    description:
+      'Uninstalled: unloaded if enabled; its settings, secrets and project settings removed (what it wrote into findings stays)',
+  })
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async uninstall(
+    @UuidParam('id') id: string,
+    @CurrentAccess() access: AccessContext,
+  ): Promise<void> {
+    await this.uninstalls.uninstall(id, actorOf(access));
   }
 
   @Post(':id/enable')

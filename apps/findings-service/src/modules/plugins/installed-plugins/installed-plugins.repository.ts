@@ -89,6 +89,28 @@ export class InstalledPluginsRepository {
       .update({ id }, changes as QueryDeepPartialEntity<InstalledPluginEntity>);
   }
 
+  /** Removes the installation row (its settings and sealed secrets go with it). */
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(InstalledPluginEntity).delete({ id });
+  }
+
+  /** Installations that come from catalog source `sourceId`. */
+  countFromSource(manager: EntityManager, sourceId: string): Promise<number> {
+    return manager.getRepository(InstalledPluginEntity).countBy({ marketplaceId: sourceId });
+  }
+
+  /** Removes the artifact bytes of `digest` unless an installation still uses them. */
+  async deleteArtifactIfUnused(manager: EntityManager, digest: string): Promise<void> {
+    await manager.query(
+      `DELETE FROM plugin_artifacts a
+        WHERE a.digest = $1
+          AND NOT EXISTS (SELECT 1 FROM installed_plugins p
+                           WHERE p.artifact_sha256 = a.digest
+                              OR strpos(COALESCE(p.pending_version::text, ''), a.digest) > 0)`,
+      [digest],
+    );
+  }
+
   /** Stores artifact bytes under their digest (kept as they are when present). */
   async saveArtifact(manager: EntityManager, digest: string, content: Buffer): Promise<void> {
     await manager

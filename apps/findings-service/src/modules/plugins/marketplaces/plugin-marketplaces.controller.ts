@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { AccessContext } from '../../../app/access/access-context';
 import { AdminOnly, CurrentAccess } from '../../../app/access/access.decorators';
 import { ApiDataResponse, ApiErrorResponses } from '../../../app/http/api-responses';
@@ -12,12 +12,16 @@ import {
   PluginMarketplaceDto,
   UpdatePluginMarketplaceDto,
 } from './dto/plugin-marketplace.dto';
+import { PluginUninstallService } from '../installed-plugins/plugin-uninstall.service';
 import { PluginMarketplacesService } from './plugin-marketplaces.service';
 
 @ApiTags('plugins')
 @Controller(`${API_PREFIX}/admin/plugin-marketplaces`)
 export class PluginMarketplacesController {
-  constructor(private readonly marketplaces: PluginMarketplacesService) {}
+  constructor(
+    private readonly marketplaces: PluginMarketplacesService,
+    private readonly uninstalls: PluginUninstallService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -78,6 +82,18 @@ export class PluginMarketplacesController {
       actorOf(access),
     );
     return PluginMarketplaceDto.from(source);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @AdminOnly()
+  @ApiNoContentResponse({
+    description:
+      'Removed; 409 conflict (details.reason plugin_source_in_use) while installations come from it, (official_source) for the official source',
+  })
+  @ApiErrorResponses(400, 401, 403, 404, 409, 429)
+  async remove(@UuidParam('id') id: string, @CurrentAccess() access: AccessContext): Promise<void> {
+    await this.uninstalls.deleteSource(id, actorOf(access));
   }
 
   @Get(':id/catalog')

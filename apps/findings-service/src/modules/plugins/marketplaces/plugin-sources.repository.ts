@@ -51,6 +51,10 @@ export class PluginSourcesRepository {
     return this.sources.findOneBy({ id });
   }
 
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(PluginSourceEntity).delete({ id });
+  }
+
   lockById(manager: EntityManager, id: string): Promise<PluginSourceEntity | null> {
     return manager
       .getRepository(PluginSourceEntity)
