@@ -25,6 +25,7 @@ import type { PluginRunnerClientConfig } from '../../app/config/plugin-runner-co
 import type { HostCallPorts, PluginEventContext, PluginSecretsPort } from './host-call-ports';
 import { HostCallResponder } from './host-call-responder';
 import { PluginRunnerClientError } from './plugin-runner-client.errors';
+import { capPluginText } from './plugin-text';
 
 /** A plugin version to load, as recorded at install (docs/plugins/runner-api.md, "Load"). */
 export interface PluginLoadRequest {
@@ -143,7 +144,8 @@ export function scrubSecrets<T>(value: T, secrets: Iterable<string>): T {
   return walk(value) as T;
 }
 
-function toResult(result: InvokeResult, secrets: Set<string>): PluginInvocationResult {
+/** The runner's InvokeResult as this side uses it (exported for its unit test). */
+export function toResult(result: InvokeResult, secrets: Set<string>): PluginInvocationResult {
   if (result.ok) {
     return {
       ok: true,
@@ -156,7 +158,8 @@ function toResult(result: InvokeResult, secrets: Set<string>): PluginInvocationR
     ok: false,
     error: {
       code: result.error_code,
-      message: scrubSecrets(result.error_message, secrets),
+      // Scrubbed, then cut: the plugin's text is logged and answered at most 2 KB long.
+      message: capPluginText(scrubSecrets(result.error_message, secrets)),
       ...(detail === undefined ? {} : { detail }),
     },
     durationMs: result.duration_ms,
