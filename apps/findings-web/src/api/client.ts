@@ -97,7 +97,10 @@ export const STATUSES: readonly FindingStatus[] = findingDtoStatusValues;
  * The statuses a person may choose: `renewed` is set only by an import that sees a closed
  * finding again (the API refuses it by hand).
  */
-export const MANUAL_STATUSES: readonly FindingStatus[] = STATUSES.filter((s) => s !== 'renewed');
+export type ManualStatus = Exclude<FindingStatus, 'renewed'>;
+export const MANUAL_STATUSES: readonly ManualStatus[] = STATUSES.filter(
+  (s): s is ManualStatus => s !== 'renewed',
+);
 
 /** The error of whichever of `attempts` (mutations) ran last: an older failure is not shown once a newer try ran. */
 export function latestError(

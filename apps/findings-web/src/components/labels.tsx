@@ -55,7 +55,7 @@ export function TagChip({
       rightSection={rightSection}
       data-testid="tag"
     >
-      {name}
+      <span data-testid="tag-name">{name}</span>
     </Badge>
   );
 }

@@ -6,6 +6,8 @@ import { api, call, type Severity } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
+import { lookUp } from '../../i18n/look-up';
+import { DueSoon } from './DueSoon';
 
 export default function DeadlinesPage() {
   const { t, locale } = useI18n();
@@ -39,6 +41,7 @@ export default function DeadlinesPage() {
       <Title order={1} size="h3">
         {t('deadlines.title')}
       </Title>
+      <DueSoon />
       <Checkbox
         label={t('deadlines.onlyOpen')}
         checked={onlyOpen}
@@ -58,6 +61,11 @@ export default function DeadlinesPage() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
+          {violations.data && rows.length === 0 && (
+            <Table.Tr data-testid="violations-empty">
+              <Table.Td colSpan={7}>{t('deadlines.violationsEmpty')}</Table.Td>
+            </Table.Tr>
+          )}
           {rows.map((v) => (
             <Table.Tr key={v.id} data-testid={`violation-${v.id}`}>
               <Table.Td>
@@ -71,7 +79,7 @@ export default function DeadlinesPage() {
               <Table.Td>
                 {v.project_name} / {v.product_name}
               </Table.Td>
-              <Table.Td>{v.kind}</Table.Td>
+              <Table.Td>{lookUp(t, 'deadlines.kind', v.kind)}</Table.Td>
               <Table.Td>{formatDate(v.due_at, locale)}</Table.Td>
               <Table.Td data-testid="violation-state">
                 {v.resolved_at ? `${v.state} (${v.resolution})` : v.state}

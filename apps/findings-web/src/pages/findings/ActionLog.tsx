@@ -1,4 +1,5 @@
-import { Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
@@ -7,6 +8,7 @@ import { fieldChanges, plainValue, valueKind, type FieldChange } from './action-
 import { useFindingActions } from './api/findings';
 import { closureEvidence } from './auto-closure-text';
 import { ClosureEvidence } from './ClosureEvidence';
+import { actorText } from './people';
 
 function Value({ field, value }: { field: string; value: unknown }) {
   const { t, locale } = useI18n();
@@ -14,6 +16,17 @@ function Value({ field, value }: { field: string; value: unknown }) {
   if (kind === 'empty') return <Text span>—</Text>;
   if (kind === 'time') return <Text span>{formatDate(value as string, locale)}</Text>;
   if (kind === 'status') return <Text span>{lookUp(t, 'status', value as string)}</Text>;
+  if (kind === 'severity') return <Text span>{lookUp(t, 'severity', value as string)}</Text>;
+  if (kind === 'report')
+    return (
+      <Anchor
+        component={Link}
+        to={`/findings?first_report_id=${encodeURIComponent(value as string)}`}
+        size="xs"
+      >
+        {t('finding.reportFindings')}
+      </Anchor>
+    );
   return <Text span>{plainValue(value)}</Text>;
 }
 
@@ -55,7 +68,7 @@ export function ActionLog({ id }: { id: string }) {
             <Table.Tr key={a.id} data-testid="action" data-action={a.action}>
               <Table.Td>{formatDate(a.at, locale)}</Table.Td>
               <Table.Td>
-                {a.actor.label ?? a.actor.id}
+                {a.actor.type === 'system' ? a.actor.label : actorText(a.actor, '')}
                 {a.actor.type === 'system' && (
                   <Badge ml={4} size="xs" variant="outline" color="gray">
                     {t('finding.actionAutomatic')}
@@ -64,7 +77,7 @@ export function ActionLog({ id }: { id: string }) {
               </Table.Td>
               <Table.Td fw={600}>{lookUp(t, 'action', a.action)}</Table.Td>
               <Table.Td>
-                {fieldChanges(a.from, a.to).map((c) => (
+                {fieldChanges(a.from, a.to, t('finding.deletedUser')).map((c) => (
                   <Change key={c.field} change={c} />
                 ))}
               </Table.Td>

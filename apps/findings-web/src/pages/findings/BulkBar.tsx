@@ -1,12 +1,13 @@
 import { Button, Group, Paper, Select, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { MANUAL_STATUSES, latestError, type FindingStatus } from '../../api/client';
+import { MANUAL_STATUSES, latestError, type ManualStatus } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useBulkChanges } from './api/findings';
 import { endOfDay, isoDay } from './day-input';
 import { RiskUntilInput } from './RiskUntilInput';
+import { JUSTIFIED, justificationProblem } from './justification';
 
 // A bulk change never targets waiting (it needs a per-finding reason and date), nor renewed.
 const BULK_STATUSES = MANUAL_STATUSES.filter((s) => s !== 'waiting');
@@ -23,9 +24,10 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
   const { t } = useI18n();
   const [add, setAdd] = useState('');
   const [remove, setRemove] = useState('');
-  const [status, setStatus] = useState<FindingStatus | null>(null);
+  const [status, setStatus] = useState<ManualStatus | null>(null);
   const [riskUntil, setRiskUntil] = useState(isoDay(90));
-  const { errors, check, clear } = useFieldErrors<'riskUntil'>();
+  const [justification, setJustification] = useState('');
+  const { errors, check, clear } = useFieldErrors<'riskUntil' | 'justification'>();
   const bulk = useBulkChanges(ids, (r) =>
     onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched })),
   );
@@ -35,11 +37,13 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
       riskUntil:
         status === 'risk_accepted' &&
         (required(t, riskUntil) ?? (riskUntil < isoDay(1) && t('validation.dayFromTomorrow'))),
+      justification: justificationProblem(t, status, justification),
     });
     if (!ok) return;
     bulk.status.mutate({
       status,
       ...(status === 'risk_accepted' ? { risk_accepted_until: endOfDay(riskUntil) } : {}),
+      ...(JUSTIFIED.has(status) ? { justification: justification.trim() } : {}),
     });
   };
   return (
@@ -74,7 +78,7 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
           label={t('findings.bulkStatus')}
           data={BULK_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
           value={status}
-          onChange={(v) => setStatus(v as FindingStatus | null)}
+          onChange={(v) => setStatus(v as ManualStatus | null)}
         />
         {status === 'risk_accepted' && (
           <RiskUntilInput
@@ -84,6 +88,20 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
               clear('riskUntil');
             }}
             error={errors.riskUntil}
+          />
+        )}
+        {status && JUSTIFIED.has(status) && (
+          <TextInput
+            size="xs"
+            w={260}
+            withAsterisk
+            label={t('finding.justification')}
+            value={justification}
+            onChange={(e) => {
+              setJustification(e.currentTarget.value);
+              clear('justification');
+            }}
+            error={errors.justification}
           />
         )}
         <Button size="xs" onClick={applyStatus} loading={bulk.status.isPending} disabled={!status}>

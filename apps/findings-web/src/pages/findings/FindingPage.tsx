@@ -14,6 +14,8 @@ import { Enrichment, TagsEditor } from './FindingTags';
 import { listHref } from './list-place';
 import { MessageText } from './MessageText';
 import { ruleText } from './finding-place';
+import { FindingComments } from './FindingComments';
+import { StatusDecision } from './StatusDecision';
 import { StatusForm } from './StatusForm';
 
 function Deadline({ finding }: { finding: Finding }) {
@@ -151,6 +153,7 @@ export default function FindingPage() {
                 ))}
               </Table.Tbody>
             </Table>
+            <FindingComments findingId={f.id} earlierNote={f.comment} />
             <ActionLog id={f.id} />
           </Stack>
         </Grid.Col>
@@ -163,7 +166,13 @@ export default function FindingPage() {
               <AutoClosurePanel finding={f} />
             </Paper>
             <Paper withBorder p="xs">
-              <StatusForm finding={f} />
+              <Stack gap="xs">
+                <StatusDecision
+                  decision={f.status_decision}
+                  riskAcceptedUntil={f.status === 'risk_accepted' ? f.risk_accepted_until : null}
+                />
+                <StatusForm finding={f} />
+              </Stack>
             </Paper>
             <Paper withBorder p="xs">
               <AssigneeForm finding={f} />

@@ -4,6 +4,7 @@ import {
   Checkbox,
   Group,
   Stack,
+  SegmentedControl,
   Switch,
   Text,
   Title,
@@ -32,9 +33,12 @@ import { locationText, ruleText } from './finding-place';
 import { TITLE_MIN_WIDTH, gridColumnWidths, type GridColumnId } from './findings-grid-layout';
 import { saveListPlace, savedListPlace } from './list-place';
 import { useListShortcuts } from './use-list-shortcuts';
+import { ExportButton, FindingsTotal, LinkedFilters } from './FindingsListBar';
+import { FindingGroups } from './FindingGroups';
 import {
   listQuery,
   readViewState,
+  selectionQuery,
   writeViewState,
   type SortKey,
   type ViewState,
@@ -62,6 +66,7 @@ export function FindingsPage() {
   const view = useMemo(() => readViewState(params), [params]);
   const setView = (next: ViewState) => setParams(writeViewState(next));
   const query = listQuery(view);
+  const selection = selectionQuery(view);
   const list = useFindingsList(query, PAGE_SIZE);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? noRows, [list.data]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -309,6 +314,7 @@ export function FindingsPage() {
       ) : (
         <FilterBar view={view} onChange={setView} />
       )}
+      <LinkedFilters view={view} onChange={setView} />
       {error?.code !== 'query_syntax_error' && <ErrorAlert error={list.error} />}
       {selected.size > 0 && (
         <Suspense fallback={null}>
@@ -332,13 +338,57 @@ export function FindingsPage() {
         </Alert>
       )}
       <Group justify="space-between">
-        <Text size="xs" c="gray.8" data-testid="findings-count">
-          {t('findings.count', { n: rows.length })}
-        </Text>
-        <Text size="xs" c="gray.8">
-          {t('findings.keyboard')}
-        </Text>
+        <Group gap="sm">
+          <FindingsTotal selection={selection} />
+          <Text size="xs" c="gray.8" data-testid="findings-count">
+            {t('findings.count', { n: rows.length })}
+          </Text>
+        </Group>
+        <Group gap="sm">
+          <SegmentedControl
+            size="xs"
+            aria-label={t('findings.groupBy')}
+            value={view.groupBy ?? 'none'}
+            onChange={(v) =>
+              setView({ ...view, groupBy: v === 'rule' || v === 'file' ? v : undefined })
+            }
+            data={[
+              { value: 'none', label: t('findings.groupNone') },
+              { value: 'rule', label: t('findings.groupRule') },
+              { value: 'file', label: t('findings.groupFile') },
+            ]}
+          />
+          <ExportButton selection={selection} />
+          <Text size="xs" c="gray.8">
+            {t('findings.keyboard')}
+          </Text>
+        </Group>
       </Group>
+      {view.groupBy && (
+        <FindingGroups
+          selection={selection}
+          by={view.groupBy}
+          onOpen={(key) =>
+            setView(
+              view.mode === 'query'
+                ? {
+                    ...view,
+                    groupBy: undefined,
+                    mode: 'filters',
+                    filters: { [view.groupBy === 'rule' ? 'rule_id' : 'file_path_exact']: key },
+                  }
+                : {
+                    ...view,
+                    groupBy: undefined,
+                    filters: {
+                      ...view.filters,
+                      [view.groupBy === 'rule' ? 'rule_id' : 'file_path_exact']: key,
+                    },
+                  },
+            )
+          }
+        />
+      )}
       <div
         ref={scrollRef}
         tabIndex={0}
@@ -347,7 +397,12 @@ export function FindingsPage() {
         onScroll={(e) => {
           if (!pendingRestore.current) offset.current = e.currentTarget.scrollTop;
         }}
-        style={{ height: 'calc(100vh - 260px)', minHeight: 300, overflow: 'auto' }}
+        style={{
+          height: 'calc(100vh - 260px)',
+          minHeight: 300,
+          overflow: 'auto',
+          display: view.groupBy ? 'none' : undefined,
+        }}
         data-testid="findings-grid"
       >
         <table

@@ -1,15 +1,16 @@
 import { Button, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { MANUAL_STATUSES, type Finding, type FindingStatus } from '../../api/client';
+import { MANUAL_STATUSES, type Finding, type ManualStatus } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useUpdateFinding } from './api/findings';
 import { DayInput } from './DayInput';
 import { endOfDay, isoDay } from './day-input';
+import { JUSTIFIED, justificationProblem } from './justification';
 import { RiskUntilInput } from './RiskUntilInput';
 
-type Field = 'status' | 'riskUntil' | 'reason' | 'waitingUntil';
+type Field = 'status' | 'riskUntil' | 'reason' | 'waitingUntil' | 'justification';
 
 /**
  * A status change with the fields each target state requires, checked here before it is
@@ -17,19 +18,19 @@ type Field = 'status' | 'riskUntil' | 'reason' | 'waitingUntil';
  */
 export function StatusForm({ finding }: { finding: Finding }) {
   const { t } = useI18n();
-  const [status, setStatus] = useState<FindingStatus | null>(null);
+  const [status, setStatus] = useState<ManualStatus | null>(null);
   const [riskUntil, setRiskUntil] = useState(isoDay(90));
   const [reason, setReason] = useState('');
   const [waitingUntil, setWaitingUntil] = useState(isoDay(7));
-  const [comment, setComment] = useState('');
+  const [justification, setJustification] = useState('');
   const { errors, check, clear } = useFieldErrors<Field>();
   const change = useUpdateFinding(finding.id, () => {
     setStatus(null);
-    setComment('');
+    setJustification('');
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const target = status ?? finding.status;
+    const target = status;
     const ok = check({
       status: !status && t('validation.required'),
       riskUntil:
@@ -40,8 +41,9 @@ export function StatusForm({ finding }: { finding: Finding }) {
         target === 'waiting' &&
         (required(t, waitingUntil) ??
           ((waitingUntil < isoDay(0) || waitingUntil > isoDay(30)) && t('finding.waitingTooFar'))),
+      justification: justificationProblem(t, target, justification),
     });
-    if (!ok) return;
+    if (!ok || !target) return;
     change.mutate({
       status: target,
       ...(target === 'risk_accepted' ? { risk_accepted_until: endOfDay(riskUntil) } : {}),
@@ -51,7 +53,7 @@ export function StatusForm({ finding }: { finding: Finding }) {
             waiting_until: new Date(`${waitingUntil}T12:00:00`).toISOString(),
           }
         : {}),
-      ...(comment ? { comment } : {}),
+      ...(justification.trim() ? { justification: justification.trim() } : {}),
     });
   };
   return (
@@ -66,7 +68,7 @@ export function StatusForm({ finding }: { finding: Finding }) {
           }))}
           value={status}
           onChange={(v) => {
-            setStatus(v as FindingStatus | null);
+            setStatus(v as ManualStatus | null);
             clear('status');
           }}
           error={errors.status}
@@ -110,9 +112,19 @@ export function StatusForm({ finding }: { finding: Finding }) {
         )}
         <Textarea
           size="xs"
-          label={t('finding.comment')}
-          value={comment}
-          onChange={(e) => setComment(e.currentTarget.value)}
+          label={t('finding.justification')}
+          description={
+            status && JUSTIFIED.has(status) ? t('finding.justificationNeeded') : undefined
+          }
+          withAsterisk={status !== null && JUSTIFIED.has(status)}
+          autosize
+          minRows={2}
+          value={justification}
+          onChange={(e) => {
+            setJustification(e.currentTarget.value);
+            clear('justification');
+          }}
+          error={errors.justification}
         />
         <ErrorAlert error={change.error} />
         <Button size="xs" type="submit" loading={change.isPending}>

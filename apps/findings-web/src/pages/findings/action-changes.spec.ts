@@ -55,3 +55,21 @@ describe('valueKind and plainValue', () => {
     expect(plainValue(9.8)).toBe('9.8');
   });
 });
+
+describe('people in the log', () => {
+  const alice = { id: 'u1', email: 'alice@example.test', display_name: 'Alice Archer' };
+  it('an assignee is the person, never the UUID', () => {
+    expect(
+      fieldChanges({ assignee_id: null, assignee: null }, { assignee_id: 'u1', assignee: alice }),
+    ).toEqual([{ field: 'assignee', before: null, after: 'Alice Archer (alice@example.test)' }]);
+  });
+
+  it('a removed user is named as such; the same person on both sides is no change', () => {
+    expect(fieldChanges({ assignee_id: 'u9', assignee: null }, { assignee_id: null })).toEqual([
+      { field: 'assignee', before: 'deleted user', after: null },
+    ]);
+    expect(
+      fieldChanges({ assignee_id: 'u1', assignee: alice }, { assignee_id: 'u1', assignee: alice }),
+    ).toEqual([]);
+  });
+});

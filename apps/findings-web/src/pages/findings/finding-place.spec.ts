@@ -52,6 +52,28 @@ describe('where a finding is, in the list', () => {
     });
     expect(ruleText({ ...base, rule_id: 'x', rule_name: '  ' }).name).toBeUndefined();
   });
+
+  it("prefers the rule's short title, never repeats the id", () => {
+    expect(
+      ruleText({
+        ...base,
+        rule_id: 'js/sql-injection',
+        rule_name: 'js/sql-injection',
+        rule_title: 'Database query built from user-controlled sources',
+      }),
+    ).toEqual({
+      id: 'js/sql-injection',
+      name: 'Database query built from user-controlled sources',
+    });
+    expect(
+      ruleText({
+        ...base,
+        rule_id: 'CVE-1',
+        rule_name: 'Package vulnerability',
+        rule_title: 'CVE-1',
+      }).name,
+    ).toBe('Package vulnerability');
+  });
 });
 
 describe('a link to the file at the commit', () => {

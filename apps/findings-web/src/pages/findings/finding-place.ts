@@ -7,6 +7,8 @@
 export interface PlaceFields {
   rule_id: string;
   rule_name: string | null;
+  /** The rule's short title (the report's short description or name), when the API sends it. */
+  rule_title?: string | null;
   title: string;
   cve?: string | null;
   component?: string | null;
@@ -54,12 +56,13 @@ export function locationText(f: PlaceFields): string {
 }
 
 /**
- * The rule of a finding: its id, and its short name when the report gives one that says more
- * than the id (never the scanner's full message, which is the title).
+ * The rule of a finding: its id, and its short title when the report gives one that says more
+ * than the id — `rule_title` (the rule's short description, else its name), else `rule_name` —
+ * never the scanner's full message, which is the finding's title.
  */
 export function ruleText(f: PlaceFields): { id: string; name: string | undefined } {
-  const name = f.rule_name?.trim();
-  return { id: f.rule_id, name: name && name !== f.rule_id ? name : undefined };
+  const name = [f.rule_title, f.rule_name].map((n) => n?.trim()).find((n) => n && n !== f.rule_id);
+  return { id: f.rule_id, name };
 }
 
 /**

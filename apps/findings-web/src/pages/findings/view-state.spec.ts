@@ -1,4 +1,10 @@
-import { listQuery, readViewState, writeViewState, type ViewState } from './view-state';
+import {
+  listQuery,
+  readViewState,
+  selectionQuery,
+  writeViewState,
+  type ViewState,
+} from './view-state';
 
 describe('findings view state in the URL', () => {
   it('reads what a link carries and ignores unknown parameters and bad values', () => {
@@ -45,5 +51,22 @@ describe('findings view state in the URL', () => {
       order: 'desc',
       status: 'new',
     });
+  });
+});
+
+describe('grouping and the selection', () => {
+  it('group_by lives in the URL (rule or file only)', () => {
+    const view = readViewState(new URLSearchParams('severity=HIGH&group_by=rule'));
+    expect(view.groupBy).toBe('rule');
+    expect(writeViewState(view).toString()).toBe('severity=HIGH&group_by=rule');
+    expect(readViewState(new URLSearchParams('group_by=project')).groupBy).toBeUndefined();
+  });
+
+  it('a group and a report are filters the list sends', () => {
+    const view = readViewState(
+      new URLSearchParams('rule_id=js%2Fsql-injection&last_report_id=r1&sort=severity'),
+    );
+    expect(listQuery(view)).toMatchObject({ rule_id: 'js/sql-injection', last_report_id: 'r1' });
+    expect(selectionQuery(view)).toEqual({ rule_id: 'js/sql-injection', last_report_id: 'r1' });
   });
 });

@@ -11,14 +11,24 @@ export const FILTER_KEYS = [
   'product_id',
   'tags',
   'search',
+  // Set by links, not by the filter bar: a group (by rule or file), a report's findings.
+  'rule_id',
+  'file_path_exact',
+  'last_report_id',
+  'first_report_id',
 ] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export const SORT_KEYS = ['severity', 'created_at', 'last_seen_at', 'status', 'id'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
+/** The optional grouping of the list: by rule or by file, with counts. */
+export type GroupBy = 'rule' | 'file';
+
 export interface ViewState {
   mode: 'filters' | 'query';
+  /** Groups instead of rows (`group_by` in the URL); absent: the rows. */
+  groupBy?: GroupBy;
   q: string;
   filters: Partial<Record<FilterKey, string>>;
   sort: SortKey;
@@ -38,6 +48,9 @@ export function readViewState(params: URLSearchParams): ViewState {
     filters,
     sort: (SORT_KEYS as readonly string[]).includes(sort ?? '') ? (sort as SortKey) : 'created_at',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
+    ...(params.get('group_by') === 'rule' || params.get('group_by') === 'file'
+      ? { groupBy: params.get('group_by') as GroupBy }
+      : {}),
   };
 }
 
@@ -54,6 +67,7 @@ export function writeViewState(view: ViewState): URLSearchParams {
   }
   if (view.sort !== 'created_at') params.set('sort', view.sort);
   if (view.order !== 'desc') params.set('order', view.order);
+  if (view.groupBy) params.set('group_by', view.groupBy);
   return params;
 }
 
@@ -66,4 +80,10 @@ export function listQuery(view: ViewState): Record<string, string> {
     Object.assign(query, view.filters);
   }
   return query;
+}
+
+/** The selection alone (filters or `q`), for the total, the groups and the export. */
+export function selectionQuery(view: ViewState): Record<string, string> {
+  const { sort: _sort, order: _order, ...selection } = listQuery(view);
+  return selection;
 }

@@ -2,13 +2,24 @@ import { Anchor, Button, Group, Select, Stack, Table, Text, Title } from '@manti
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { api, call, type Schemas } from '../../api/client';
+import { api, call, latestError, type Schemas } from '../../api/client';
+import { acceptLanguage } from '../../api/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
-import { useI18n } from '../../i18n/i18n';
+import { useI18n, type Translate } from '../../i18n/i18n';
+import { lookUp } from '../../i18n/look-up';
 
 type JobState = Schemas['JobDto']['state'];
 const STATES: JobState[] = ['waiting', 'active', 'delayed', 'completed', 'failed'];
+
+/** Upload to finish: `850 ms`, `12.4 s`, `3 min 5 s`; a dash while it runs. */
+function duration(ms: number | null | undefined, t: Translate): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 1000) return t('unit.ms', { n: ms });
+  if (ms < 60_000) return t('unit.seconds', { n: Math.round(ms / 100) / 10 });
+  const minutes = Math.floor(ms / 60_000);
+  return t('unit.minutes', { m: minutes, s: Math.round((ms - minutes * 60_000) / 1000) });
+}
 
 export default function JobsPage() {
   const { t, locale } = useI18n();
@@ -23,7 +34,12 @@ export default function JobsPage() {
     queryKey: ['jobs', state],
     queryFn: () =>
       call(
-        api.GET('/api/v1/jobs', { params: { query: { limit: 100, ...(state ? { state } : {}) } } }),
+        api.GET('/api/v1/jobs', {
+          params: {
+            query: { limit: 100, ...(state ? { state } : {}) },
+            header: { 'accept-language': acceptLanguage() },
+          },
+        }),
       ),
     refetchInterval: 5000,
   });
@@ -33,7 +49,11 @@ export default function JobsPage() {
   };
   const retry = useMutation({
     mutationFn: (id: string) =>
-      call(api.POST('/api/v1/jobs/{id}/retry', { params: { path: { id } } })),
+      call(
+        api.POST('/api/v1/jobs/{id}/retry', {
+          params: { path: { id }, header: { 'accept-language': acceptLanguage() } },
+        }),
+      ),
     onSuccess: refresh,
   });
   const cancel = useMutation({
@@ -50,7 +70,7 @@ export default function JobsPage() {
         {stats.data &&
           STATES.map((s) => (
             <Text key={s} size="sm">
-              {s}: <b>{stats.data[s]}</b>
+              {t(`jobs.state.${s}`)}: <b>{stats.data[s]}</b>
             </Text>
           ))}
       </Group>
@@ -58,17 +78,20 @@ export default function JobsPage() {
         size="xs"
         w={180}
         label={t('common.state')}
-        data={STATES}
+        data={STATES.map((s) => ({ value: s, label: t(`jobs.state.${s}`) }))}
         value={state}
         onChange={(v) => setState(v as JobState | null)}
         clearable
       />
-      <ErrorAlert error={jobs.error ?? stats.error ?? retry.error ?? cancel.error} />
+      <ErrorAlert error={jobs.error ?? stats.error ?? latestError(retry, cancel)} />
       <Table striped withTableBorder fz="sm" data-testid="jobs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('jobs.kind')}</Table.Th>
+            <Table.Th>{t('jobs.where')}</Table.Th>
             <Table.Th>{t('common.state')}</Table.Th>
+            <Table.Th>{t('jobs.counts')}</Table.Th>
+            <Table.Th>{t('jobs.duration')}</Table.Th>
             <Table.Th>{t('jobs.attempts')}</Table.Th>
             <Table.Th>{t('common.created')}</Table.Th>
             <Table.Th>{t('jobs.reason')}</Table.Th>
@@ -79,25 +102,52 @@ export default function JobsPage() {
           {(jobs.data ?? []).map((job) => (
             <Table.Tr key={job.id} data-testid={`job-${job.id}`}>
               <Table.Td>
-                {job.kind}
-                {job.project_id && (
-                  <>
-                    {' '}
-                    <Anchor component={Link} to={`/projects/${job.project_id}`} size="sm">
-                      {t('findings.project')}
-                    </Anchor>
-                  </>
+                <Text size="sm">{lookUp(t, 'jobs.kindName', job.kind)}</Text>
+                {job.file_name && (
+                  <Text size="sm" ff="monospace" data-testid="job-file">
+                    {job.file_name}
+                  </Text>
                 )}
               </Table.Td>
-              <Table.Td data-testid="job-state">{job.state}</Table.Td>
+              <Table.Td data-testid="job-where">
+                {job.project_id ? (
+                  <Anchor component={Link} to={`/projects/${job.project_id}`} size="sm">
+                    {job.project_name ?? t('findings.project')}
+                  </Anchor>
+                ) : (
+                  '—'
+                )}
+                {job.product_name && ` / ${job.product_name}`}
+              </Table.Td>
+              <Table.Td data-testid="job-state" data-state={job.state}>
+                {t(`jobs.state.${job.state}`)}
+              </Table.Td>
+              <Table.Td data-testid="job-counts">
+                {job.counts
+                  ? t('jobs.countsText', {
+                      results: job.counts.results,
+                      new: job.counts.new,
+                      updated: job.counts.updated,
+                      duplicates: job.counts.duplicates,
+                    })
+                  : '—'}
+              </Table.Td>
+              <Table.Td data-testid="job-duration">{duration(job.duration_ms, t)}</Table.Td>
               <Table.Td>
                 {job.attempts_made}/{job.attempts}
               </Table.Td>
               <Table.Td>{formatDate(job.created_at, locale)}</Table.Td>
-              <Table.Td>{job.failed_reason}</Table.Td>
+              <Table.Td data-testid="job-failure">
+                {job.failure_reason ?? job.failed_reason}
+                {job.failure_code && (
+                  <Text size="xs" c="gray.8">
+                    <code>{job.failure_code}</code>
+                  </Text>
+                )}
+              </Table.Td>
               <Table.Td>
                 <Group gap={4}>
-                  {job.state === 'failed' && (
+                  {job.state === 'failed' && job.retryable && (
                     <Button size="xs" variant="default" onClick={() => retry.mutate(job.id)}>
                       {t('common.retry')}
                     </Button>

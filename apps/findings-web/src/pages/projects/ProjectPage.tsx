@@ -1,5 +1,6 @@
 import {
   Anchor,
+  Autocomplete,
   Button,
   Checkbox,
   Group,
@@ -9,15 +10,24 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { SEVERITIES, api, call, callVoid, type Schemas, type Severity } from '../../api/client';
+import {
+  SEVERITIES,
+  api,
+  call,
+  callVoid,
+  latestError,
+  type Schemas,
+  type Severity,
+} from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { InlineCreateForm } from '../../components/InlineCreateForm';
+import { required, useFieldErrors } from '../../components/field-checks';
+import { personLabel, usePeopleSearch } from '../../components/people-search';
 import { useI18n } from '../../i18n/i18n';
 import { ProjectChannels } from './ProjectChannels';
 import { ReportUpload } from './ReportUpload';
@@ -99,8 +109,10 @@ function SettingsForm({ projectId, settings }: { projectId: string; settings: Se
 function Members({ projectId }: { projectId: string }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
-  const [userId, setUserId] = useState('');
+  const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('analyst');
+  const people = usePeopleSearch(projectId, email, 'directory');
+  const { errors, check, clear } = useFieldErrors<'email'>();
   const members = useQuery({
     queryKey: ['members', projectId],
     queryFn: () =>
@@ -116,6 +128,16 @@ function Members({ projectId }: { projectId: string }) {
         }),
       ),
     onSuccess: refresh,
+  });
+  const addByEmail = useMutation({
+    mutationFn: (m: { email: string; role: Role }) =>
+      call(
+        api.POST('/api/v1/projects/{id}/members', { params: { path: { id: projectId } }, body: m }),
+      ),
+    onSuccess: () => {
+      setEmail('');
+      refresh();
+    },
   });
   const remove = useMutation({
     mutationFn: (user: string) =>
@@ -157,19 +179,37 @@ function Members({ projectId }: { projectId: string }) {
           </Table.Tbody>
         </Table>
         <form
+          noValidate
+          aria-label={t('projects.addMember')}
           onSubmit={(e) => {
             e.preventDefault();
-            put.mutate({ user_id: userId, role });
+            const typed = email.trim();
+            if (check({ email: required(t, typed) }))
+              addByEmail.mutate({ email: typed.replace(/^.*<([^>]+)>$/, '$1'), role });
           }}
         >
-          <Group align="end" gap="xs">
-            <TextInput
+          <Group align="start" gap="xs">
+            <Autocomplete
               size="xs"
               w={320}
-              label={t('projects.memberId')}
-              value={userId}
-              onChange={(e) => setUserId(e.currentTarget.value)}
-              required
+              label={t('projects.memberEmail')}
+              placeholder={t('people.searchHint')}
+              value={email}
+              onChange={(v) => {
+                setEmail(v);
+                clear('email');
+              }}
+              data={(people.data ?? []).map((p) => p.email)}
+              renderOption={({ option }) => {
+                const p = people.data?.find((x) => x.email === option.value);
+                if (!p) return option.value;
+                return p.role
+                  ? `${personLabel(p)} · ${t('people.alreadyMember', { role: p.role })}`
+                  : personLabel(p);
+              }}
+              filter={({ options }) => options}
+              error={errors.email}
+              data-testid="member-picker"
             />
             <Select
               size="xs"
@@ -179,12 +219,12 @@ function Members({ projectId }: { projectId: string }) {
               value={role}
               onChange={(v) => setRole((v as Role) ?? 'analyst')}
             />
-            <Button size="xs" type="submit">
+            <Button size="xs" type="submit" mt={22} loading={addByEmail.isPending}>
               {t('common.add')}
             </Button>
           </Group>
         </form>
-        <ErrorAlert error={members.error ?? put.error ?? remove.error} />
+        <ErrorAlert error={members.error ?? people.error ?? latestError(put, remove, addByEmail)} />
       </Stack>
     </Paper>
   );
@@ -221,6 +261,23 @@ function Products({ projectId }: { projectId: string }) {
             <Text size="sm" fw={600}>
               {p.name}
             </Text>
+            {p.repository_url && (
+              <Text size="sm" data-testid="product-repository">
+                {t('projects.repository')}:{' '}
+                {/^https?:\/\//i.test(p.repository_url) ? (
+                  <Anchor
+                    href={p.repository_url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    size="sm"
+                  >
+                    {p.repository_url}
+                  </Anchor>
+                ) : (
+                  p.repository_url
+                )}
+              </Text>
+            )}
             <ReportUpload productId={p.id} />
           </Paper>
         ))}

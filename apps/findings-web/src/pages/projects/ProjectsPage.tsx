@@ -1,7 +1,7 @@
-import { Anchor, Stack, Table, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
-import { api, call } from '../../api/client';
+import { SEVERITIES, api, call } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { InlineCreateForm } from '../../components/InlineCreateForm';
 import { formatDate } from '../../components/labels';
@@ -43,18 +43,34 @@ export default function ProjectsPage() {
           <Table.Tr>
             <Table.Th>{t('common.name')}</Table.Th>
             <Table.Th>{t('common.description')}</Table.Th>
+            <Table.Th>{t('projects.findings')}</Table.Th>
             <Table.Th>{t('common.created')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {(projects.data ?? []).map((p) => (
-            <Table.Tr key={p.id}>
+            <Table.Tr key={p.id} data-testid="project-row">
               <Table.Td>
                 <Anchor component={Link} to={`/projects/${p.id}`}>
                   {p.name}
                 </Anchor>
               </Table.Td>
               <Table.Td>{p.description}</Table.Td>
+              <Table.Td data-testid="project-counts">
+                <Anchor component={Link} to={`/findings?project_id=${p.id}`} size="sm">
+                  {t('projects.findingCounts', {
+                    total: p.finding_counts.total,
+                    open: p.finding_counts.open,
+                  })}
+                </Anchor>
+                <Group gap={4} mt={2}>
+                  {SEVERITIES.filter((s) => p.finding_counts.open_by_severity[s] > 0).map((s) => (
+                    <Text key={s} size="xs" data-severity={s}>
+                      {t(`severity.${s}`)}: {p.finding_counts.open_by_severity[s]}
+                    </Text>
+                  ))}
+                </Group>
+              </Table.Td>
               <Table.Td>{formatDate(p.created_at, locale)}</Table.Td>
             </Table.Tr>
           ))}

@@ -1,6 +1,17 @@
-import { Alert, Button, Checkbox, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  FileInput,
+  Group,
+  Progress,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { ApiError, api, call } from '../../api/client';
 import { currentAccessToken, refreshSession } from '../../api/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -128,7 +139,21 @@ export function ReportUpload({ productId }: { productId: string }) {
           title={t('projects.reportState', { state: r.status })}
         >
           {r.status === 'completed' && r.counts && (
-            <Text size="sm">{t('projects.reportCounts', { ...r.counts })}</Text>
+            <>
+              <Text size="sm" data-testid="report-counts">
+                {t('projects.reportCounts', { ...r.counts })}
+              </Text>
+              <Anchor
+                component={Link}
+                to={`/findings?last_report_id=${r.id}`}
+                size="sm"
+                c="white"
+                underline="always"
+                data-testid="report-findings"
+              >
+                {t('projects.reportFindings')}
+              </Anchor>
+            </>
           )}
           {r.status === 'failed' && (
             <Text size="sm">

@@ -12,6 +12,8 @@ export const findingQueryKeys = {
   one: (id: string) => ['finding', id] as const,
   /** `GET /api/v1/findings/{id}/actions`. */
   actions: (id: string) => ['finding-actions', id] as const,
+  /** `GET /api/v1/findings/{id}/comments`. */
+  comments: (id: string) => ['finding-comments', id] as const,
   /** `GET /api/v1/products/{id}` (the repository address). */
   product: (id: string) => ['product', id] as const,
   /** `GET /api/v1/projects/{id}/members`. */

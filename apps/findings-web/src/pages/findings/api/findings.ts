@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Finding, type FindingStatus } from '../../../api/client';
+import { api, call, type Finding, type ManualStatus } from '../../../api/client';
 import type { paths } from '../../../api/schema.gen';
 import { findingQueryKeys } from './finding-query-keys';
 
@@ -109,8 +109,11 @@ export function useBulkChanges(
     onSuccess: done,
   });
   const status = useMutation({
-    mutationFn: (change: { status: FindingStatus; risk_accepted_until?: string }) =>
-      call(api.POST('/api/v1/findings/bulk-status', { body: { finding_ids: ids, ...change } })),
+    mutationFn: (change: {
+      status: ManualStatus;
+      risk_accepted_until?: string;
+      justification?: string;
+    }) => call(api.POST('/api/v1/findings/bulk-status', { body: { finding_ids: ids, ...change } })),
     onSuccess: done,
   });
   return { tags, status };
