@@ -78,20 +78,45 @@ export class Api {
     return ((await res.json()) as { data: T }).data;
   }
 
-  async project(name: string): Promise<{ id: string; name: string }> {
-    return this.post('/api/v1/projects', { name });
+  async patch<T>(path: string, data: unknown): Promise<T> {
+    const res = await this.request.patch(`${webUrl()}${path}`, {
+      headers: this.authHeaders(),
+      data,
+    });
+    expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
+    return ((await res.json()) as { data: T }).data;
   }
 
-  async product(projectId: string, name: string): Promise<{ id: string; name: string }> {
-    return this.post(`/api/v1/projects/${projectId}/products`, { name });
+  async project(name: string, description?: string): Promise<{ id: string; name: string }> {
+    return this.post('/api/v1/projects', { name, ...(description ? { description } : {}) });
   }
 
-  /** A SARIF report uploaded through the API and ingested by the worker. */
-  async ingest(productId: string, sarif: string): Promise<void> {
+  /** A local user (no password: never signs in here) with a display name. */
+  async user(email: string, displayName: string): Promise<{ id: string; email: string }> {
+    return this.post('/api/v1/admin/users', { email, display_name: displayName });
+  }
+
+  async product(
+    projectId: string,
+    name: string,
+    repositoryUrl?: string,
+  ): Promise<{ id: string; name: string }> {
+    return this.post(`/api/v1/projects/${projectId}/products`, {
+      name,
+      ...(repositoryUrl ? { repository_url: repositoryUrl } : {}),
+    });
+  }
+
+  /** A SARIF report uploaded through the API and ingested by the worker: the report at the end. */
+  async ingest(
+    productId: string,
+    sarif: string,
+    fileName = 'scan.sarif',
+  ): Promise<{ id: string; status: string; counts: Record<string, number> }> {
     const res = await this.request.post(`${webUrl()}/api/v1/products/${productId}/reports`, {
       headers: this.authHeaders(),
       multipart: {
-        file: { name: 'scan.sarif', mimeType: 'application/json', buffer: Buffer.from(sarif) },
+        file: { name: fileName, mimeType: 'application/json', buffer: Buffer.from(sarif) },
       },
     });
     expect(res.status(), await res.text()).toBe(202);
@@ -104,6 +129,7 @@ export class Api {
         },
       )
       .toBe('completed');
+    return this.get(`/api/v1/reports/${report_id}`);
   }
 }
 
