@@ -122,6 +122,7 @@ export function PluginSettingsForm({
               description={s.description}
               data={SEVERITIES}
               clearable
+              clearButtonProps={{ 'aria-label': t('common.clear') }}
               value={values[s.name] || null}
               onChange={(v) => setValues({ ...values, [s.name]: v ?? '' })}
             />

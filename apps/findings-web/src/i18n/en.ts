@@ -436,6 +436,7 @@ export const en = {
   'field.assignee': 'Assignee',
   'finding.reportFindings': 'the report (its findings)',
   'findings.createdByReport': 'Created by report',
+  'common.clear': 'Clear',
 };
 
 export type MessageKey = keyof typeof en;

@@ -441,4 +441,5 @@ export const ru: Record<MessageKey, string> = {
   'field.assignee': 'Исполнитель',
   'finding.reportFindings': 'отчёт (его уязвимости)',
   'findings.createdByReport': 'Созданы отчётом',
+  'common.clear': 'Очистить',
 };

@@ -76,6 +76,7 @@ function NewKey({ onCreated }: { onCreated(key: CallbackKey): void }) {
             size="xs"
             w={260}
             clearable
+            clearButtonProps={{ 'aria-label': t('common.clear') }}
             searchable
             label={t('callbackKeys.project')}
             data={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}

@@ -33,6 +33,8 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 }
 
 const percent = (v: number) => `${v} %`;
+// Explicit, so the axis reads 0–100 % even before any figure exists.
+const PERCENT_TICKS = [0, 25, 50, 75, 100];
 
 /**
  * Compliance by severity and the trend over the period (Recharts, loaded with this page only),
@@ -89,6 +91,7 @@ export default function DashboardsPage() {
             onChange={setProjectId}
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('common.clear') }}
             data-testid="dash-project"
           />
           <TextInput
@@ -113,7 +116,7 @@ export default function DashboardsPage() {
         <SimpleGrid cols={{ base: 2, md: 5 }}>
           <Figure
             label={t('dash.overall')}
-            value={`${overall.compliance_percent ?? '—'} %`}
+            value={overall.compliance_percent === null ? '—' : percent(overall.compliance_percent)}
             testId="compliance-overall"
           />
           <Figure label={t('dash.mttr')} value={hours(overall.mttr_hours)} testId="mttr" />
@@ -136,7 +139,12 @@ export default function DashboardsPage() {
             >
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="label" />
-              <YAxis yAxisId="percent" domain={[0, 100]} tickFormatter={percent} />
+              <YAxis
+                yAxisId="percent"
+                domain={[0, 100]}
+                ticks={PERCENT_TICKS}
+                tickFormatter={percent}
+              />
               <YAxis yAxisId="count" orientation="right" allowDecimals={false} />
               <Tooltip />
               <Legend />
@@ -164,7 +172,12 @@ export default function DashboardsPage() {
               <LineChart data={points}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" tickFormatter={(d: string) => formatDay(d, locale)} />
-                <YAxis yAxisId="percent" domain={[0, 100]} tickFormatter={percent} />
+                <YAxis
+                  yAxisId="percent"
+                  domain={[0, 100]}
+                  ticks={PERCENT_TICKS}
+                  tickFormatter={percent}
+                />
                 <YAxis yAxisId="count" orientation="right" allowDecimals={false} />
                 <Tooltip labelFormatter={(d) => formatDay(String(d), locale)} />
                 <Legend />

@@ -38,6 +38,7 @@ export function AssigneeForm({ finding }: { finding: Finding }) {
           search.trim().length >= 2 && people.data ? t('people.none') : undefined
         }
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
         data-testid="assignee-picker"
       />
       <ErrorAlert error={assign.error ?? people.error} />

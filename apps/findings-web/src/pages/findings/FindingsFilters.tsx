@@ -59,6 +59,7 @@ export function FilterBar({
         value={view.filters.status ? view.filters.status.split(',') : []}
         onChange={(v) => set('status', v.join(','))}
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <Select
         w={160}
@@ -72,6 +73,7 @@ export function FilterBar({
         value={view.filters.status_group ?? null}
         onChange={(v) => set('status_group', v ?? undefined)}
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <MultiSelect
         w={200}
@@ -81,6 +83,7 @@ export function FilterBar({
         value={view.filters.severity ? view.filters.severity.split(',') : []}
         onChange={(v) => set('severity', v.join(','))}
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <Select
         w={180}
@@ -95,6 +98,7 @@ export function FilterBar({
           })
         }
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
         searchable
       />
       <Select
@@ -106,6 +110,7 @@ export function FilterBar({
         onChange={(v) => set('product_id', v ?? undefined)}
         disabled={!products.data}
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <form
         onSubmit={(e) => {

@@ -82,6 +82,7 @@ export default function JobsPage() {
         value={state}
         onChange={(v) => setState(v as JobState | null)}
         clearable
+        clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <ErrorAlert error={jobs.error ?? stats.error ?? latestError(retry, cancel)} />
       <Table striped withTableBorder fz="sm" data-testid="jobs">

@@ -109,6 +109,7 @@ export function ReportUpload({ productId }: { productId: string }) {
           onChange={setFile}
           accept=".sarif,.json"
           clearable
+          clearButtonProps={{ 'aria-label': t('common.clear') }}
         />
         <Checkbox
           size="xs"
