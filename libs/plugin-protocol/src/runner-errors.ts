@@ -33,6 +33,10 @@ export const RUNNER_ERROR_CODES = [
   'runtime_unavailable',
   /** The plugin process did not start, handshake or pass its health check (FAILED_PRECONDITION). */
   'plugin_start_failed',
+  /** The component imports something other than the host interface, e.g. wasi:* (FAILED_PRECONDITION). */
+  'unsupported_imports',
+  /** The component lacks an export its manifest's capabilities declare (FAILED_PRECONDITION). */
+  'missing_exports',
   /** Any other refusal of a host (FAILED_PRECONDITION). */
   'load_refused',
   /** The runner is shutting down (UNAVAILABLE). */

@@ -19,6 +19,8 @@ const STATUS_OF: Record<RunnerErrorCode, GrpcStatus> = {
   digest_mismatch: GrpcStatus.PERMISSION_DENIED,
   runtime_unavailable: GrpcStatus.FAILED_PRECONDITION,
   plugin_start_failed: GrpcStatus.FAILED_PRECONDITION,
+  unsupported_imports: GrpcStatus.FAILED_PRECONDITION,
+  missing_exports: GrpcStatus.FAILED_PRECONDITION,
   load_refused: GrpcStatus.FAILED_PRECONDITION,
   runner_stopping: GrpcStatus.UNAVAILABLE,
 };

@@ -301,7 +301,11 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
     if (error.code === 'native_unsigned_source' || error.code === 'native_not_permitted') {
       return new PluginsError('plugin_native_not_permitted');
     }
-    return new PluginsError('plugin_artifact_invalid', { problem: error.code });
+    // The runner's code and its words (e.g. unsupported_imports: which imports), for the admin.
+    return new PluginsError('plugin_artifact_invalid', {
+      problem: `${error.code}: ${error.message}`.slice(0, 500),
+      reason: error.code,
+    });
   }
 
   private async row(id: string): Promise<InstalledPluginEntity> {
