@@ -50,6 +50,7 @@ function send(req: request.Test, auth: Auth | undefined) {
 
 const NOT_INSTALLED = '00000000-0000-4000-8000-00000000e001';
 let channelId: string;
+let regionalId: string;
 
 /** Reading a project's channels: its members (user tokens). */
 const MEMBERS_READ: Record<Caller, number> = {
@@ -130,6 +131,35 @@ const routes: Route[] = [
       administrator: 200,
     },
   },
+  {
+    name: 'GET /api/v1/projects/{id}/plugin-settings/{plugin_id}',
+    call: (auth) =>
+      send(
+        request(t.url).get(`/api/v1/projects/${product.project_id}/plugin-settings/${regionalId}`),
+        auth,
+      ),
+    expected: MEMBERS_READ,
+  },
+  {
+    name: 'PUT /api/v1/projects/{id}/plugin-settings/{plugin_id}',
+    call: (auth) =>
+      send(
+        request(t.url)
+          .put(`/api/v1/projects/${product.project_id}/plugin-settings/${regionalId}`)
+          .send({ settings: { region: 'eu' } }),
+        auth,
+      ),
+    expected: {
+      anonymous: 401,
+      'key: read_findings': 403,
+      'key: every permission': 403,
+      'user: not a member': 404,
+      'user: viewer': 403,
+      'user: analyst': 403,
+      'user: project admin': 200,
+      administrator: 200,
+    },
+  },
 ];
 
 beforeAll(async () => {
@@ -158,6 +188,28 @@ beforeAll(async () => {
     ['b'.repeat(64), manifest],
   )) as { id: string }[];
   channelId = row?.id as string;
+  // A WebAssembly enricher with per-project settings (the plugin-settings routes).
+  const regional = Buffer.from(
+    JSON.stringify({
+      id: 'matrix-regional',
+      version: '1.0.0',
+      capabilities: ['finding_enricher'],
+      runtime: 'wasm',
+      wit_version: '0.1.0',
+      min_service_version: '>=0.33',
+      allowed_hosts: [],
+      settings: [{ name: 'region', type: 'string', per_project: true }],
+      artifact_sha256: 'c'.repeat(64),
+    }),
+  );
+  const [regionalRow] = (await t.app.get(DataSource).query(
+    `INSERT INTO installed_plugins (source_type, catalog_plugin_id, runtime, enabled, version,
+            artifact_sha256, manifest, capabilities)
+     VALUES ('sideload', 'matrix-regional', 'wasm', true, '1.0.0', $1, $2, '{finding_enricher}')
+     RETURNING id`,
+    ['c'.repeat(64), regional],
+  )) as { id: string }[];
+  regionalId = regionalRow?.id as string;
   callers['anonymous'] = undefined;
   callers['key: read_findings'] = await keyWith(t, admin, [
     { permission: 'read_findings', level: 'global' },

@@ -21,6 +21,9 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   if (p.startsWith('/api/v1/admin/plugin-marketplaces/')) return { id: seed.pluginSourceId };
   if (p.startsWith('/api/v1/admin/installed-plugins/')) return { id: seed.enricherId };
   if (p.startsWith('/api/v1/admin/scanner-callback-keys/')) return { id: seed.callbackKeyId };
+  if (p.startsWith('/api/v1/projects/{id}/plugin-settings/')) {
+    return { id: seed.projectId, plugin_id: seed.enricherId };
+  }
   if (p.startsWith('/api/v1/projects/')) {
     return {
       id: seed.projectId,

@@ -26,6 +26,7 @@ export interface ChannelSettingsChange {
 export function checkChannelSettings(
   manifest: PluginManifest,
   input: Record<string, unknown>,
+  options: { common: boolean } = { common: true },
 ): ChannelSettingsChange {
   const perProject = new Map(
     manifest.settings.filter((s) => s.per_project).map((s) => [s.name, s] as const),
@@ -35,7 +36,8 @@ export function checkChannelSettings(
   const secrets: Record<string, string> = {};
   for (const [name, value] of Object.entries(input)) {
     const field = `settings.${name}`;
-    const common = COMMON_CHANNEL_SETTINGS[name];
+    // The common channel settings belong to channels only (not to a WebAssembly plugin's).
+    const common = options.common ? COMMON_CHANNEL_SETTINGS[name] : undefined;
     if (common) {
       if (value === null) continue;
       if (common === 'boolean' && typeof value !== 'boolean') {
@@ -47,7 +49,7 @@ export function checkChannelSettings(
     }
     const setting = perProject.get(name);
     if (!setting) {
-      problems.push({ field, problems: ['not a per-project setting of this channel'] });
+      problems.push({ field, problems: ['not a per-project setting of this plugin'] });
       continue;
     }
     if (setting.secret) {

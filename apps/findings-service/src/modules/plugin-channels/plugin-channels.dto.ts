@@ -44,6 +44,33 @@ export class PutChannelConfigDto {
   settings!: Record<string, unknown>;
 }
 
+export class ProjectPluginSettingsDto {
+  @ApiProperty({ format: 'uuid' }) plugin_id!: string;
+  @ApiProperty({ format: 'uuid' }) project_id!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "the plugin's non-secret per_project settings (secret values are never returned)",
+  })
+  settings!: Record<string, unknown>;
+  @ApiProperty({
+    type: [String],
+    description: 'per_project secret settings that have a value for this project',
+  })
+  secret_settings_set!: string[];
+}
+
+export class PutProjectPluginSettingsDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "the plugin's per_project settings by name; an empty (or null) secret keeps the stored one",
+  })
+  @IsObject()
+  settings!: Record<string, unknown>;
+}
+
 export class ChannelBackfillQueryDto {
   @ApiProperty({ enum: ['mattermost', 'maxru'] })
   @IsIn(['mattermost', 'maxru'])

@@ -4,11 +4,22 @@ import { ChannelBackfillController, PluginChannelsController } from './plugin-ch
 import { PluginChannelsRemoval } from './plugin-channels-removal';
 import { PluginChannelsRepository } from './plugin-channels.repository';
 import { PluginChannelsService } from './plugin-channels.service';
+import { ProjectPluginSettingsController } from './project-plugin-settings.controller';
+import { ProjectPluginSettingsService } from './project-plugin-settings.service';
 
 /** Channel plugins per project and the channel settings backfill (docs/plugins/channels.md). */
 @Module({
   imports: [PluginsModule],
-  controllers: [PluginChannelsController, ChannelBackfillController],
-  providers: [PluginChannelsRepository, PluginChannelsService, PluginChannelsRemoval],
+  controllers: [
+    PluginChannelsController,
+    ChannelBackfillController,
+    ProjectPluginSettingsController,
+  ],
+  providers: [
+    PluginChannelsRepository,
+    PluginChannelsService,
+    PluginChannelsRemoval,
+    ProjectPluginSettingsService,
+  ],
 })
 export class PluginChannelsModule {}
