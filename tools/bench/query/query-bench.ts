@@ -12,7 +12,8 @@
  *   - q `scanner:semgrep OR scanner:trivy file_path:src`
  *   - a deep keyset page (cursor after following 50 pages of 50), default and severity sort
  *   - the same filter as a project member (visibility by project list)
- * and prints p50/p95/p99 per request kind (BENCH_REQUESTS each, default 200).
+ * and prints p50/p95/p99 per request kind (BENCH_REQUESTS each, default 200); then the count and
+ * the groups of the selection (BENCH_OVERVIEW_REQUESTS each, default 20).
  * Env: BENCH_FINDINGS (default 1000000), BENCH_KEEP_DB=1 keeps the database.
  */
 import 'reflect-metadata';
@@ -31,6 +32,7 @@ import {
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
+const OVERVIEW_REQUESTS = Number(process.env['BENCH_OVERVIEW_REQUESTS'] ?? 20);
 const PROJECTS = 2;
 const PRODUCTS_PER_PROJECT = 5;
 
@@ -77,14 +79,16 @@ async function measure(
   paths: () => string,
   api: Api,
   token?: string,
+  requests = REQUESTS,
 ): Promise<string> {
-  for (let i = 0; i < 10; i++) await call(api, paths(), token); // warm-up
+  for (let i = 0; i < Math.min(10, requests); i++) await call(api, paths(), token); // warm-up
   const times: number[] = [];
   let rows = 0;
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < requests; i++) {
     const { ms, body } = await call(api, paths(), token);
     times.push(ms);
-    rows = (body as { data: { items: unknown[] } }).data.items.length;
+    const data = (body as { data: { items?: unknown[]; count?: number } }).data;
+    rows = data.items?.length ?? data.count ?? 0;
   }
   times.sort((a, b) => a - b);
   const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} |`;
@@ -207,6 +211,43 @@ async function main(): Promise<void> {
       'product_id=<one product> & q=tags:pci',
       () => `/api/v1/findings?product_id=${products[3].id}&q=tags:pci`,
       api,
+    );
+    // The selection as a whole (issue 25): they read every matching row, so fewer requests.
+    console.log(`\n${OVERVIEW_REQUESTS} sequential requests each (rows = groups, or the count):`);
+    await measure(
+      'count, everything (estimate above 10 000)',
+      () => '/api/v1/findings/count',
+      api,
+      undefined,
+      OVERVIEW_REQUESTS,
+    );
+    await measure(
+      'count, severity=CRITICAL & status=new & product',
+      () => `/api/v1/findings/count?severity=CRITICAL&status=new&product_id=${products[3].id}`,
+      api,
+      undefined,
+      OVERVIEW_REQUESTS,
+    );
+    await measure(
+      'groups by=rule, one product (~100 000 rows)',
+      () => `/api/v1/findings/groups?by=rule&product_id=${products[3].id}`,
+      api,
+      undefined,
+      OVERVIEW_REQUESTS,
+    );
+    await measure(
+      'groups by=file, one product (~100 000 rows)',
+      () => `/api/v1/findings/groups?by=file&product_id=${products[3].id}`,
+      api,
+      undefined,
+      OVERVIEW_REQUESTS,
+    );
+    await measure(
+      'groups by=rule, everything (1 M rows)',
+      () => '/api/v1/findings/groups?by=rule',
+      api,
+      undefined,
+      Math.min(OVERVIEW_REQUESTS, 5),
     );
   } finally {
     await app.close();
