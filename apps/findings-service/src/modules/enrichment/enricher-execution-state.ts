@@ -62,6 +62,10 @@ export class EnricherExecutionStates implements OnApplicationShutdown {
       await redis.del(this.key(pluginId));
       return ACTIVE;
     }
+    if (state.state === 'backed_off' && state.until && state.until.getTime() <= Date.now()) {
+      // The back-off is over: active again, its back-offs still counted until a success.
+      return { ...state, state: 'active', reason: null, until: null };
+    }
     return state;
   }
 

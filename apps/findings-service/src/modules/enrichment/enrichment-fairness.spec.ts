@@ -12,6 +12,10 @@ describe('enrichment fairness: which failures are retried', () => {
       { enriched: 0, failed: 2, failedBy: { trap: 1, deadline_exceeded: 1 } },
     ],
     [
+      'deadlines, then the rest of the batch not attempted',
+      { enriched: 0, failed: 5, failedBy: { deadline_exceeded: 3, not_attempted: 2 } },
+    ],
+    [
       'a trap, counted by its first error only',
       { enriched: 0, failed: 1, firstError: { code: 'trap', message: 'unreachable' } },
     ],
@@ -30,6 +34,7 @@ describe('enrichment fairness: which failures are retried', () => {
     ],
     ['some findings enriched', { enriched: 1, failed: 2, failedBy: { deadline_exceeded: 2 } }],
     ['nothing failed', { enriched: 0, failed: 0 }],
+    ['only not attempted', { enriched: 0, failed: 1, failedBy: { not_attempted: 1 } }],
   ])('%s: retried as before', (_what, outcome) => {
     expect(isDeterministicFailure(outcome)).toBe(false);
     expect(enrichmentJobFailure(outcome, 'm')).not.toBeInstanceOf(UnrecoverableError);

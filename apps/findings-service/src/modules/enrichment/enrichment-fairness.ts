@@ -10,7 +10,7 @@ import { type EnricherExecutionState, EnricherExecutionStates } from './enricher
 /** How long a job's token lasts without renewal (renewed every third of it while the job runs). */
 const TOKEN_LEASE_MS = 60_000;
 /** A job that found its enricher's share taken waits this long (plus jitter) before trying again. */
-const TOKEN_RETRY_MS = 400;
+const TOKEN_RETRY_MS = 200;
 /** Longest back-off (each one doubles the previous). */
 const MAX_BACK_OFF_MS = 3_600_000;
 
@@ -31,11 +31,17 @@ function failureCodes(outcome: OutcomeCounts): Record<string, number> {
   return outcome.firstError ? { [outcome.firstError.code]: outcome.failed } : {};
 }
 
-/** Every finding failed, and only on the deadline or a trap: retrying cannot help. */
+/**
+ * Every finding failed, and only on the deadline or a trap (the rest `not_attempted` after
+ * them, EnrichmentService's stop): retrying cannot help.
+ */
 export function isDeterministicFailure(outcome: OutcomeCounts): boolean {
   if (outcome.enriched > 0 || outcome.failed === 0) return false;
   const codes = Object.keys(failureCodes(outcome));
-  return codes.length > 0 && codes.every((code) => DETERMINISTIC_FAILURES.includes(code));
+  return (
+    codes.some((code) => DETERMINISTIC_FAILURES.includes(code)) &&
+    codes.every((code) => DETERMINISTIC_FAILURES.includes(code) || code === 'not_attempted')
+  );
 }
 
 /**

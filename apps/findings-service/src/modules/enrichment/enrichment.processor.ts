@@ -61,8 +61,10 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
     this.worker.on('failed', (job, error) => {
       const attempts = job?.opts.attempts ?? 1;
       const made = job?.attemptsMade ?? 0;
+      // Unrecoverable (deadline or trap only, a suspended enricher): no further attempt.
+      const final = made >= attempts || error instanceof UnrecoverableError;
       this.logger.warn(
-        `enrichment job ${job?.id ?? '?'} failed (attempt ${made} of ${attempts}${made >= attempts ? ', given up' : ', retried'}): ${error.message.slice(0, 500)}`,
+        `enrichment job ${job?.id ?? '?'} failed (attempt ${made} of ${attempts}${final ? ', given up' : ', retried'}): ${error.message.slice(0, 500)}`,
       );
     });
   }

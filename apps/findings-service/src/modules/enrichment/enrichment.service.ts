@@ -25,6 +25,15 @@ export const ENRICHMENT_WRITE_CHUNK = 500;
 
 /** Failures listed one by one in an outcome (the counts cover them all). */
 export const MAX_LISTED_FAILURES = 100;
+/**
+ * Findings in a row an enricher may fail on the deadline or a trap before the run stops
+ * calling it: the rest of the batch fails as `not_attempted` (their tags unchanged), so a
+ * looping enricher costs its job 3 deadlines, not one per finding (docs/plugins/fairness.md).
+ */
+export const STOP_AFTER_DETERMINISTIC_IN_A_ROW = 3;
+/** Runner failures that calling again would only repeat (the plugin looped or trapped). */
+const DETERMINISTIC_CODES: readonly string[] = ['deadline_exceeded', 'trap'];
+
 /** Length of a failure message kept in an outcome and in logs. */
 const MAX_FAILURE_MESSAGE = 500;
 
@@ -123,9 +132,19 @@ export class EnrichmentService {
       pending = [];
       outcome.enriched += await this.write(plugin.id, batch, fail);
     };
+    let inARow = 0;
     for (const finding of findings) {
+      if (inARow >= STOP_AFTER_DETERMINISTIC_IN_A_ROW) {
+        fail(
+          finding.id,
+          'not_attempted',
+          `not sent: the enricher failed ${inARow} findings in a row on the deadline or a trap`,
+        );
+        continue;
+      }
       const result = await this.invoke(plugin, projectId, eventId, finding);
       const answer = this.readAnswer(plugin.id, result);
+      inARow = 'code' in answer && DETERMINISTIC_CODES.includes(answer.code) ? inARow + 1 : 0;
       if ('tags' in answer) {
         pending.push({ findingId: finding.id, tags: answer.tags });
         if (pending.length >= ENRICHMENT_WRITE_CHUNK) await flush();
