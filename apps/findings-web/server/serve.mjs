@@ -10,13 +10,17 @@
  *   FINDINGS_API_URL    the findings API (default http://127.0.0.1:3000)
  *
  * Proxied: /api/*, /version, /health (the API's own). Everything else is a file of the build,
- * or index.html (client-side routes). /healthz answers the server's own health.
+ * or index.html (client-side routes), text files compressed (brotli, else gzip, by the
+ * request's Accept-Encoding). /healthz answers the server's own health.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip as gzipCompress, constants as zlib } from 'node:zlib';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(
@@ -101,14 +105,109 @@ function proxy(req, res) {
   req.pipe(upstream);
 }
 
-function serveFile(res, file, status = 200) {
-  const type = TYPES[extname(file)] ?? 'application/octet-stream';
+/** Text files are sent compressed to clients that accept it (fonts and images already are). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.ico']);
+/** Smaller files gain nothing worth a header. */
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * The encoding to send: brotli when the client accepts it, else gzip, else none (q=0 refuses).
+ * Every encoding token is read with its q value; `*` stands for the ones not named.
+ */
+function chooseEncoding(acceptEncoding) {
+  const accepted = new Map();
+  for (const part of String(acceptEncoding ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const weight = (name) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return undefined;
+}
+
+/**
+ * Compressed bodies, made once per file version (path, size, mtime) and kept in memory: the
+ * server writes nothing to disk (read-only root filesystem), and the build is a few MB. zlib's
+ * asynchronous functions run in the thread pool, so a big bundle never stalls other requests;
+ * the whole build is compressed in the background at start.
+ */
+const compressed = new Map();
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCompress);
+
+function compressedBody(file, stat, encoding) {
+  const key = `${encoding} ${file}`;
+  const version = `${stat.size}:${stat.mtimeMs}`;
+  const cached = compressed.get(key);
+  if (cached?.version === version) return cached.body;
+  const body = readFile(file).then((raw) =>
+    encoding === 'br'
+      ? brotli(raw, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: 9,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
+          },
+        })
+      : gzip(raw, { level: 9 }),
+  );
+  compressed.set(key, { version, body });
+  body.catch(() => compressed.delete(key));
+  return body;
+}
+
+/** Every compressible file of the build, both encodings, one after the other. */
+async function warmUp(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await warmUp(path);
+    else if (COMPRESSIBLE.has(extname(path))) {
+      const stat = statSync(path);
+      if (stat.size < MIN_COMPRESS_BYTES) continue;
+      await compressedBody(path, stat, 'br');
+      await compressedBody(path, stat, 'gzip');
+    }
+  }
+}
+
+function serveFile(req, res, file, status = 200) {
+  const extension = extname(file);
+  const type = TYPES[extension] ?? 'application/octet-stream';
   const immutable = file.includes(`${sep}assets${sep}`);
-  res.writeHead(status, {
+  const headers = {
     ...SECURITY_HEADERS,
     'Content-Type': type,
     'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-  });
+  };
+  const stat = statSync(file);
+  if (COMPRESSIBLE.has(extension) && stat.size >= MIN_COMPRESS_BYTES) {
+    headers['Vary'] = 'Accept-Encoding';
+    const encoding = chooseEncoding(req.headers['accept-encoding']);
+    if (encoding) {
+      compressedBody(file, stat, encoding).then(
+        (body) => {
+          res.writeHead(status, {
+            ...headers,
+            'Content-Encoding': encoding,
+            'Content-Length': body.length,
+          });
+          res.end(req.method === 'HEAD' ? undefined : body);
+        },
+        () => {
+          if (!res.headersSent) res.writeHead(500, SECURITY_HEADERS);
+          res.end();
+        },
+      );
+      return;
+    }
+  }
+  res.writeHead(status, { ...headers, 'Content-Length': stat.size });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
   createReadStream(file).pipe(res);
 }
 
@@ -138,7 +237,7 @@ const server = createServer((req, res) => {
   }
   const file = normalize(join(root, pathname));
   if (file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile()) {
-    serveFile(res, file);
+    serveFile(req, res, file);
     return;
   }
   if (pathname.startsWith('/assets/')) {
@@ -146,7 +245,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  serveFile(res, join(root, 'index.html'));
+  serveFile(req, res, join(root, 'index.html'));
 });
 
 if (!existsSync(join(root, 'index.html'))) {
@@ -157,6 +256,9 @@ server.listen(port, host, () => {
   const address = server.address();
   process.stdout.write(
     `findings-web serving ${root} on http://${host}:${typeof address === 'object' && address ? address.port : port} (API ${api.origin})\n`,
+  );
+  warmUp(root).catch((error) =>
+    process.stderr.write(`findings-web: compressing the build failed: ${String(error)}\n`),
   );
 });
 const stop = () => {
