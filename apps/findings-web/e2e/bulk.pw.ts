@@ -31,6 +31,8 @@ test('bulk selection: tags added to the selected findings; bulk status offers no
   await bar.getByLabel('Status for the selection').click();
   await page.getByRole('option', { name: 'Risk accepted', exact: true }).click();
   await bar.getByLabel('Risk accepted until').fill('2027-01-15');
+  // A risk acceptance carries its reason (issue 25).
+  await bar.getByLabel('Justification').fill('Compensating control: WAF rule 4711');
   await bar.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('bulk-result')).toContainText('2 of 2 findings changed');
   const accepted = await api.get<{ items: { status: string; risk_accepted_until: string }[] }>(
