@@ -25,6 +25,12 @@ export class JobsController {
     );
   }
 
+  private async explainedOne(view: JobView, acceptLanguage?: string): Promise<JobDto> {
+    const reports = await this.jobs.reportsOf([view]);
+    const report = view.reportId ? reports.get(view.reportId) : undefined;
+    return JobDto.from(view, report, negotiateLocale(acceptLanguage));
+  }
+
   @Get()
   @ApiDataResponse(JobDto, { isArray: true, description: 'Newest first' })
   @ApiErrorResponses(400, 401, 403, 429, 503)
