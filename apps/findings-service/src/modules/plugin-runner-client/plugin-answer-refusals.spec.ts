@@ -37,20 +37,18 @@ describe('refused plugin answers', () => {
     expect(answerRefusalOf({ ok: true, value: [], durationMs: 1 })).toBeUndefined();
   });
 
-  it('counts by plugin and reason on one counter per registry', () => {
+  it('counts by plugin and reason on one counter per registry', async () => {
     const registry = new Registry();
     pluginAnswerRefusals(registry).count('p1', 'invalid_answer');
     pluginAnswerRefusals(registry).count('p1', 'invalid_answer');
     pluginAnswerRefusals(registry).count('p2', 'answer_too_large');
-    return registry
-      .getSingleMetric(PLUGIN_ANSWER_REFUSALS_METRIC)
-      ?.get()
-      .then((metric) => {
-        expect(metric.values.map(({ labels, value }) => ({ labels, value }))).toEqual([
-          { labels: { plugin: 'p1', reason: 'invalid_answer' }, value: 2 },
-          { labels: { plugin: 'p2', reason: 'answer_too_large' }, value: 1 },
-        ]);
-      });
+    const counter = registry.getSingleMetric(PLUGIN_ANSWER_REFUSALS_METRIC);
+    expect(counter).toBeDefined();
+    const metric = await counter?.get();
+    expect(metric?.values.map(({ labels, value }) => ({ labels, value }))).toEqual([
+      { labels: { plugin: 'p1', reason: 'invalid_answer' }, value: 2 },
+      { labels: { plugin: 'p2', reason: 'answer_too_large' }, value: 1 },
+    ]);
   });
 
   it('shows plugin text without NUL or lone surrogates, cut without splitting a pair', () => {
