@@ -52,7 +52,7 @@ describe('Manual finding - /api/v1/products/{id}/findings (POST)', () => {
     expect(actions.body.data).toEqual([
       expect.objectContaining({
         action: 'created',
-        actor: { type: 'user', id: admin.userId, label: ADMIN_EMAIL },
+        actor: { type: 'user', id: admin.userId, label: ADMIN_EMAIL, name: expect.any(String) },
       }),
     ]);
   });

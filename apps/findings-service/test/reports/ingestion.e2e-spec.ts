@@ -78,7 +78,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
       fixture('flawfinder-vulnerable.sarif'),
     );
     const report = await waitForReport(t, bearer(admin), again);
-    expect(report.counts).toEqual({ new: 0, updated: 11, renewed: 0, results: 11 });
+    expect(report.counts).toEqual({ new: 0, updated: 11, renewed: 0, results: 11, duplicates: 0 });
     expect(await findingsOf(t, product.id)).toHaveLength(11);
   });
 
@@ -103,7 +103,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
       fixture('flawfinder-vulnerable.sarif'),
     );
     const report = await waitForReport(t, bearer(admin), id);
-    expect(report.counts).toEqual({ new: 0, updated: 8, renewed: 3, results: 11 });
+    expect(report.counts).toEqual({ new: 0, updated: 8, renewed: 3, results: 11, duplicates: 0 });
     const stored = await findingsOf(t, product.id);
     const renewed = stored.filter((f) => f.status === 'renewed');
     expect(renewed).toHaveLength(3);
@@ -116,7 +116,7 @@ describe('Report ingestion - /api/v1/reports/{report_id} (GET)', () => {
     expect(actions).toContainEqual(
       expect.objectContaining({
         action: 'renewed',
-        actor: { type: 'system', id: null, label: 'ingestion' },
+        actor: { type: 'system', id: null, label: 'ingestion', name: null },
         from: { status: 'fixed' },
         to: { status: 'renewed', report_id: id },
       }),

@@ -132,7 +132,7 @@ describe('Upload real scanner output - /api/v1/products/{product_id}/reports (PO
         readFileSync(join(FIXTURES, 'flawfinder-vulnerable.sarif')),
       ),
     );
-    expect(again.counts).toEqual({ new: 0, updated: 11, renewed: 0, results: 11 });
+    expect(again.counts).toEqual({ new: 0, updated: 11, renewed: 0, results: 11, duplicates: 0 });
     expect(await findingsOf(t, live.id)).toHaveLength(11);
   }, 30_000);
 });

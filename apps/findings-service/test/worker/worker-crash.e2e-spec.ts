@@ -81,7 +81,13 @@ describe('Worker killed mid-report - /api/v1/products/{product_id}/reports (POST
         90_000,
       );
       expect(resumed.status).toBe('completed');
-      expect(resumed.counts).toEqual({ new: RESULTS, updated: 0, renewed: 0, results: RESULTS });
+      expect(resumed.counts).toEqual({
+        new: RESULTS,
+        updated: 0,
+        renewed: 0,
+        results: RESULTS,
+        duplicates: 0,
+      });
       expect(resumed.counts).toEqual(cleanRun.counts);
       const [a, b] = [await snapshot(crashed.id), await snapshot(clean.id)];
       expect(a).toHaveLength(RESULTS);
