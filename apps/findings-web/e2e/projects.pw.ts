@@ -5,8 +5,9 @@ test('project settings (deadline days per severity, auto-verify) and members wit
   api,
 }) => {
   const project = await api.project(unique('settings'));
+  const email = `${unique('analyst')}@findings-web.test`;
   const user = await api.post<{ id: string }>('/api/v1/admin/users', {
-    email: `${unique('analyst')}@findings-web.test`,
+    email,
     password: 'Analyst-password-1A',
     is_admin: false,
   });
@@ -27,7 +28,8 @@ test('project settings (deadline days per severity, auto-verify) and members wit
   expect(saved.remediation_days).toMatchObject({ HIGH: 10, INFO: 120, CRITICAL: 7 });
   expect(saved.auto_verify_fixes).toBe(true);
 
-  await page.getByRole('textbox', { name: 'User id' }).fill(user.id);
+  // Members are picked by name or e-mail, never by internal id (issue 25).
+  await page.getByRole('combobox', { name: 'User (name or e-mail)' }).fill(email);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const role = page.getByRole('combobox', { name: /^Role analyst-/ });
   await expect(role).toHaveValue('analyst');
