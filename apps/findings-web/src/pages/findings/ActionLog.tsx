@@ -23,6 +23,7 @@ function Value({ field, value }: { field: string; value: unknown }) {
         component={Link}
         to={`/findings?first_report_id=${encodeURIComponent(value as string)}`}
         size="xs"
+        underline="always"
       >
         {t('finding.reportFindings')}
       </Anchor>

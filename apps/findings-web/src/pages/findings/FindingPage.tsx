@@ -71,7 +71,12 @@ function Origin({ finding }: { finding: Finding }) {
   return (
     <Group gap="xs" wrap="wrap" data-testid="finding-origin">
       <Text size="sm" c="gray.8">
-        <Anchor component={Link} to={`/projects/${finding.project_id}`} size="sm">
+        <Anchor
+          component={Link}
+          to={`/projects/${finding.project_id}`}
+          size="sm"
+          underline="always"
+        >
           {finding.project_name}
         </Anchor>{' '}
         / {finding.product_name}
@@ -84,6 +89,7 @@ function Origin({ finding }: { finding: Finding }) {
               target="_blank"
               rel="noopener noreferrer"
               size="sm"
+              underline="always"
               data-testid="repository-url"
             >
               {repository}
