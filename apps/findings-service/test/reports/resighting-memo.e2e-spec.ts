@@ -170,7 +170,7 @@ describe('Unchanged re-sightings (content digest memo)', () => {
       );
       if (i === 0) expect(resighted.get(memo.productId) ?? 0).toBe(0);
     }
-    expect(memoCounts[3]).toEqual({ new: 0, updated: 36, renewed: 4, results: 40 });
+    expect(memoCounts[3]).toEqual({ new: 0, updated: 36, renewed: 4, results: 40, duplicates: 0 });
     // The memo was used (the plain lane never gets one).
     expect(resighted.get(memo.productId)).toBe(40 * 3 + 37 + 37);
     expect(resighted.get(plain.productId) ?? 0).toBe(0);
