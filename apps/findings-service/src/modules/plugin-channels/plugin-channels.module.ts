@@ -5,6 +5,7 @@ import { PluginChannelsRemoval } from './plugin-channels-removal';
 import { PluginChannelsRepository } from './plugin-channels.repository';
 import { PluginChannelsService } from './plugin-channels.service';
 import { ProjectPluginSettingsController } from './project-plugin-settings.controller';
+import { ProjectPluginConfig } from './project-plugin-config';
 import { ProjectPluginSettingsService } from './project-plugin-settings.service';
 
 /** Channel plugins per project and the channel settings backfill (docs/plugins/channels.md). */
@@ -20,6 +21,7 @@ import { ProjectPluginSettingsService } from './project-plugin-settings.service'
     PluginChannelsService,
     PluginChannelsRemoval,
     ProjectPluginSettingsService,
+    ProjectPluginConfig,
   ],
 })
 export class PluginChannelsModule {}

@@ -2,19 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { AccessContext } from '../../app/access/access-context';
 import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
 import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
-import { PluginSecretBox } from '../plugins/installed-plugins/plugin-secret-box';
-import { ProjectsError } from '../projects/projects.errors';
 import { checkChannelSettings } from './channel-settings';
+import { ProjectPluginConfig, type ProjectPluginConfigView } from './project-plugin-config';
 import { PluginChannelsError } from './plugin-channels.errors';
 import { PluginChannelsRepository, type BackfillCounts } from './plugin-channels.repository';
 
-export interface ChannelConfigView {
-  pluginId: string;
-  projectId: string;
-  settings: Record<string, unknown>;
-  /** Names of the secret settings that have a value (values are never returned). */
-  secretSettingsSet: string[];
-}
+export type ChannelConfigView = ProjectPluginConfigView;
 
 export interface ProjectChannelView {
   plugin: InstalledPlugin;
@@ -40,17 +33,8 @@ export class PluginChannelsService {
   constructor(
     private readonly plugins: InstalledPluginsService,
     private readonly repository: PluginChannelsRepository,
-    private readonly secrets: PluginSecretBox,
+    private readonly config: ProjectPluginConfig,
   ) {}
-
-  private async project(access: AccessContext, projectId: string): Promise<void> {
-    const member =
-      access.can('read_findings', { projectId }) ||
-      access.can('manage_notifications', { projectId });
-    if (!member || !(await this.repository.projectExists(projectId))) {
-      throw new ProjectsError('project_not_found');
-    }
-  }
 
   private async channel(pluginId: string): Promise<InstalledPlugin> {
     const plugin = await this.plugins.get(pluginId).catch(() => undefined);
@@ -61,7 +45,7 @@ export class PluginChannelsService {
   }
 
   async list(access: AccessContext, projectId: string): Promise<ProjectChannelView[]> {
-    await this.project(access, projectId);
+    await this.config.assertVisible(access, projectId);
     const channels = await this.plugins.listEnabledByCapability('notification_channel');
     const configs = await this.repository.configs(projectId);
     return channels.map((plugin) => {
@@ -79,9 +63,9 @@ export class PluginChannelsService {
     projectId: string,
     pluginId: string,
   ): Promise<ChannelConfigView> {
-    await this.project(access, projectId);
+    await this.config.assertVisible(access, projectId);
     await this.channel(pluginId);
-    return this.view(projectId, pluginId);
+    return this.config.view(projectId, pluginId);
   }
 
   async put(
@@ -90,22 +74,12 @@ export class PluginChannelsService {
     pluginId: string,
     input: Record<string, unknown>,
   ): Promise<ChannelConfigView> {
-    await this.project(access, projectId);
-    if (!access.can('manage_notifications', { projectId })) {
-      throw new ProjectsError('access_denied');
-    }
+    await this.config.assertVisible(access, projectId);
+    this.config.assertWriter(access, projectId);
     const plugin = await this.channel(pluginId);
     const change = checkChannelSettings(plugin.manifest, input);
-    const stored = await this.repository.config(projectId, pluginId);
-    const secrets = { ...this.secrets.open(stored?.secretSettings ?? null), ...change.secrets };
-    await this.repository.save(
-      projectId,
-      pluginId,
-      change.settings,
-      this.secrets.seal(secrets),
-      new Date(),
-    );
-    return this.view(projectId, pluginId);
+    await this.config.save(projectId, pluginId, change);
+    return this.config.view(projectId, pluginId);
   }
 
   /** Moves the core's old settings of `channel` into its installed plugin (dry run unless final). */
@@ -127,15 +101,5 @@ export class PluginChannelsService {
       new Date(),
     );
     return { ...counts, pluginId: plugin.id };
-  }
-
-  private async view(projectId: string, pluginId: string): Promise<ChannelConfigView> {
-    const config = await this.repository.config(projectId, pluginId);
-    return {
-      pluginId,
-      projectId,
-      settings: config?.settings ?? {},
-      secretSettingsSet: Object.keys(this.secrets.open(config?.secretSettings ?? null)).sort(),
-    };
   }
 }

@@ -2,18 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { AccessContext } from '../../app/access/access-context';
 import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
 import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
-import { PluginSecretBox } from '../plugins/installed-plugins/plugin-secret-box';
 import { PluginsError } from '../plugins/plugins.errors';
-import { ProjectsError } from '../projects/projects.errors';
 import { checkChannelSettings } from './channel-settings';
-import { PluginChannelsRepository } from './plugin-channels.repository';
+import { ProjectPluginConfig, type ProjectPluginConfigView } from './project-plugin-config';
 
-export interface ProjectPluginSettingsView {
-  pluginId: string;
-  projectId: string;
-  settings: Record<string, unknown>;
-  secretSettingsSet: string[];
-}
+export type ProjectPluginSettingsView = ProjectPluginConfigView;
 
 /**
  * A project's values of a WebAssembly plugin's `per_project` settings (docs/plugins/
@@ -25,8 +18,7 @@ export interface ProjectPluginSettingsView {
 export class ProjectPluginSettingsService {
   constructor(
     private readonly plugins: InstalledPluginsService,
-    private readonly repository: PluginChannelsRepository,
-    private readonly secrets: PluginSecretBox,
+    private readonly config: ProjectPluginConfig,
   ) {}
 
   async get(
@@ -34,9 +26,9 @@ export class ProjectPluginSettingsService {
     projectId: string,
     pluginId: string,
   ): Promise<ProjectPluginSettingsView> {
-    await this.project(access, projectId);
+    await this.config.assertVisible(access, projectId);
     await this.plugin(pluginId);
-    return this.view(projectId, pluginId);
+    return this.config.view(projectId, pluginId);
   }
 
   async put(
@@ -45,31 +37,12 @@ export class ProjectPluginSettingsService {
     pluginId: string,
     input: Record<string, unknown>,
   ): Promise<ProjectPluginSettingsView> {
-    await this.project(access, projectId);
-    if (!access.can('manage_notifications', { projectId })) {
-      throw new ProjectsError('access_denied');
-    }
+    await this.config.assertVisible(access, projectId);
+    this.config.assertWriter(access, projectId);
     const plugin = await this.plugin(pluginId);
     const change = checkChannelSettings(plugin.manifest, input, { common: false });
-    const stored = await this.repository.config(projectId, pluginId);
-    const secrets = { ...this.secrets.open(stored?.secretSettings ?? null), ...change.secrets };
-    await this.repository.save(
-      projectId,
-      pluginId,
-      change.settings,
-      this.secrets.seal(secrets),
-      new Date(),
-    );
-    return this.view(projectId, pluginId);
-  }
-
-  private async project(access: AccessContext, projectId: string): Promise<void> {
-    const member =
-      access.can('read_findings', { projectId }) ||
-      access.can('manage_notifications', { projectId });
-    if (!member || !(await this.repository.projectExists(projectId))) {
-      throw new ProjectsError('project_not_found');
-    }
+    await this.config.save(projectId, pluginId, change);
+    return this.config.view(projectId, pluginId);
   }
 
   /** An installed WebAssembly plugin that declares per-project settings. */
@@ -83,15 +56,5 @@ export class ProjectPluginSettingsService {
       throw new PluginsError('installed_plugin_not_found', { plugin_id: pluginId });
     }
     return plugin;
-  }
-
-  private async view(projectId: string, pluginId: string): Promise<ProjectPluginSettingsView> {
-    const config = await this.repository.config(projectId, pluginId);
-    return {
-      pluginId,
-      projectId,
-      settings: config?.settings ?? {},
-      secretSettingsSet: Object.keys(this.secrets.open(config?.secretSettings ?? null)).sort(),
-    };
   }
 }
