@@ -11,6 +11,12 @@ import {
 } from '../support/findings-seed';
 import { freshUser, loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import {
+  PROJECT_CALLERS,
+  type ProjectCaller,
+  type MatrixRoute,
+  send,
+} from '../support/route-matrix';
 
 /**
  * The routes of the analyst's first day (issue 25) x every kind of caller: the list's count,
@@ -22,27 +28,10 @@ let product: Product;
 let findingId: string;
 const callers: Record<string, Auth | undefined> = {};
 
-const CALLERS = [
-  'anonymous',
-  'key: read_findings',
-  'key: every permission',
-  'user: not a member',
-  'user: viewer',
-  'user: analyst',
-  'user: project admin',
-  'administrator',
-] as const;
-type Caller = (typeof CALLERS)[number];
+const CALLERS = PROJECT_CALLERS;
+type Caller = ProjectCaller;
 
-interface Route {
-  name: string;
-  call: (auth: Auth | undefined) => Promise<{ status: number; body: unknown }>;
-  expected: Record<Caller, number>;
-}
-
-function send(req: request.Test, auth: Auth | undefined) {
-  return (auth ? auth.apply(req) : req).then((res) => ({ status: res.status, body: res.body }));
-}
+type Route = MatrixRoute<Caller>;
 
 /** A comment of the administrator on the finding (editing or deleting consumes one). */
 async function adminComment(): Promise<string> {

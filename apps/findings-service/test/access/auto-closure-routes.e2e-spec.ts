@@ -12,6 +12,12 @@ import {
 } from '../support/findings-seed';
 import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import {
+  PROJECT_CALLERS,
+  type ProjectCaller,
+  type MatrixRoute,
+  send,
+} from '../support/route-matrix';
 
 /**
  * The automatic-closure, re-verification and scanner-callback routes x every kind of caller
@@ -26,27 +32,10 @@ let product: Product;
 let finding: string;
 const callers: Record<string, Auth | undefined> = {};
 
-const CALLERS = [
-  'anonymous',
-  'key: read_findings',
-  'key: every permission',
-  'user: not a member',
-  'user: viewer',
-  'user: analyst',
-  'user: project admin',
-  'administrator',
-] as const;
-type Caller = (typeof CALLERS)[number];
+const CALLERS = PROJECT_CALLERS;
+type Caller = ProjectCaller;
 
-interface Route {
-  name: string;
-  call: (auth: Auth | undefined) => Promise<{ status: number; body: unknown }>;
-  expected: Record<Caller, number>;
-}
-
-function send(req: request.Test, auth: Auth | undefined) {
-  return (auth ? auth.apply(req) : req).then((res) => ({ status: res.status, body: res.body }));
-}
+type Route = MatrixRoute<Caller>;
 
 const ADMINS_ONLY: Record<Caller, number> = {
   anonymous: 401,

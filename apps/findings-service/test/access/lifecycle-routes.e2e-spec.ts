@@ -12,6 +12,7 @@ import {
 } from '../support/findings-seed';
 import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import { type MatrixRoute, send } from '../support/route-matrix';
 
 /**
  * The lifecycle and deadline routes x every kind of caller: who gets past the access check
@@ -36,18 +37,10 @@ const CALLERS = [
 ] as const;
 type Caller = (typeof CALLERS)[number];
 
-interface Route {
-  name: string;
-  call: (auth: Auth | undefined) => Promise<{ status: number; body: unknown }>;
-  expected: Record<Caller, number>;
-}
+type Route = MatrixRoute<Caller>;
 
 const sql = (text: string, values: unknown[] = []) =>
   t.app.get(DataSource).query(text, values) as Promise<Record<string, unknown>[]>;
-
-function send(req: request.Test, auth: Auth | undefined) {
-  return (auth ? auth.apply(req) : req).then((res) => ({ status: res.status, body: res.body }));
-}
 
 /** An open violation of a fresh finding of the product (resolving consumes one). */
 async function freshViolation(): Promise<string> {

@@ -6,6 +6,7 @@ import { Auth, bearer, createProject } from '../support/catalog';
 import { freshLogin, freshMember, keyWith } from '../support/findings-seed';
 import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
+import { type MatrixRoute, send } from '../support/route-matrix';
 
 /**
  * The scan perimeter routes x every kind of caller (spec "Scan perimeter": export, entries,
@@ -34,18 +35,10 @@ const CALLERS = [
 ] as const;
 type Caller = (typeof CALLERS)[number];
 
-interface Route {
-  name: string;
-  call: (auth: Auth | undefined) => Promise<{ status: number; body: unknown }>;
-  expected: Record<Caller, number>;
-}
+type Route = MatrixRoute<Caller>;
 
 const sql = (text: string, values: unknown[] = []) =>
   t.app.get(DataSource).query(text, values) as Promise<Record<string, unknown>[]>;
-
-function send(req: request.Test, auth: Auth | undefined) {
-  return (auth ? auth.apply(req) : req).then((res) => ({ status: res.status, body: res.body }));
-}
 
 let counter = 0;
 /** A value no other call used (entries of one mode may not overlap). */
