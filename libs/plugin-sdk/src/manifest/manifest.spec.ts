@@ -142,6 +142,19 @@ describe('plugin manifest', () => {
     ]);
   });
 
+  it('refuses setting names starting with "_": the service reserves them (e.g. _ticket of a ticketing provider)', () => {
+    expect(
+      problemsOf(
+        manifest({
+          settings: [
+            { name: '_ticket', type: 'json' },
+            { name: 'ok_name', type: 'string' },
+          ],
+        }),
+      ),
+    ).toEqual(['settings[0].name "_ticket": names starting with "_" are reserved for the service']);
+  });
+
   it('names every problem at once', () => {
     expect(problemsOf({ ...manifest(), id: 1, version: 'x', runtime: 'jvm' })).toHaveLength(3);
   });

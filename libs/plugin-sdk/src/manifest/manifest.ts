@@ -251,6 +251,14 @@ function readSettings(field: unknown, problems: string[]): PluginSettingSchema[]
       if (!SETTING_KEYS.has(key)) problems.push(`settings[${index}]: unknown field "${key}"`);
     }
     const name = item['name'];
+    if (typeof name === 'string' && name.startsWith('_')) {
+      // The service adds reserved members to settings-json (`_ticket` for a ticketing
+      // provider, docs/plugins/catalog-plugins.md); a plugin's own setting may not shadow them.
+      problems.push(
+        `settings[${index}].name ${JSON.stringify(name)}: names starting with "_" are reserved for the service`,
+      );
+      return;
+    }
     if (typeof name !== 'string' || !SETTING_NAME.test(name)) {
       problems.push(`settings[${index}].name must be a lower-case identifier such as api_token`);
       return;
