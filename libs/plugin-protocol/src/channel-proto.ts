@@ -9,3 +9,15 @@ export const CHANNEL_SERVICE_NAME = 'findsvc.plugin.channel.v1.Channel';
 export function loadChannelService(): ServiceClientConstructor {
   return loadProtoService(CHANNEL_PROTO_FILE, CHANNEL_SERVICE_NAME);
 }
+
+/** Fully qualified name of the host-call service the runner serves to native channels. */
+export const CHANNEL_HOST_SERVICE_NAME = 'findsvc.plugin.channel.v1.ChannelHost';
+/** Environment variable naming the runner's host-call socket inside a native process. */
+export const CHANNEL_HOST_SOCKET_ENV = 'FINDSVC_PLUGIN_HOST_SOCKET';
+/** Trailer (metadata) key of a refused host call: not_configured, denied, invalid, unavailable. */
+export const CHANNEL_HOST_ERROR_CODE_KEY = 'findsvc-error-code';
+
+/** `findsvc.plugin.channel.v1.ChannelHost`: served by the runner, called by a native channel. */
+export function loadChannelHostService(): ServiceClientConstructor {
+  return loadProtoService(CHANNEL_PROTO_FILE, CHANNEL_HOST_SERVICE_NAME);
+}

@@ -14,6 +14,8 @@ export interface DeliverRequest {
   event_json: string;
   settings: Record<string, string>;
   secrets: Record<string, string>;
+  /** Authorises ChannelHost calls for this delivery while it is in flight ('' = none). */
+  host_call_token: string;
 }
 
 export type DeliverOutcome = 'OUTCOME_UNSPECIFIED' | 'DELIVERED' | 'REJECTED' | 'FAILED';
@@ -26,3 +28,13 @@ export interface DeliverResponse {
 
 export type ShutdownRequest = Record<string, never>;
 export type ShutdownResponse = Record<string, never>;
+
+export interface SendEmailRequest {
+  host_call_token: string;
+  subject: string;
+  body: string;
+}
+
+export interface SendEmailResponse {
+  message_id: string;
+}

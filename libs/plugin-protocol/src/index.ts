@@ -3,12 +3,22 @@
 export { PROTO_LOADER_OPTIONS, loadProtoService, protoFilePath } from './proto-files';
 export { HEALTH_PROTO_FILE, healthProtoPath, loadHealthService } from './health-proto';
 export type { HealthCheckRequest, HealthCheckResponse, ServingStatus } from './health.types';
-export { CHANNEL_PROTO_FILE, CHANNEL_SERVICE_NAME, loadChannelService } from './channel-proto';
+export {
+  CHANNEL_HOST_ERROR_CODE_KEY,
+  CHANNEL_HOST_SERVICE_NAME,
+  CHANNEL_HOST_SOCKET_ENV,
+  CHANNEL_PROTO_FILE,
+  CHANNEL_SERVICE_NAME,
+  loadChannelHostService,
+  loadChannelService,
+} from './channel-proto';
 export type {
   DeliverOutcome,
   DeliverRequest,
   DeliverResponse,
   DeliveryContext,
+  SendEmailRequest,
+  SendEmailResponse,
   ShutdownRequest,
   ShutdownResponse,
 } from './channel.types';
