@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The local plugin catalog of `npm run up` (docs/plugins/catalog.md, "A local catalog"):
-// builds every plugin under tools/catalog/plugins/ with the SDK's build command (component
-// cache: $PLUGIN_COMPONENT_CACHE, else <state>/plugin-components), signs them and the catalog
+// builds every plugin under tools/catalog/plugins/ — WebAssembly ones with the SDK's build
+// command (component cache: $PLUGIN_COMPONENT_CACHE, else <state>/plugin-components), native
+// ones ("runtime": "native" in manifest.json: the notification channels) with
+// build-native.mjs —, signs them and the catalog
 // with a local publisher key (<state>/catalog-publisher.pem, made once, 0600), and writes the
 // catalog directory with the publisher's public key (publisher.pub.pem) beside catalog.json.
 //
@@ -14,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCatalog } from './build-catalog.mjs';
+import { buildNative } from './build-native.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -44,6 +47,12 @@ const dirs = [];
 for (const name of names.sort()) {
   const buildDir = join(state, 'plugin-builds', name);
   mkdirSync(buildDir, { recursive: true });
+  const template = JSON.parse(readFileSync(join(pluginsRoot, name, 'manifest.json'), 'utf8'));
+  if (template.runtime === 'native') {
+    buildNative({ pluginDir: join(pluginsRoot, name), outDir: buildDir, privateKeyPem });
+    dirs.push(buildDir);
+    continue;
+  }
   execFileSync(
     process.execPath,
     [
