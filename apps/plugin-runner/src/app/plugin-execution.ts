@@ -59,6 +59,7 @@ export function createPluginExecution(deps: PluginExecutionDeps): PluginExecutio
     native: new NativePluginHost({
       limits: config.native,
       broker,
+      egress: { allowHttp: config.egress.allowHttp, allowLocalDial: config.egress.allowLocalDial },
       logger,
       observer: metrics.observer,
       events: {

@@ -146,10 +146,11 @@ export class StreamHostCallBroker implements HostCallBroker {
     return reply.secret?.found ? reply.secret.value : undefined;
   }
 
-  async sendEmail(context: HostCallContext, message: OutgoingEmail): Promise<void> {
-    await this.session(context).ask('send_email', {
+  async sendEmail(context: HostCallContext, message: OutgoingEmail): Promise<string> {
+    const reply = await this.session(context).ask('send_email', {
       send_email: { subject: message.subject, body: message.body },
     });
+    return reply.email?.message_id ?? '';
   }
 
   async isCveKnown(context: HostCallContext, cveIds: string[]): Promise<string[]> {

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { NativeLimits } from './native-limits';
-import { NativeProcess, type NativeTools, type ProcessExit, type StopStep } from './native-process';
+import {
+  NativeProcess,
+  type NativeProcessOptions,
+  type NativeTools,
+  type ProcessExit,
+  type StopStep,
+} from './native-process';
 import type { NativeProgram } from './native-program';
 
 export type NativeChannelState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
@@ -36,6 +42,9 @@ export interface NativeChannelOptions {
   scrub(text: string): string;
   now(): number;
   onEvent(event: NativeChannelEvent): void;
+  /** Host calls and egress flags handed to every process of this channel. */
+  hostCalls?: NativeProcessOptions['hostCalls'];
+  egress?: NativeProcessOptions['egress'];
 }
 
 interface Waiter {
@@ -146,7 +155,7 @@ export class NativeChannel {
   }
 
   private spawn(): Promise<NativeProcess> {
-    const { pluginId, program, limits, tools, logger, scrub } = this.options;
+    const { pluginId, program, limits, tools, logger, scrub, hostCalls, egress } = this.options;
     const spawning = NativeProcess.start({
       pluginId,
       program,
@@ -154,6 +163,8 @@ export class NativeChannel {
       tools,
       logger,
       scrub,
+      hostCalls,
+      egress,
       onUnexpectedExit: (process, exit) => this.onUnexpectedExit(process, exit),
     });
     this.spawning = spawning;

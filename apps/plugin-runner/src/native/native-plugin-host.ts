@@ -16,10 +16,11 @@ import {
   type PluginHostObserver,
 } from '../plugin-host/plugin-host';
 import { DeliveredKeys } from './delivered-keys';
+import { HostCallTokens } from './host-call-tokens';
 import { DeliveryRateLimit } from './delivery-rate-limit';
 import { NativeChannel, NativeChannelUnavailable, type NativeChannelEvent } from './native-channel';
 import type { NativeLimits } from './native-limits';
-import type { NativeTools } from './native-process';
+import type { NativeEgressFlags, NativeTools } from './native-process';
 import { nativeCommand, verifyNativeProgram } from './native-program';
 import { SecretScrubber } from '../plugin-host/secret-scrubber';
 
@@ -59,6 +60,8 @@ export interface NativePluginHostOptions {
   now?: () => number;
   /** Sees every supervisor event (tests wait for restarts with it). */
   onChannelEvent?: (pluginId: string, event: NativeChannelEvent) => void;
+  /** The runner's PLUGIN_EGRESS_ALLOW_*, mirrored into every process (default: both false). */
+  egress?: NativeEgressFlags;
 }
 
 interface LoadedChannel {
@@ -105,6 +108,8 @@ export class NativePluginHost implements PluginHost {
   private readonly events: NativeHostEvents;
   private readonly tools: NativeTools;
   private readonly now: () => number;
+  /** Tokens of the host calls of Deliver calls in flight (ChannelHost). */
+  readonly hostCallTokens = new HostCallTokens();
   private closing?: Promise<void>;
 
   constructor(private readonly options: NativePluginHostOptions) {
@@ -196,6 +201,8 @@ export class NativePluginHost implements PluginHost {
       scrub: (text) => state.scrubber.scrub(text),
       now: this.now,
       onEvent: (event) => this.onChannelEvent(pluginId, channel, event),
+      hostCalls: { tokens: this.hostCallTokens, broker: this.options.broker },
+      egress: this.options.egress,
     });
     try {
       await channel.start();
@@ -365,6 +372,7 @@ export class NativePluginHost implements PluginHost {
         settings[name] = typeof value === 'string' ? value : JSON.stringify(value);
     }
     let response: DeliverResponse;
+    const grant = this.hostCallTokens.mint(call.pluginId, context);
     try {
       response = await process.deliver(
         {
@@ -378,6 +386,7 @@ export class NativePluginHost implements PluginHost {
           event_json: JSON.stringify(call.payload['event']),
           settings,
           secrets,
+          host_call_token: grant.token,
         },
         Math.max(1, deadlineAt - this.now()),
       );
@@ -388,6 +397,8 @@ export class NativePluginHost implements PluginHost {
         await process.waitExit(CRASH_SETTLE_MS);
       }
       return this.callFailure(error, state.scrubber);
+    } finally {
+      grant.release();
     }
     const message = state.scrubber.scrub(response.message);
     const result = parseResult(state.scrubber.scrub(response.result_json));

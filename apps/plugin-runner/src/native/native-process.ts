@@ -1,5 +1,12 @@
-import { credentials, status as GrpcStatus, type Client, type ServiceError } from '@grpc/grpc-js';
 import {
+  credentials,
+  status as GrpcStatus,
+  type Client,
+  type Server,
+  type ServiceError,
+} from '@grpc/grpc-js';
+import {
+  CHANNEL_HOST_SOCKET_ENV,
   CHANNEL_PROTOCOL_VERSION,
   NATIVE_MAGIC_COOKIE_KEY,
   NATIVE_MAGIC_COOKIE_VALUE,
@@ -20,6 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { escapeControlCharacters } from '@platform/logging';
 import type { Logger } from 'pino';
 import { PluginLoadError } from '../plugin-host/plugin-host';
+import { startChannelHostServer, type ChannelHostDeps } from './channel-host-server';
 import { LineSplitter } from './line-splitter';
 import type { NativeLimits } from './native-limits';
 import { nativeCommand, type NativeProgram } from './native-program';
@@ -49,7 +57,20 @@ export interface NativeProcessOptions {
   scrub(text: string): string;
   /** Called once when the process exits without `stop()` or `kill()` having asked for it. */
   onUnexpectedExit(process: NativeProcess, exit: ProcessExit): void;
+  /** Host calls served to the process on `<dir>/host.sock` (none: no host socket). */
+  hostCalls?: Pick<ChannelHostDeps, 'tokens' | 'broker'>;
+  /** The runner's egress relaxations, mirrored as FINDSVC_PLUGIN_EGRESS_ALLOW_*. */
+  egress?: NativeEgressFlags;
 }
+
+/** PLUGIN_EGRESS_ALLOW_HTTP / _ALLOW_LOCAL_DIAL of the runner. */
+export interface NativeEgressFlags {
+  allowHttp: boolean;
+  allowLocalDial: boolean;
+}
+
+/** Name of the runner's host-call socket inside the private directory. */
+export const HOST_SOCKET_NAME = 'host.sock';
 
 interface ChannelClient extends Client {
   Deliver(
@@ -81,7 +102,12 @@ const HEALTH_RETRY_MS = 50;
 const KILL_WAIT_MS = 5_000;
 
 /** Only these reach the plugin: no runner variables (tokens, database URLs), no NODE_OPTIONS. */
-function pluginEnvironment(dir: string, limits: NativeLimits, program: NativeProgram) {
+function pluginEnvironment(
+  dir: string,
+  limits: NativeLimits,
+  program: NativeProgram,
+  options: Pick<NativeProcessOptions, 'hostCalls' | 'egress'>,
+) {
   const env: Record<string, string> = {
     [NATIVE_MAGIC_COOKIE_KEY]: NATIVE_MAGIC_COOKIE_VALUE,
     [NATIVE_PROTOCOL_VERSIONS_KEY]: String(CHANNEL_PROTOCOL_VERSION),
@@ -92,6 +118,9 @@ function pluginEnvironment(dir: string, limits: NativeLimits, program: NativePro
     LANG: 'C.UTF-8',
   };
   if (program.kind === 'node' && limits.nodePath) env['NODE_PATH'] = limits.nodePath;
+  if (options.hostCalls) env[CHANNEL_HOST_SOCKET_ENV] = join(dir, HOST_SOCKET_NAME);
+  env['FINDSVC_PLUGIN_EGRESS_ALLOW_HTTP'] = String(options.egress?.allowHttp ?? false);
+  env['FINDSVC_PLUGIN_EGRESS_ALLOW_LOCAL_DIAL'] = String(options.egress?.allowLocalDial ?? false);
   return env;
 }
 
@@ -110,6 +139,8 @@ export class NativeProcess {
   private released = false;
   private channel?: ChannelClient;
   private health?: HealthClient;
+  /** The ChannelHost server on `<dir>/host.sock` (when host calls are offered). */
+  hostServer?: Server;
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
   private readonly stderrTail: string[] = [];
@@ -167,24 +198,36 @@ export class NativeProcess {
     const deadline = Date.now() + options.limits.handshakeTimeoutMs;
     const dir = await mkdtemp(join(tmpdir(), 'findsvc-plugin-'));
     let started: NativeProcess | undefined;
+    let hostServer: Server | undefined;
     try {
       await chmod(dir, 0o700);
+      if (options.hostCalls) {
+        hostServer = await startChannelHostServer(join(dir, HOST_SOCKET_NAME), {
+          ...options.hostCalls,
+          pluginId: options.pluginId,
+          scrub: options.scrub,
+        });
+      }
       const file = join(dir, options.program.kind === 'node' ? 'plugin.js' : 'plugin');
       await writeFile(file, options.program.bytes, { mode: 0o500 });
       const { command, args } = nativeCommand(options.program, file, options.limits, options.tools);
       const child = spawn(command, args, {
         cwd: dir,
-        env: pluginEnvironment(dir, options.limits, options.program),
+        env: pluginEnvironment(dir, options.limits, options.program, options),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       started = new NativeProcess(options, dir, child);
+      started.hostServer = hostServer;
       await started.handshake(deadline);
       started.supervised = true;
       if (started.hasExited) throw new Error('exited right after its health check');
       return started;
     } catch (error) {
       if (started) await started.kill();
-      else await rm(dir, { recursive: true, force: true });
+      else {
+        hostServer?.forceShutdown();
+        await rm(dir, { recursive: true, force: true });
+      }
       if (error instanceof PluginLoadError) throw error;
       throw new PluginLoadError(
         'plugin_start_failed',
@@ -278,6 +321,7 @@ export class NativeProcess {
     this.released = true;
     this.channel?.close();
     this.health?.close();
+    this.hostServer?.forceShutdown();
     this.child.stdin.destroy();
     this.child.stdout.destroy();
     this.child.stderr.destroy();
@@ -359,6 +403,9 @@ export class NativeProcess {
     const socket = resolve(handshake.address);
     if (dirname(socket) !== this.directory) {
       throw new Error(`the handshake names a socket outside the plugin's private directory`);
+    }
+    if (socket === join(this.directory, HOST_SOCKET_NAME)) {
+      throw new Error(`the handshake names the runner's host-call socket`);
     }
     const stat = await lstat(socket).catch(() => undefined);
     if (!stat?.isSocket()) throw new Error(`the handshake's socket does not exist or is no socket`);

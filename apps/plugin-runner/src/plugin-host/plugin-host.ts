@@ -134,8 +134,11 @@ export interface HostCallBroker {
   getSecret(context: HostCallContext, name: string): Promise<string | undefined>;
   /** The value of secret `name` for the event's project (`context.projectId`). */
   getProjectSecret(context: HostCallContext, name: string): Promise<string | undefined>;
-  /** Sent by the service to the recipients configured for the event's project. */
-  sendEmail(context: HostCallContext, message: OutgoingEmail): Promise<void>;
+  /**
+   * Sent by the service to the recipients configured for the event's project; resolves to
+   * the accepted message's id when the service names one.
+   */
+  sendEmail(context: HostCallContext, message: OutgoingEmail): Promise<string | void>;
   /** Of the given CVE identifiers, those the service knows (identifiers only). */
   isCveKnown(context: HostCallContext, cveIds: string[]): Promise<string[]>;
 }

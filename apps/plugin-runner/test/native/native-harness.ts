@@ -15,6 +15,8 @@ import { waitFor } from '@platform/testing';
 import { DEFAULT_NATIVE_LIMITS, type NativeLimits } from '../../src/native/native-limits';
 import { NativePluginHost } from '../../src/native/native-plugin-host';
 import type { NativeChannelEvent } from '../../src/native/native-channel';
+import type { NativeEgressFlags } from '../../src/native/native-process';
+import { HostCallRefused } from '../../src/grpc/stream-host-call-broker';
 import type {
   HostCallBroker,
   HostCallContext,
@@ -83,8 +85,15 @@ export class MemoryBroker implements HostCallBroker {
     return this.projectSecrets[`${context.pluginId}/${context.projectId}/${name}`];
   }
 
-  async sendEmail(_context: HostCallContext, _message: OutgoingEmail): Promise<void> {
-    throw new Error('not configured');
+  /** E-mails the host forwarded, with the context they were sent for. */
+  readonly emails: Array<{ context: HostCallContext; message: OutgoingEmail }> = [];
+  /** Set by a test: how the findings service answers SendEmail (default: not configured). */
+  mail?: (context: HostCallContext, message: OutgoingEmail) => Promise<string>;
+
+  async sendEmail(context: HostCallContext, message: OutgoingEmail): Promise<string> {
+    if (!this.mail) throw new HostCallRefused('not_configured', 'project mail');
+    this.emails.push({ context, message });
+    return this.mail(context, message);
   }
 
   async isCveKnown(): Promise<string[]> {
@@ -104,7 +113,11 @@ const hosts: NativePluginHost[] = [];
 const dirs: string[] = [];
 
 /** A host with recorded events and logs; closed by `closeHosts` after each test. */
-export function startHost(limits: NativeLimits, broker: HostCallBroker = new MemoryBroker()) {
+export function startHost(
+  limits: NativeLimits,
+  broker: HostCallBroker = new MemoryBroker(),
+  egress?: NativeEgressFlags,
+) {
   const events: HostUnderTest['events'] = [];
   const restarts: HostUnderTest['restarts'] = [];
   const statuses: HostUnderTest['statuses'] = [];
@@ -119,6 +132,7 @@ export function startHost(limits: NativeLimits, broker: HostCallBroker = new Mem
       statusChanged: (event) => statuses.push(event),
     },
     onChannelEvent: (pluginId, event) => events.push({ pluginId, event, at: Date.now() }),
+    egress,
   });
   hosts.push(host);
   return { host, events, restarts, statuses, logs: () => logText } satisfies HostUnderTest;

@@ -60,6 +60,9 @@ describe('native channel plugin lifecycle', () => {
     ]);
     // Nothing of the runner's environment: the cookie, the protocol, the socket directory.
     expect(seen['env_keys']).toEqual([
+      'FINDSVC_PLUGIN_EGRESS_ALLOW_HTTP',
+      'FINDSVC_PLUGIN_EGRESS_ALLOW_LOCAL_DIAL',
+      'FINDSVC_PLUGIN_HOST_SOCKET',
       'FINDSVC_PLUGIN_MAGIC_COOKIE',
       'FINDSVC_PLUGIN_PROTOCOL_VERSIONS',
       'FINDSVC_PLUGIN_SOCKET_DIR',

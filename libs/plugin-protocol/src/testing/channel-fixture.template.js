@@ -4,7 +4,10 @@
 // only outside requirement is @grpc/grpc-js and @grpc/proto-loader on NODE_PATH.
 //
 // Deliver behaviour by the `mode` setting: ok (default) | reject | fail | crash | slow
-// (waits `delay_ms`) | sicken (health answers NOT_SERVING from then on). Every Deliver it
+// (waits `delay_ms`) | sicken (health answers NOT_SERVING from then on) | email (calls the
+// runner's ChannelHost/SendEmail with `email_subject` and a body naming the event kind;
+// `email_calls` = how many times, default 1; DELIVERED with the message ids, or REJECTED /
+// FAILED with the refusal's findsvc-error-code as the plugin contract says). Every Deliver it
 // receives is appended to the `record_file` setting (one idempotency key per line) before it
 // answers, so a test sees what reached the plugin.
 //
@@ -60,6 +63,42 @@ server.addService(healthPkg.grpc.health.v1.Health.service, {
   Watch: (call) => call.end(),
 });
 
+let hostClient;
+function sendOneEmail(request) {
+  const socketPath = process.env.FINDSVC_PLUGIN_HOST_SOCKET;
+  if (!socketPath || !request.host_call_token) {
+    return Promise.reject(
+      Object.assign(new Error('no host'), { findsvcCode: 'not_offered', details: 'no host' }),
+    );
+  }
+  hostClient ??= new channelPkg.findsvc.plugin.channel.v1.ChannelHost(
+    `unix:${socketPath}`,
+    grpc.credentials.createInsecure(),
+  );
+  const kind = JSON.parse(request.event_json || '{}').kind;
+  return new Promise((resolve, reject) => {
+    hostClient.SendEmail(
+      {
+        host_call_token: request.host_call_token,
+        subject: request.settings.email_subject || `Findings: ${kind}`,
+        body: `Event ${kind} for project ${request.context.project_id}\n`,
+      },
+      { deadline: Date.now() + 8000 },
+      (error, response) => {
+        if (!error) return resolve(response.message_id);
+        const code = (error.metadata && error.metadata.get('findsvc-error-code')[0]) || 'none';
+        reject(Object.assign(error, { findsvcCode: String(code) }));
+      },
+    );
+  });
+}
+
+async function sendEmails(request, times) {
+  const ids = [];
+  for (let i = 0; i < times; i += 1) ids.push(await sendOneEmail(request));
+  return ids;
+}
+
 server.addService(channelPkg.findsvc.plugin.channel.v1.Channel.service, {
   Deliver: (call, callback) => {
     const request = call.request;
@@ -82,9 +121,23 @@ server.addService(channelPkg.findsvc.plugin.channel.v1.Channel.service, {
             Object.entries(request.secrets || {}).map(([k, v]) => [k, v.length]),
           ),
           env_keys: Object.keys(process.env).sort(),
+          egress_env: {
+            allow_http: process.env.FINDSVC_PLUGIN_EGRESS_ALLOW_HTTP,
+            allow_local_dial: process.env.FINDSVC_PLUGIN_EGRESS_ALLOW_LOCAL_DIAL,
+          },
+          host_socket: process.env.FINDSVC_PLUGIN_HOST_SOCKET,
         }),
       });
     switch (settings.mode) {
+      case 'email':
+        return sendEmails(request, Number(settings.email_calls || 1)).then(
+          (ids) => answer('DELIVERED', `mailed ${ids.join(',')}`),
+          (error) =>
+            answer(
+              error.findsvcCode === 'unavailable' ? 'FAILED' : 'REJECTED',
+              `mail refused: ${error.findsvcCode} ${error.details}`,
+            ),
+        );
       case 'reject':
         return answer('REJECTED', `chat not found (token ${request.secrets.bot_token || ''})`);
       case 'fail':
