@@ -52,3 +52,9 @@ export type {
 } from './result-warnings';
 export { MAX_NESTING } from './json-structure-scanner';
 export { MAX_COVERAGE_ENTRIES } from './run-coverage';
+export {
+  MAX_CODE_FLOWS,
+  MAX_FLOW_MESSAGE,
+  MAX_FLOW_STEPS,
+  MAX_RELATED_LOCATIONS,
+} from './sarif-flows';

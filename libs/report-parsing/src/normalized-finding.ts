@@ -45,6 +45,42 @@ export interface WebLocation {
 export type FindingLocation = FileLocation | NetworkLocation | WebLocation;
 
 /**
+ * A place a scanner points at besides the finding's own location (SARIF `relatedLocations`,
+ * the steps of `codeFlows`): a file path (normalized as finding paths are) with lines, a web
+ * address, or only a logical location; its message when the report gives one.
+ */
+export interface FlowLocation {
+  path?: string;
+  url?: string;
+  start_line?: number;
+  end_line?: number;
+  /** Fully qualified logical location (function, class), when the report gives one. */
+  logical?: string;
+  message?: string;
+}
+
+/** A related location; `id` is what the result's message links to (`[text](id)`). */
+export interface RelatedLocation extends FlowLocation {
+  id?: number;
+}
+
+/** One step of a thread flow; `step` is its 1-based position in the flow. */
+export interface CodeFlowStep extends FlowLocation {
+  step: number;
+}
+
+export interface ThreadFlow {
+  message?: string;
+  steps: CodeFlowStep[];
+}
+
+/** A SARIF code flow (data-flow path): its thread flows, each an ordered list of steps. */
+export interface CodeFlow {
+  message?: string;
+  thread_flows: ThreadFlow[];
+}
+
+/**
  * Where the severity came from (debugging aid, shown in tests and logs). `level_default`: SARIF's
  * effective level of a `fail` result that has no level and whose rule has none (`warning`,
  * SARIF 2.1.0 §3.27.10); `kind_not_fail`: a result of another kind without a level (`none`).
@@ -95,6 +131,10 @@ export interface NormalizedFinding {
   fingerprints: FindingFingerprints;
   /** CVSS base score (0-10) when the report carries one. */
   score?: number;
+  /** SARIF `relatedLocations`, capped (sarif-flows.ts). */
+  related_locations?: RelatedLocation[];
+  /** SARIF `codeFlows`, capped (sarif-flows.ts). */
+  code_flows?: CodeFlow[];
   /** Small subset of the raw result properties (bounded size), kept for display. */
   properties: Record<string, unknown>;
   /** Hex SHA-256 identity (see finding-identity.ts); product scoping is the DB key. */

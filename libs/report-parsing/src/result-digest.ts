@@ -6,7 +6,7 @@ import { IDENTITY_VERSION } from './finding-identity';
  * for the same result bytes and run context (new field, changed rule): findings re-sighted
  * with an unchanged result are then normalized again instead of only being marked seen.
  */
-export const RESULT_DIGEST_VERSION = 'result-digest/v4';
+export const RESULT_DIGEST_VERSION = 'result-digest/v5';
 
 const DIGEST_BYTES = 16;
 

@@ -14,7 +14,9 @@ import { findingIdentity } from './finding-identity';
 import { NormalizedFinding, Severity, SeveritySource } from './normalized-finding';
 import { IgnoredMask, ResultWarningCode } from './result-warnings';
 import { sarifBaselineState, sarifKind, sarifResultProblem } from './sarif-result-check';
-import { findRule, messageString, SarifRule, SarifRunContext } from './sarif-run-context';
+import { findRule, SarifRule, SarifRunContext } from './sarif-run-context';
+import { messageText } from './sarif-message';
+import { sarifCodeFlows, sarifRelatedLocations } from './sarif-flows';
 import { resolveLocation } from './sarif-location';
 import { LEVEL_SEVERITY, severityFromLevel, severityFromScore, severityFromWord } from './severity';
 import { asCve, cweFromProperty, cweFromRelationships, cweFromTags } from './sarif-taxonomy';
@@ -30,26 +32,6 @@ export const COMPONENT_VERSION_KEYS = [
   'installedVersion',
 ] as const;
 const SCORE_KEYS = ['security-severity', 'cvss', 'cvssScore', 'cvss_score'] as const;
-
-function messageText(
-  message: unknown,
-  rule: SarifRule | undefined,
-  ctx: SarifRunContext,
-): string | undefined {
-  // A bare string is read as the message's text (noted as result_message_mapped).
-  if (typeof message === 'string') return asString(message);
-  const record = asRecord(message);
-  let text = asString(record?.text) ?? asString(record?.markdown);
-  const id = asString(record?.id);
-  if (text === undefined && id !== undefined) text = messageString(ctx, rule, id);
-  if (text === undefined) return undefined;
-  const args = asArray(record?.arguments);
-  if (args.length === 0) return text;
-  return text.replace(/\{(\d+)\}/g, (whole, n: string) => {
-    const arg = args[Number(n)];
-    return typeof arg === 'string' || typeof arg === 'number' ? String(arg) : whole;
-  });
-}
 
 /** Explicit severity of one property bag: the `severity` word, else `security-severity`. */
 function explicitSeverity(properties: JsonRecord | undefined): Severity | undefined {
@@ -194,6 +176,10 @@ export function normalizeSarifResult(
   if (ctx.revision !== undefined) finding.revision = ctx.revision;
   if (baseline !== undefined) finding.baseline_state = baseline;
   if (score !== undefined) finding.score = score;
+  const related = sarifRelatedLocations(result.relatedLocations, rule, ctx);
+  if (related.length > 0) finding.related_locations = related;
+  const flows = sarifCodeFlows(result.codeFlows, rule, ctx);
+  if (flows.length > 0) finding.code_flows = flows;
   finding.identity = findingIdentity(finding);
   return finding;
 }

@@ -15,6 +15,7 @@ import { ScanPerimeter1795604100000 } from './1795604100000-scan-perimeter';
 import { AutoClosure1795604200000 } from './1795604200000-auto-closure';
 import { RefreshTokenUsedAt1795604300000 } from './1795604300000-refresh-token-used-at';
 import { AnalystFirstDay1795604400000 } from './1795604400000-analyst-first-day';
+import { FindingFlows1795605100000 } from './1795605100000-finding-flows';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const FINDINGS_MIGRATIONS = [
   AutoClosure1795604200000,
   RefreshTokenUsedAt1795604300000,
   AnalystFirstDay1795604400000,
+  FindingFlows1795605100000,
 ];

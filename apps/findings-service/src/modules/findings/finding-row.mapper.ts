@@ -1,3 +1,4 @@
+import type { CodeFlow, RelatedLocation } from '@platform/report-parsing';
 import type { FindingStatus } from './finding-status';
 import { findingSources } from './finding-sources';
 import type { FindingView } from './finding-view';
@@ -15,6 +16,7 @@ const dateOrNull = (v: unknown): Date | null =>
   v instanceof Date ? v : v ? new Date(String(v)) : null;
 const date = (v: unknown): Date => dateOrNull(v) ?? new Date(0);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 const object = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
 
@@ -79,6 +81,8 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     waitingUntil: dateOrNull(r['waiting_until']),
     fingerprints: object(r['fingerprints']),
     sources: object(r['sources']),
+    relatedLocations: list<RelatedLocation>(r['related_locations']),
+    codeFlows: list<CodeFlow>(r['code_flows']),
     firstSeenAt: date(r['first_seen_at']),
     lastSeenAt: date(r['last_seen_at']),
     createdAt: date(r['created_at']),

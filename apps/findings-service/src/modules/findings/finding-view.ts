@@ -1,3 +1,4 @@
+import type { CodeFlow, RelatedLocation } from '@platform/report-parsing';
 import type { FindingStatus } from './finding-status';
 
 /** A user as the findings API names people (assignee, comment author). */
@@ -63,6 +64,9 @@ export interface FindingView {
   waitingUntil: Date | null;
   fingerprints: Record<string, unknown>;
   sources: Record<string, unknown>;
+  /** SARIF related locations and code flows as stored by ingestion ([] when none). */
+  relatedLocations: RelatedLocation[];
+  codeFlows: CodeFlow[];
   firstSeenAt: Date;
   lastSeenAt: Date;
   createdAt: Date;

@@ -9,6 +9,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { FindingStatus } from './finding-status';
+import type { CodeFlow, RelatedLocation } from '@platform/report-parsing';
 import { ProductEntity } from '../products/product.entity';
 
 /**
@@ -136,6 +137,10 @@ export class FindingEntity {
 
   @Column({ type: 'jsonb', default: () => "'{}'" }) fingerprints!: Record<string, unknown>;
   @Column({ type: 'jsonb', default: () => "'{}'" }) properties!: Record<string, unknown>;
+  /** SARIF `relatedLocations` of the latest sighting that had some (capped, sarif-flows.ts). */
+  @Column({ type: 'jsonb', nullable: true }) relatedLocations?: RelatedLocation[] | null;
+  /** SARIF `codeFlows` of the latest sighting that had some (capped, sarif-flows.ts). */
+  @Column({ type: 'jsonb', nullable: true }) codeFlows?: CodeFlow[] | null;
   /**
    * `{ "<scanner>": { scanner, scanner_version, scanned_at, cve, score, description, rule_id } }`
    * without the latest scanner's entry when the columns imply it: read with `findingSources`.

@@ -49,6 +49,8 @@ export const STAGE_COLUMNS: readonly (readonly [name: string, type: string])[] =
   ['revision', 'text'],
   ['fingerprints', 'jsonb'],
   ['properties', 'jsonb'],
+  ['related_locations', 'jsonb'],
+  ['code_flows', 'jsonb'],
   ['content_digest', 'uuid'],
 ];
 
@@ -153,6 +155,11 @@ export function jsonbText(value: unknown): string {
     : json;
 }
 
+/** An optional jsonb value (undefined: NULL) as one COPY text field. */
+function optJson(value: unknown): string {
+  return value === undefined || value === null ? NULL : copyJson(value);
+}
+
 function isEmptyObject(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   for (const _ in value) return false;
@@ -232,7 +239,8 @@ export function copyLine(f: NormalizedFinding): string {
     `${copyTextArray(f.cwe)}\t${copyTextArray(f.tags)}\t${opt(f.component)}\t` +
     `${opt(f.component_version)}\t${num(f.score)}\t${copyText(f.scanner)}\t` +
     `${opt(f.scanner_version)}\t${opt(f.revision)}\t${copyJson(f.fingerprints)}\t` +
-    `${copyJson(f.properties)}\t${f.content_digest ?? NULL}\n`
+    `${copyJson(f.properties)}\t${optJson(f.related_locations)}\t${optJson(f.code_flows)}\t` +
+    `${f.content_digest ?? NULL}\n`
   );
 }
 

@@ -90,6 +90,8 @@ WITH up AS (
     service = COALESCE(f.service, EXCLUDED.service),
     component = COALESCE(f.component, EXCLUDED.component),
     component_version = COALESCE(f.component_version, EXCLUDED.component_version),
+    related_locations = COALESCE(EXCLUDED.related_locations, f.related_locations),
+    code_flows = COALESCE(EXCLUDED.code_flows, f.code_flows),
     rule_title = CASE WHEN f.rule_title IS NULL AND f.rule_id = EXCLUDED.rule_id
       THEN EXCLUDED.rule_title ELSE f.rule_title END,
     sources = CASE

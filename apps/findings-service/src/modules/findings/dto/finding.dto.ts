@@ -9,6 +9,12 @@ import {
 import type { FindingAction } from '../../action-log/finding-action';
 import type { FindingPage } from '../findings-query.service';
 import { StatusDecisionDto } from './finding-action.dto';
+import {
+  CodeFlowDto,
+  codeFlowDtos,
+  RelatedLocationDto,
+  relatedLocationDtos,
+} from './finding-flows.dto';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -210,9 +216,26 @@ export class FindingDetailDto extends FindingDto {
       'The action-log entry that put the finding into its current status or last changed its date: who, when, why; null while still in the status it was created with',
   })
   status_decision!: StatusDecisionDto | null;
+  @ApiProperty({
+    type: [RelatedLocationDto],
+    description:
+      "SARIF relatedLocations of the latest sighting that had some (at most 50); the targets of the message's [text](id) links",
+  })
+  related_locations!: RelatedLocationDto[];
+  @ApiProperty({
+    type: [CodeFlowDto],
+    description:
+      'SARIF codeFlows (data-flow paths) of the latest sighting that had some: at most 10 flows of at most 100 steps each',
+  })
+  code_flows!: CodeFlowDto[];
 
   static fromDetail(f: FindingView, decision: FindingAction | null): FindingDetailDto {
-    return { ...FindingDto.from(f), status_decision: StatusDecisionDto.from(decision) };
+    return {
+      ...FindingDto.from(f),
+      status_decision: StatusDecisionDto.from(decision),
+      related_locations: relatedLocationDtos(f.relatedLocations),
+      code_flows: codeFlowDtos(f.codeFlows),
+    };
   }
 }
 
