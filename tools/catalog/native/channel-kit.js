@@ -358,9 +358,12 @@ const channelKit = (() => {
       retryAfter !== undefined ? retryAfter : retryAfterSeconds(response.headers['retry-after']);
     const result = wait !== undefined ? { retry_after_seconds: wait, status } : { status };
     const suffix = detail ? `: ${detail}` : '';
-    if (status === 429) return failed(`rate limited by the target (HTTP 429)${suffix}`, result);
+    const later = wait !== undefined ? `; retry after ${wait} s` : '';
+    if (status === 429) {
+      return failed(`rate limited by the target (HTTP 429)${suffix}${later}`, result);
+    }
     if (status >= 500 || status === 408 || status === 425) {
-      return failed(`the target answered HTTP ${status}${suffix}`, result);
+      return failed(`the target answered HTTP ${status}${suffix}${later}`, result);
     }
     if (status >= 300 && status < 400) {
       const message = `the target answered a redirect (HTTP ${status}), which is not followed`;

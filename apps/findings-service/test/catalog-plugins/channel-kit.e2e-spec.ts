@@ -7,7 +7,6 @@ import { join } from 'node:path';
  * Retry-After, status outcomes, the key memory and the text renderer. The channels
  * themselves run in a real runner in catalog-plugins.e2e-spec.ts.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const kit = require(join(__dirname, '../../../../tools/catalog/native/channel-kit.js'));
 
 const ADDRESSES = [

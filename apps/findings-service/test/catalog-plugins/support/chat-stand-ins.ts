@@ -86,6 +86,7 @@ async function startChat(api: Api): Promise<ChatStandIn> {
   const requests: ChatRequest[] = [];
   const hugeAnswers: ChatStandIn['hugeAnswers'] = [];
   const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   let current: Switch = { kind: 'normal' };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -104,7 +105,11 @@ async function startChat(api: Api): Promise<ChatStandIn> {
       const mode = current;
       switch (mode.kind) {
         case 'slow':
-          setTimeout(() => send(response, api.normal(recorded, url)), mode.ms);
+          timers.add(
+            setTimeout(() => {
+              if (!response.destroyed) send(response, api.normal(recorded, url));
+            }, mode.ms),
+          );
           return;
         case 'status':
           return send(response, mode.answer);
@@ -123,7 +128,7 @@ async function startChat(api: Api): Promise<ChatStandIn> {
         }
         case 'redirect':
           return send(response, { status: 302, body: '', headers: { location: mode.to } });
-        default:
+        case 'normal':
           return send(response, api.normal(recorded, url));
       }
     });
@@ -137,6 +142,8 @@ async function startChat(api: Api): Promise<ChatStandIn> {
   const { port } = server.address() as AddressInfo;
   const stop = () =>
     new Promise<void>((resolve) => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());
     });
