@@ -24,6 +24,26 @@ import {
   type MetabaseStandIn,
   type NvdKevStandIn,
 } from './support/stand-ins';
+import { randomUUID } from 'node:crypto';
+import { waitFor } from '@platform/testing';
+import {
+  NATIVE_NODE_PATH,
+  buildChannel,
+  nativeLoadRequest,
+  runnerHealth,
+  type BuiltChannel,
+  type ChannelName,
+} from './support/channel-lab';
+import {
+  startMattermostStandIn,
+  startMaxStandIn,
+  startSlackStandIn,
+  startTeamsStandIn,
+  startTelegramStandIn,
+  type Answer,
+  type ChatRequest,
+  type ChatStandIn,
+} from './support/chat-stand-ins';
 
 const PROJECT = '33333333-3333-4333-8333-333333333333';
 const publisher = publisherKey();
@@ -611,6 +631,398 @@ describe('catalog plugin fleet-source 1.0.8 (FleetDM-style hosts/software API) i
       expect(slow.requests.filter((r) => r.includes('/vulnerabilities/'))).toHaveLength(2);
     } finally {
       await slow.close();
+    }
+  });
+});
+
+// ---- notification channels (native, tier 2): tools/catalog/plugins/*-channel ----------------
+
+const channelKey = publisherKey();
+const CHANNEL_SECRETS = {
+  telegram: '123456789:AAHsecretTelegramToken_abcdefghijk',
+  slack: '/services/T0SECRET/B0SECRET/slackSecretPath0123456789',
+  teams: '/webhookb2/teamsSecretPath-0123456789abcdef',
+  mattermost: 'mmsecrethookid0123456789ab',
+  max: 'max-secret-access-token-0123456789',
+};
+
+interface ChannelCase {
+  name: ChannelName;
+  pluginId: string;
+  start(): Promise<ChatStandIn>;
+  settings(standIn: ChatStandIn): Record<string, unknown>;
+  secrets(standIn: ChatStandIn): Record<string, string>;
+  /** The request the API expects, checked on a delivered message. */
+  checkSent(request: ChatRequest): void;
+  /** Permanent refusals in the API's own shape (400/401/404/410). */
+  refusals: Answer[];
+}
+
+const channelCases: ChannelCase[] = [
+  {
+    name: 'telegram-channel',
+    pluginId: 'chan-telegram',
+    start: () => startTelegramStandIn(CHANNEL_SECRETS.telegram, '-100777'),
+    settings: (s) => ({ chat_id: '-100777', api_base_url: s.url }),
+    secrets: () => ({ bot_token: CHANNEL_SECRETS.telegram }),
+    checkSent: (request) => {
+      expect(request.path).toBe(`/bot${CHANNEL_SECRETS.telegram}/sendMessage`);
+      const body = JSON.parse(request.body);
+      expect(body).toMatchObject({
+        chat_id: '-100777',
+        parse_mode: 'HTML',
+        disable_web_page_preview: true,
+      });
+      expect(body.text).toContain('<b>New findings in Payments: 3 findings</b>');
+      expect(body.text).toContain('SQL injection &lt;script&gt;');
+    },
+    refusals: [
+      {
+        status: 400,
+        body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+      },
+      { status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } },
+      { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } },
+      { status: 410, body: { ok: false, error_code: 410, description: 'Gone' } },
+    ],
+  },
+  {
+    name: 'slack-channel',
+    pluginId: 'chan-slack',
+    start: () => startSlackStandIn(CHANNEL_SECRETS.slack),
+    settings: () => ({}),
+    secrets: (s) => ({ webhook_url: `${s.url}${CHANNEL_SECRETS.slack}` }),
+    checkSent: (request) => {
+      expect(request.path).toBe(CHANNEL_SECRETS.slack);
+      const body = JSON.parse(request.body);
+      expect(body.text).toContain('*New findings in Payments: 3 findings*');
+      expect(body.blocks).toEqual([{ type: 'section', text: { type: 'mrkdwn', text: body.text } }]);
+    },
+    refusals: [
+      { status: 400, body: 'invalid_payload' },
+      { status: 403, body: 'invalid_token' },
+      { status: 404, body: 'no_service' },
+      { status: 410, body: 'channel_is_archived' },
+    ],
+  },
+  {
+    name: 'teams-channel',
+    pluginId: 'chan-teams',
+    start: () => startTeamsStandIn(CHANNEL_SECRETS.teams),
+    settings: () => ({}),
+    secrets: (s) => ({ webhook_url: `${s.url}${CHANNEL_SECRETS.teams}` }),
+    checkSent: (request) => {
+      expect(request.path).toBe(CHANNEL_SECRETS.teams);
+      const body = JSON.parse(request.body);
+      expect(body.type).toBe('message');
+      expect(body.attachments[0].contentType).toBe('application/vnd.microsoft.card.adaptive');
+      const card = body.attachments[0].content;
+      expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.4' });
+      expect(card.body[0]).toMatchObject({
+        type: 'TextBlock',
+        text: 'New findings in Payments: 3 findings',
+      });
+      expect(card.actions[0]).toMatchObject({ type: 'Action.OpenUrl', url: LIST_URL });
+    },
+    refusals: [
+      { status: 400, body: { error: { code: 'BadRequest', message: 'Bad payload' } } },
+      { status: 401, body: { error: { code: 'Unauthorized', message: 'Unauthorized' } } },
+      { status: 404, body: { error: { code: 'NotFound', message: 'Webhook not found' } } },
+      { status: 410, body: 'Gone' },
+    ],
+  },
+  {
+    name: 'mattermost-channel',
+    pluginId: 'chan-mattermost',
+    start: () => startMattermostStandIn(CHANNEL_SECRETS.mattermost),
+    settings: (s) => ({ chatserver_base_url: s.url, channel: 'security' }),
+    secrets: (s) => ({ webhook_url: `${s.url}/hooks/${CHANNEL_SECRETS.mattermost}` }),
+    checkSent: (request) => {
+      expect(request.path).toBe(`/hooks/${CHANNEL_SECRETS.mattermost}`);
+      const body = JSON.parse(request.body);
+      expect(body.channel).toBe('security');
+      expect(body.text).toContain('**New findings in Payments: 3 findings**');
+    },
+    refusals: [400, 401, 404, 410].map((status) => ({
+      status,
+      body: { id: 'api.error', message: `refused ${status}`, status_code: status },
+    })),
+  },
+  {
+    name: 'maxru-channel',
+    pluginId: 'chan-max',
+    start: () => startMaxStandIn(CHANNEL_SECRETS.max, '4242'),
+    settings: (s) => ({ chat_id: '4242', base_url: s.url }),
+    secrets: () => ({ access_token: CHANNEL_SECRETS.max }),
+    checkSent: (request) => {
+      expect(request.path).toBe('/messages?chat_id=4242');
+      expect(request.headers['authorization']).toBe(CHANNEL_SECRETS.max);
+      const body = JSON.parse(request.body);
+      expect(body.format).toBe('markdown');
+      expect(body.text).toContain('**New findings in Payments: 3 findings**');
+    },
+    refusals: [400, 401, 404, 410].map((status) => ({
+      status,
+      body: { code: 'refused', message: `refused ${status}` },
+    })),
+  },
+];
+
+const LIST_URL = 'https://findings.example/findings?q=project%3APayments';
+
+function notificationEvent(): Record<string, unknown> {
+  const item = (n: number, severity: string, title: string) => ({
+    id: `0000000${n}-0000-4000-8000-000000000000`,
+    title,
+    severity,
+    status: 'new',
+    product: 'api',
+    location: `src/db.ts:${n}`,
+    url: `https://findings.example/findings/0000000${n}`,
+    due_at: null,
+  });
+  return {
+    schema: 'findsvc.notification/1',
+    kind: 'new_findings',
+    notification_id: randomUUID(),
+    project: { id: PROJECT, name: 'Payments', url: `https://findings.example/projects/${PROJECT}` },
+    created_at: '2026-11-29T01:00:00.000Z',
+    threshold: 'HIGH',
+    total: 3,
+    counts: { CRITICAL: 1, HIGH: 2 },
+    digest: false,
+    items: [
+      item(1, 'CRITICAL', 'SQL injection <script>'),
+      item(2, 'HIGH', 'Open redirect'),
+      item(3, 'HIGH', 'Weak TLS'),
+    ],
+    more: 0,
+    list_url: LIST_URL,
+  };
+}
+
+describe('catalog notification channels (native) in a real runner against loopback chat APIs', () => {
+  let channelRunner: ServiceProcess;
+  let channelPort: number;
+  let channelClient: PluginRunnerClient;
+  let channelContext: INestApplicationContext;
+  const built = new Map<string, BuiltChannel>();
+  const standIns = new Map<string, ChatStandIn>();
+  const projectSecrets: Record<string, Record<string, string>> = {};
+  const errorTexts: string[] = [];
+
+  beforeAll(async () => {
+    for (const c of channelCases) built.set(c.name, buildChannel(c.name, channelKey));
+    const started = await startRunnerProcess({
+      PLUGIN_NATIVE_NODE_PATH: NATIVE_NODE_PATH,
+      PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE: '6000',
+    });
+    channelRunner = started.runner;
+    channelPort = started.grpcPort;
+    ({ client: channelClient, context: channelContext } = await runnerClient(channelPort, {
+      secrets: {
+        getSecret: async () => undefined,
+        getProjectSecret: async (ctx, name) => projectSecrets[ctx.pluginId]?.[name],
+      },
+    }));
+    for (const c of channelCases) {
+      const standIn = await c.start();
+      standIns.set(c.name, standIn);
+      projectSecrets[c.pluginId] = c.secrets(standIn);
+      await channelClient.load(
+        nativeLoadRequest(built.get(c.name) as BuiltChannel, c.pluginId, channelKey.publicKeyPem),
+      );
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await channelContext?.close();
+    await channelRunner?.stop();
+    await Promise.all([...standIns.values()].map((s) => s.close()));
+  });
+
+  async function deliver(
+    c: ChannelCase,
+    options: { key?: string; settings?: Record<string, unknown>; deadlineMs?: number } = {},
+  ) {
+    const standIn = standIns.get(c.name) as ChatStandIn;
+    const result = await channelClient.invoke({
+      context: {
+        pluginId: c.pluginId,
+        versionDigest: (built.get(c.name) as BuiltChannel).sha256,
+        projectId: PROJECT,
+        eventId: randomUUID(),
+      },
+      capability: 'notification_channel',
+      operation: 'deliver',
+      payload: { event: notificationEvent() },
+      settings: options.settings ?? c.settings(standIn),
+      idempotencyKey: options.key ?? `ntf:${randomUUID()}:${c.pluginId}`,
+      ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
+    });
+    if (!result.ok) errorTexts.push(JSON.stringify(result.error));
+    return result;
+  }
+
+  const rejected = {
+    ok: false,
+    error: { code: 'plugin_error', detail: { outcome: 'rejected', retryable: false } },
+  };
+  const failedRetryable = {
+    ok: false,
+    error: { code: 'plugin_error', detail: { outcome: 'failed', retryable: true } },
+  };
+
+  it('builds signed native 1.0.x manifests for the notification channel capability only', () => {
+    for (const c of channelCases) {
+      const b = built.get(c.name) as BuiltChannel;
+      expect(b.manifest).toMatchObject({
+        id: c.name,
+        runtime: 'native',
+        capabilities: ['notification_channel'],
+        artifact_sha256: b.sha256,
+      });
+      expect(b.artifact.subarray(0, 20).toString()).toBe('#!/usr/bin/env node\n');
+      // Deterministic: a second build gives the same bytes.
+      expect(buildChannel(c.name, channelKey).sha256).toBe(b.sha256);
+    }
+    expect(built.get('mattermost-channel')?.manifest.version).toBe('1.0.1');
+  });
+
+  describe.each(channelCases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const standIn = () => standIns.get(c.name) as ChatStandIn;
+    afterEach(() => standIn().set({ kind: 'normal' }));
+
+    it('delivers once in the API shape, sends the Idempotency-Key, and answers a repeat from memory', async () => {
+      const key = `ntf:${randomUUID()}:${c.pluginId}`;
+      const before = standIn().requests.length;
+      const first = await deliver(c, { key });
+      expect(first).toMatchObject({ ok: true, value: { delivered: true, duplicate: false } });
+      const sent = standIn().requests.slice(before);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.method).toBe('POST');
+      expect(sent[0]?.idempotencyKey).toBe(key);
+      c.checkSent(sent[0] as ChatRequest);
+      const again = await deliver(c, { key });
+      expect(again).toMatchObject({ ok: true, value: { delivered: true, duplicate: true } });
+      expect(standIn().requests.length).toBe(before + 1);
+    });
+
+    it('is FAILED (retryable) on a 429, carrying the wait the API asked for', async () => {
+      standIn().set({ kind: 'rateLimit', retryAfterSeconds: 7 });
+      const answer = await deliver(c);
+      expect(answer).toMatchObject(failedRetryable);
+      expect(!answer.ok && answer.error.message).toMatch(/HTTP 429.*retry after 7 s/);
+    });
+
+    it('is FAILED (retryable) on a 5xx', async () => {
+      standIn().set({ kind: 'status', answer: { status: 503, body: 'upstream down' } });
+      expect(await deliver(c)).toMatchObject(failedRetryable);
+    });
+
+    it('is REJECTED on 400/401/403/404/410 in the API shape', async () => {
+      for (const answer of c.refusals) {
+        standIn().set({ kind: 'status', answer });
+        const result = await deliver(c);
+        expect(result).toMatchObject(rejected);
+        expect(!result.ok && result.error.message).toContain(`HTTP ${answer.status}`);
+      }
+    });
+
+    it('is FAILED "unexpected answer" on HTML instead of the API answer, echoing none of it', async () => {
+      standIn().set({ kind: 'garbage' });
+      const answer = await deliver(c);
+      expect(answer).toMatchObject(failedRetryable);
+      expect(!answer.ok && answer.error.message).toMatch(/unexpected answer/);
+      expect(JSON.stringify(answer)).not.toContain('Sign in');
+    });
+
+    it('cuts a 10 MB answer at 64 KiB and drops the connection (never buffered)', async () => {
+      standIn().set({ kind: 'huge' });
+      const before = standIn().hugeAnswers.length;
+      const answer = await deliver(c);
+      expect(answer).toMatchObject(failedRetryable);
+      expect(!answer.ok && answer.error.message).toMatch(/64 KiB/);
+      await waitFor(
+        () => {
+          const record = standIn().hugeAnswers[before];
+          if (!record || record.finished || record.written >= 10 * 1024 * 1024) {
+            throw new Error(`the stand-in sent it all: ${JSON.stringify(record)}`);
+          }
+          return record;
+        },
+        { timeoutMs: 5_000, what: 'the huge answer to be cut' },
+      );
+    });
+
+    it('does not follow a redirect to the metadata address', async () => {
+      standIn().set({ kind: 'redirect', to: 'http://169.254.169.254/latest/meta-data/' });
+      const before = standIn().requests.length;
+      const started = Date.now();
+      const answer = await deliver(c);
+      expect(answer).toMatchObject(failedRetryable);
+      expect(!answer.ok && answer.error.message).toMatch(
+        /redirect \(HTTP 302\), which is not followed/,
+      );
+      expect(standIn().requests.length).toBe(before + 1);
+      // A dial of 169.254.169.254 would hang until the deadline on this host.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('gives up a slow answer before the call deadline (FAILED or deadline_exceeded, both retried)', async () => {
+      standIn().set({ kind: 'slow', ms: 6_000 });
+      const started = Date.now();
+      const answer = await deliver(c, { deadlineMs: 2_000 });
+      expect(answer.ok).toBe(false);
+      if (!answer.ok && answer.error.code !== 'deadline_exceeded') {
+        expect(answer).toMatchObject(failedRetryable);
+        expect(answer.error.message).toMatch(/did not answer within the deadline/);
+      }
+      expect(Date.now() - started).toBeLessThan(4_000);
+    });
+
+    it('REJECTS missing addressing settings without calling the API', async () => {
+      const before = standIn().requests.length;
+      const saved = projectSecrets[c.pluginId];
+      projectSecrets[c.pluginId] = {};
+      try {
+        const answer = await deliver(c);
+        expect(answer).toMatchObject(rejected);
+        expect(!answer.ok && answer.error.message).toMatch(/is not set/);
+      } finally {
+        projectSecrets[c.pluginId] = saved as Record<string, string>;
+      }
+      expect(standIn().requests.length).toBe(before);
+    });
+  });
+
+  it('mattermost: without chatserver_base_url, or with a webhook off that server, REJECTED and nothing sent', async () => {
+    const c = channelCases.find((x) => x.name === 'mattermost-channel') as ChannelCase;
+    const standIn = standIns.get(c.name) as ChatStandIn;
+    const before = standIn.requests.length;
+    const unset = await deliver(c, { settings: { channel: 'security' } });
+    expect(unset).toMatchObject(rejected);
+    expect(!unset.ok && unset.error.message).toBe('chat server address is not set');
+    const other = await deliver(c, {
+      settings: { chatserver_base_url: 'https://chat.example.com', channel: 'security' },
+    });
+    expect(other).toMatchObject(rejected);
+    expect(!other.ok && other.error.message).toMatch(
+      /not an address on the configured chat server/,
+    );
+    expect(standIn.requests.length).toBe(before);
+  });
+
+  it('after all of it the runner and every channel are SERVING, and no secret reached a log or an answer', async () => {
+    expect(await channelClient.checkHealth()).toBe('SERVING');
+    for (const c of channelCases) {
+      expect(await runnerHealth(channelPort, `native:${c.pluginId}`)).toBe('SERVING');
+    }
+    const logs = channelRunner.output();
+    expect(logs).toContain('native plugin loaded');
+    for (const secret of Object.values(CHANNEL_SECRETS)) {
+      expect(logs).not.toContain(secret);
+      expect(errorTexts.join('\n')).not.toContain(secret);
     }
   });
 });
