@@ -38,6 +38,11 @@ import {
   ScopeEntryEntity,
   ScopeProposalEntity,
 } from '../modules/scope/scope.entities';
+import { ActionFeedCursorEntity } from '../modules/action-log/action-feed-cursor.entity';
+import {
+  NotificationDeliveryEntity,
+  NotificationEntity,
+} from '../modules/notifications/notification.entities';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -73,4 +78,7 @@ export const FINDINGS_ENTITIES = [
   ScopeEntryEntity,
   ScopeProposalEntity,
   ScopeAssetEntity,
+  ActionFeedCursorEntity,
+  NotificationEntity,
+  NotificationDeliveryEntity,
 ];

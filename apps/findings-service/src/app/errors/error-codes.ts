@@ -177,6 +177,12 @@ export const ERROR_STATUS = {
   scope_ipam_too_large: 422,
   scope_ipam_unavailable: 502,
   scope_ipam_answer_invalid: 502,
+  // notification deliveries and tickets (issue 27, docs/findings-service/notifications.md)
+  delivery_not_retryable: 422,
+  ticket_exists: 409,
+  ticket_backfill_running: 409,
+  ticket_provider_error: 422,
+  ticket_provider_not_configured: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -575,4 +575,24 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the IP address management system answered something other than its API: {reason}; nothing was imported',
     ru: 'система управления IP-адресами ответила не так, как её API: {reason}; ничего не импортировано',
   },
+  delivery_not_retryable: {
+    en: 'only a failed delivery can be retried; this one is {state}',
+    ru: 'повторить можно только неудавшуюся доставку; эта в состоянии {state}',
+  },
+  ticket_exists: {
+    en: 'the finding is already linked to a ticket',
+    ru: 'находка уже связана с задачей',
+  },
+  ticket_backfill_running: {
+    en: 'a ticket backfill of this project is already running',
+    ru: 'заполнение задач для этого проекта уже выполняется',
+  },
+  ticket_provider_error: {
+    en: 'the ticket tracker refused or failed ({kind}): {reason}',
+    ru: 'трекер задач отказал или ответил ошибкой ({kind}): {reason}',
+  },
+  ticket_provider_not_configured: {
+    en: 'no ticket tracker is configured for this project',
+    ru: 'для этого проекта не настроен трекер задач',
+  },
 };

@@ -12,6 +12,8 @@ import type { ActorType, FindingActionName } from './finding-action';
  * time, for mean time to remediate and SLA compliance (modules/dashboard).
  */
 @Index('ix_finding_actions_closing_at', { synchronize: false })
+/** Partial index of the feed (`created`, `status_changed` by transaction id; action-feed.ts). */
+@Index('ix_finding_actions_feed', { synchronize: false })
 export class FindingActionEntity {
   @PrimaryGeneratedColumn('increment', {
     type: 'bigint',
@@ -32,4 +34,18 @@ export class FindingActionEntity {
   @Column({ type: 'jsonb', nullable: true }) toValue!: Record<string, unknown> | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' }) at!: Date;
+
+  /**
+   * The 64-bit id of the writing transaction (`pg_current_xact_id()` as bigint, by the function
+   * `finding_action_tx()` of the notification-core migration), filled by the default: the order
+   * of the action-log feed (action-feed.ts). NULL for entries written before the column existed.
+   */
+  @Column({
+    type: 'bigint',
+    nullable: true,
+    insert: false,
+    update: false,
+    default: () => 'finding_action_tx()',
+  })
+  tx!: string | null;
 }

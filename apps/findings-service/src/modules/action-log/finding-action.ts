@@ -18,6 +18,9 @@ export const FINDING_ACTIONS = [
   'sla_approaching',
   'sla_breached',
   'sla_violation_resolved',
+  'ticket_linked',
+  'ticket_unlinked',
+  'ticket_status_changed',
 ] as const;
 export type FindingActionName = (typeof FINDING_ACTIONS)[number];
 

@@ -2,3 +2,13 @@ export * from './finding-action';
 export { ActionLogWriter } from './action-log.writer';
 export { ActionLogRepository } from './action-log.repository';
 export { ActionLogModule } from './action-log.module';
+export {
+  readFeed,
+  FEED_ACTIONS,
+  FEED_CONSUMERS,
+  FEED_PAGE_SIZE,
+  type FeedAction,
+  type FeedConsumer,
+  type FeedEntry,
+  type FeedPage,
+} from './action-feed';
