@@ -38,11 +38,7 @@ import {
   ScopeEntryEntity,
   ScopeProposalEntity,
 } from '../modules/scope/scope.entities';
-import { ActionFeedCursorEntity } from '../modules/action-log/action-feed-cursor.entity';
-import {
-  NotificationDeliveryEntity,
-  NotificationEntity,
-} from '../modules/notifications/notification.entities';
+import { MailSendEntity } from '../modules/mail/mail-send.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -78,7 +74,5 @@ export const FINDINGS_ENTITIES = [
   ScopeEntryEntity,
   ScopeProposalEntity,
   ScopeAssetEntity,
-  ActionFeedCursorEntity,
-  NotificationEntity,
-  NotificationDeliveryEntity,
+  MailSendEntity,
 ];

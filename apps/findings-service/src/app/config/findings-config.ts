@@ -13,6 +13,7 @@ import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 import { readAutoClosureConfig, type AutoClosureConfig } from './auto-closure-config';
 import { readPluginsConfig, type PluginsConfig } from './plugins-config';
 import { readOutboundConfig, type OutboundConfig } from './outbound-config';
+import { readMailConfig, type MailConfig } from './mail-config';
 import {
   readEnrichmentConfig,
   readFindingSourcesConfig,
@@ -55,6 +56,8 @@ export interface FindingsConfig {
   outbound: OutboundConfig;
   /** Plugin catalogs, artifacts and secret settings (docs/plugins/installation.md). */
   plugins: PluginsConfig;
+  /** The SMTP sender of the e-mail channel (SMTP_*; docs/findings-service/mail.md). */
+  mail: MailConfig;
   /** Enrichment jobs and the manual route's limit (docs/plugins/enrichment.md). */
   enrichment: EnrichmentConfig;
   /** Polling of finding-source plugins (docs/plugins/finding-sources.md). */
@@ -154,6 +157,7 @@ export function loadFindingsConfig(
     pluginRunner: readPluginRunnerClientConfig(r),
     outbound: readOutboundConfig(r, production),
     plugins,
+    mail: readMailConfig(r),
     enrichment: readEnrichmentConfig(r),
     findingSources: readFindingSourcesConfig(r),
     cleanup: readCleanupConfig(r),

@@ -16,7 +16,7 @@ import { AutoClosure1795604200000 } from './1795604200000-auto-closure';
 import { RefreshTokenUsedAt1795604300000 } from './1795604300000-refresh-token-used-at';
 import { AnalystFirstDay1795604400000 } from './1795604400000-analyst-first-day';
 import { FindingFlows1795605100000 } from './1795605100000-finding-flows';
-import { NotificationCore1795605400000 } from './1795605400000-notification-core';
+import { MailSends1795605200000 } from './1795605200000-mail-sends';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -38,5 +38,5 @@ export const FINDINGS_MIGRATIONS = [
   RefreshTokenUsedAt1795604300000,
   AnalystFirstDay1795604400000,
   FindingFlows1795605100000,
-  NotificationCore1795605400000,
+  MailSends1795605200000,
 ];

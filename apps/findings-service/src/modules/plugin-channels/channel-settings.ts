@@ -1,5 +1,6 @@
 import type { PluginManifest } from '@platform/plugin-sdk';
 import { InputValidationError } from '@platform/errors';
+import { projectMailProblems } from '../mail/mail-settings';
 
 const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'];
 
@@ -26,7 +27,15 @@ export interface ChannelSettingsChange {
 export function checkChannelSettings(
   manifest: PluginManifest,
   input: Record<string, unknown>,
-  options: { common: boolean } = { common: true },
+  options: {
+    common: boolean;
+    /**
+     * The installation's settings. For a mail channel (its manifest declares the installation
+     * setting `smtp_host`) the project's recipients and own mail server are checked against
+     * them: `allow_project_smtp`, `smtp_allowed_hosts` (docs/findings-service/mail.md).
+     */
+    installation?: Record<string, unknown>;
+  } = { common: true },
 ): ChannelSettingsChange {
   const perProject = new Map(
     manifest.settings.filter((s) => s.per_project).map((s) => [s.name, s] as const),
@@ -73,6 +82,16 @@ export function checkChannelSettings(
       problems.push({ field, problems: ['must be an http(s) URL'] });
     } else settings[name] = value;
   }
+  if (problems.length === 0 && options.installation && isMailChannel(manifest)) {
+    for (const { field, problem } of projectMailProblems(options.installation, settings)) {
+      problems.push({ field: `settings.${field}`, problems: [problem] });
+    }
+  }
   if (problems.length > 0) throw new InputValidationError(problems);
   return { settings, secrets };
+}
+
+/** A channel whose installation names a mail server: the service sends its mail. */
+function isMailChannel(manifest: PluginManifest): boolean {
+  return manifest.settings.some((s) => s.name === 'smtp_host' && !s.per_project);
 }

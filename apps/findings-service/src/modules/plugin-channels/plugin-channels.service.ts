@@ -77,7 +77,10 @@ export class PluginChannelsService {
     await this.config.assertVisible(access, projectId);
     this.config.assertWriter(access, projectId);
     const plugin = await this.channel(pluginId);
-    const change = checkChannelSettings(plugin.manifest, input);
+    const change = checkChannelSettings(plugin.manifest, input, {
+      common: true,
+      installation: plugin.settings,
+    });
     await this.config.save(projectId, pluginId, change);
     return this.config.view(projectId, pluginId);
   }

@@ -1,0 +1,148 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import { rootCertificates } from 'node:tls';
+import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
+import type { FindingsConfig } from '../../app/config/findings-config';
+import type { SmtpServer } from './mail-settings';
+import type { SmtpTarget } from './smtp-target';
+
+/** One message as it goes on the wire. */
+export interface OutgoingMessage {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+/** The mail server answered with a refusal or could not be reached. */
+export class SmtpSendFailed extends Error {
+  constructor(
+    message: string,
+    /** The server refused the message for good (5xx), as opposed to a temporary failure. */
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'SmtpSendFailed';
+  }
+}
+
+interface Pool {
+  transport: Transporter;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Pooled nodemailer transports, one per (address, port, account, TLS mode): at most
+ * SMTP_POOL_CONNECTIONS connections each, closed after SMTP_POOL_IDLE_SECONDS unused.
+ * Certificates are always verified against the configured host name (system CAs plus
+ * SMTP_CA_FILE); `starttls` requires the upgrade (a server without STARTTLS is refused, no
+ * plain fallback); `tls` is TLS from the first byte; `none` is plain text (warned once per host).
+ */
+@Injectable()
+export class SmtpTransports implements OnModuleDestroy {
+  private readonly logger = new Logger('Mail');
+  private readonly pools = new Map<string, Pool>();
+  private readonly warnedPlain = new Set<string>();
+  private readonly ca: string[] | undefined;
+
+  constructor(@Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig) {
+    this.ca = config.mail.caPem ? [...rootCertificates, config.mail.caPem] : undefined;
+  }
+
+  async send(server: SmtpServer, target: SmtpTarget, message: OutgoingMessage): Promise<void> {
+    if (server.tlsMode === 'none' && !this.warnedPlain.has(server.host)) {
+      this.warnedPlain.add(server.host);
+      this.logger.warn(
+        { host: server.host, port: server.port },
+        'mail server configured with smtp_tls_mode none: messages and credentials travel unencrypted',
+      );
+    }
+    const pool = this.pool(server, target);
+    try {
+      await pool.transport.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        messageId: message.messageId,
+        headers: message.headers,
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      });
+    } catch (error) {
+      const code = (error as { responseCode?: number }).responseCode;
+      const text = (error as Error).message ?? String(error);
+      throw new SmtpSendFailed(
+        `${server.host}:${server.port}: ${text.slice(0, 300)}`,
+        typeof code === 'number' && code >= 500 && code < 600,
+      );
+    } finally {
+      this.touch(pool, this.keyOf(server, target));
+    }
+  }
+
+  onModuleDestroy(): void {
+    for (const pool of this.pools.values()) {
+      clearTimeout(pool.timer);
+      pool.transport.close();
+    }
+    this.pools.clear();
+  }
+
+  private keyOf(server: SmtpServer, target: SmtpTarget): string {
+    return [target.address, target.port, server.host, server.username ?? '', server.tlsMode].join(
+      '\u0000',
+    );
+  }
+
+  private pool(server: SmtpServer, target: SmtpTarget): Pool {
+    const key = this.keyOf(server, target);
+    const existing = this.pools.get(key);
+    // A changed password makes a new pool (the key holds no secret; compare on the side).
+    if (existing && (existing.transport.options as { auth?: { pass?: string } }).auth?.pass === server.password) {
+      return existing;
+    }
+    if (existing) {
+      clearTimeout(existing.timer);
+      existing.transport.close();
+    }
+    const { timeoutMs, poolConnections } = this.config.mail;
+    const transport = createTransport({
+      pool: true,
+      maxConnections: poolConnections,
+      host: target.address,
+      port: target.port,
+      secure: server.tlsMode === 'tls',
+      requireTLS: server.tlsMode === 'starttls',
+      ignoreTLS: server.tlsMode === 'none',
+      ...(target.servername ? { servername: target.servername } : {}),
+      name: 'findings-service',
+      auth: server.username ? { user: server.username, pass: server.password ?? '' } : undefined,
+      tls: {
+        rejectUnauthorized: true,
+        ...(target.servername ? { servername: target.servername } : {}),
+        minVersion: 'TLSv1.2',
+        ...(this.ca ? { ca: this.ca } : {}),
+      },
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+      logger: false,
+      debug: false,
+    });
+    const pool: Pool = { transport };
+    this.pools.set(key, pool);
+    return pool;
+  }
+
+  private touch(pool: Pool, key: string): void {
+    clearTimeout(pool.timer);
+    pool.timer = setTimeout(() => {
+      if (this.pools.get(key) === pool) this.pools.delete(key);
+      pool.transport.close();
+    }, this.config.mail.poolIdleSeconds * 1000);
+    pool.timer.unref();
+  }
+}
