@@ -22,9 +22,9 @@ describe('findsvc.plugin.channel.v1 contract', () => {
     expect(service.SendEmail.path).toBe('/findsvc.plugin.channel.v1.ChannelHost/SendEmail');
     expect(service.SendEmail.responseStream).toBe(false);
     const request = { host_call_token: 't', subject: 's', body: 'b' };
-    expect(service.SendEmail.requestDeserialize(service.SendEmail.requestSerialize(request))).toEqual(
-      request,
-    );
+    expect(
+      service.SendEmail.requestDeserialize(service.SendEmail.requestSerialize(request)),
+    ).toEqual(request);
     const answer = service.SendEmail.responseSerialize({ message_id: '<x@y>' });
     expect(service.SendEmail.responseDeserialize(answer)).toEqual({ message_id: '<x@y>' });
   });

@@ -1,4 +1,9 @@
-import { FIXTURE_NODE_PATH, buildNativeChannelFixture, publisherKey, signedFixture } from '@platform/plugin-protocol/testing';
+import {
+  FIXTURE_NODE_PATH,
+  buildNativeChannelFixture,
+  publisherKey,
+  signedFixture,
+} from '@platform/plugin-protocol/testing';
 import type { ServiceProcess } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
@@ -109,7 +114,13 @@ async function installMailChannel(
               artifact_sha256, manifest, capabilities, settings, secret_settings)
        VALUES ('sideload', $5, 'native', true, '1.0.0', $1, $2, '{notification_channel}', $3, $4)
        RETURNING id`,
-      [fixture.digest, fixture.manifestBytes, JSON.stringify(settings), sealed, `email-channel-${installs}`],
+      [
+        fixture.digest,
+        fixture.manifestBytes,
+        JSON.stringify(settings),
+        sealed,
+        `email-channel-${installs}`,
+      ],
     );
     return res.rows[0]?.id as string;
   });
@@ -143,7 +154,11 @@ async function project(pluginId: string, settings: Record<string, unknown> = {})
   return projectId;
 }
 
-function contextOf(pluginId: string, projectId: string, eventId = randomUUID()): PluginEventContext {
+function contextOf(
+  pluginId: string,
+  projectId: string,
+  eventId = randomUUID(),
+): PluginEventContext {
   return { pluginId, versionDigest: fixture.digest, projectId, eventId };
 }
 
@@ -190,9 +205,7 @@ describe('the SMTP sender of the e-mail channel', () => {
         context.eventId,
       ]),
     );
-    expect(rows.rows).toEqual([
-      { state: 'sent', message_id: sent.messageId, recipient_count: 2 },
-    ]);
+    expect(rows.rows).toEqual([{ state: 'sent', message_id: sent.messageId, recipient_count: 2 }]);
 
     // The installation's password is stored sealed: the row's ciphertext is not the value.
     const stored = await withDb(t, (db) =>
@@ -258,13 +271,17 @@ describe('the SMTP sender of the e-mail channel', () => {
     const pluginId = await installMailChannel(server(tlsServer, 'tls'));
     const projectId = (await createProject(t, bearer(admin))).id as string;
     await putConfig(projectId, pluginId, { enabled: true }).expect(200);
-    const error = await refusal(sender.send(contextOf(pluginId, projectId), { subject: 'x', body: 'b' }));
+    const error = await refusal(
+      sender.send(contextOf(pluginId, projectId), { subject: 'x', body: 'b' }),
+    );
     expect(error).toBeInstanceOf(HostCallNotConfigured);
     expect(error.message).toMatch(/recipients/);
   });
 
   it('refuses a project mail server at PUT and at send when allow_project_smtp is false', async () => {
-    const pluginId = await installMailChannel(server(tlsServer, 'tls', { allow_project_smtp: false }));
+    const pluginId = await installMailChannel(
+      server(tlsServer, 'tls', { allow_project_smtp: false }),
+    );
     const projectId = await project(pluginId);
     const own = {
       project_smtp_host: '127.0.0.1',
@@ -272,7 +289,11 @@ describe('the SMTP sender of the e-mail channel', () => {
       project_smtp_tls_mode: 'starttls',
       project_smtp_from: 'team@project.example',
     };
-    const refused = await putConfig(projectId, pluginId, { enabled: true, recipients: 'a@example.org', ...own }).expect(400);
+    const refused = await putConfig(projectId, pluginId, {
+      enabled: true,
+      recipients: 'a@example.org',
+      ...own,
+    }).expect(400);
     expect(refused.body.code).toBe('validation_failed');
     expect(JSON.stringify(refused.body)).toContain('settings.project_smtp_host');
     expect(JSON.stringify(refused.body)).toContain('allow_project_smtp');
@@ -286,7 +307,9 @@ describe('the SMTP sender of the e-mail channel', () => {
       ),
     );
     const before = projectServer.received.length;
-    const error = await refusal(sender.send(contextOf(pluginId, projectId), { subject: 'x', body: 'b' }));
+    const error = await refusal(
+      sender.send(contextOf(pluginId, projectId), { subject: 'x', body: 'b' }),
+    );
     expect(error).toBeInstanceOf(HostCallDenied);
     expect(projectServer.received).toHaveLength(before);
   });
@@ -301,16 +324,28 @@ describe('the SMTP sender of the e-mail channel', () => {
       project_smtp_from: 'team@project.example',
     };
     const listed = await installMailChannel(
-      server(tlsServer, 'tls', { allow_project_smtp: true, smtp_allowed_hosts: 'mail.project.example' }),
+      server(tlsServer, 'tls', {
+        allow_project_smtp: true,
+        smtp_allowed_hosts: 'mail.project.example',
+      }),
     );
     const p1 = await project(listed);
-    const refused = await putConfig(p1, listed, { enabled: true, recipients: 'a@example.org', ...own }).expect(400);
+    const refused = await putConfig(p1, listed, {
+      enabled: true,
+      recipients: 'a@example.org',
+      ...own,
+    }).expect(400);
     expect(JSON.stringify(refused.body)).toContain('smtp_allowed_hosts');
 
     const allowed = await installMailChannel(
-      server(tlsServer, 'tls', { allow_project_smtp: true, smtp_allowed_hosts: 'mail.project.example, 127.0.0.1' }),
+      server(tlsServer, 'tls', {
+        allow_project_smtp: true,
+        smtp_allowed_hosts: 'mail.project.example, 127.0.0.1',
+      }),
     );
-    const anyHost = await installMailChannel(server(tlsServer, 'tls', { allow_project_smtp: true }));
+    const anyHost = await installMailChannel(
+      server(tlsServer, 'tls', { allow_project_smtp: true }),
+    );
     for (const pluginId of [allowed, anyHost]) {
       const projectId = await project(pluginId, own);
       const stored = await withDb(t, (db) =>
@@ -337,15 +372,19 @@ describe('the SMTP sender of the e-mail channel', () => {
   });
 
   it('refuses invalid recipients and TLS modes at PUT (400 with the field)', async () => {
-    const pluginId = await installMailChannel(server(tlsServer, 'tls', { allow_project_smtp: true }));
+    const pluginId = await installMailChannel(
+      server(tlsServer, 'tls', { allow_project_smtp: true }),
+    );
     const projectId = (await createProject(t, bearer(admin))).id as string;
-    const bad = await putConfig(projectId, pluginId, { recipients: 'not-an-address, a@example.org' }).expect(400);
+    const bad = await putConfig(projectId, pluginId, {
+      recipients: 'not-an-address, a@example.org',
+    }).expect(400);
     expect(bad.body.code).toBe('validation_failed');
     expect(JSON.stringify(bad.body)).toContain('settings.recipients');
     const many = Array.from({ length: 51 }, (_, i) => `u${i}@example.org`).join(',');
-    expect(JSON.stringify((await putConfig(projectId, pluginId, { recipients: many }).expect(400)).body)).toContain(
-      'at most 50',
-    );
+    expect(
+      JSON.stringify((await putConfig(projectId, pluginId, { recipients: many }).expect(400)).body),
+    ).toContain('at most 50');
     const mode = await putConfig(projectId, pluginId, {
       recipients: 'a@example.org',
       project_smtp_host: '127.0.0.1',
@@ -366,7 +405,10 @@ describe('the SMTP sender of the e-mail channel', () => {
     const local = await refusal(strict.check('127.0.0.1', tlsServer.port));
     expect(local).toBeInstanceOf(SmtpTargetRefused);
     expect((local as SmtpTargetRefused).reason).toBe('address_not_allowed');
-    expect(await targets.check('127.0.0.1', tlsServer.port)).toEqual({ address: '127.0.0.1', port: tlsServer.port });
+    expect(await targets.check('127.0.0.1', tlsServer.port)).toEqual({
+      address: '127.0.0.1',
+      port: tlsServer.port,
+    });
   });
 
   it('delivers through the runner: a native channel’s SendEmail host call reaches the stand-in for the delivery’s project', async () => {

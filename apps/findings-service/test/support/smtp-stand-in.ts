@@ -27,20 +27,65 @@ function leafCertificate(dir: string, name: string, san: string): { key: string;
   const cert = join(dir, `${name}-cert.pem`);
   const ext = join(dir, `${name}.ext`);
   writeFileSync(ext, `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
-  openssl(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', csr, '-subj', `/CN=${name}`]);
-  openssl(['x509', '-req', '-in', csr, '-CA', join(dir, 'ca-cert.pem'), '-CAkey', join(dir, 'ca-key.pem'),
-    '-CAcreateserial', '-days', '2', '-out', cert, '-extfile', ext]);
+  openssl([
+    'req',
+    '-new',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    csr,
+    '-subj',
+    `/CN=${name}`,
+  ]);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    join(dir, 'ca-cert.pem'),
+    '-CAkey',
+    join(dir, 'ca-key.pem'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-out',
+    cert,
+    '-extfile',
+    ext,
+  ]);
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
 /** A CA (trusted by the service through SMTP_CA_FILE) and two leaves, made per run. */
 export function makeTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'smtp-pki-'));
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', join(dir, 'ca-key.pem'), '-out', join(dir, 'ca-cert.pem'), '-days', '2',
-    '-subj', '/CN=findsvc test mail CA', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    join(dir, 'ca-key.pem'),
+    '-out',
+    join(dir, 'ca-cert.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=findsvc test mail CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   return {
     dir,
     caFile: join(dir, 'ca-cert.pem'),
@@ -93,10 +138,7 @@ export class SmtpStandIn {
       secure: mode === 'tls',
       key: tls.key,
       cert: tls.cert,
-      disabledCommands: [
-        ...(mode === 'plain' ? ['STARTTLS'] : []),
-        ...(account ? [] : ['AUTH']),
-      ],
+      disabledCommands: [...(mode === 'plain' ? ['STARTTLS'] : []), ...(account ? [] : ['AUTH'])],
       authMethods: ['PLAIN', 'LOGIN'],
       allowInsecureAuth: mode === 'plain',
       logger: false,
@@ -115,7 +157,10 @@ export class SmtpStandIn {
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw).then(
             (parsed) => {
-              if (parsed.messageId && this.received.some((m) => m.parsed.messageId === parsed.messageId)) {
+              if (
+                parsed.messageId &&
+                this.received.some((m) => m.parsed.messageId === parsed.messageId)
+              ) {
                 this.duplicates += 1;
               } else {
                 this.received.push({
@@ -138,7 +183,7 @@ export class SmtpStandIn {
     server.on('error', () => undefined);
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    this.port = ((server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+    this.port = (server as unknown as { server: { address(): AddressInfo } }).server.address().port;
     return this;
   }
 

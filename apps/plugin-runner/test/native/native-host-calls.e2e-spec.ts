@@ -98,7 +98,9 @@ describe('native channel host calls (ChannelHost/SendEmail)', () => {
     const result = await host.invoke(
       emailCall(artifact, { email_subject: 'Hi\r\nBcc: victim@example.org' }),
     );
-    expect(!result.ok && result.error.message).toMatch(/^mail refused: invalid subject must be one line/);
+    expect(!result.ok && result.error.message).toMatch(
+      /^mail refused: invalid subject must be one line/,
+    );
     expect(broker.emails).toEqual([]);
   });
 
@@ -116,13 +118,11 @@ describe('native channel host calls (ChannelHost/SendEmail)', () => {
     const client = new ChannelHost(`unix:${socket}`, credentials.createInsecure());
     try {
       const error = await new Promise<ServiceError>((resolve, reject) =>
-        (client as unknown as {
-          SendEmail(
-            r: object,
-            o: object,
-            cb: (e: ServiceError | null) => void,
-          ): void;
-        }).SendEmail(
+        (
+          client as unknown as {
+            SendEmail(r: object, o: object, cb: (e: ServiceError | null) => void): void;
+          }
+        ).SendEmail(
           { host_call_token: 'ab'.repeat(32), subject: 's', body: 'b' },
           { deadline: Date.now() + 5000 },
           (e) => (e ? resolve(e) : reject(new Error('accepted a made-up token'))),

@@ -28,7 +28,7 @@ export class MailSettingsRepository {
     )) as {
       artifact_sha256: string;
       enabled: boolean;
-          settings: Record<string, unknown>;
+      settings: Record<string, unknown>;
       secret_settings: string | null;
       project_settings: Record<string, unknown> | null;
       project_secret_settings: string | null;

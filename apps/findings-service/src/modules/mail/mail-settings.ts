@@ -50,7 +50,8 @@ export function projectServerRefusal(installation: Settings, host: string): stri
   return undefined;
 }
 
-const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const ADDRESS =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** An RFC 5321 mailbox `local@domain` (dot-atom local part, no quoted forms, no display name). */
 export function isMailbox(value: string): boolean {
@@ -58,7 +59,9 @@ export function isMailbox(value: string): boolean {
 }
 
 /** `recipients` (comma/newline separated): 1-50 mailboxes, or the problem. */
-export function parseRecipients(value: unknown): { ok: true; list: string[] } | { ok: false; problem: string } {
+export function parseRecipients(
+  value: unknown,
+): { ok: true; list: string[] } | { ok: false; problem: string } {
   const items = (Array.isArray(value) ? value.map(String) : text(value).split(/[,\n\r]+/))
     .map((r) => r.trim())
     .filter((r) => r !== '');
@@ -104,7 +107,10 @@ export function readServer(
   }
   const username = text(settings[`${prefix}smtp_username`]) || undefined;
   const password = secrets[`${prefix}smtp_password`] || undefined;
-  return { ok: true, server: { host: host.toLowerCase(), port, tlsMode, username, password, from } };
+  return {
+    ok: true,
+    server: { host: host.toLowerCase(), port, tlsMode, username, password, from },
+  };
 }
 
 /**

@@ -30,7 +30,9 @@ export function messageIdFor(eventId: string, from: string): string {
 /** Every secret value replaced in `text` (longest first, so a value inside another goes too). */
 export function scrubSecrets(text: string, secrets: string[]): string {
   let out = text;
-  for (const value of [...new Set(secrets)].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length)) {
+  for (const value of [...new Set(secrets)]
+    .filter((v) => v.length >= 4)
+    .sort((a, b) => b.length - a.length)) {
     out = out.split(value).join('[redacted]');
   }
   return out;
@@ -68,7 +70,8 @@ export class PluginMailSender implements PluginMailPort {
     const projectSecrets = this.box.open(row.projectSecretSettings);
 
     const installation = readServer(row.settings, secrets, '');
-    if (!installation.ok) throw new HostCallNotConfigured(`the mail server (${installation.field})`);
+    if (!installation.ok)
+      throw new HostCallNotConfigured(`the mail server (${installation.field})`);
     if (!installation.server) throw new HostCallNotConfigured('the mail server (smtp_host)');
     const own = readServer(projectSettings, projectSecrets, PROJECT_PREFIX);
     if (!own.ok) throw new HostCallDenied(`the project's mail server: ${own.field} ${own.problem}`);
@@ -79,10 +82,14 @@ export class PluginMailSender implements PluginMailPort {
       server = own.server;
     }
     const recipients = parseRecipients(projectSettings['recipients']);
-    if (!recipients.ok) throw new HostCallNotConfigured(`the project's recipients (${recipients.problem})`);
+    if (!recipients.ok)
+      throw new HostCallNotConfigured(`the project's recipients (${recipients.problem})`);
 
     const allSecrets = [...Object.values(secrets), ...Object.values(projectSecrets)];
-    const prefix = typeof projectSettings['subject_prefix'] === 'string' ? projectSettings['subject_prefix'] : '';
+    const prefix =
+      typeof projectSettings['subject_prefix'] === 'string'
+        ? projectSettings['subject_prefix']
+        : '';
     const subject = `${prefix} ${message.subject}`.replace(/[\r\n\0]+/g, ' ').trim();
     const messageId = messageIdFor(context.eventId, server.from);
 
@@ -114,7 +121,12 @@ export class PluginMailSender implements PluginMailPort {
     });
     await this.sends.markSent(context.eventId);
     this.logger.log(
-      { plugin_id: context.pluginId, project_id: context.projectId, event_id: context.eventId, recipients: recipients.list.length },
+      {
+        plugin_id: context.pluginId,
+        project_id: context.projectId,
+        event_id: context.eventId,
+        recipients: recipients.list.length,
+      },
       'notification e-mail sent',
     );
     return { messageId: record.messageId };

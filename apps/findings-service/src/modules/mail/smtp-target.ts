@@ -84,7 +84,12 @@ export class SmtpTargets {
   /** The guard's checks of `host` (name or address); answers the address form of `host`. */
   private admit(host: string, port: number, name = host): string {
     const policy = { ...this.config.outbound, allowHttp: false };
-    const checked = checkEgressUrl(policy, { caller: 'mail', permittedHosts: ANY_HOST }, urlOf(host, port), LABELS);
+    const checked = checkEgressUrl(
+      policy,
+      { caller: 'mail', permittedHosts: ANY_HOST },
+      urlOf(host, port),
+      LABELS,
+    );
     if (!checked.ok) {
       throw this.refuse(checked.reason, checked.message.replace(host, name), name);
     }

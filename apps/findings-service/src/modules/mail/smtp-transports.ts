@@ -101,7 +101,10 @@ export class SmtpTransports implements OnModuleDestroy {
     const key = this.keyOf(server, target);
     const existing = this.pools.get(key);
     // A changed password makes a new pool (the key holds no secret; compare on the side).
-    if (existing && (existing.transport.options as { auth?: { pass?: string } }).auth?.pass === server.password) {
+    if (
+      existing &&
+      (existing.transport.options as { auth?: { pass?: string } }).auth?.pass === server.password
+    ) {
       return existing;
     }
     if (existing) {
