@@ -437,6 +437,10 @@ export const en = {
   'finding.reportFindings': 'the report (its findings)',
   'findings.createdByReport': 'Created by report',
   'common.clear': 'Clear',
+  'finding.relatedLocations': 'Related locations',
+  'finding.codeFlows': 'Code flows',
+  'finding.codeFlow': 'Flow {n}',
+  'finding.threadFlow': 'Thread {n}',
 };
 
 export type MessageKey = keyof typeof en;

@@ -442,4 +442,8 @@ export const ru: Record<MessageKey, string> = {
   'finding.reportFindings': 'отчёт (его уязвимости)',
   'findings.createdByReport': 'Созданы отчётом',
   'common.clear': 'Очистить',
+  'finding.relatedLocations': 'Связанные места',
+  'finding.codeFlows': 'Пути данных',
+  'finding.codeFlow': 'Путь {n}',
+  'finding.threadFlow': 'Поток {n}',
 };

@@ -8,6 +8,7 @@ import { ActionLog } from './ActionLog';
 import { AssigneeForm } from './AssigneeForm';
 import { AutoClosurePanel } from './AutoClosurePanel';
 import { useFinding, useProduct } from './api/findings';
+import { FindingFlows, relatedIdsOf } from './FindingFlows';
 import { FindingLocation } from './FindingLocation';
 import { FindingSources } from './FindingSources';
 import { Enrichment, TagsEditor } from './FindingTags';
@@ -138,8 +139,14 @@ export default function FindingPage() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }} style={{ minWidth: 0 }}>
           <Stack gap="sm">
-            <MessageText text={f.description} />
+            <MessageText text={f.description} relatedIds={relatedIdsOf(f.related_locations)} />
             <FindingLocation finding={f} repositoryUrl={product.data?.repository_url} />
+            <FindingFlows
+              related={f.related_locations}
+              flows={f.code_flows}
+              repositoryUrl={product.data?.repository_url}
+              revision={f.revision}
+            />
             <Title order={2} size="h5">
               {t('finding.sources')}
             </Title>
