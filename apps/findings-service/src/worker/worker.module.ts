@@ -26,6 +26,11 @@ import { StateExpiryService } from '../modules/findings/lifecycle/state-expiry.s
 import { IngestionWorkerModule } from '../modules/report-ingestion/ingestion-worker.module';
 import { SlaCheckService } from '../modules/sla/sla-check.service';
 import { SlaWorkerModule } from '../modules/sla/sla-worker.module';
+import { NotificationsCoreModule } from '../modules/notifications/notifications-core.module';
+import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
+import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
+import { NotificationReconciler } from '../modules/notifications/notification-reconciler.service';
+import { notificationTasks } from '../modules/notifications/notification.tasks';
 import { LIFECYCLE_SCHEDULE, lifecycleTasks, type LifecycleSchedule } from './lifecycle.tasks';
 import { WorkerLifecycleService } from './worker-lifecycle.service';
 
@@ -70,6 +75,7 @@ export class WorkerModule {
         IngestionWorkerModule,
         EnrichmentWorkerModule,
         AutoClosureWorkerModule,
+        NotificationsWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
           imports: [
@@ -78,6 +84,7 @@ export class WorkerModule {
             CleanupModule,
             FindingSourcesCoreModule,
             AutoClosureCoreModule,
+            NotificationsCoreModule,
           ],
           inject: [
             StateExpiryService,
@@ -85,6 +92,8 @@ export class WorkerModule {
             ReportCleanupService,
             FindingSourcesService,
             AutoClosureService,
+            NotificationFeedService,
+            NotificationReconciler,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -92,11 +101,17 @@ export class WorkerModule {
             cleanup: ReportCleanupService,
             sources: FindingSourcesService,
             autoClosure: AutoClosureService,
+            feed: NotificationFeedService,
+            reconciler: NotificationReconciler,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
             ...findingSourceTasks(sources),
             ...autoClosureTasks(autoClosure, options.autoClosurePassEveryMs),
+            ...notificationTasks(feed, reconciler, {
+              feedEveryMs: config.notifications.feedIntervalMs,
+              reconcileEveryMs: config.notifications.reconcileIntervalMs,
+            }),
           ],
         }),
       ],

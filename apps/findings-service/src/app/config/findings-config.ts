@@ -13,6 +13,7 @@ import { readCleanupConfig, type CleanupConfig } from './cleanup-config';
 import { readAutoClosureConfig, type AutoClosureConfig } from './auto-closure-config';
 import { readPluginsConfig, type PluginsConfig } from './plugins-config';
 import { readOutboundConfig, type OutboundConfig } from './outbound-config';
+import { readNotificationsConfig, type NotificationsConfig } from './notifications-config';
 import { readMailConfig, type MailConfig } from './mail-config';
 import {
   readEnrichmentConfig,
@@ -60,6 +61,8 @@ export interface FindingsConfig {
   mail: MailConfig;
   /** Enrichment jobs and the manual route's limit (docs/plugins/enrichment.md). */
   enrichment: EnrichmentConfig;
+  /** Notification delivery (docs/findings-service/notifications.md). */
+  notifications: NotificationsConfig;
   /** Polling of finding-source plugins (docs/plugins/finding-sources.md). */
   findingSources: FindingSourcesConfig;
   /** Report and refresh-token cleanup, run hourly by the leading worker. */
@@ -159,6 +162,7 @@ export function loadFindingsConfig(
     plugins,
     mail: readMailConfig(r),
     enrichment: readEnrichmentConfig(r),
+    notifications: readNotificationsConfig(r),
     findingSources: readFindingSourcesConfig(r),
     cleanup: readCleanupConfig(r),
     autoClosure: readAutoClosureConfig(r, plugins.secretsKey),

@@ -2,9 +2,9 @@ import { isUUID } from 'class-validator';
 import { defineJobContract } from '@platform/queue';
 
 /**
- * The notification queue: jobs for the project's notification channels. Delivered by channel
- * plugins (a later issue); until then no process consumes it and jobs wait in the queue
- * (docs/findings-service/lifecycle.md#notifications).
+ * The notification queue: jobs for the projects' notification channels, consumed by every
+ * worker replica (modules/notifications, docs/findings-service/notifications.md): `sla-deadline`
+ * (this file) and `deliver` (notification-deliver.job.ts).
  */
 export const NOTIFICATION_QUEUE = 'notifications';
 

@@ -1,0 +1,80 @@
+/** SQL of the deliveries (outbox) — claim, finish, fan-out, the routes' reads. */
+
+/** Enabled channels of `$1` projects: the channel config and the plugin are both enabled. */
+export const ENABLED_CHANNELS_SQL = `SELECT c.project_id::text AS project_id,
+    c.installed_plugin_id::text AS installed_plugin_id, c.settings
+  FROM project_channel_configs c JOIN installed_plugins p ON p.id = c.installed_plugin_id
+  WHERE c.project_id = ANY($1::uuid[]) AND p.enabled
+    AND 'notification_channel' = ANY(p.capabilities) AND c.settings -> 'enabled' = 'true'::jsonb`;
+
+/** New deliveries, `$1..$5` parallel arrays (id, notification, project, plugin, threshold). */
+export const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries
+  (id, notification_id, project_id, installed_plugin_id, idempotency_key, threshold, state,
+   attempts, next_attempt_at, created_at, updated_at)
+  SELECT d.id, d.notification_id, d.project_id, d.plugin_id,
+         'ntf:' || d.notification_id || ':' || d.plugin_id, d.threshold, 'pending', 0,
+         now(), now(), now()
+    FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::jsonb[])
+      AS d(id, notification_id, project_id, plugin_id, threshold)
+  ON CONFLICT (idempotency_key) DO NOTHING
+  RETURNING id::text AS id, attempts`;
+
+const DELIVERY_COLUMNS = `d.id::text AS id, d.notification_id::text AS notification_id,
+  d.project_id::text AS project_id, d.installed_plugin_id::text AS installed_plugin_id,
+  d.idempotency_key, d.threshold, d.state, d.attempts, d.next_attempt_at, d.lease_until`;
+
+/**
+ * The claim (§1.5): a due pending delivery, or one whose lease expired (its worker died).
+ * `$1` id, `$2` lease owner, `$3` lease seconds.
+ */
+export const CLAIM_SQL = `UPDATE notification_deliveries d SET state = 'delivering',
+    lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now()
+  WHERE d.id = $1 AND ((d.state = 'pending' AND d.next_attempt_at <= now())
+    OR (d.state = 'delivering' AND d.lease_until < now()))
+  RETURNING ${DELIVERY_COLUMNS}`;
+
+/** What the event is built from: the notification, its project and the channel's settings. */
+export const DELIVERY_CONTEXT_SQL = `SELECT n.kind, n.counts, n.items, n.sealed_at, n.opened_at,
+    pj.id::text AS project_id, pj.name AS project_name, c.settings AS channel_settings
+  FROM notifications n JOIN projects pj ON pj.id = n.project_id
+  LEFT JOIN project_channel_configs c ON c.project_id = n.project_id AND c.installed_plugin_id = $2
+  WHERE n.id = $1`;
+
+/** Finishes as delivered (only while this worker holds the lease). */
+export const FINISH_DELIVERED_SQL = `UPDATE notification_deliveries SET state = 'delivered',
+    delivered_at = now(), updated_at = now(), result = $3::jsonb, attempts = attempts + 1,
+    lease_owner = NULL, lease_until = NULL, last_error_code = NULL, last_error_message = NULL
+  WHERE id = $1 AND lease_owner = $2 AND state = 'delivering' RETURNING attempts`;
+
+/** Finishes as failed for good: `$3` code, `$4` message, `$5` 1 when the attempt counts. */
+export const FINISH_FAILED_SQL = `UPDATE notification_deliveries SET state = 'failed',
+    updated_at = now(), attempts = attempts + $5, last_error_code = $3, last_error_message = $4,
+    lease_owner = NULL, lease_until = NULL
+  WHERE id = $1 AND lease_owner = $2 AND state = 'delivering' RETURNING attempts`;
+
+/** Finishes as cancelled (channel or plugin disabled, project config gone). */
+export const FINISH_CANCELLED_SQL = `UPDATE notification_deliveries SET state = 'cancelled',
+    updated_at = now(), last_error_code = $3, last_error_message = $4,
+    lease_owner = NULL, lease_until = NULL
+  WHERE id = $1 AND lease_owner = $2 AND state = 'delivering' RETURNING attempts`;
+
+/**
+ * Back to pending for a later attempt: `$3` delay seconds, `$4` 1 when the attempt counts,
+ * `$5` code, `$6` message.
+ */
+export const FINISH_RETRY_SQL = `UPDATE notification_deliveries SET state = 'pending',
+    updated_at = now(), attempts = attempts + $4,
+    next_attempt_at = now() + make_interval(secs => $3), last_error_code = $5,
+    last_error_message = $6, lease_owner = NULL, lease_until = NULL
+  WHERE id = $1 AND lease_owner = $2 AND state = 'delivering' RETURNING attempts`;
+
+/**
+ * The reconciler's rows: pending ones due more than `$1` s ago and delivering ones whose lease
+ * expired, at most `$2`.
+ */
+export const STRANDED_SQL = `SELECT id::text AS id, attempts, state,
+    (EXTRACT(EPOCH FROM lease_until) * 1000)::bigint::text AS lease_until_ms
+  FROM notification_deliveries
+  WHERE (state = 'pending' AND next_attempt_at < now() - make_interval(secs => $1))
+     OR (state = 'delivering' AND lease_until < now())
+  ORDER BY next_attempt_at LIMIT $2`;
