@@ -5,7 +5,7 @@
 //   #!/usr/bin/env node, 'use strict', the constants KIT_PROTOS (proto texts + magic cookie)
 //   and KIT_MANIFEST ({id, version, allowed_hosts, url_settings}), this file, the plugin's index.js.
 // The plugin's index.js calls `channelKit.serve({ deliver })`; `deliver(call)` gets
-// `{event, settings, secrets, idempotencyKey, deadlineAt}` and answers
+// `{event, settings, secrets, idempotencyKey, hostCallToken, deadlineAt, hosts}` and answers
 // `{outcome: 'DELIVERED'|'REJECTED'|'FAILED', message, result?}` (or throws a KitError).
 //
 // What the kit does for every channel:
@@ -13,6 +13,7 @@
 // - the last 10 000 delivered idempotency keys (a repeat answers DELIVERED without sending;
 //   a repeat while the first is in flight waits for it);
 // - the text renderer of every kind of event (`renderParts`, `renderText`);
+// - the SendEmail host call of the runner (`sendEmail`, the e-mail channel);
 // - an egress-guarded HTTP client (`request`): https only and public addresses only, the name
 //   resolved once and the connection pinned to that address, the target's host permitted by
 //   the manifest (`allowed_hosts` + the hosts of the url-typed settings), redirects never
@@ -428,16 +429,24 @@ const channelKit = (() => {
     sla_breached: 'SLA deadline breached',
   };
 
+  /** Control characters (line breaks included) become one space: one item, one line. */
+  function oneLine(text) {
+    return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+  }
+
   /** The event's parts every channel renders in its own markup. */
   function renderParts(event) {
     const e = event && typeof event === 'object' ? event : {};
     const project =
-      (e.project && typeof e.project.name === 'string' && e.project.name) || 'a project';
+      (e.project && typeof e.project.name === 'string' && oneLine(e.project.name).slice(0, 200)) ||
+      'a project';
     const items = (Array.isArray(e.items) ? e.items : []).slice(0, MAX_ITEMS).map((item) => ({
       severity: SEVERITIES.includes(item && item.severity) ? item.severity : 'INFO',
-      title: typeof (item && item.title) === 'string' ? item.title.slice(0, 300) : '(untitled)',
+      title:
+        typeof (item && item.title) === 'string' ? oneLine(item.title).slice(0, 300) : '(untitled)',
       where: [item && item.product, item && item.location]
         .filter((v) => typeof v === 'string' && v !== '')
+        .map(oneLine)
         .join(' '),
       url: typeof (item && item.url) === 'string' ? item.url : undefined,
       due: typeof (item && item.due_at) === 'string' ? item.due_at : undefined,
@@ -463,6 +472,8 @@ const channelKit = (() => {
 
   const MARKUP = {
     plain: { esc: (t) => t, bold: (t) => t, link: (t) => t },
+    // Plain text that shows the addresses (e-mail).
+    mail: { esc: (t) => t, bold: (t) => t, link: (t, url) => `${t} <${url}>` },
     html: {
       esc: (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
       bold: (t) => `<b>${t}</b>`,
@@ -511,6 +522,62 @@ const channelKit = (() => {
     return compose(0).slice(0, maxLength);
   }
 
+  // ---- host calls (ChannelHost on FINDSVC_PLUGIN_HOST_SOCKET) ---------------------------
+
+  /** Set by serve(): the loaded channel package and the lazily made ChannelHost client. */
+  const host = { pkg: undefined, client: undefined };
+  const HOST_REFUSALS = {
+    not_configured: 'REJECTED',
+    denied: 'REJECTED',
+    invalid: 'REJECTED',
+    unavailable: 'FAILED',
+  };
+
+  function hostClient() {
+    const socket = process.env.FINDSVC_PLUGIN_HOST_SOCKET;
+    if (!host.pkg || !socket) return undefined;
+    if (!host.client) {
+      const grpc = require('@grpc/grpc-js');
+      const ChannelHost = host.pkg.findsvc.plugin.channel.v1.ChannelHost;
+      host.client = new ChannelHost(`unix:${socket}`, grpc.credentials.createInsecure());
+    }
+    return host.client;
+  }
+
+  /**
+   * The SendEmail host call of this delivery: the findings service sends `{subject, body}` to
+   * the project's recipients through the mail server it chose. Answers the message id; throws
+   * KitError — FAILED for `unavailable` and transport errors, REJECTED for `not_configured`,
+   * `denied` and `invalid` (the runner's `findsvc-error-code` trailer).
+   */
+  function sendEmail({ token, subject, body, deadlineAt }) {
+    const client = hostClient();
+    if (!client || !token) {
+      return Promise.reject(
+        new KitError('REJECTED', 'the plugin runner offers no host calls (SendEmail); update it'),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      client.SendEmail(
+        { host_call_token: token, subject, body },
+        { deadline: Math.max(Date.now() + 1, deadlineAt) },
+        (error, response) => {
+          if (!error) return resolve((response && response.message_id) || '');
+          const code = error.metadata && error.metadata.get('findsvc-error-code')[0];
+          const outcome = HOST_REFUSALS[code] || 'FAILED';
+          const detail = safeDetail(error.details || '');
+          reject(
+            new KitError(
+              outcome,
+              `the findings service did not send the e-mail (${code || 'error'})${detail ? `: ${detail}` : ''}`,
+            ),
+          );
+          return undefined;
+        },
+      );
+    });
+  }
+
   // ---- the gRPC server -------------------------------------------------------------------
 
   /** Delivered keys, oldest first; at most KEY_MEMORY. */
@@ -554,6 +621,7 @@ const channelKit = (() => {
         settings,
         secrets,
         idempotencyKey: request.idempotency_key,
+        hostCallToken: request.host_call_token || '',
         deadlineAt,
         hosts: permittedHosts(manifest, settings, secrets),
       });
@@ -589,6 +657,7 @@ const channelKit = (() => {
     const load = (file) =>
       grpc.loadPackageDefinition(protoLoader.loadSync(path.join(protoDir, file), options));
     const channelPkg = load('channel.proto');
+    host.pkg = channelPkg;
     const healthPkg = load('health.proto');
     const memory = new KeyMemory();
     const inFlight = new Map();
@@ -672,6 +741,7 @@ const channelKit = (() => {
     retryAfterSeconds,
     runDelivery,
     safeDetail,
+    sendEmail,
     serve,
     unexpectedAnswer,
   };

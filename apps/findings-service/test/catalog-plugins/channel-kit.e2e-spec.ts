@@ -201,6 +201,16 @@ describe('channel-kit renderer', () => {
     );
   });
 
+  it('keeps one item on one line: line breaks in titles and locations become spaces', () => {
+    const text: string = kit.renderText(
+      { ...event, items: [{ ...item(1), title: 'a\nb\r\nc', location: 'x\u2028y' }], more: 0 },
+      { format: 'mail' },
+    );
+    expect(text.split('\n')[2]).toBe(
+      '[HIGH] a b c <https://findings.example/findings/f-1> — api x y',
+    );
+  });
+
   it('escapes markup and cuts to the limit by dropping items into "and N more"', () => {
     const html: string = kit.renderText(event, { format: 'html', maxLength: 4096 });
     expect(html).toContain('Finding &lt;1&gt; &amp; co');

@@ -14,7 +14,12 @@ const ROOT = join(__dirname, '../../../../..');
 export const NATIVE_NODE_PATH = join(ROOT, 'node_modules');
 
 export type ChannelName =
-  'telegram-channel' | 'slack-channel' | 'teams-channel' | 'mattermost-channel' | 'maxru-channel';
+  | 'telegram-channel'
+  | 'slack-channel'
+  | 'teams-channel'
+  | 'mattermost-channel'
+  | 'maxru-channel'
+  | 'email-channel';
 
 export interface BuiltChannel {
   manifest: { id: string; version: string; settings: Array<{ name: string; type: string }> };
