@@ -44,6 +44,10 @@ import {
   type ChatRequest,
   type ChatStandIn,
 } from './support/chat-stand-ins';
+import {
+  HostCallDenied,
+  HostCallNotConfigured,
+} from '../../src/modules/plugin-runner-client/host-call-ports';
 
 const PROJECT = '33333333-3333-4333-8333-333333333333';
 const publisher = publisherKey();
@@ -810,6 +814,9 @@ describe('catalog notification channels (native) in a real runner against loopba
   const standIns = new Map<string, ChatStandIn>();
   const projectSecrets: Record<string, Record<string, string>> = {};
   const errorTexts: string[] = [];
+  /** What the findings service's mail port was asked (the e-mail channel's SendEmail). */
+  const mails: Array<{ pluginId: string; projectId: string; subject: string; body: string }> = [];
+  let mailAnswer: 'sent' | 'not_configured' | 'denied' | 'broken' = 'sent';
 
   beforeAll(async () => {
     for (const c of channelCases) built.set(c.name, buildChannel(c.name, channelKey));
@@ -824,7 +831,24 @@ describe('catalog notification channels (native) in a real runner against loopba
         getSecret: async () => undefined,
         getProjectSecret: async (ctx, name) => projectSecrets[ctx.pluginId]?.[name],
       },
+      mail: {
+        send: async (ctx, message) => {
+          mails.push({ pluginId: ctx.pluginId, projectId: ctx.projectId, ...message });
+          if (mailAnswer === 'not_configured') throw new HostCallNotConfigured('project mail');
+          if (mailAnswer === 'denied') throw new HostCallDenied('the project mail server');
+          if (mailAnswer === 'broken') throw new Error('smtp connection reset');
+          return { messageId: `<m${mails.length}@findings.example>` };
+        },
+      },
     }));
+    built.set('email-channel', buildChannel('email-channel', channelKey));
+    await channelClient.load(
+      nativeLoadRequest(
+        built.get('email-channel') as BuiltChannel,
+        'chan-email',
+        channelKey.publicKeyPem,
+      ),
+    );
     for (const c of channelCases) {
       const standIn = await c.start();
       standIns.set(c.name, standIn);
@@ -1013,11 +1037,68 @@ describe('catalog notification channels (native) in a real runner against loopba
     expect(standIn.requests.length).toBe(before);
   });
 
+  describe('email-channel', () => {
+    afterEach(() => (mailAnswer = 'sent'));
+    const deliverMail = () =>
+      channelClient.invoke({
+        context: {
+          pluginId: 'chan-email',
+          versionDigest: (built.get('email-channel') as BuiltChannel).sha256,
+          projectId: PROJECT,
+          eventId: randomUUID(),
+        },
+        capability: 'notification_channel',
+        operation: 'deliver',
+        payload: { event: notificationEvent() },
+        settings: { recipients: 'sec@payments.example', subject_prefix: '[Payments]' },
+        idempotencyKey: `ntf:${randomUUID()}:chan-email`,
+      });
+
+    it('renders subject and body and hands them to the service through SendEmail, once', async () => {
+      const before = mails.length;
+      const answer = await deliverMail();
+      expect(answer).toMatchObject({
+        ok: true,
+        value: { delivered: true, result: { message_id: `<m${before + 1}@findings.example>` } },
+      });
+      expect(mails.slice(before)).toHaveLength(1);
+      const mail = mails[before];
+      expect(mail).toMatchObject({
+        pluginId: 'chan-email',
+        projectId: PROJECT,
+        subject: 'New findings in Payments: 3 findings',
+      });
+      expect(mail?.body.split('\n')).toEqual([
+        'New findings in Payments: 3 findings',
+        'CRITICAL 1 · HIGH 2',
+        '[CRITICAL] SQL injection <script> <https://findings.example/findings/00000001> — api src/db.ts:1',
+        '[HIGH] Open redirect <https://findings.example/findings/00000002> — api src/db.ts:2',
+        '[HIGH] Weak TLS <https://findings.example/findings/00000003> — api src/db.ts:3',
+        `Open in the findings service <${LIST_URL}>`,
+        '',
+      ]);
+    });
+
+    it('is REJECTED when the service has no mail configured or denies it, FAILED when sending broke', async () => {
+      mailAnswer = 'not_configured';
+      const unconfigured = await deliverMail();
+      expect(unconfigured).toMatchObject(rejected);
+      expect(!unconfigured.ok && unconfigured.error.message).toMatch(/not_configured/);
+      mailAnswer = 'denied';
+      expect(await deliverMail()).toMatchObject(rejected);
+      mailAnswer = 'broken';
+      const broken = await deliverMail();
+      expect(broken).toMatchObject(failedRetryable);
+      expect(!broken.ok && broken.error.message).toMatch(/unavailable/);
+    });
+  });
+
   it('after all of it the runner and every channel are SERVING, and no secret reached a log or an answer', async () => {
     expect(await channelClient.checkHealth()).toBe('SERVING');
     for (const c of channelCases) {
       expect(await runnerHealth(channelPort, `native:${c.pluginId}`)).toBe('SERVING');
     }
+    expect(await runnerHealth(channelPort, 'native:chan-email')).toBe('SERVING');
     const logs = channelRunner.output();
     expect(logs).toContain('native plugin loaded');
     for (const secret of Object.values(CHANNEL_SECRETS)) {
