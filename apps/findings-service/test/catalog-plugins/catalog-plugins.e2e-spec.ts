@@ -48,6 +48,18 @@ import {
   HostCallDenied,
   HostCallNotConfigured,
 } from '../../src/modules/plugin-runner-client/host-call-ports';
+import {
+  METADATA_URL,
+  startBoardStandIn,
+  startJiraStandIn,
+  startRepoStandIn,
+  type BoardStandIn,
+  type Hostile,
+  type HttpStandIn,
+  type JiraStandIn,
+  type RepoStandIn,
+} from './support/tracker-stand-ins';
+import { startBduMirrorStandIn, type BduMirrorStandIn } from './support/bdu-mirror-stand-in';
 
 const PROJECT = '33333333-3333-4333-8333-333333333333';
 const publisher = publisherKey();
@@ -1105,5 +1117,1329 @@ describe('catalog notification channels (native) in a real runner against loopba
       expect(logs).not.toContain(secret);
       expect(errorTexts.join('\n')).not.toContain(secret);
     }
+  });
+});
+
+// ---- ticketing providers and the national threat-database enricher (wasm): ---------------
+// ---- tools/catalog/plugins/{jira,github,trello}-provider, bdu-enricher ---------------------
+
+const WP5_SECRETS = {
+  jiraToken: 'jira-api-token-SECRET-0a1b2c3d',
+  jiraClientSecret: 'jira-client-secret-SECRET-4e5f6a7b',
+  githubToken: 'ghp_SECRETgithubToken0123456789abcdef',
+  giteaToken: 'gitea-SECRET-token-abcdef0123456789',
+  trelloKey: 'trellokeySECRET0123456789abcdef',
+  trelloToken: 'trellotokenSECRET0123456789abcdefabcdef0123',
+  bduToken: 'bdu-mirror-SECRET-token-77aa88bb',
+};
+
+type ProviderOperation =
+  | 'create-task'
+  | 'create-group-task'
+  | 'add-comment'
+  | 'transition'
+  | 'read-status'
+  | 'build-link'
+  | 'parse-webhook'
+  | 'find-task-by-label'
+  | 'list-targets';
+
+let wp5Events = 0;
+/** A fresh event id: a new event gets a fresh plugin instance (nothing kept from the last). */
+function nextWp5Event(): string {
+  wp5Events += 1;
+  return `wp5-event-${wp5Events}`;
+}
+
+/** Polls `probe` until it answers (the runner's output reaches the test through a pipe). */
+async function eventually<T>(
+  probe: () => T | undefined,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+type InvokeResult = Awaited<ReturnType<PluginRunnerClient['invoke']>>;
+
+function providerCall(
+  plugin: SignedCatalogPlugin,
+  pluginId: string,
+  eventId: string,
+  operation: ProviderOperation | 'validate',
+  payload: Record<string, unknown>,
+  settings: Record<string, unknown>,
+): PluginInvocation {
+  return {
+    context: { pluginId, versionDigest: plugin.sha256, projectId: PROJECT, eventId },
+    capability: operation === 'validate' ? 'config_validator' : 'ticketing_provider',
+    operation,
+    payload,
+    settings,
+  };
+}
+
+function valueOf<T>(result: InvokeResult): T {
+  if (!result.ok) {
+    throw new Error(
+      `${result.error.code}: ${result.error.message} ${JSON.stringify(result.error.detail)}`,
+    );
+  }
+  return result.value as T;
+}
+
+/** The provider-error variant of a refused call: `{tag, val}`. */
+function providerErrorOf(result: InvokeResult): { tag: string; val: string } {
+  if (result.ok) throw new Error(`expected a provider error, got ${JSON.stringify(result.value)}`);
+  expect(result.error.code).toBe('plugin_error');
+  return result.error.detail as { tag: string; val: string };
+}
+
+/** Every secret of this section is absent from the runner's output and from the answers. */
+function expectNoSecretIn(text: string) {
+  for (const secret of Object.values(WP5_SECRETS)) expect(text).not.toContain(secret);
+}
+
+/** A ticket finding as the service sends it, with the `_ticket` member it adds to settings. */
+function ticketSettings(
+  base: Record<string, unknown>,
+  findings: { id: string; title: string }[],
+  label = `findsvc-${findings[0]!.id}`,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    ...base,
+    _ticket: {
+      title: findings.length === 1 ? findings[0]!.title : 'Open ports on the payment hosts',
+      findings: findings.map((f) => ({ ...f, url: `https://findings.example/findings/${f.id}` })),
+      label,
+      ...extra,
+    },
+  };
+}
+
+/** The hostile answers every tracker stand-in can give, and the provider-error each must be. */
+async function expectHostileAnswersRefused(
+  standIn: HttpStandIn,
+  invoke: () => Promise<InvokeResult>,
+) {
+  // A date-valued Retry-After is made when its case runs (the answer's own Date measures it).
+  const cases: [() => Hostile, string, RegExp][] = [
+    [() => ({ kind: 'rateLimit', retryAfter: '7' }), 'unreachable', /^retry-after:7$/],
+    [
+      () => ({ kind: 'rateLimit', retryAfter: new Date(Date.now() + 120_000).toUTCString() }),
+      'unreachable',
+      /^retry-after:1(1[5-9]|2[01])$/,
+    ],
+    [() => ({ kind: 'garbage' }), 'unreachable', /unexpected answer \(not JSON\)/],
+    [() => ({ kind: 'huge' }), 'unreachable', /body_too_large/],
+    [
+      () => ({ kind: 'redirect', to: METADATA_URL }),
+      'misconfigured',
+      /denied: redirect_refused: .*169\.254\.169\.254.* not a permitted host/,
+    ],
+    [
+      () => ({ kind: 'status', status: 503, body: { message: 'maintenance' } }),
+      'unreachable',
+      /HTTP 503/,
+    ],
+  ];
+  try {
+    for (const [make, tag, message] of cases) {
+      const hostile = make();
+      standIn.hostile = hostile;
+      const error = providerErrorOf(await invoke());
+      expect({ hostile: hostile.kind, tag: error.tag }).toEqual({ hostile: hostile.kind, tag });
+      expect(error.val).toMatch(message);
+    }
+  } finally {
+    standIn.hostile = undefined;
+  }
+  await standIn.down();
+  try {
+    expect(providerErrorOf(await invoke()).tag).toBe('unreachable');
+  } finally {
+    await standIn.up();
+  }
+  // The runner survived all of it and still serves the plugin.
+  expect((await invoke()).ok).toBe(true);
+}
+
+function wp5Finding(id: string, extra: Record<string, unknown> = {}) {
+  return finding(id, {
+    severity: 'CRITICAL',
+    rule: 'sql-injection',
+    scanner: 'semgrep',
+    description: 'password=hunter2 found in the request log',
+    cve: 'CVE-2024-3094',
+    filePath: 'src/db.ts',
+    ...extra,
+  });
+}
+
+describe('catalog plugin jira-provider (Jira-style REST v2/v3) in a real runner', () => {
+  let jira: SignedCatalogPlugin;
+  let tracker: JiraStandIn;
+  const projects = Array.from({ length: 120 }, (_, i) => ({
+    id: String(10100 + i),
+    key: i === 0 ? 'SEC' : `P${i}`,
+    name: i === 0 ? 'Security' : `Project ${i}`,
+  }));
+  const settings = (extra: Record<string, unknown> = {}) => ({
+    base_url: tracker.url,
+    project_key: 'SEC',
+    email: 'bot@example.com',
+    labels: 'security,findsvc',
+    issuetype_by_engine: { semgrep: 'Bug', nmap: '10004' },
+    value_maps: { severity: { CRITICAL: '1', HIGH: '2' } },
+    ...extra,
+  });
+  const invoke = (
+    pluginId: string,
+    eventId: string,
+    op: ProviderOperation,
+    payload: Record<string, unknown>,
+    s: Record<string, unknown>,
+  ) => client.invoke(providerCall(jira, pluginId, eventId, op, payload, s));
+
+  beforeAll(async () => {
+    jira = await buildCatalogPlugin('jira-provider', publisher.privateKey);
+    tracker = await startJiraStandIn({
+      email: 'bot@example.com',
+      apiToken: WP5_SECRETS.jiraToken,
+      clientId: 'findsvc-client',
+      clientSecret: WP5_SECRETS.jiraClientSecret,
+      projects,
+    });
+    secrets['jira-1'] = { api_token: WP5_SECRETS.jiraToken };
+    secrets['jira-2'] = { client_secret: WP5_SECRETS.jiraClientSecret };
+    await load(jira, 'jira-1', [hostOfUrl(tracker.url)]);
+    await load(jira, 'jira-2', [hostOfUrl(tracker.url)]);
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await tracker?.close();
+  });
+
+  it('is a signed wasm ticketing provider with a config validator and the spec settings, every one per project', () => {
+    expect(jira.manifest).toMatchObject({
+      id: 'jira-provider',
+      version: '1.0.0',
+      runtime: 'wasm',
+      capabilities: ['ticketing_provider', 'config_validator'],
+      allowed_hosts: ['auth.atlassian.com', 'api.atlassian.com'],
+    });
+    const names = jira.manifest.settings.map((s) => s.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'base_url',
+        'project_key',
+        'auth_method',
+        'email',
+        'api_token',
+        'client_id',
+        'client_secret',
+        'issue_type',
+        'issuetype_id',
+        'issuetype_by_engine',
+        'projects',
+        'labels',
+        'priority_id',
+        'summary_template',
+        'description_template',
+        'partial_summary_template',
+        'partial_description_template',
+        'extra_fields',
+        'extra_params',
+        'value_maps',
+        'transition_fields',
+      ]),
+    );
+    expect(jira.manifest.settings.every((s) => s.per_project === true)).toBe(true);
+    expect(jira.manifest.settings.filter((s) => s.secret).map((s) => s.name)).toEqual([
+      'api_token',
+      'client_secret',
+    ]);
+  });
+
+  it('v2 with Basic email:token: creates a labelled task, finds it by label, comments, moves it through every status and reads it back', async () => {
+    const s = ticketSettings(settings(), [{ id: 'f-1', title: 'SQL injection in /login' }]);
+    const ref = valueOf<{ id: string; key: string; url: string }>(
+      await invoke(
+        'jira-1',
+        'tk-1',
+        'create-task',
+        { target: null, finding: wp5Finding('f-1') },
+        s,
+      ),
+    );
+    expect(ref).toEqual({ id: 'SEC-1', key: 'SEC-1', url: `${tracker.url}/browse/SEC-1` });
+    const issue = tracker.issues.get('SEC-1')!;
+    expect(issue.fields).toMatchObject({
+      project: { key: 'SEC' },
+      issuetype: { name: 'Bug' },
+      summary: '[CRITICAL] SQL injection in /login',
+      labels: ['findsvc-f-1', 'security', 'findsvc'],
+      priority: { id: '1' },
+    });
+    expect(issue.fields['description']).toEqual(expect.stringContaining('CVE: CVE-2024-3094'));
+    expect(issue.fields['description']).toEqual(
+      expect.stringContaining('Finding: https://findings.example/findings/f-1'),
+    );
+    // The finding's description text (scanner-captured secrets) never goes to the tracker.
+    expect(issue.fields['description']).not.toContain('hunter2');
+    const create = tracker.requests.find(
+      (r) => r.method === 'POST' && r.path === '/rest/api/2/issue',
+    )!;
+    expect(create.headers['authorization']).toBe(
+      `Basic ${Buffer.from(`bot@example.com:${WP5_SECRETS.jiraToken}`).toString('base64')}`,
+    );
+
+    expect(
+      valueOf(
+        await invoke('jira-1', 'tk-2', 'find-task-by-label', { label: 'findsvc-f-1' }, settings()),
+      ),
+    ).toEqual(ref);
+    expect(
+      valueOf(
+        await invoke('jira-1', 'tk-2', 'find-task-by-label', { label: 'findsvc-nope' }, settings()),
+      ),
+    ).toBeNull();
+    expect(tracker.requests.at(-1)!.url.searchParams.get('jql')).toBe('labels = "findsvc-nope"');
+
+    valueOf(
+      await invoke(
+        'jira-1',
+        'tk-3',
+        'add-comment',
+        { taskId: 'SEC-1', body: 'status changed to fixed' },
+        settings(),
+      ),
+    );
+    expect(issue.comments).toEqual(['status changed to fixed']);
+
+    for (const [status, raw] of [
+      ['in-progress', 'In Progress'],
+      ['resolved', 'Resolved'],
+      ['open', 'To Do'],
+      ['closed', 'Closed'],
+    ] as const) {
+      valueOf(
+        await invoke(
+          'jira-1',
+          `tk-t-${status}`,
+          'transition',
+          { taskId: 'SEC-1', status },
+          settings(),
+        ),
+      );
+      expect(issue.status).toBe(raw);
+      expect(
+        valueOf(
+          await invoke('jira-1', `tk-r-${status}`, 'read-status', { taskId: 'SEC-1' }, settings()),
+        ),
+      ).toEqual({ status, raw });
+    }
+  });
+
+  it('creates one task for a group, builds task links and the semi-manual creation form, and lists the curated or all projects page by page', async () => {
+    const findings = [
+      wp5Finding('g-1'),
+      wp5Finding('g-2', { severity: 'HIGH' }),
+      wp5Finding('g-3', { severity: 'LOW' }),
+    ];
+    const s = ticketSettings(
+      settings(),
+      findings.map((f) => ({ id: f.id, title: `Title of ${f.id}` })),
+      'findsvc-g-0123456789abcdef',
+    );
+    const ref = valueOf<{ key: string }>(
+      await invoke(
+        'jira-1',
+        'tk-g',
+        'create-group-task',
+        { target: 'P7', title: 'Open ports on the payment hosts', findings },
+        s,
+      ),
+    );
+    const issue = tracker.issues.get(ref.key)!;
+    expect(issue.project).toBe('P7');
+    expect(issue.fields['labels']).toEqual(['findsvc-g-0123456789abcdef', 'security', 'findsvc']);
+    expect(issue.fields['summary']).toBe('Open ports on the payment hosts');
+    expect(String(issue.fields['description']).split('\n').slice(0, 4)).toEqual([
+      '3 findings:',
+      '- [CRITICAL] Title of g-1 — https://findings.example/findings/g-1',
+      '- [HIGH] Title of g-2 — https://findings.example/findings/g-2',
+      '- [LOW] Title of g-3 — https://findings.example/findings/g-3',
+    ]);
+
+    expect(
+      valueOf(await invoke('jira-1', 'tk-l', 'build-link', { taskId: ref.key }, settings())),
+    ).toBe(`${tracker.url}/browse/${ref.key}`);
+    const form = new URL(
+      valueOf<string>(
+        await invoke(
+          'jira-1',
+          'tk-l',
+          'build-link',
+          { taskId: '' },
+          ticketSettings(
+            settings({
+              partial_summary_template: 'Look at {title} ({label})',
+              issuetype_id: '10004',
+            }),
+            [{ id: 'f-9', title: 'Weak TLS' }],
+          ),
+        ),
+      ),
+    );
+    expect(form.pathname).toBe('/secure/CreateIssueDetails!init.jspa');
+    expect(Object.fromEntries(form.searchParams)).toMatchObject({
+      pid: '10100',
+      issuetype: '10004',
+      summary: 'Look at Weak TLS (findsvc-f-9)',
+      labels: 'findsvc-f-9',
+    });
+
+    const before = tracker.requests.length;
+    const all = valueOf<{ id: string; name: string }[]>(
+      await invoke('jira-1', 'tk-p', 'list-targets', {}, settings()),
+    );
+    expect(all).toHaveLength(120);
+    expect(all[0]).toEqual({ id: 'SEC', name: 'Security' });
+    expect(tracker.requests.slice(before).map((r) => r.path)).toEqual([
+      '/rest/api/2/project/search?startAt=0&maxResults=50',
+      '/rest/api/2/project/search?startAt=50&maxResults=50',
+      '/rest/api/2/project/search?startAt=100&maxResults=50',
+    ]);
+    const curated = valueOf(
+      await invoke('jira-1', 'tk-p2', 'list-targets', {}, settings({ projects: ['SEC', 'P3'] })),
+    );
+    expect(curated).toEqual([
+      { id: 'SEC', name: 'Security' },
+      { id: 'P3', name: 'Project 3' },
+    ]);
+  });
+
+  it('v3 with OAuth client credentials: ADF descriptions and comments, search/jql, one token per event', async () => {
+    const oauth = settings({
+      auth_method: 'oauth',
+      client_id: 'findsvc-client',
+      api_version: '3',
+      email: undefined,
+    });
+    const tokensBefore = tracker.issuedTokens.length;
+    const ref = valueOf<{ key: string }>(
+      await invoke(
+        'jira-2',
+        'tk-v3',
+        'create-task',
+        { target: null, finding: wp5Finding('f-30') },
+        ticketSettings(oauth, [{ id: 'f-30', title: 'Outdated xz' }]),
+      ),
+    );
+    valueOf(
+      await invoke(
+        'jira-2',
+        'tk-v3',
+        'add-comment',
+        { taskId: ref.key, body: 'line one\nline two' },
+        oauth,
+      ),
+    );
+    expect(tracker.issuedTokens.length - tokensBefore).toBe(1);
+    const issue = tracker.issues.get(ref.key)!;
+    expect(issue.fields['description']).toMatchObject({ type: 'doc', version: 1 });
+    expect(issue.comments.at(-1)).toEqual({
+      type: 'doc',
+      version: 1,
+      content: [
+        { type: 'paragraph', content: [{ type: 'text', text: 'line one' }] },
+        { type: 'paragraph', content: [{ type: 'text', text: 'line two' }] },
+      ],
+    });
+    const create = tracker.requests.find(
+      (r) => r.method === 'POST' && r.path === '/rest/api/3/issue',
+    )!;
+    expect(create.headers['authorization']).toBe(`Bearer ${tracker.issuedTokens.at(-1)}`);
+    expect(
+      valueOf<{ key: string }>(
+        await invoke('jira-2', 'tk-v3b', 'find-task-by-label', { label: 'findsvc-f-30' }, oauth),
+      ).key,
+    ).toBe(ref.key);
+    expect(tracker.requests.at(-1)!.url.pathname).toBe('/rest/api/3/search/jql');
+  });
+
+  it('parses the tracker webhooks: a status change, a comment, anything else is none, a non-JSON body is refused', async () => {
+    const parse = (body: string) =>
+      invoke(
+        'jira-1',
+        'tk-w',
+        'parse-webhook',
+        { headers: [{ name: 'content-type', value: 'application/json' }], body },
+        settings(),
+      );
+    expect(
+      valueOf(
+        await parse(
+          JSON.stringify({
+            webhookEvent: 'jira:issue_updated',
+            issue: {
+              key: 'SEC-1',
+              fields: { status: { name: 'Resolved', statusCategory: { key: 'done' } } },
+            },
+            changelog: {
+              items: [{ field: 'status', fromString: 'In Progress', toString: 'Resolved' }],
+            },
+          }),
+        ),
+      ),
+    ).toEqual({ taskId: 'SEC-1', state: { status: 'resolved', raw: 'Resolved' }, comment: null });
+    expect(
+      valueOf(
+        await parse(
+          JSON.stringify({
+            webhookEvent: 'comment_created',
+            issue: { key: 'SEC-1' },
+            comment: { body: 'fixed in 2.1' },
+          }),
+        ),
+      ),
+    ).toEqual({ taskId: 'SEC-1', state: null, comment: 'fixed in 2.1' });
+    expect(
+      valueOf(
+        await parse(
+          JSON.stringify({
+            webhookEvent: 'jira:issue_updated',
+            issue: { key: 'SEC-1' },
+            changelog: { items: [{ field: 'summary' }] },
+          }),
+        ),
+      ),
+    ).toBeNull();
+    expect(providerErrorOf(await parse('<html>')).tag).toBe('rejected');
+  });
+
+  it('maps the tracker refusals and every hostile answer to provider errors; the runner keeps serving; egress outside the permitted hosts is refused and logged without a secret', async () => {
+    secrets['jira-3'] = { api_token: 'not-the-token' };
+    await load(jira, 'jira-3', [hostOfUrl(tracker.url)]);
+    expect(
+      providerErrorOf(
+        await invoke('jira-3', 'tk-e1', 'read-status', { taskId: 'SEC-1' }, settings()),
+      ),
+    ).toMatchObject({ tag: 'unauthorized' });
+    expect(
+      providerErrorOf(
+        await invoke('jira-1', 'tk-e2', 'read-status', { taskId: 'SEC-999' }, settings()),
+      ),
+    ).toMatchObject({ tag: 'not-found' });
+    const rejected = providerErrorOf(
+      await invoke(
+        'jira-1',
+        'tk-e3',
+        'create-task',
+        { target: 'NOPE', finding: wp5Finding('f-2') },
+        settings(),
+      ),
+    );
+    expect(rejected).toEqual({
+      tag: 'rejected',
+      val: expect.stringContaining('project: valid project is required'),
+    });
+    expect(
+      providerErrorOf(await invoke('jira-1', 'tk-e4', 'list-targets', {}, { project_key: 'SEC' })),
+    ).toEqual({ tag: 'misconfigured', val: 'setting base_url is required' });
+
+    await expectHostileAnswersRefused(tracker, () =>
+      invoke('jira-1', `tk-h-${nextWp5Event()}`, 'read-status', { taskId: 'SEC-1' }, settings()),
+    );
+
+    await load(jira, 'jira-4', []);
+    secrets['jira-4'] = { api_token: WP5_SECRETS.jiraToken };
+    const denied = providerErrorOf(
+      await invoke('jira-4', 'tk-e5', 'read-status', { taskId: 'SEC-1' }, settings()),
+    );
+    expect(denied).toEqual({ tag: 'misconfigured', val: expect.stringContaining('denied') });
+    const logged = await eventually(
+      () =>
+        runner
+          .jsonLines()
+          .find(
+            (l) => String(l['msg']).includes('refused') && JSON.stringify(l).includes('jira-4'),
+          ),
+      'the refusal log line',
+    );
+    expect(JSON.stringify(logged)).toContain('127.0.0.1');
+    expectNoSecretIn(runner.output());
+  });
+
+  it('checks a configuration before it is stored: required settings, URL form, JSON settings, the credentials of the auth method', async () => {
+    const validate = (s: Record<string, unknown>) =>
+      client.invoke(providerCall(jira, 'jira-1', 'tk-v', 'validate', {}, s));
+    expect((await validate(settings())).ok).toBe(true);
+    const refused = await validate({
+      base_url: 'ftp://x',
+      auth_method: 'kerberos',
+      extra_fields: '{nope',
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'plugin_error' } });
+    expect(
+      !refused.ok && (refused.error.detail as { setting: string }[]).map((p) => p.setting),
+    ).toEqual(['project_key', 'base_url', 'extra_fields', 'auth_method']);
+  });
+});
+
+describe('catalog plugin github-provider (GitHub and Gitea repository issues) in a real runner', () => {
+  let github: SignedCatalogPlugin;
+  let hub: RepoStandIn;
+  let gitea: RepoStandIn;
+  const hubSettings = (extra: Record<string, unknown> = {}) => ({
+    owner: 'acme',
+    repo: 'payments',
+    api_base_url: hub.apiUrl,
+    html_base_url: hub.url,
+    labels: 'security',
+    ...extra,
+  });
+  const giteaSettings = () => ({
+    owner: 'acme',
+    repo: 'payments',
+    api_base_url: gitea.apiUrl,
+    html_base_url: gitea.url,
+  });
+  const invoke = (
+    pluginId: string,
+    eventId: string,
+    op: ProviderOperation,
+    payload: Record<string, unknown>,
+    s: Record<string, unknown>,
+  ) => client.invoke(providerCall(github, pluginId, eventId, op, payload, s));
+
+  beforeAll(async () => {
+    github = await buildCatalogPlugin('github-provider', publisher.privateKey);
+    hub = await startRepoStandIn({
+      flavor: 'github',
+      owner: 'acme',
+      repo: 'payments',
+      token: WP5_SECRETS.githubToken,
+    });
+    gitea = await startRepoStandIn({
+      flavor: 'gitea',
+      owner: 'acme',
+      repo: 'payments',
+      token: WP5_SECRETS.giteaToken,
+      labels: Array.from({ length: 60 }, (_, i) => `existing-${i}`),
+    });
+    secrets['gh-1'] = { token: WP5_SECRETS.githubToken };
+    secrets['gitea-1'] = { token: WP5_SECRETS.giteaToken };
+    await load(github, 'gh-1', [hostOfUrl(hub.url)]);
+    await load(github, 'gitea-1', [hostOfUrl(gitea.url)]);
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await Promise.all([hub?.close(), gitea?.close()]);
+  });
+
+  it('declares the spec settings of provider B: owner, repo, token (secret), api_base_url, html_base_url, labels', () => {
+    expect(github.manifest).toMatchObject({
+      id: 'github-provider',
+      version: '1.0.0',
+      capabilities: ['ticketing_provider', 'config_validator'],
+    });
+    expect(
+      github.manifest.settings.map((s) => [s.name, s.required ?? false, s.secret ?? false]),
+    ).toEqual([
+      ['owner', true, false],
+      ['repo', true, false],
+      ['token', true, true],
+      ['api_base_url', false, false],
+      ['html_base_url', false, false],
+      ['labels', false, false],
+    ]);
+  });
+
+  it('GitHub: creates a labelled issue, finds it by label, comments, closes it completed / not planned, marks it in progress, reopens it and reads every state', async () => {
+    const ref = valueOf<{ id: string; key: string; url: string }>(
+      await invoke(
+        'gh-1',
+        'gh-a',
+        'create-task',
+        { target: null, finding: wp5Finding('f-1') },
+        ticketSettings(hubSettings(), [{ id: 'f-1', title: 'SQL injection' }]),
+      ),
+    );
+    expect(ref).toEqual({ id: '1', key: 'payments#1', url: `${hub.url}/acme/payments/issues/1` });
+    expect(hub.issues[0]).toMatchObject({
+      title: '[CRITICAL] SQL injection',
+      labels: ['findsvc-f-1', 'security'],
+    });
+    expect(hub.issues[0]!.body).not.toContain('hunter2');
+    expect(hub.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${WP5_SECRETS.githubToken}`);
+
+    expect(
+      valueOf(
+        await invoke('gh-1', 'gh-b', 'find-task-by-label', { label: 'findsvc-f-1' }, hubSettings()),
+      ),
+    ).toEqual(ref);
+    expect(hub.requests.at(-1)!.path).toBe(
+      '/repos/acme/payments/issues?labels=findsvc-f-1&state=all&per_page=1',
+    );
+    expect(
+      valueOf(
+        await invoke(
+          'gh-1',
+          'gh-b',
+          'find-task-by-label',
+          { label: 'findsvc-none' },
+          hubSettings(),
+        ),
+      ),
+    ).toBeNull();
+
+    valueOf(
+      await invoke(
+        'gh-1',
+        'gh-c',
+        'add-comment',
+        { taskId: '1', body: 'fixed in 2.1' },
+        hubSettings(),
+      ),
+    );
+    expect(hub.issues[0]!.comments).toEqual(['fixed in 2.1']);
+
+    for (const [status, raw] of [
+      ['in-progress', 'open/findsvc-in-progress'],
+      ['resolved', 'closed/completed'],
+      ['open', 'open/reopened'],
+      ['closed', 'closed/not_planned'],
+    ] as const) {
+      valueOf(
+        await invoke(
+          'gh-1',
+          `gh-t-${status}`,
+          'transition',
+          { taskId: '1', status },
+          hubSettings(),
+        ),
+      );
+      expect(
+        valueOf(
+          await invoke('gh-1', `gh-r-${status}`, 'read-status', { taskId: '1' }, hubSettings()),
+        ),
+      ).toEqual({ status, raw });
+    }
+    expect(hub.issues[0]!.labels).toEqual(['findsvc-f-1', 'security']);
+
+    expect(valueOf(await invoke('gh-1', 'gh-d', 'list-targets', {}, hubSettings()))).toEqual([
+      { id: 'acme/payments', name: 'acme/payments' },
+    ]);
+    expect(
+      valueOf(await invoke('gh-1', 'gh-d', 'build-link', { taskId: '1' }, hubSettings())),
+    ).toBe(`${hub.url}/acme/payments/issues/1`);
+    const form = new URL(
+      valueOf<string>(
+        await invoke(
+          'gh-1',
+          'gh-d',
+          'build-link',
+          { taskId: '' },
+          ticketSettings(hubSettings(), [{ id: 'f-5', title: 'Weak TLS' }]),
+        ),
+      ),
+    );
+    expect(form.pathname).toBe('/acme/payments/issues/new');
+    expect(Object.fromEntries(form.searchParams)).toMatchObject({
+      title: 'Weak TLS',
+      labels: 'findsvc-f-5,security',
+    });
+  });
+
+  it('GitHub: one issue for a group; webhooks X-GitHub-Event issues closed / reopened and issue_comment, other events none', async () => {
+    const findings = [wp5Finding('g-1'), wp5Finding('g-2')];
+    const ref = valueOf<{ id: string }>(
+      await invoke(
+        'gh-1',
+        'gh-g',
+        'create-group-task',
+        { target: null, title: 'Two findings', findings },
+        ticketSettings(
+          hubSettings(),
+          findings.map((f) => ({ id: f.id, title: f.id })),
+          'findsvc-g-aaaaaaaaaaaaaaaa',
+        ),
+      ),
+    );
+    const issue = hub.issues.find((i) => String(i.number) === ref.id)!;
+    expect(issue.labels).toEqual(['findsvc-g-aaaaaaaaaaaaaaaa', 'security']);
+    expect(issue.body.split('\n')[0]).toBe('2 findings:');
+
+    const parse = (event: string, body: unknown, name = 'X-GitHub-Event') =>
+      invoke(
+        'gh-1',
+        'gh-w',
+        'parse-webhook',
+        { headers: [{ name, value: event }], body: JSON.stringify(body) },
+        hubSettings(),
+      );
+    expect(
+      valueOf(
+        await parse('issues', {
+          action: 'closed',
+          issue: { number: 7, state: 'closed', state_reason: 'not_planned', labels: [] },
+        }),
+      ),
+    ).toEqual({
+      taskId: '7',
+      state: { status: 'closed', raw: 'closed/not_planned' },
+      comment: null,
+    });
+    expect(
+      valueOf(
+        await parse('issues', {
+          action: 'reopened',
+          issue: { number: 7, state: 'open', labels: [] },
+        }),
+      ),
+    ).toEqual({ taskId: '7', state: { status: 'open', raw: 'open' }, comment: null });
+    expect(
+      valueOf(
+        await parse('issue_comment', {
+          action: 'created',
+          issue: { number: 7 },
+          comment: { body: 'done' },
+        }),
+      ),
+    ).toEqual({ taskId: '7', state: null, comment: 'done' });
+    expect(valueOf(await parse('issues', { action: 'labeled', issue: { number: 7 } }))).toBeNull();
+    expect(valueOf(await parse('push', { ref: 'main' }))).toBeNull();
+  });
+
+  it('Gitea (api/v1): label ids from every Link page, missing labels created, closing without state_reason, X-Gitea-Event', async () => {
+    const ref = valueOf<{ id: string }>(
+      await invoke(
+        'gitea-1',
+        'gt-a',
+        'create-task',
+        { target: null, finding: wp5Finding('f-1') },
+        ticketSettings(giteaSettings(), [{ id: 'f-1', title: 'SQL injection' }]),
+      ),
+    );
+    const labelPages = gitea.requests.filter(
+      (r) => r.method === 'GET' && r.url.pathname === '/api/v1/repos/acme/payments/labels',
+    );
+    expect(labelPages.map((r) => r.url.searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+    expect(gitea.labels.at(-1)).toEqual({ id: 61, name: 'findsvc-f-1' });
+    expect(gitea.issues[0]!.labels).toEqual(['findsvc-f-1']);
+    valueOf(
+      await invoke(
+        'gitea-1',
+        'gt-b',
+        'transition',
+        { taskId: ref.id, status: 'in-progress' },
+        giteaSettings(),
+      ),
+    );
+    expect(
+      valueOf(await invoke('gitea-1', 'gt-b', 'read-status', { taskId: ref.id }, giteaSettings())),
+    ).toEqual({ status: 'in-progress', raw: 'open/findsvc-in-progress' });
+    valueOf(
+      await invoke(
+        'gitea-1',
+        'gt-c',
+        'transition',
+        { taskId: ref.id, status: 'resolved' },
+        giteaSettings(),
+      ),
+    );
+    expect(gitea.issues[0]).toMatchObject({ state: 'closed', labels: ['findsvc-f-1'] });
+    expect(
+      valueOf(
+        await invoke(
+          'gitea-1',
+          'gt-d',
+          'find-task-by-label',
+          { label: 'findsvc-f-1' },
+          giteaSettings(),
+        ),
+      ),
+    ).toMatchObject({ id: ref.id });
+    expect(
+      valueOf(
+        await invoke(
+          'gitea-1',
+          'gt-e',
+          'parse-webhook',
+          {
+            headers: [{ name: 'X-Gitea-Event', value: 'issues' }],
+            body: JSON.stringify({
+              action: 'closed',
+              issue: { number: 1, state: 'closed', labels: [] },
+            }),
+          },
+          giteaSettings(),
+        ),
+      ),
+    ).toEqual({ taskId: '1', state: { status: 'resolved', raw: 'closed' }, comment: null });
+  });
+
+  it('a rate-limit 403 waits for X-RateLimit-Reset; refusals, hostile answers and a bad token are provider errors, no secret in the runner log', async () => {
+    hub.hostile = {
+      kind: 'status',
+      status: 403,
+      body: { message: 'API rate limit exceeded' },
+      headers: {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30),
+      },
+    };
+    try {
+      expect(
+        providerErrorOf(
+          await invoke('gh-1', 'gh-x', 'read-status', { taskId: '1' }, hubSettings()),
+        ),
+      ).toEqual({ tag: 'unreachable', val: expect.stringMatching(/^retry-after:(29|30|31)$/) });
+    } finally {
+      hub.hostile = undefined;
+    }
+    expect(
+      providerErrorOf(await invoke('gh-1', 'gh-y', 'read-status', { taskId: '404' }, hubSettings()))
+        .tag,
+    ).toBe('not-found');
+    expect(
+      providerErrorOf(
+        await invoke('gh-1', 'gh-y', 'read-status', { taskId: '../x' }, hubSettings()),
+      ).tag,
+    ).toBe('rejected');
+    secrets['gh-2'] = { token: 'ghp_wrong' };
+    await load(github, 'gh-2', [hostOfUrl(hub.url)]);
+    expect(
+      providerErrorOf(await invoke('gh-2', 'gh-z', 'list-targets', {}, hubSettings())).tag,
+    ).toBe('unauthorized');
+    await expectHostileAnswersRefused(hub, () =>
+      invoke('gh-1', `gh-h-${nextWp5Event()}`, 'list-targets', {}, hubSettings()),
+    );
+    expectNoSecretIn(runner.output());
+  });
+});
+
+describe('catalog plugin trello-provider (Trello-style boards) in a real runner', () => {
+  let trelloPlugin: SignedCatalogPlugin;
+  let board: BoardStandIn;
+  const settings = (extra: Record<string, unknown> = {}) => ({
+    board_id: board.boardId,
+    list_name: 'To Do',
+    labels: 'security',
+    api_base_url: board.url,
+    ...extra,
+  });
+  const invoke = (
+    pluginId: string,
+    eventId: string,
+    op: ProviderOperation,
+    payload: Record<string, unknown>,
+    s: Record<string, unknown>,
+  ) => client.invoke(providerCall(trelloPlugin, pluginId, eventId, op, payload, s));
+
+  beforeAll(async () => {
+    trelloPlugin = await buildCatalogPlugin('trello-provider', publisher.privateKey);
+    board = await startBoardStandIn({
+      key: WP5_SECRETS.trelloKey,
+      token: WP5_SECRETS.trelloToken,
+      lists: ['To Do', 'Doing', 'Done'],
+    });
+    secrets['trello-1'] = { api_key: WP5_SECRETS.trelloKey, api_token: WP5_SECRETS.trelloToken };
+    await load(trelloPlugin, 'trello-1', [hostOfUrl(board.url)]);
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await board?.close();
+  });
+
+  it('declares the spec settings of provider C with api_key and api_token secret', () => {
+    expect(
+      trelloPlugin.manifest.settings.map((s) => [s.name, s.required ?? false, s.secret ?? false]),
+    ).toEqual([
+      ['board_id', true, false],
+      ['list_name', true, false],
+      ['api_key', true, true],
+      ['api_token', true, true],
+      ['labels', false, false],
+      ['summary_template', false, false],
+      ['description_template', false, false],
+      ['api_base_url', false, false],
+    ]);
+  });
+
+  it('creates a card in list_name with labels made on the board, comments, moves it between lists, archives it and reads each state', async () => {
+    const ref = valueOf<{ id: string; key: string; url: string }>(
+      await invoke(
+        'trello-1',
+        'tr-a',
+        'create-task',
+        { target: null, finding: wp5Finding('f-1') },
+        ticketSettings(
+          settings({ summary_template: '{severity}: {title} in {file_path} {unknown}' }),
+          [{ id: 'f-1', title: 'SQL injection' }],
+        ),
+      ),
+    );
+    const card = board.cards[0]!;
+    expect(ref).toEqual({
+      id: card.id,
+      key: card.shortLink,
+      url: expect.stringMatching(/^https:\/\/trello\.com\/c\//),
+    });
+    expect(card.name).toBe('CRITICAL: SQL injection in src/db.ts {unknown}');
+    expect(card.idList).toBe(board.lists[0]!.id);
+    expect(board.labels.map((l) => l.name)).toEqual(['findsvc-f-1', 'security']);
+    expect(card.idLabels).toEqual(board.labels.map((l) => l.id));
+    expect(card.desc).not.toContain('hunter2');
+    expect(
+      board.requests.every((r) => r.url.searchParams.get('key') === WP5_SECRETS.trelloKey),
+    ).toBe(true);
+
+    valueOf(
+      await invoke(
+        'trello-1',
+        'tr-b',
+        'add-comment',
+        { taskId: card.id, body: 'fixed' },
+        settings(),
+      ),
+    );
+    expect(card.comments).toEqual(['fixed']);
+    for (const [status, raw] of [
+      ['in-progress', 'Doing'],
+      ['resolved', 'Done'],
+      ['closed', 'archived'],
+      ['open', 'To Do'],
+    ] as const) {
+      valueOf(
+        await invoke(
+          'trello-1',
+          `tr-t-${status}`,
+          'transition',
+          { taskId: card.id, status },
+          settings(),
+        ),
+      );
+      expect(
+        valueOf(
+          await invoke(
+            'trello-1',
+            `tr-r-${status}`,
+            'read-status',
+            { taskId: card.id },
+            settings(),
+          ),
+        ),
+      ).toEqual({ status, raw });
+    }
+    expect(card.closed).toBe(false);
+    expect(valueOf(await invoke('trello-1', 'tr-c', 'list-targets', {}, settings()))).toEqual(
+      board.lists.map((l) => ({ id: l.id, name: l.name })),
+    );
+    const form = new URL(
+      valueOf<string>(
+        await invoke(
+          'trello-1',
+          'tr-d',
+          'build-link',
+          { taskId: '' },
+          ticketSettings(settings(), [{ id: 'f-7', title: 'Weak TLS' }]),
+        ),
+      ),
+    );
+    expect(`${form.origin}${form.pathname}`).toBe('https://trello.com/add-card');
+    expect(Object.fromEntries(form.searchParams)).toMatchObject({
+      idList: board.lists[0]!.id,
+      name: 'Weak TLS',
+    });
+  });
+
+  it('finds a card by label across pages of 1 000 (by `before`), a group card, and the board webhooks', async () => {
+    const label = { id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'findsvc-old' };
+    board.labels.push(label);
+    for (let i = 0; i < 1500; i++) {
+      board.cards.push({
+        id: `0000000000000000${i.toString(16).padStart(8, '0')}`,
+        shortLink: `s${i.toString(16).padStart(7, '0')}`,
+        name: `card ${i}`,
+        desc: '',
+        idList: board.lists[0]!.id,
+        closed: false,
+        idLabels: i === 3 ? [label.id] : [],
+        comments: [],
+      });
+    }
+    const before = board.requests.length;
+    expect(
+      valueOf(
+        await invoke(
+          'trello-1',
+          'tr-f',
+          'find-task-by-label',
+          { label: 'findsvc-old' },
+          settings(),
+        ),
+      ),
+    ).toMatchObject({ id: '000000000000000000000003' });
+    expect(
+      board.requests.slice(before).filter((r) => r.url.pathname.endsWith('/cards/all')),
+    ).toHaveLength(2);
+    expect(
+      valueOf(
+        await invoke(
+          'trello-1',
+          'tr-f2',
+          'find-task-by-label',
+          { label: 'findsvc-missing' },
+          settings(),
+        ),
+      ),
+    ).toBeNull();
+
+    const findings = [wp5Finding('g-1'), wp5Finding('g-2')];
+    const group = valueOf<{ id: string }>(
+      await invoke(
+        'trello-1',
+        'tr-g',
+        'create-group-task',
+        { target: board.lists[1]!.id, title: 'Two', findings },
+        ticketSettings(
+          settings(),
+          findings.map((f) => ({ id: f.id, title: f.id })),
+          'findsvc-g-bbbbbbbbbbbbbbbb',
+        ),
+      ),
+    );
+    expect(board.cards.find((c) => c.id === group.id)).toMatchObject({
+      idList: board.lists[1]!.id,
+      name: 'Two',
+    });
+
+    const parse = (body: unknown) =>
+      invoke(
+        'trello-1',
+        'tr-w',
+        'parse-webhook',
+        { headers: [], body: JSON.stringify(body) },
+        settings(),
+      );
+    expect(
+      valueOf(
+        await parse({
+          action: {
+            type: 'updateCard',
+            data: {
+              card: { id: group.id },
+              listBefore: { name: 'To Do' },
+              listAfter: { name: 'Done' },
+            },
+          },
+        }),
+      ),
+    ).toEqual({ taskId: group.id, state: { status: 'resolved', raw: 'Done' }, comment: null });
+    expect(
+      valueOf(
+        await parse({
+          action: {
+            type: 'updateCard',
+            data: { card: { id: group.id, closed: true }, old: { closed: false } },
+          },
+        }),
+      ),
+    ).toEqual({ taskId: group.id, state: { status: 'closed', raw: 'archived' }, comment: null });
+    expect(
+      valueOf(
+        await parse({
+          action: { type: 'commentCard', data: { card: { id: group.id }, text: 'on it' } },
+        }),
+      ),
+    ).toEqual({ taskId: group.id, state: null, comment: 'on it' });
+    expect(
+      valueOf(
+        await parse({
+          action: {
+            type: 'updateCard',
+            data: { card: { id: group.id, name: 'x' }, old: { name: 'y' } },
+          },
+        }),
+      ),
+    ).toBeNull();
+    expect(valueOf(await parse({ model: { id: board.boardId } }))).toBeNull();
+  });
+
+  it('a wrong token is unauthorized, a missing list is rejected, hostile answers are provider errors; the key and token never reach a log or an answer', async () => {
+    secrets['trello-2'] = { api_key: WP5_SECRETS.trelloKey, api_token: 'wrong' };
+    await load(trelloPlugin, 'trello-2', [hostOfUrl(board.url)]);
+    const wrong = await invoke('trello-2', 'tr-x', 'list-targets', {}, settings());
+    expect(providerErrorOf(wrong).tag).toBe('unauthorized');
+    const noList = await invoke(
+      'trello-1',
+      'tr-y',
+      'create-task',
+      { target: null, finding: wp5Finding('f-2') },
+      settings({ list_name: 'Backlog' }),
+    );
+    expect(providerErrorOf(noList)).toEqual({
+      tag: 'misconfigured',
+      val: 'the board has no list named Backlog',
+    });
+    const results: InvokeResult[] = [];
+    await expectHostileAnswersRefused(board, async () => {
+      const r = await invoke('trello-1', `tr-h-${nextWp5Event()}`, 'list-targets', {}, settings());
+      results.push(r);
+      return r;
+    });
+    await load(trelloPlugin, 'trello-3', []);
+    secrets['trello-3'] = secrets['trello-1']!;
+    const denied = await invoke('trello-3', 'tr-z', 'list-targets', {}, settings());
+    expect(providerErrorOf(denied).tag).toBe('misconfigured');
+    expectNoSecretIn(JSON.stringify([wrong, noList, denied, ...results]));
+    expectNoSecretIn(runner.output());
+  });
+});
+
+describe('catalog plugin bdu-enricher (national threat-database mirror) in a real runner', () => {
+  let bdu: SignedCatalogPlugin;
+  let mirror: BduMirrorStandIn;
+  const settings = () => ({ bdu_base_url: mirror.url });
+  const enrich = (pluginId: string, eventId: string, f: Record<string, unknown>) =>
+    client.invoke(call(bdu, pluginId, eventId, 'enrich', { finding: f }, settings()));
+
+  beforeAll(async () => {
+    bdu = await buildCatalogPlugin('bdu-enricher', publisher.privateKey);
+    mirror = await startBduMirrorStandIn({
+      token: WP5_SECRETS.bduToken,
+      entries: [
+        {
+          id: 'BDU:2021-05969',
+          name: 'Log4j remote code execution',
+          severity: 'critical',
+          cvss3: { score: 10, vector: 'AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H' },
+          cve: ['CVE-2021-44228'],
+          exploit: 'exists',
+          fix: 'available',
+          published: '2021-12-10',
+        },
+        {
+          id: 'BDU:2021-06021',
+          name: 'Log4j, second entry',
+          severity: 'high',
+          cvss3: { score: 8.1, vector: 'AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:H' },
+          cve: ['CVE-2021-44228', 'CVE-2021-45046'],
+          exploit: 'possible',
+          fix: 'available',
+          published: '2021-12-15',
+        },
+      ],
+    });
+    secrets['bdu-1'] = { api_token: WP5_SECRETS.bduToken };
+    await load(bdu, 'bdu-1', [hostOfUrl(mirror.url)]);
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await mirror?.close();
+  });
+
+  it('is a signed 1.0.0 enricher with a config validator; settings bdu_base_url (required url) and api_token (secret)', () => {
+    expect(bdu.manifest).toMatchObject({
+      id: 'bdu-enricher',
+      version: '1.0.0',
+      capabilities: ['finding_enricher', 'config_validator'],
+      allowed_hosts: [],
+    });
+    expect(
+      bdu.manifest.settings.map((s) => [s.name, s.type, s.required ?? false, s.secret ?? false]),
+    ).toEqual([
+      ['bdu_base_url', 'url', true, false],
+      ['api_token', 'string', false, true],
+    ]);
+  });
+
+  it('tags the database identifiers, severity, CVSS 3 score, exploit and fix of the CVE; each CVE read once per event with the bearer token', async () => {
+    const before = mirror.requests.length;
+    const log4j = await enrich('bdu-1', 'bdu-job-1', finding('f-1', { cve: 'cve-2021-44228' }));
+    expect(tagsOf(log4j)).toEqual({
+      'bdu-id': 'BDU:2021-05969,BDU:2021-06021',
+      'bdu-severity': 'critical',
+      'bdu-cvss3-score': '10.0',
+      'bdu-exploit': 'exists',
+      'bdu-fix': 'available',
+    });
+    expect(
+      tagsOf(await enrich('bdu-1', 'bdu-job-1', finding('f-2', { cve: 'CVE-2021-44228' }))),
+    ).toHaveProperty('bdu-id');
+    expect(
+      tagsOf(await enrich('bdu-1', 'bdu-job-1', finding('f-3', { cve: 'CVE-2021-45046' }))),
+    ).toEqual({
+      'bdu-id': 'BDU:2021-06021',
+      'bdu-severity': 'high',
+      'bdu-cvss3-score': '8.1',
+      'bdu-exploit': 'possible',
+      'bdu-fix': 'available',
+    });
+    expect(
+      tagsOf(await enrich('bdu-1', 'bdu-job-1', finding('f-4', { cve: 'CVE-2020-0001' }))),
+    ).toEqual({});
+    expect(tagsOf(await enrich('bdu-1', 'bdu-job-1', finding('f-5')))).toEqual({});
+    expect(mirror.requests.slice(before).map((r) => r.path)).toEqual([
+      '/api/v1/vulnerabilities?cve=CVE-2021-44228',
+      '/api/v1/vulnerabilities?cve=CVE-2021-45046',
+      '/api/v1/vulnerabilities?cve=CVE-2020-0001',
+    ]);
+    expect(mirror.requests.at(-1)!.headers['authorization']).toBe(`Bearer ${WP5_SECRETS.bduToken}`);
+  });
+
+  it('fails the call (tags unchanged) on a refused token, 404, 5xx, HTML, a huge body, a redirect or a mirror that is down; the runner keeps serving', async () => {
+    secrets['bdu-2'] = { api_token: 'wrong' };
+    await load(bdu, 'bdu-2', [hostOfUrl(mirror.url)]);
+    const refused = await enrich('bdu-2', 'bdu-job-2', finding('f-1', { cve: 'CVE-2021-44228' }));
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'plugin_error', message: expect.stringContaining('HTTP 401') },
+    });
+    const cases: [Hostile, RegExp][] = [
+      [{ kind: 'status', status: 404, body: { error: 'no such route' } }, /HTTP 404/],
+      [{ kind: 'status', status: 502 }, /HTTP 502/],
+      [{ kind: 'garbage' }, /not JSON/],
+      [{ kind: 'huge' }, /body_too_large/],
+      [
+        { kind: 'redirect', to: METADATA_URL },
+        /redirect_refused: .*169\.254\.169\.254.* not a permitted host/,
+      ],
+    ];
+    try {
+      for (const [hostile, message] of cases) {
+        mirror.hostile = hostile;
+        const result = await enrich(
+          'bdu-1',
+          `bdu-job-${nextWp5Event()}`,
+          finding('f-1', { cve: 'CVE-2021-44228' }),
+        );
+        expect(result).toMatchObject({ ok: false, error: { code: 'plugin_error' } });
+        expect(!result.ok && result.error.message).toMatch(message);
+      }
+    } finally {
+      mirror.hostile = undefined;
+    }
+    await mirror.down();
+    try {
+      const down = await enrich('bdu-1', 'bdu-job-3', finding('f-1', { cve: 'CVE-2021-44228' }));
+      expect(down).toMatchObject({ ok: false, error: { code: 'plugin_error' } });
+    } finally {
+      await mirror.up();
+    }
+    expect(
+      tagsOf(await enrich('bdu-1', 'bdu-job-4', finding('f-1', { cve: 'CVE-2021-44228' }))),
+    ).toHaveProperty('bdu-severity', 'critical');
+    expectNoSecretIn(runner.output());
   });
 });

@@ -19,8 +19,15 @@ import {
   type PluginLoadRequest,
 } from '../../../src/modules/plugin-runner-client/plugin-runner.client';
 
-/** The three catalog plugins the repository ships (sources in tools/catalog/plugins/). */
-export type CatalogPluginName = 'cmdb-enricher' | 'cve-enricher' | 'fleet-source';
+/** The WebAssembly catalog plugins the repository ships (sources in tools/catalog/plugins/). */
+export type CatalogPluginName =
+  | 'cmdb-enricher'
+  | 'cve-enricher'
+  | 'fleet-source'
+  | 'bdu-enricher'
+  | 'jira-provider'
+  | 'github-provider'
+  | 'trello-provider';
 
 export const CATALOG_PLUGINS_DIR = join(__dirname, '../../../../../tools/catalog/plugins');
 
