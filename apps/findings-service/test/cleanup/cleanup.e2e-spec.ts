@@ -168,6 +168,7 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
       orphanFiles: 1,
       orphanBytes: 3,
       refreshTokens: 3,
+      mailSends: 0,
     });
     for (const r of [uploaded, completedOld.id, failedOld.id]) {
       expect(await reportExists(r)).toBe(false);
@@ -201,6 +202,31 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
       orphanFiles: 0,
       refreshTokens: 0,
     });
+  });
+
+  it('deletes mail_sends records older than 7 days (dry run counts them) and keeps newer ones', async () => {
+    const old = randomUUID();
+    const recent = randomUUID();
+    for (const [id, ageMs] of [
+      [old, 8 * DAY],
+      [recent, 6 * DAY],
+    ] as const) {
+      await db().query(
+        `INSERT INTO mail_sends (event_id, installed_plugin_id, project_id, state, message_id, recipient_count, created_at, sent_at)
+         VALUES ($1, $2, $3, 'sent', '<m@x.example>', 1, $4, $4)`,
+        [id, randomUUID(), randomUUID(), new Date(Date.now() - ageMs)],
+      );
+    }
+    const left = async () =>
+      (
+        (await db().query(`SELECT event_id FROM mail_sends WHERE event_id = ANY($1::uuid[])`, [
+          [old, recent],
+        ])) as { event_id: string }[]
+      ).map((r) => r.event_id);
+    expect(await cleanup().run({ ...defaults(), dryRun: true })).toMatchObject({ mailSends: 1 });
+    expect((await left()).sort()).toEqual([old, recent].sort());
+    expect(await cleanup().run()).toMatchObject({ mailSends: 1 });
+    expect(await left()).toEqual([recent]);
   });
 
   it('deletes pending reports only when a pending retention is set', async () => {

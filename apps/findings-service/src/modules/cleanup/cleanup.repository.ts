@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { ReportStatus } from '../reports/report-status';
 import { deleteReportsSql } from '../reports/report-writes.sql';
 import { deleteDueRefreshTokensSql } from '../users/refresh-token-cleanup.sql';
+import { deleteDueMailSendsSql } from '../mail/mail-sends-retention.sql';
 
 /** The moments before which reports are due, per status (`pending` null: never). */
 export interface ReportCutoffs {
@@ -123,6 +124,22 @@ export class CleanupRepository {
   /** Deletes up to `limit` of them; returns how many went. */
   async deleteDueRefreshTokens(cutoff: Date, limit: number): Promise<number> {
     const { sql, values } = deleteDueRefreshTokensSql(cutoff, limit);
+    const [row] = (await this.dataSource.query(sql, values)) as { n: number }[];
+    return row.n;
+  }
+
+  /** Records of sent notification e-mails created before `cutoff` (mail_sends). */
+  async countDueMailSends(cutoff: Date): Promise<number> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM mail_sends WHERE created_at < $1`,
+      [cutoff],
+    )) as { n: number }[];
+    return row.n;
+  }
+
+  /** Deletes up to `limit` of them; returns how many went. */
+  async deleteDueMailSends(cutoff: Date, limit: number): Promise<number> {
+    const { sql, values } = deleteDueMailSendsSql(cutoff, limit);
     const [row] = (await this.dataSource.query(sql, values)) as { n: number }[];
     return row.n;
   }

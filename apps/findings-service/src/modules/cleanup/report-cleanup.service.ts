@@ -5,6 +5,7 @@ import { Clock } from '../../app/clock';
 import { cleanupWarnings, type CleanupConfig } from '../../app/config/cleanup-config';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
+import { MAIL_SENDS_RETENTION_DAYS } from '../mail/mail-sends-retention.sql';
 import { REPORT_STORAGE, type ReportStorage, type StoredObject } from '../storage/report-storage';
 import { CleanupRepository, type ReportCutoffs } from './cleanup.repository';
 
@@ -29,13 +30,16 @@ export interface CleanupSummary {
   orphanFiles: number;
   orphanBytes: number;
   refreshTokens: number;
+  /** mail_sends rows older than MAIL_SENDS_RETENTION_DAYS (docs/findings-service/mail.md). */
+  mailSends: number;
 }
 
 /**
  * The hourly cleanup of the leading worker: reports past their retention (completed, failed,
  * pending when CLEANUP_RETENTION_PENDING_DAYS > 0) with their files, files in report storage
  * without a record (older than CLEANUP_RETENTION_ORPHAN_HOURS), and refresh tokens revoked or
- * expired more than REFRESH_CLEANUP_RETENTION_DAYS ago. Never the action log.
+ * expired more than REFRESH_CLEANUP_RETENTION_DAYS ago, and mail_sends records older than
+ * MAIL_SENDS_RETENTION_DAYS. Never the action log.
  *
  * Order: a batch of report rows is deleted first (one statement), then their files. A crash in
  * between leaves files without a record, which the orphan sweep removes on a later run; it can
@@ -79,10 +83,12 @@ export class ReportCleanupService implements OnApplicationBootstrap {
       orphanFiles: 0,
       orphanBytes: 0,
       refreshTokens: 0,
+      mailSends: 0,
     };
     await this.reports(cutoffs, summary);
     await this.orphans(new Date(now - settings.orphanHours * HOUR_MS), summary);
     await this.refreshTokens(new Date(now - settings.refreshTokenDays * DAY_MS), summary);
+    await this.mailSends(new Date(now - MAIL_SENDS_RETENTION_DAYS * DAY_MS), summary);
     this.logger.log(describe(summary));
     return summary;
   }
@@ -137,6 +143,18 @@ export class ReportCleanupService implements OnApplicationBootstrap {
     }
   }
 
+  private async mailSends(cutoff: Date, summary: CleanupSummary): Promise<void> {
+    if (summary.dryRun) {
+      summary.mailSends = await this.repository.countDueMailSends(cutoff);
+      return;
+    }
+    for (;;) {
+      const gone = await this.repository.deleteDueMailSends(cutoff, TOKEN_BATCH);
+      summary.mailSends += gone;
+      if (gone < TOKEN_BATCH) return;
+    }
+  }
+
   /** Removes the files; returns how many went. A failure is logged and left for the sweep. */
   private async removeFiles(keys: string[]): Promise<number> {
     let removed = 0;
@@ -163,11 +181,11 @@ function describe(s: CleanupSummary): string {
     return (
       `report cleanup dry run (CLEANUP_DRY_RUN, nothing deleted): would delete ${reports} reports ` +
       `(${detail}; ${s.reportBytes} bytes), ${s.orphanFiles} orphan files (${s.orphanBytes} bytes), ` +
-      `${s.refreshTokens} refresh tokens`
+      `${s.refreshTokens} refresh tokens, ${s.mailSends} mail send records`
     );
   }
   return (
     `report cleanup: deleted ${reports} reports (${detail}) with ${s.reportFiles} files, ` +
-    `${s.orphanFiles} orphan files, ${s.refreshTokens} refresh tokens`
+    `${s.orphanFiles} orphan files, ${s.refreshTokens} refresh tokens, ${s.mailSends} mail send records`
   );
 }

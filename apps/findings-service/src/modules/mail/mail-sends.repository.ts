@@ -45,13 +45,4 @@ export class MailSendsRepository {
       [eventId],
     );
   }
-
-  /** Deletes rows older than `days` (cleanup); answers how many. */
-  async deleteOlderThan(days: number): Promise<number> {
-    const result = (await this.dataSource.query(
-      `DELETE FROM mail_sends WHERE created_at < now() - make_interval(days => $1)`,
-      [days],
-    )) as [unknown, number];
-    return result[1] ?? 0;
-  }
 }
