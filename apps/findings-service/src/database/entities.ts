@@ -39,6 +39,7 @@ import {
   ScopeProposalEntity,
 } from '../modules/scope/scope.entities';
 import { MailSendEntity } from '../modules/mail/mail-send.entity';
+import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -75,4 +76,5 @@ export const FINDINGS_ENTITIES = [
   ScopeProposalEntity,
   ScopeAssetEntity,
   MailSendEntity,
+  CveCatalogEntity,
 ];

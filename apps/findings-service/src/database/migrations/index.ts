@@ -17,6 +17,7 @@ import { RefreshTokenUsedAt1795604300000 } from './1795604300000-refresh-token-u
 import { AnalystFirstDay1795604400000 } from './1795604400000-analyst-first-day';
 import { FindingFlows1795605100000 } from './1795605100000-finding-flows';
 import { MailSends1795605200000 } from './1795605200000-mail-sends';
+import { CveCatalog1795605500000 } from './1795605500000-cve-catalog';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -39,4 +40,5 @@ export const FINDINGS_MIGRATIONS = [
   AnalystFirstDay1795604400000,
   FindingFlows1795605100000,
   MailSends1795605200000,
+  CveCatalog1795605500000,
 ];

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { recordCveSightings, NATIONAL_ID_TAG, type CveSighting } from './cve-catalog.sql';
 import { EnrichedFindings } from './enriched-findings.port';
 
 /** A finding as an enricher receives it (the WIT `finding` record, camelCase). */
@@ -114,7 +115,8 @@ export class EnrichmentRepository {
    * Replaces the enrichment tags `pluginId` wrote on each finding of `results` (a finding with
    * an empty list loses that enricher's tags) and recomputes `findings.enrichment_tags` of
    * those findings as the union of every enricher's `key:value` (the findings module's
-   * statement, EnrichedFindings) — three statements in one transaction whatever the batch size.
+   * statement, EnrichedFindings) — three statements in one transaction whatever the batch size;
+   * a fourth upserts `cve_catalog` when the tags carry the national enricher's `bdu-id`.
    */
   async replaceTags(pluginId: string, results: EnrichmentResult[], at: Date): Promise<void> {
     if (results.length === 0) return;
@@ -122,11 +124,15 @@ export class EnrichmentRepository {
     const tagFindings: string[] = [];
     const keys: string[] = [];
     const values: string[] = [];
+    const sightings: CveSighting[] = [];
     for (const result of results) {
       for (const tag of result.tags) {
         tagFindings.push(result.findingId);
         keys.push(tag.key);
         values.push(tag.value);
+        if (tag.key === NATIONAL_ID_TAG) {
+          sightings.push({ findingId: result.findingId, nationalIds: tag.value });
+        }
       }
     }
     await this.dataSource.transaction(async (manager) => {
@@ -146,6 +152,8 @@ export class EnrichmentRepository {
         );
       }
       await this.findings.refreshEnrichmentTags(manager, findingIds);
+      // The national enricher's findings teach the service which CVEs are known (is-cve-known).
+      if (sightings.length > 0) await recordCveSightings(manager, pluginId, sightings, at);
     });
   }
 
