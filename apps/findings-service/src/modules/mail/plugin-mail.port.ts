@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { hash } from 'node:crypto';
 import {
   HostCallDenied,
@@ -6,7 +6,6 @@ import {
   type PluginEventContext,
   type PluginMailPort,
 } from '../plugin-runner-client/host-call-ports';
-import { PluginSecretBox } from '../plugins/installed-plugins/plugin-secret-box';
 import {
   PROJECT_PREFIX,
   parseRecipients,
@@ -14,6 +13,7 @@ import {
   readServer,
   type SmtpServer,
 } from './mail-settings';
+import { MAIL_SECRETS, type MailSecretOpener } from './mail-secrets';
 import { MailSendsRepository } from './mail-sends.repository';
 import { MailSettingsRepository } from './mail-settings.repository';
 import { SmtpTargetRefused, SmtpTargets } from './smtp-target';
@@ -51,7 +51,7 @@ export class PluginMailSender implements PluginMailPort {
   constructor(
     private readonly settings: MailSettingsRepository,
     private readonly sends: MailSendsRepository,
-    private readonly box: PluginSecretBox,
+    @Inject(MAIL_SECRETS) private readonly box: MailSecretOpener,
     private readonly targets: SmtpTargets,
     private readonly transports: SmtpTransports,
   ) {}

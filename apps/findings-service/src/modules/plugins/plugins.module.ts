@@ -25,7 +25,6 @@ import { PluginStoreModule } from './installed-plugins/plugin-store.module';
       imports: [
         PluginStoreModule,
         MailModule.register({ imports: [PluginStoreModule], secrets: PluginSecretBox }),
-        ,
         CveCatalogModule,
       ],
       ports: {
