@@ -73,6 +73,8 @@ const SECRET_TEXT_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
   [/\b(sa_[0-9a-f]{8}_|wca_)[A-Za-z0-9_-]{16,}/g, `$1${REDACTED}`],
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, `$1${REDACTED}@`],
+  // A webhook path's last segment is its secret: `/webhooks/<kind>/<owner id>/<secret>`.
+  [/(\/webhooks\/[\w-]+\/[\w-]+\/)[^/\s?#"'`]+/g, `$1${REDACTED}`],
 ];
 
 /**

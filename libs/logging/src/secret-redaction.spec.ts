@@ -174,6 +174,17 @@ describe('secret fields in logs', () => {
     );
   });
 
+  it('scrubs the secret segment of a webhook path', () => {
+    const id = '0b7f4a9e-1111-4c1a-9d1e-000000000001';
+    expect(scrubSecretText(`POST /api/v1/webhooks/ticketing/${id}/s3cr3t_VALUE-x?a=1 404`)).toBe(
+      `POST /api/v1/webhooks/ticketing/${id}/[redacted]?a=1 404`,
+    );
+    expect(scrubSecretText(`/api/v1/webhooks/ticketing/${id}/{secret}`)).toBe(
+      `/api/v1/webhooks/ticketing/${id}/[redacted]`,
+    );
+    expect(scrubSecretText('/api/v1/projects/x/tickets')).toBe('/api/v1/projects/x/tickets');
+  });
+
   it('writes a request without the secrets of its URL and query', () => {
     expect(
       serializeRequest({

@@ -17,6 +17,7 @@ import { PluginAdminModule } from '../modules/plugins/plugin-admin.module';
 import { ProductsModule } from '../modules/products/products.module';
 import { ProjectsModule } from '../modules/projects/projects.module';
 import { ScopeModule } from '../modules/scope/scope.module';
+import { TicketsModule } from '../modules/tickets/tickets.module';
 import { ReportsModule } from '../modules/reports/reports.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SlaModule } from '../modules/sla/sla.module';
@@ -64,6 +65,7 @@ export class AppModule {
         }),
         ScannerCallbacksModule,
         ScopeModule,
+        TicketsModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

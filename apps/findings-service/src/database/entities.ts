@@ -40,6 +40,12 @@ import {
 } from '../modules/scope/scope.entities';
 import { MailSendEntity } from '../modules/mail/mail-send.entity';
 import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
+import {
+  FindingTicketEntity,
+  ProjectTicketSettingsEntity,
+  TicketBackfillEntity,
+  TicketEntity,
+} from '../modules/tickets/tickets.entities';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -77,4 +83,8 @@ export const FINDINGS_ENTITIES = [
   ScopeAssetEntity,
   MailSendEntity,
   CveCatalogEntity,
+  TicketEntity,
+  FindingTicketEntity,
+  ProjectTicketSettingsEntity,
+  TicketBackfillEntity,
 ];

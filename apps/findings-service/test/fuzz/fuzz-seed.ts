@@ -57,6 +57,8 @@ export class FindingsFuzzSeed {
   /** A scanner callback key: rotate and delete consume it; the callback route signs with `callbackKey`. */
   callbackKeyId = '';
   callbackKey = { key_id: '', secret: '' };
+  /** An installed ticketing provider (never loaded: the fuzz has no runner) the ticket routes name. */
+  ticketProviderId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -80,7 +82,35 @@ export class FindingsFuzzSeed {
     await this.newScopeEntry();
     await this.newScopeProposal();
     await this.newCallbackKey();
+    await this.newTicketProvider();
     this.callbackKey = await createCallbackKey(this.t, this.admin, { name: 'fuzz-signing' });
+  }
+
+  async newTicketProvider(): Promise<void> {
+    const manifest = Buffer.from(
+      JSON.stringify({
+        id: 'fuzz-tracker',
+        version: '1.0.0',
+        capabilities: ['ticketing_provider'],
+        runtime: 'wasm',
+        wit_version: '0.1.0',
+        min_service_version: '>=0.33',
+        allowed_hosts: ['tracker.fuzz.example'],
+        settings: [
+          { name: 'project_key', type: 'string', per_project: true },
+          { name: 'api_token', type: 'string', secret: true, per_project: true },
+        ],
+        artifact_sha256: '2'.repeat(64),
+      }),
+    );
+    const [row] = (await this.t.app.get(DataSource).query(
+      `INSERT INTO installed_plugins (source_type, catalog_plugin_id, runtime, enabled, version,
+              artifact_sha256, manifest, capabilities)
+       VALUES ('sideload', 'fuzz-tracker', 'wasm', true, '1.0.0', $1, $2, '{ticketing_provider}')
+       RETURNING id`,
+      ['2'.repeat(64), manifest],
+    )) as { id: string }[];
+    this.ticketProviderId = row.id;
   }
 
   async newCallbackKey(): Promise<void> {

@@ -87,6 +87,13 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     'PUT /api/v1/projects/{id}/members/{user_id}': { role: 'analyst' },
     'POST /api/v1/projects/{id}/products': { name: 'fuzz-created', scan_enabled: false },
     'PUT /api/v1/products/{id}': { name: seed.productName, scan_enabled: true },
+    'PUT /api/v1/projects/{id}/ticket-provider/config': {
+      plugin_id: seed.ticketProviderId,
+      settings: { project_key: 'SEC', api_token: 'fuzz-token' },
+      tracker_closed_action: 'mark_fixed',
+    },
+    'POST /api/v1/findings/ticket-url': { finding_ids: [seed.findingId] },
+    'POST /api/v1/findings/ticket/bulk': { finding_ids: [seed.findingId], title: 'fuzz' },
     'POST /api/v1/products/{id}/findings': {
       title: 'fuzz manual',
       severity: 'LOW',

@@ -1,14 +1,18 @@
 import { context, type Context, type Span, SpanStatusCode } from '@opentelemetry/api';
+import { scrubSecretText } from '@platform/logging';
 import type { Tracing } from '@platform/tracing';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const TRACE = Symbol('httpTrace');
 type Traced = FastifyRequest & { [TRACE]?: { span: Span; context: Context; ended: boolean } };
 
-/** Path without the query string (queries may carry tokens or search text). */
+/**
+ * Path without the query string (queries may carry tokens or search text), a secret in it (a
+ * webhook's last segment) replaced.
+ */
 function pathOf(url: string): string {
   const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  return scrubSecretText(q === -1 ? url : url.slice(0, q));
 }
 
 /**

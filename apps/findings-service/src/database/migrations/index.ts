@@ -18,6 +18,7 @@ import { AnalystFirstDay1795604400000 } from './1795604400000-analyst-first-day'
 import { FindingFlows1795605100000 } from './1795605100000-finding-flows';
 import { MailSends1795605200000 } from './1795605200000-mail-sends';
 import { CveCatalog1795605500000 } from './1795605500000-cve-catalog';
+import { Tickets1795605600000 } from './1795605600000-tickets';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -41,4 +42,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingFlows1795605100000,
   MailSends1795605200000,
   CveCatalog1795605500000,
+  Tickets1795605600000,
 ];

@@ -23,5 +23,7 @@ import { ProjectPluginSettingsService } from './project-plugin-settings.service'
     ProjectPluginSettingsService,
     ProjectPluginConfig,
   ],
+  // A project's stored plugin settings, for the ticket provider configuration (modules/tickets).
+  exports: [ProjectPluginConfig],
 })
 export class PluginChannelsModule {}

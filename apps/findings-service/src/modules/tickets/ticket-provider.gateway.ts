@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ProjectPluginConfig } from '../plugin-channels/project-plugin-config';
+import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
+import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
+import { PluginRunnerClientError } from '../plugin-runner-client/plugin-runner-client.errors';
+import { PluginRunnerClient } from '../plugin-runner-client/plugin-runner.client';
+import { shownPluginText } from '../plugin-runner-client/plugin-answer-refusals';
+import { TicketSettingsRepository, type StoredTicketSettings } from './ticket-settings.repository';
+import { TicketsError } from './tickets.errors';
+
+export const PROVIDER_ERROR_KINDS = [
+  'unreachable',
+  'unauthorized',
+  'not-found',
+  'misconfigured',
+  'rejected',
+] as const;
+export type ProviderErrorKind = (typeof PROVIDER_ERROR_KINDS)[number];
+
+/** The service's `_ticket` member of `settings-json` (the WIT finding has no title or link). */
+export interface TicketContext {
+  title: string;
+  findings: { id: string; title: string; url: string }[];
+  label: string;
+  target: string | null;
+}
+
+/** A project's provider, ready to call: the installation and the project's settings. */
+export interface ProjectProvider {
+  plugin: InstalledPlugin;
+  settings: StoredTicketSettings;
+  /** Installation settings overridden by the project's (the event's `settings-json`). */
+  effective: Record<string, unknown>;
+}
+
+/**
+ * Calls a project's ticketing provider in the runner (one `ticketing-provider` operation per
+ * call). A `provider-error` becomes 422 `ticket_provider_error` with its kind; a runner that
+ * cannot be reached 503; any other failed call (trap, deadline) a provider error `unreachable`.
+ */
+@Injectable()
+export class TicketProviderGateway {
+  constructor(
+    private readonly settings: TicketSettingsRepository,
+    private readonly projectConfig: ProjectPluginConfig,
+    private readonly plugins: InstalledPluginsService,
+    private readonly runner: PluginRunnerClient,
+  ) {}
+
+  /** The project's enabled provider; 422 `ticket_provider_not_configured` otherwise. */
+  async forProject(projectId: string): Promise<ProjectProvider> {
+    const settings = await this.settings.get(projectId);
+    const plugin = settings ? await this.plugins.get(settings.pluginId).catch(() => null) : null;
+    if (!settings || !plugin?.enabled || !plugin.capabilities.includes('ticketing_provider')) {
+      throw new TicketsError('ticket_provider_not_configured');
+    }
+    const own = await this.projectConfig.view(projectId, plugin.id);
+    return { plugin, settings, effective: { ...plugin.settings, ...own.settings } };
+  }
+
+  async call<T>(
+    provider: ProjectProvider,
+    operation: string,
+    payload: Record<string, unknown>,
+    ticket?: TicketContext,
+  ): Promise<T> {
+    const { plugin } = provider;
+    const invocation = () => ({
+      context: {
+        pluginId: plugin.id,
+        versionDigest: plugin.artifactSha256,
+        projectId: provider.settings.projectId,
+        eventId: `ticket:${randomUUID()}`,
+      },
+      capability: 'ticketing_provider',
+      operation,
+      payload,
+      settings: ticket ? { ...provider.effective, _ticket: ticket } : provider.effective,
+    });
+    try {
+      await this.plugins.ensureLoaded(plugin.id);
+      let result = await this.runner.invoke(invocation());
+      if (!result.ok && result.error.code === 'not_loaded') {
+        await this.plugins.ensureLoaded(plugin.id, { force: true });
+        result = await this.runner.invoke(invocation());
+      }
+      if (result.ok) return result.value as T;
+      throw providerError(result.error);
+    } catch (error) {
+      if (error instanceof PluginRunnerClientError) {
+        throw new TicketsError('service_unavailable', { reason: 'plugin runner unavailable' });
+      }
+      throw error;
+    }
+  }
+}
+
+/** The `provider-error` variant (`{tag, val}`) of a failed call, else `unreachable`. */
+function providerError(error: { code: string; message: string; detail?: unknown }): TicketsError {
+  const variant = error.detail as { tag?: unknown; val?: unknown } | null | undefined;
+  const kind =
+    error.code === 'plugin_error' &&
+    typeof variant?.tag === 'string' &&
+    (PROVIDER_ERROR_KINDS as readonly string[]).includes(variant.tag)
+      ? (variant.tag as ProviderErrorKind)
+      : 'unreachable';
+  const message =
+    typeof variant?.val === 'string' ? variant.val : `${error.code}: ${error.message}`;
+  // The envelope's `details.reason` carries the kind; the provider's text is its `problem`.
+  return new TicketsError('ticket_provider_error', {
+    kind,
+    reason: kind,
+    problem: shownPluginText(message, 500),
+  });
+}
