@@ -8,7 +8,7 @@
 // `artifact_sha256` and `wit_version`) and `index.js`. The artifact <out>/channel.js is:
 // `#!/usr/bin/env node`, the constants KIT_PROTOS (channel.proto and health.proto of
 // libs/plugin-protocol, the magic cookie) and KIT_MANIFEST (id, version, allowed_hosts, the
-// names of url-typed settings), tools/catalog/native/channel-kit.js, then index.js. Its only
+// names of the address settings: url-typed or named *_url, as a secret webhook_url is a string), tools/catalog/native/channel-kit.js, then index.js. Its only
 // outside requirements are @grpc/grpc-js and @grpc/proto-loader (the runner's
 // PLUGIN_NATIVE_NODE_PATH). Writes <out>/manifest.json with the artifact's sha256 and, with
 // --key, <out>/manifest.sig. The output depends only on the inputs (no time, no path), so a
@@ -62,7 +62,10 @@ export function nativeProgram(pluginDir, template) {
     id: template.id,
     version: template.version,
     allowed_hosts: template.allowed_hosts ?? [],
-    url_settings: (template.settings ?? []).filter((s) => s.type === 'url').map((s) => s.name),
+    // url-typed settings, and secret addresses (a secret setting is typed string): *_url names.
+    url_settings: (template.settings ?? [])
+      .filter((s) => s.type === 'url' || /_url$/.test(s.name))
+      .map((s) => s.name),
   };
   const index = readFileSync(join(pluginDir, 'index.js'), 'utf8');
   return Buffer.from(

@@ -1,5 +1,8 @@
 import { classifyAddress, parseIpAddress } from '@platform/egress';
+import { publisherKey } from '@platform/plugin-protocol/testing';
+import { parseManifest } from '@platform/plugin-sdk';
 import { join } from 'node:path';
+import { buildChannel, type ChannelName } from './support/channel-lab';
 
 /**
  * Unit tests of tools/catalog/native/channel-kit.js, the shared part of the catalog's native
@@ -221,4 +224,55 @@ describe('channel-kit renderer', () => {
     const shown = short.split('\n').filter((l) => l.startsWith('[')).length;
     expect(Number(more?.[1]) + shown).toBe(25);
   });
+});
+
+describe('the channel manifests', () => {
+  const key = publisherKey();
+  const expected: Record<ChannelName, string[]> = {
+    'telegram-channel': ['chat_id', 'bot_token', 'api_base_url'],
+    'slack-channel': ['webhook_url'],
+    'teams-channel': ['webhook_url'],
+    'mattermost-channel': ['chatserver_base_url', 'webhook_url', 'channel'],
+    'maxru-channel': ['chat_id', 'access_token', 'base_url'],
+    'email-channel': [
+      'smtp_host',
+      'smtp_port',
+      'smtp_username',
+      'smtp_password',
+      'smtp_from',
+      'smtp_tls_mode',
+      'allow_project_smtp',
+      'smtp_allowed_hosts',
+      'recipients',
+      'subject_prefix',
+      'project_smtp_host',
+      'project_smtp_port',
+      'project_smtp_username',
+      'project_smtp_password',
+      'project_smtp_from',
+      'project_smtp_tls_mode',
+    ],
+  };
+
+  it.each(Object.keys(expected) as ChannelName[])(
+    '%s builds into a manifest the service accepts, with the spec setting names',
+    (name) => {
+      const built = buildChannel(name, key);
+      const manifest = parseManifest(built.manifestBytes);
+      expect(manifest).toMatchObject({
+        id: name,
+        runtime: 'native',
+        capabilities: ['notification_channel'],
+        artifact_sha256: built.sha256,
+      });
+      expect(manifest.settings.map((s) => s.name)).toEqual(expected[name]);
+      // The addressing secrets are per project, as the spec's channel table says.
+      for (const s of manifest.settings.filter((x) => x.secret)) {
+        expect([s.name, s.per_project === true]).toEqual([
+          s.name,
+          !['smtp_password'].includes(s.name),
+        ]);
+      }
+    },
+  );
 });

@@ -58,7 +58,7 @@ describe('the local plugin catalog of npm run up', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  it('is the official source: signed, verified, and its fleet source 1.0.8 (>=0.33) installs', async () => {
+  it('is the official source: signed, verified; its fleet source 1.0.8 (>=0.33) installs, its native channels once allows_native is granted', async () => {
     const port = await freePort();
     server = startServiceProcess({
       bundle: join(REPOSITORY_ROOT, 'tools/catalog/serve-catalog.mjs'),
@@ -95,11 +95,20 @@ describe('the local plugin catalog of npm run up', () => {
     const plugins = (
       catalog.body as { data: { plugins: { id: string; latest_version: string }[] } }
     ).data.plugins;
-    expect(plugins.map((p) => [p.id, p.latest_version])).toEqual([
-      ['cmdb-enricher', '1.1.0'],
-      ['cve-enricher', '1.0.0'],
-      ['fleet-source', '1.0.8'],
-    ]);
+    // The WebAssembly plugins and the six native notification channels (build-native.mjs).
+    expect(plugins.map((p) => [p.id, p.latest_version])).toEqual(
+      expect.arrayContaining([
+        ['cmdb-enricher', '1.1.0'],
+        ['cve-enricher', '1.0.0'],
+        ['email-channel', '1.0.0'],
+        ['fleet-source', '1.0.8'],
+        ['mattermost-channel', '1.0.1'],
+        ['maxru-channel', '1.0.0'],
+        ['slack-channel', '1.0.0'],
+        ['teams-channel', '1.0.0'],
+        ['telegram-channel', '1.0.0'],
+      ]),
+    );
     const installed = await request(t.url)
       .post('/api/v1/admin/installed-plugins')
       .set(auth)
@@ -114,6 +123,36 @@ describe('the local plugin catalog of npm run up', () => {
       version: '1.0.8',
       capabilities: ['finding_source'],
       enabled: false,
+    });
+
+    // A channel is native: refused until the administrator grants the source allows_native.
+    const channel = {
+      source_type: 'marketplace',
+      marketplace_id: official?.['id'],
+      catalog_plugin_id: 'mattermost-channel',
+      runtime: 'native',
+    };
+    const refused = await request(t.url)
+      .post('/api/v1/admin/installed-plugins')
+      .set(auth)
+      .send(channel)
+      .expect(422);
+    expect((refused.body as { code: string }).code).toBe('plugin_native_not_permitted');
+    await request(t.url)
+      .put(`/api/v1/admin/plugin-marketplaces/${String(official?.['id'])}`)
+      .set(auth)
+      .send({ allows_native: true })
+      .expect(200);
+    const mattermost = await request(t.url)
+      .post('/api/v1/admin/installed-plugins')
+      .set(auth)
+      .send(channel)
+      .expect(201);
+    expect((mattermost.body as { data: Record<string, unknown> }).data).toMatchObject({
+      catalog_plugin_id: 'mattermost-channel',
+      version: '1.0.1',
+      runtime: 'native',
+      capabilities: ['notification_channel'],
     });
   });
 });
