@@ -7,7 +7,13 @@ import { publisherKey } from '@platform/plugin-protocol/testing';
 import type { ServiceProcess } from '@platform/testing';
 import { bearer } from '../support/catalog';
 import { withDb } from '../support/findings-db';
-import { freshMember, freshProduct, seedFindings, type Product } from '../support/findings-seed';
+import {
+  freshMember,
+  freshProduct,
+  idsFor,
+  seedFindings,
+  type Product,
+} from '../support/findings-seed';
 import { loginAdmin, type Login } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
 import {
@@ -430,5 +436,31 @@ describe('Tickets - the tracker webhook', () => {
     await request(t.url)
       .head(`/api/v1/webhooks/ticketing/${product.project_id}/${secret}`)
       .expect(200);
+  });
+});
+
+describe('Tickets - the query language', () => {
+  const idsWhere = (q: string) => idsFor(t, bearer(analyst), product, { q });
+
+  it('ticket: the state of the finding’s task, none without one', async () => {
+    // After the tests above: ids[0]'s task was resolved by the webhook, ids[4] and ids[8] have none.
+    const resolved = await idsWhere('ticket:resolved');
+    expect(resolved).toContain(ids[0]);
+    expect(resolved).not.toContain(ids[1]);
+    const none = await idsWhere('ticket:none');
+    expect(none).toEqual(expect.arrayContaining([ids[4], ids[8]]));
+    expect(none).not.toContain(ids[0]);
+    expect(await idsWhere('-ticket:none')).not.toContain(ids[4]);
+    const refused = await bearer(analyst)
+      .apply(request(t.url).get('/api/v1/findings').query({ q: 'ticket:lost' }))
+      .expect(400);
+    expect(JSON.stringify(refused.body)).toContain('ticket');
+  });
+
+  it('ticket_key: the task key, with globs', async () => {
+    const sec77 = await idsWhere('ticket_key:SEC-77');
+    expect(sec77).toEqual([ids[1], ids[3]].sort());
+    expect(await idsWhere('ticket_key:SEC-7*')).toEqual(expect.arrayContaining([ids[1], ids[3]]));
+    expect(await idsWhere('ticket_key:SEC-7*')).not.toContain(ids[0]);
   });
 });

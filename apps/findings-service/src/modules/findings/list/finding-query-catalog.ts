@@ -8,10 +8,19 @@ export function fullTextSql(param: string): string {
   return `(f.title ILIKE ${param} ESCAPE '\\' OR f.description ILIKE ${param} ESCAPE '\\' OR f.rule_id ILIKE ${param} ESCAPE '\\')`;
 }
 
+/** The tracker state of a finding's ticket, `none` without one (a primary-key lookup per row). */
+export const TICKET_STATUS_SQL = `COALESCE((SELECT t.status FROM finding_tickets ft JOIN tickets t ON t.id = ft.ticket_id WHERE ft.finding_id = f.id), 'none')`;
+
+/** The task key (e.g. `SEC-42`) of a finding's ticket; NULL without one. */
+export const TICKET_KEY_SQL = `(SELECT t.task_key FROM finding_tickets ft JOIN tickets t ON t.id = ft.ticket_id WHERE ft.finding_id = f.id)`;
+
+export const QUERY_TICKET_STATES = ['none', 'open', 'in_progress', 'resolved', 'closed'] as const;
+
 /**
  * The query-language catalog over the real schema: `f` = findings, `p` = projects,
  * `pr` = products (joined by the list statement). Differences from the default catalog:
- * `tags` spans all three tag origins (ALL_TAGS_SQL).
+ * `tags` spans all three tag origins (ALL_TAGS_SQL); `ticket` and `ticket_key` read the
+ * finding's ticket in an external tracker (docs/findings-service/tickets.md).
  */
 export const FINDINGS_QUERY_CATALOG: QueryFieldCatalog = {
   fields: {
@@ -19,6 +28,8 @@ export const FINDINGS_QUERY_CATALOG: QueryFieldCatalog = {
     tags: { type: 'text_array', sql: ALL_TAGS_SQL },
     project: { type: 'text', sql: 'p.name' },
     product: { type: 'text', sql: 'pr.name' },
+    ticket: { type: 'enum', sql: TICKET_STATUS_SQL, values: QUERY_TICKET_STATES },
+    ticket_key: { type: 'text', sql: TICKET_KEY_SQL },
   },
   fullText: { value: 'pattern', sql: fullTextSql },
 };
