@@ -1988,6 +1988,19 @@ describe('catalog plugin github-provider (GitHub and Gitea repository issues) in
     ).toEqual({ taskId: '1', state: { status: 'resolved', raw: 'closed' }, comment: null });
   });
 
+  it("a project's own token (get-project-secret) overrides the installation's", async () => {
+    secrets['gh-3'] = { token: 'ghp_installation_token_not_accepted' };
+    secrets['gh-3/project'] = { token: WP5_SECRETS.githubToken };
+    await load(github, 'gh-3', [hostOfUrl(hub.url)]);
+    expect(valueOf(await invoke('gh-3', 'gh-p', 'list-targets', {}, hubSettings()))).toEqual([
+      { id: 'acme/payments', name: 'acme/payments' },
+    ]);
+    delete secrets['gh-3/project'];
+    expect(
+      providerErrorOf(await invoke('gh-3', 'gh-p2', 'list-targets', {}, hubSettings())).tag,
+    ).toBe('unauthorized');
+  });
+
   it('a rate-limit 403 waits for X-RateLimit-Reset; refusals, hostile answers and a bad token are provider errors, no secret in the runner log', async () => {
     hub.hostile = {
       kind: 'status',
@@ -2427,6 +2440,14 @@ describe('catalog plugin bdu-enricher (national threat-database mirror) in a rea
         expect(result).toMatchObject({ ok: false, error: { code: 'plugin_error' } });
         expect(!result.ok && result.error.message).toMatch(message);
       }
+    } finally {
+      mirror.hostile = undefined;
+    }
+    // Slower than the runner's egress time-out: the call fails, nothing hangs.
+    mirror.hostile = { kind: 'slow', ms: 15_000 };
+    try {
+      const slow = await enrich('bdu-1', 'bdu-job-slow', finding('f-1', { cve: 'CVE-2021-44228' }));
+      expect(slow.ok).toBe(false);
     } finally {
       mirror.hostile = undefined;
     }

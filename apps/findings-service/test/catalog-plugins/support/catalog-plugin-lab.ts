@@ -161,14 +161,17 @@ export async function runnerClient(
   return { client: context.get(PluginRunnerClient), context };
 }
 
-/** Installation secrets answered to the runner's get-secret calls, per plugin id. */
+/**
+ * Installation secrets answered to the runner's get-secret calls, per plugin id; the project
+ * secrets of get-project-secret under `<plugin id>/project` (per-project overrides).
+ */
 export function secretsPort(
   secrets: Record<string, Record<string, string>>,
 ): Pick<HostCallPorts, 'secrets'> {
   return {
     secrets: {
       getSecret: async (context, name) => secrets[context.pluginId]?.[name],
-      getProjectSecret: async () => undefined,
+      getProjectSecret: async (context, name) => secrets[`${context.pluginId}/project`]?.[name],
     },
   };
 }
