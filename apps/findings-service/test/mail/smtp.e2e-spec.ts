@@ -219,6 +219,31 @@ describe('the SMTP sender of the e-mail channel', () => {
     expect(new PluginSecretBox(t.config).open(sealed)).toEqual({ smtp_password: ACCOUNT.pass });
   });
 
+  it('sends a delivery left `sending` (crash after the server accepted) again with the same Message-ID; the receiver keeps one', async () => {
+    const pluginId = await installMailChannel(server(tlsServer, 'tls'));
+    const projectId = await project(pluginId);
+    const context = contextOf(pluginId, projectId);
+    const first = await sender.send(context, { subject: 'crash window', body: 'b' });
+    // As if the process died between the server's 250 and marking the row sent.
+    await withDb(t, (db) =>
+      db.query(`UPDATE mail_sends SET state = 'sending', sent_at = NULL WHERE event_id = $1`, [
+        context.eventId,
+      ]),
+    );
+    const duplicatesBefore = tlsServer.duplicates;
+    const again = await sender.send(context, { subject: 'crash window', body: 'b' });
+    expect(again).toEqual(first);
+    // It reached the server again, with the same Message-ID, which the receiver deduplicates.
+    expect(tlsServer.duplicates).toBe(duplicatesBefore + 1);
+    expect(tlsServer.received.filter((m) => m.parsed.messageId === first.messageId)).toHaveLength(
+      1,
+    );
+    const row = await withDb(t, (db) =>
+      db.query(`SELECT state FROM mail_sends WHERE event_id = $1`, [context.eventId]),
+    );
+    expect(row.rows).toEqual([{ state: 'sent' }]);
+  });
+
   it('sends with STARTTLS: the session is upgraded before MAIL FROM', async () => {
     const pluginId = await installMailChannel(server(starttlsServer, 'starttls'));
     const projectId = await project(pluginId);
