@@ -179,6 +179,7 @@ export const ERROR_STATUS = {
   scope_ipam_answer_invalid: 502,
   // notification deliveries and tickets (issue 27, docs/findings-service/notifications.md)
   delivery_not_retryable: 422,
+  delivery_not_found: 404,
   ticket_exists: 409,
   ticket_backfill_running: 409,
   ticket_provider_error: 422,

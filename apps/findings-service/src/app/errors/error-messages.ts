@@ -579,6 +579,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'only a failed delivery can be retried; this one is {state}',
     ru: 'повторить можно только неудавшуюся доставку; эта в состоянии {state}',
   },
+  delivery_not_found: {
+    en: 'no such notification delivery in this project',
+    ru: 'такой доставки уведомления в этом проекте нет',
+  },
   ticket_exists: {
     en: 'the finding is already linked to a ticket',
     ru: 'находка уже связана с задачей',

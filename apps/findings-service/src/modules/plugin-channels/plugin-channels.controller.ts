@@ -41,6 +41,13 @@ export class PluginChannelsController {
       version: c.plugin.version,
       configured: c.configured,
       enabled: c.enabled,
+      delivery: {
+        pending: c.delivery.pending,
+        delivered_24h: c.delivery.delivered24h,
+        failed_24h: c.delivery.failed24h,
+        last_failure_at: c.delivery.lastFailureAt?.toISOString() ?? null,
+        last_failure_message: c.delivery.lastFailureMessage,
+      },
       settings_schema: c.plugin.manifest.settings
         .filter((s) => s.per_project === true)
         .map((s) => ({

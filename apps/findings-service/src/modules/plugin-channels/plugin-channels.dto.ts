@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional } from 'class-validator';
+import { ChannelDeliverySummaryDto } from '../notifications/notification-deliveries.dto';
 import { PluginSettingSchemaDto } from '../plugins/installed-plugins/dto/installed-plugin.dto';
 
 export class ProjectChannelDto {
@@ -18,6 +19,11 @@ export class ProjectChannelDto {
       'the channel’s per-project settings (its manifest’s `per_project` ones; the common `enabled`, `min_severity`, `notify_on_close`, `fixed_min_severity` are not listed)',
   })
   settings_schema!: PluginSettingSchemaDto[];
+  @ApiProperty({
+    type: ChannelDeliverySummaryDto,
+    description: 'the project’s notification deliveries to this channel',
+  })
+  delivery!: ChannelDeliverySummaryDto;
 }
 
 export class ChannelConfigDto {

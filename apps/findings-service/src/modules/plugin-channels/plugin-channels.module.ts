@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PluginsModule } from '../plugins/plugins.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { ChannelBackfillController, PluginChannelsController } from './plugin-channels.controller';
 import { PluginChannelsRemoval } from './plugin-channels-removal';
 import { PluginChannelsRepository } from './plugin-channels.repository';
@@ -10,7 +11,7 @@ import { ProjectPluginSettingsService } from './project-plugin-settings.service'
 
 /** Channel plugins per project and the channel settings backfill (docs/plugins/channels.md). */
 @Module({
-  imports: [PluginsModule],
+  imports: [PluginsModule, NotificationsModule],
   controllers: [
     PluginChannelsController,
     ChannelBackfillController,

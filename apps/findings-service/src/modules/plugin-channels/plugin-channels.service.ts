@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessContext } from '../../app/access/access-context';
+import {
+  NotificationDeliveriesRepository,
+  type DeliverySummary,
+} from '../notifications/notification-deliveries.repository';
 import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
 import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
 import { checkChannelSettings } from './channel-settings';
@@ -13,7 +17,17 @@ export interface ProjectChannelView {
   plugin: InstalledPlugin;
   configured: boolean;
   enabled: boolean;
+  /** The project's deliveries to this channel (pending, the last 24 h, the last failure). */
+  delivery: DeliverySummary;
 }
+
+const NO_DELIVERIES: DeliverySummary = {
+  pending: 0,
+  delivered24h: 0,
+  failed24h: 0,
+  lastFailureAt: null,
+  lastFailureMessage: null,
+};
 
 /** Channel kinds of the backfill and the catalog ids of their plugins. */
 export const BACKFILL_CHANNELS = {
@@ -34,6 +48,7 @@ export class PluginChannelsService {
     private readonly plugins: InstalledPluginsService,
     private readonly repository: PluginChannelsRepository,
     private readonly config: ProjectPluginConfig,
+    private readonly deliveries: NotificationDeliveriesRepository,
   ) {}
 
   private async channel(pluginId: string): Promise<InstalledPlugin> {
@@ -48,12 +63,14 @@ export class PluginChannelsService {
     await this.config.assertVisible(access, projectId);
     const channels = await this.plugins.listEnabledByCapability('notification_channel');
     const configs = await this.repository.configs(projectId);
+    const summaries = await this.deliveries.summaries(projectId);
     return channels.map((plugin) => {
       const config = configs.get(plugin.id);
       return {
         plugin,
         configured: config !== undefined,
         enabled: config?.settings['enabled'] === true,
+        delivery: summaries.get(plugin.id) ?? NO_DELIVERIES,
       };
     });
   }
