@@ -1,6 +1,11 @@
 import { classifyAddress, parseIpAddress } from '@platform/egress';
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import { parseManifest } from '@platform/plugin-sdk';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildChannel, type ChannelName } from './support/channel-lab';
 
@@ -114,6 +119,75 @@ describe('channel-kit address rules', () => {
       ).rejects.toMatchObject({ outcome: 'REJECTED', message: expect.stringMatching(/loopback/) });
     } finally {
       process.env = saved;
+    }
+  });
+});
+
+describe('channel-kit over https', () => {
+  it('dials the pinned address with the name as SNI and verifies the certificate (a self-signed one fails)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kit-tls-'));
+    const saved = { ...process.env };
+    /** The SNI names the server was asked for. */
+    const names: string[] = [];
+    const server = (() => {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost',
+        ],
+        { stdio: 'ignore' },
+      );
+      return createServer(
+        {
+          key: readFileSync(join(dir, 'key.pem')),
+          cert: readFileSync(join(dir, 'cert.pem')),
+          SNICallback: (name, callback) => {
+            names.push(name);
+            callback(null, undefined);
+          },
+        },
+        (_req, res) => res.end('ok'),
+      );
+    })();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      process.env['FINDSVC_PLUGIN_EGRESS_ALLOW_LOCAL_DIAL'] = 'true';
+      const { port } = server.address() as AddressInfo;
+      await expect(
+        kit.request({
+          url: `https://localhost:${port}/hooks/x`,
+          hosts: new Set(['localhost']),
+          deadlineAt: Date.now() + 5000,
+          json: { text: 'hi' },
+        }),
+      ).rejects.toMatchObject({
+        outcome: 'FAILED',
+        message: expect.stringMatching(
+          /localhost could not be reached \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+        ),
+      });
+      expect(names).toEqual(['localhost']);
+    } finally {
+      process.env = saved;
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
