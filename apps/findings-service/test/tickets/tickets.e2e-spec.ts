@@ -135,6 +135,28 @@ describe('Tickets - create, link, group, creation form', () => {
       labels: [`findsvc-${ids[0]}`],
       comments: ['please fix'],
     });
+    const linked = await withDb(
+      t,
+      async (db) =>
+        (
+          await db.query(
+            `SELECT actor_type, actor_id, to_value FROM finding_actions
+            WHERE finding_id = $1 AND action = 'ticket_linked'`,
+            [ids[0]],
+          )
+        ).rows,
+    );
+    expect(linked).toEqual([
+      {
+        actor_type: 'user',
+        actor_id: analyst.userId,
+        to_value: {
+          ticket_id: res.body.data.id,
+          task_key: 'SEC-1',
+          url: `${jira.url}/browse/SEC-1`,
+        },
+      },
+    ]);
     const again = await post(`/api/v1/findings/${ids[0]}/ticket`, {}).expect(409);
     expect(again.body.code).toBe('ticket_exists');
     expect(jira.issues).toHaveLength(1);
@@ -194,6 +216,16 @@ describe('Tickets - create, link, group, creation form', () => {
       replace: true,
     }).expect(201);
     expect(replaced.body.data).toMatchObject({ task_key: 'SEC-77', status: 'in_progress' });
+    const entries = await withDb(t, async (db) =>
+      (
+        await db.query<{ task_key: string }>(
+          `SELECT to_value->>'task_key' AS task_key FROM finding_actions
+            WHERE finding_id = $1 AND action = 'ticket_linked' ORDER BY id`,
+          [ids[3]],
+        )
+      ).rows.map((r) => r.task_key),
+    );
+    expect(entries).toEqual(['SEC-1', 'SEC-77']);
   });
 
   it('semi-manual: the creation form carries the label, stores nothing; the task is then linked by label', async () => {

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { Actor } from '../action-log/finding-action';
+import { insertFindingActionsSql } from '../action-log/finding-actions.sql';
 import type { TicketOrigin, TicketStatus } from './tickets.entities';
 
 /** A ticket as the routes show it. */
@@ -165,22 +167,45 @@ export class TicketsRepository {
   }
 
   /**
-   * Links the findings to the ticket. `replace`: a finding's previous ticket link is replaced;
-   * else a finding that has one keeps it. Answers the findings linked by this call.
+   * Links the findings to the ticket and writes a `ticket_linked` action-log entry on each
+   * finding it linked. `replace`: a finding's previous ticket link is replaced; else a finding
+   * that has one keeps it. Answers the findings linked by this call.
    */
   async link(
     manager: EntityManager,
     ticketId: string,
     findingIds: string[],
-    userId: string | null,
+    actor: Actor,
     replace: boolean,
   ): Promise<string[]> {
+    const onConflict = replace
+      ? 'UPDATE SET ticket_id = EXCLUDED.ticket_id, linked_at = now(), linked_by = EXCLUDED.linked_by'
+      : 'NOTHING';
     const rows = (await manager.query(
-      `INSERT INTO finding_tickets (finding_id, ticket_id, linked_at, linked_by)
-       SELECT id, $2, now(), $3 FROM unnest($1::uuid[]) AS id
-       ON CONFLICT (finding_id) DO ${replace ? 'UPDATE SET ticket_id = EXCLUDED.ticket_id, linked_at = now(), linked_by = EXCLUDED.linked_by' : 'NOTHING'}
-       RETURNING finding_id`,
-      [findingIds, ticketId, userId],
+      `WITH linked AS (
+         INSERT INTO finding_tickets (finding_id, ticket_id, linked_at, linked_by)
+         SELECT id, $2::uuid, now(), $3::uuid FROM unnest($1::uuid[]) AS id
+         ON CONFLICT (finding_id) DO ${onConflict}
+         RETURNING finding_id),
+       logged AS (
+         ${insertFindingActionsSql(
+           [
+             'finding_id',
+             'project_id',
+             'actor_type',
+             'actor_id',
+             'actor_label',
+             'action',
+             'to_value',
+           ],
+           `SELECT f.id, f.project_id, $4, $3::uuid, $5, 'ticket_linked',
+                   jsonb_build_object('ticket_id', t.id, 'task_key', t.task_key, 'url', t.url)
+              FROM linked l JOIN findings f ON f.id = l.finding_id
+              JOIN tickets t ON t.id = $2::uuid`,
+         )}
+         RETURNING 1)
+       SELECT finding_id FROM linked`,
+      [findingIds, ticketId, actor.id, actor.type, actor.label],
     )) as { finding_id: string }[];
     return rows.map((r) => r.finding_id);
   }

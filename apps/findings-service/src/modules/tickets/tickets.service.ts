@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InputValidationError } from '@platform/errors';
 import type { AccessContext } from '../../app/access/access-context';
+import { actorOf } from '../action-log/finding-action';
 import { ProjectPluginConfig } from '../plugin-channels/project-plugin-config';
 import { ticketLabel } from './ticket-labels';
 import {
@@ -129,7 +130,7 @@ export class TicketsService {
         createdBy: userOf(access),
         statusRead: true,
       });
-      await this.repository.link(manager, id, [finding.id], userOf(access), true);
+      await this.repository.link(manager, id, [finding.id], actorOf(access), true);
       return id;
     });
     return this.shown(ticketId);
@@ -245,7 +246,7 @@ export class TicketsService {
         manager,
         id,
         findings.map((f) => f.id),
-        userOf(access),
+        actorOf(access),
         options.replace,
       );
       return id;
