@@ -169,6 +169,8 @@ describe('Cleanup - reports, their files, orphan files and refresh tokens', () =
       orphanBytes: 3,
       refreshTokens: 3,
       mailSends: 0,
+      notificationDeliveries: 0,
+      notifications: 0,
     });
     for (const r of [uploaded, completedOld.id, failedOld.id]) {
       expect(await reportExists(r)).toBe(false);

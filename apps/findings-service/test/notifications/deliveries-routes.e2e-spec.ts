@@ -1,6 +1,5 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { bearer } from '../support/catalog';
 import { freshMember, freshProduct, type Product } from '../support/findings-seed';
 import { loginAdmin, type Login } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';

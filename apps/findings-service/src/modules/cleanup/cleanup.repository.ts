@@ -3,6 +3,11 @@ import { DataSource } from 'typeorm';
 import type { ReportStatus } from '../reports/report-status';
 import { deleteReportsSql } from '../reports/report-writes.sql';
 import { deleteDueRefreshTokensSql } from '../users/refresh-token-cleanup.sql';
+import {
+  countDueNotificationRowsSql,
+  deleteDueDeliveriesSql,
+  deleteEmptyNotificationsSql,
+} from '../notifications/notification-retention.sql';
 import { deleteDueMailSendsSql } from '../mail/mail-sends-retention.sql';
 
 /** The moments before which reports are due, per status (`pending` null: never). */
@@ -140,6 +145,31 @@ export class CleanupRepository {
   /** Deletes up to `limit` of them; returns how many went. */
   async deleteDueMailSends(cutoff: Date, limit: number): Promise<number> {
     const { sql, values } = deleteDueMailSendsSql(cutoff, limit);
+    const [row] = (await this.dataSource.query(sql, values)) as { n: number }[];
+    return row.n;
+  }
+
+  /** Finished notification deliveries and emptied notifications due (dry run). */
+  async countDueNotificationRows(
+    done: Date,
+    failed: Date,
+  ): Promise<{ deliveries: number; notifications: number }> {
+    const { sql, values } = countDueNotificationRowsSql(done, failed);
+    const [row] = (await this.dataSource.query(sql, values)) as {
+      deliveries: number;
+      notifications: number;
+    }[];
+    return row;
+  }
+
+  async deleteDueDeliveries(done: Date, failed: Date, limit: number): Promise<number> {
+    const { sql, values } = deleteDueDeliveriesSql(done, failed, limit);
+    const [row] = (await this.dataSource.query(sql, values)) as { n: number }[];
+    return row.n;
+  }
+
+  async deleteEmptyNotifications(cutoff: Date, limit: number): Promise<number> {
+    const { sql, values } = deleteEmptyNotificationsSql(cutoff, limit);
     const [row] = (await this.dataSource.query(sql, values)) as { n: number }[];
     return row.n;
   }

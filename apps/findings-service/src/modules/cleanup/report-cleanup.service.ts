@@ -32,6 +32,9 @@ export interface CleanupSummary {
   refreshTokens: number;
   /** mail_sends rows older than MAIL_SENDS_RETENTION_DAYS (docs/findings-service/mail.md). */
   mailSends: number;
+  /** Finished notification deliveries and notifications with none left (notifications.md). */
+  notificationDeliveries: number;
+  notifications: number;
 }
 
 /**
@@ -84,11 +87,19 @@ export class ReportCleanupService implements OnApplicationBootstrap {
       orphanBytes: 0,
       refreshTokens: 0,
       mailSends: 0,
+      notificationDeliveries: 0,
+      notifications: 0,
     };
     await this.reports(cutoffs, summary);
     await this.orphans(new Date(now - settings.orphanHours * HOUR_MS), summary);
     await this.refreshTokens(new Date(now - settings.refreshTokenDays * DAY_MS), summary);
     await this.mailSends(new Date(now - MAIL_SENDS_RETENTION_DAYS * DAY_MS), summary);
+    const { retentionDeliveredDays, retentionFailedDays } = this.config.notifications;
+    await this.notifications(
+      new Date(now - retentionDeliveredDays * DAY_MS),
+      new Date(now - retentionFailedDays * DAY_MS),
+      summary,
+    );
     this.logger.log(describe(summary));
     return summary;
   }
@@ -143,6 +154,25 @@ export class ReportCleanupService implements OnApplicationBootstrap {
     }
   }
 
+  private async notifications(done: Date, failed: Date, summary: CleanupSummary): Promise<void> {
+    if (summary.dryRun) {
+      const due = await this.repository.countDueNotificationRows(done, failed);
+      summary.notificationDeliveries = due.deliveries;
+      summary.notifications = due.notifications;
+      return;
+    }
+    for (;;) {
+      const gone = await this.repository.deleteDueDeliveries(done, failed, TOKEN_BATCH);
+      summary.notificationDeliveries += gone;
+      if (gone < TOKEN_BATCH) break;
+    }
+    for (;;) {
+      const gone = await this.repository.deleteEmptyNotifications(done, TOKEN_BATCH);
+      summary.notifications += gone;
+      if (gone < TOKEN_BATCH) return;
+    }
+  }
+
   private async mailSends(cutoff: Date, summary: CleanupSummary): Promise<void> {
     if (summary.dryRun) {
       summary.mailSends = await this.repository.countDueMailSends(cutoff);
@@ -181,11 +211,11 @@ function describe(s: CleanupSummary): string {
     return (
       `report cleanup dry run (CLEANUP_DRY_RUN, nothing deleted): would delete ${reports} reports ` +
       `(${detail}; ${s.reportBytes} bytes), ${s.orphanFiles} orphan files (${s.orphanBytes} bytes), ` +
-      `${s.refreshTokens} refresh tokens, ${s.mailSends} mail send records`
+      `${s.refreshTokens} refresh tokens, ${s.mailSends} mail send records, ${s.notificationDeliveries} notification deliveries, ${s.notifications} notifications`
     );
   }
   return (
     `report cleanup: deleted ${reports} reports (${detail}) with ${s.reportFiles} files, ` +
-    `${s.orphanFiles} orphan files, ${s.refreshTokens} refresh tokens, ${s.mailSends} mail send records`
+    `${s.orphanFiles} orphan files, ${s.refreshTokens} refresh tokens, ${s.mailSends} mail send records, ${s.notificationDeliveries} notification deliveries, ${s.notifications} notifications`
   );
 }
