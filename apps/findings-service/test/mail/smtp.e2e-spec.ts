@@ -470,5 +470,9 @@ describe('the SMTP sender of the e-mail channel', () => {
     const messageId = mail.parsed.messageId as string;
     expect((result as { value: { message: string } }).value.message).toBe(`mailed ${messageId}`);
     await client.unload(pluginId);
+    // The runner handed the plugin the installation's SMTP password (a secret setting of its
+    // manifest) and logged the whole exchange: the value appears nowhere in its log.
+    expect(runner.output()).toContain('native plugin loaded');
+    expect(runner.output()).not.toContain(ACCOUNT.pass);
   });
 });
