@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PluginsModule } from '../plugins/plugins.module';
+import { CveCatalogModule } from './cve-catalog.module';
 import { EnricherExecutionStates } from './enricher-execution-state';
 import { EnrichmentQueue } from './enrichment-queue.provider';
 import { EnrichmentRepository } from './enrichment.repository';
@@ -8,7 +9,7 @@ import { EnrichmentService } from './enrichment.service';
 
 /** Enrichment for both processes: running an enricher, and queueing jobs when findings appear. */
 @Module({
-  imports: [PluginsModule],
+  imports: [PluginsModule, CveCatalogModule],
   providers: [
     EnrichmentRepository,
     EnrichmentService,

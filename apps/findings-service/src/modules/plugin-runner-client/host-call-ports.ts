@@ -33,6 +33,13 @@ export interface CveCatalogPort {
   knownIds(context: PluginEventContext, ids: string[]): Promise<string[]>;
 }
 
+/**
+ * The DI token of the CveCatalogPort the enrichment module provides globally
+ * (modules/enrichment/cve-catalog.module.ts); the plugins module injects it optionally, so it
+ * needs no import of the enrichment module (which depends on it).
+ */
+export const CVE_CATALOG_PORT = Symbol('CVE_CATALOG_PORT');
+
 export interface HostCallPorts {
   secrets: PluginSecretsPort;
   mail: PluginMailPort;

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CveCatalogModule } from '../enrichment/cve-catalog.module';
-import { CveCatalog } from '../enrichment/cve-catalog.port';
 import { MailModule } from '../mail/mail.module';
 import { PluginMailSender } from '../mail/plugin-mail.port';
-import { NOT_CONFIGURED_PORTS } from '../plugin-runner-client/host-call-ports';
+import {
+  CVE_CATALOG_PORT,
+  NOT_CONFIGURED_PORTS,
+  type CveCatalogPort,
+} from '../plugin-runner-client/host-call-ports';
 import { PluginRunnerClientModule } from '../plugin-runner-client/plugin-runner-client.module';
 import { InstalledPluginSecrets } from './installed-plugins/installed-plugin-secrets';
 import { InstalledPluginRemovals } from './installed-plugins/installed-plugin-removals';
@@ -16,7 +18,8 @@ import { PluginStoreModule } from './installed-plugins/plugin-store.module';
  * (the InstalledPluginCatalog read interface) and the runner client, whose `get-secret` host
  * call is answered from the installations' sealed secrets and `send-email` by the service's
  * SMTP sender (modules/mail) and `is-cve-known` from the national enricher's catalogue
- * (modules/enrichment/cve-catalog.port.ts; `not_configured` while no such enricher is enabled).
+ * (CVE_CATALOG_PORT, provided globally by modules/enrichment/cve-catalog.module.ts;
+ * `not_configured` while no such enricher is enabled, or in a process without that module).
  */
 @Module({
   imports: [
@@ -25,15 +28,22 @@ import { PluginStoreModule } from './installed-plugins/plugin-store.module';
       imports: [
         PluginStoreModule,
         MailModule.register({ imports: [PluginStoreModule], secrets: PluginSecretBox }),
-        CveCatalogModule,
       ],
       ports: {
-        inject: [InstalledPluginSecrets, PluginMailSender, CveCatalog],
-        useFactory: (secrets: InstalledPluginSecrets, mail: PluginMailSender, cve: CveCatalog) => ({
+        inject: [
+          InstalledPluginSecrets,
+          PluginMailSender,
+          { token: CVE_CATALOG_PORT, optional: true },
+        ],
+        useFactory: (
+          secrets: InstalledPluginSecrets,
+          mail: PluginMailSender,
+          cve: CveCatalogPort | undefined,
+        ) => ({
           ...NOT_CONFIGURED_PORTS,
           secrets,
           mail,
-          cve,
+          cve: cve ?? NOT_CONFIGURED_PORTS.cve,
         }),
       },
     }),
