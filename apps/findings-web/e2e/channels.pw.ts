@@ -129,3 +129,136 @@ test('notification channels of a project: settings from the channel schema, a wr
   );
   expect(after.settings['chat_id']).toBe('-100888');
 });
+
+/** A sealed notification of the project and its deliveries to the channel, as the worker leaves them. */
+async function seedDeliveries(projectId: string, pluginId: string): Promise<string> {
+  const [notification] = await sql<{ id: string }>(
+    `INSERT INTO notifications (id, project_id, kind, state, counts, items, finding_count,
+            opened_at, last_added_at, sealed_at)
+     VALUES (gen_random_uuid(), $1, 'new_findings', 'sealed', '{"HIGH": 1}', '[]', 1,
+             now() - interval '2 hours', now() - interval '2 hours', now() - interval '2 hours')
+     RETURNING id`,
+    [projectId],
+  );
+  const [older] = await sql<{ id: string }>(
+    `INSERT INTO notifications (id, project_id, kind, state, counts, items, finding_count,
+            opened_at, last_added_at, sealed_at)
+     VALUES (gen_random_uuid(), $1, 'sla_breached', 'sealed', '{"HIGH": 1}', '[]', 1,
+             now() - interval '3 hours', now() - interval '3 hours', now() - interval '3 hours')
+     RETURNING id`,
+    [projectId],
+  );
+  const insert = `INSERT INTO notification_deliveries (id, notification_id, project_id,
+            installed_plugin_id, idempotency_key, threshold, state, attempts, next_attempt_at,
+            last_error_code, last_error_message, created_at, updated_at, delivered_at)
+     VALUES (gen_random_uuid(), $1, $2, $3, $9, '{"min_severity": "INFO"}', $4, $5,
+             now() - interval '1 hour', $6, $7, now() - interval '2 hours',
+             now() - interval '1 hour', $8)
+     RETURNING id`;
+  const [failed] = await sql<{ id: string }>(insert, [
+    notification?.id,
+    projectId,
+    pluginId,
+    'failed',
+    3,
+    'rejected',
+    'chat not found (HTTP 400 from the MAX API)',
+    null,
+    `ntf:${notification?.id ?? ''}:${pluginId}`,
+  ]);
+  await sql(insert, [
+    older?.id,
+    projectId,
+    pluginId,
+    'delivered',
+    1,
+    null,
+    null,
+    new Date(),
+    `ntf:${older?.id ?? ''}:${pluginId}`,
+  ]);
+  return failed?.id ?? '';
+}
+
+test('channel deliveries on the project page: counts of the last day, the last failure, a failed delivery retried by the project admin; a viewer sees no failed list', async ({
+  page,
+  api,
+  browser,
+}) => {
+  const pluginId = await seedChannel();
+  const project = await api.project(unique('deliveries'));
+  const deliveryId = await seedDeliveries(project.id, pluginId);
+  // The project page loads about ten queries: on the shared 2-core machine it takes a while.
+  test.slow();
+  await signIn(page);
+  await page.goto(`${webUrl()}/projects/${project.id}`);
+  await expect(page.getByRole('heading', { name: 'Notification channels' })).toBeVisible({
+    timeout: 60_000,
+  });
+  const channel = page.getByTestId('channel-maxru-channel');
+  await expect(channel.getByTestId('channel-delivery-counts')).toHaveText(
+    'Deliveries: 0 pending, 1 delivered and 1 failed in 24 h',
+  );
+  await expect(channel.getByTestId('channel-last-failure')).toContainText(
+    'chat not found (HTTP 400 from the MAX API)',
+  );
+  const failed = page.getByTestId('failed-deliveries');
+  await expect(failed.getByRole('heading', { name: 'Failed deliveries' })).toBeVisible();
+  const row = failed.getByTestId(`delivery-${deliveryId}`);
+  await expect(row).toContainText('maxru-channel');
+  await expect(row).toContainText('New findings');
+  await expect(row.getByTestId('delivery-reason')).toContainText('chat not found');
+  await expect(row.getByTestId('delivery-reason')).toContainText('rejected');
+  // Only failed deliveries are listed, not the delivered one.
+  await expect(failed.locator('tbody tr')).toHaveCount(1);
+  await expectAccessible(page, 'channel deliveries');
+  await screenshot(page, 'channel-deliveries-failed');
+
+  await row.getByRole('button', { name: /^Retry the delivery to maxru-channel/ }).click();
+  await expect(failed.getByTestId('delivery-retried')).toHaveText(
+    'The delivery to maxru-channel is queued again.',
+  );
+  await expect(failed.getByTestId(`delivery-${deliveryId}`)).toHaveCount(0);
+  await expect(failed.getByText('No failed deliveries.')).toBeVisible();
+  await expect(channel.getByTestId('channel-last-failure')).toHaveCount(0);
+  const [stored] = await sql<{ state: string; attempts: number }>(
+    `SELECT state, attempts FROM notification_deliveries WHERE id = $1`,
+    [deliveryId],
+  );
+  // Pending again (or already taken by the worker: this project has no channel settings, so
+  // the worker cancels it) — not failed, attempts counted anew.
+  expect(stored?.state).not.toBe('failed');
+  expect(stored?.attempts).toBe(0);
+  await screenshot(page, 'channel-deliveries-retried');
+
+  // A viewer reads the channel's counts; the failed list (manage_notifications) is not shown.
+  const email = `${unique('viewer')}@findings-web.test`;
+  const password = 'Viewer-password-1A';
+  const user = await api.post<{ id: string }>('/api/v1/admin/users', {
+    email,
+    password,
+    is_admin: false,
+  });
+  const member = await api.request.put(
+    `${webUrl()}/api/v1/projects/${project.id}/members/${user.id}`,
+    { headers: api.authHeaders(), data: { role: 'viewer' } },
+  );
+  expect(member.ok(), await member.text()).toBe(true);
+  const context = await browser.newContext();
+  try {
+    const viewer = await context.newPage();
+    await viewer.goto(`${webUrl()}/login`);
+    await viewer.getByLabel('Login (e-mail)').fill(email);
+    await viewer.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await viewer.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(viewer.getByTestId('current-user')).toHaveText(email);
+    await viewer.goto(`${webUrl()}/projects/${project.id}`);
+    await expect(
+      viewer.getByTestId('channel-maxru-channel').getByTestId('channel-delivery-counts'),
+    ).toContainText('1 delivered', { timeout: 60_000 });
+    await expect(viewer.getByTestId('failed-deliveries')).toHaveCount(0);
+    await expect(viewer.getByTestId('api-error')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});

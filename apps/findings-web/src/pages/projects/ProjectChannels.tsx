@@ -8,6 +8,7 @@ import {
   type SettingsValues,
 } from '../../components/PluginSettingsForm';
 import { useI18n } from '../../i18n/i18n';
+import { ChannelDeliveries, ChannelDeliverySummary } from './ChannelDeliveries';
 
 type Channel = Schemas['ProjectChannelDto'];
 
@@ -61,6 +62,7 @@ function ChannelForm({ projectId, channel }: { projectId: string; channel: Chann
               : t('channels.notConfigured')}
           </Badge>
         </Group>
+        <ChannelDeliverySummary summary={channel.delivery} />
         <ErrorAlert error={config.error} />
         {config.data && (
           <PluginSettingsForm
@@ -87,7 +89,8 @@ function ChannelForm({ projectId, channel }: { projectId: string; channel: Chann
 
 /**
  * The project's notification channels: each enabled channel plugin with its per-project
- * settings. Everyone in the project reads them; saving needs `manage_notifications` (the API
+ * settings and its deliveries (counts, last failure), then the failed deliveries with Retry
+ * for project admins. Everyone in the project reads them; saving needs `manage_notifications` (the API
  * decides and its localized error is shown).
  */
 export function ProjectChannels({ projectId }: { projectId: string }) {
@@ -110,6 +113,7 @@ export function ProjectChannels({ projectId }: { projectId: string }) {
         {(channels.data ?? []).map((c) => (
           <ChannelForm key={c.plugin_id} projectId={projectId} channel={c} />
         ))}
+        {(channels.data?.length ?? 0) > 0 && <ChannelDeliveries projectId={projectId} />}
       </Stack>
     </Paper>
   );
