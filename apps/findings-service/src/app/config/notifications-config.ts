@@ -27,6 +27,24 @@ export interface NotificationsConfig {
    * events are absolute when set, omitted otherwise.
    */
   publicWebUrl: string | null;
+  /** Variables of releases before 0.33 that are set but read by nothing (warned at start). */
+  obsoleteVariables: string[];
+}
+
+/** Pre-0.33 channel variables: removed or no longer read (spec "Versioning", 0.33). */
+export const OBSOLETE_NOTIFICATION_VARIABLES = [
+  'MATTERMOST_NOTIFICATION_WORKERS',
+  'MAXRU_NOTIFICATION_WORKERS',
+  'TELEGRAM_NOTIFICATION_WORKERS',
+  'MATTERMOST_ALLOW_LOCAL_DIAL',
+] as const;
+
+/** The start-up warning of each obsolete variable that is set. */
+export function notificationWarnings(config: NotificationsConfig): string[] {
+  return config.obsoleteVariables.map(
+    (name) =>
+      `${name} is set but no longer read: channels are plugins since 0.33 (docs/findings-service/notifications.md)`,
+  );
 }
 
 export function readNotificationsConfig(r: EnvReader): NotificationsConfig {
@@ -59,5 +77,6 @@ export function readNotificationsConfig(r: EnvReader): NotificationsConfig {
     }),
     retentionFailedDays: r.int('NOTIFICATION_RETENTION_FAILED_DAYS', 30, { min: 1, max: 3_650 }),
     publicWebUrl: url,
+    obsoleteVariables: OBSOLETE_NOTIFICATION_VARIABLES.filter((name) => r.raw(name) !== undefined),
   };
 }

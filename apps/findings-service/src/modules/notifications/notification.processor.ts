@@ -11,6 +11,7 @@ import { Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
+import { notificationWarnings } from '../../app/config/notifications-config';
 import { NOTIFICATION_DELIVER } from '../notification-queue/notification-deliver.job';
 import {
   NOTIFICATION_QUEUE,
@@ -41,6 +42,9 @@ export class NotificationProcessor implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
+    for (const warning of notificationWarnings(this.config.notifications)) {
+      this.logger.warn(warning);
+    }
     this.connection = createRedisConnection(this.config.redisUrl, {
       name: 'findings-worker-notifications',
       role: 'worker',
