@@ -49,4 +49,30 @@ describe('OpenAPI - docs/openapi/findings-service.json', () => {
       expect(doc.paths[path]).toBeDefined();
     }
   });
+
+  it('declares each header parameter of an operation once, Accept-Language optional', () => {
+    type Parameter = { name: string; in: string; required?: boolean };
+    const doc = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {
+      paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
+    };
+    const problems: string[] = [];
+    let localized = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const headers = (operation.parameters ?? []).filter((p) => p.in === 'header');
+        const names = headers.map((h) => h.name.toLowerCase());
+        if (new Set(names).size !== names.length) problems.push(`${method} ${path}: ${names}`);
+        for (const h of headers) {
+          if (h.name.toLowerCase() !== 'accept-language') continue;
+          localized += 1;
+          if (h.name !== 'Accept-Language' || h.required) {
+            problems.push(`${method} ${path}: ${h.name} required=${String(h.required)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // The jobs routes and GET one report explain failures in the caller's language.
+    expect(localized).toBeGreaterThanOrEqual(6);
+  });
 });

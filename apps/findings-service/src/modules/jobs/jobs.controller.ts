@@ -1,6 +1,7 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { negotiateLocale } from '../../app/errors/accept-language';
+import type { Locale } from '../../app/errors/error-messages';
+import { RequestLocale } from '../../app/errors/request-locale.decorator';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import type { AccessContext } from '../../app/access/access-context';
@@ -17,18 +18,17 @@ export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
   /** The jobs with their reports (one lookup for all), failure reasons in the caller's language. */
-  private async explained(views: JobView[], acceptLanguage?: string): Promise<JobDto[]> {
+  private async explained(views: JobView[], locale: Locale): Promise<JobDto[]> {
     const reports = await this.jobs.reportsOf(views);
-    const locale = negotiateLocale(acceptLanguage);
     return views.map((v) =>
       JobDto.from(v, v.reportId ? reports.get(v.reportId) : undefined, locale),
     );
   }
 
-  private async explainedOne(view: JobView, acceptLanguage?: string): Promise<JobDto> {
+  private async explainedOne(view: JobView, locale: Locale): Promise<JobDto> {
     const reports = await this.jobs.reportsOf([view]);
     const report = view.reportId ? reports.get(view.reportId) : undefined;
-    return JobDto.from(view, report, negotiateLocale(acceptLanguage));
+    return JobDto.from(view, report, locale);
   }
 
   @Get()
@@ -37,7 +37,7 @@ export class JobsController {
   async list(
     @CurrentAccess() access: AccessContext,
     @Query() query: JobListQueryDto,
-    @Headers('accept-language') acceptLanguage?: string,
+    @RequestLocale() locale: Locale,
   ): Promise<JobDto[]> {
     const views = await this.jobs.list(access, {
       state: query.state,
@@ -47,7 +47,7 @@ export class JobsController {
       limit: query.limit ?? 50,
       offset: query.offset ?? 0,
     });
-    return this.explained(views, acceptLanguage);
+    return this.explained(views, locale);
   }
 
   @Get('stats')
@@ -63,9 +63,9 @@ export class JobsController {
   async get(
     @CurrentAccess() access: AccessContext,
     @Param('id') id: string,
-    @Headers('accept-language') acceptLanguage?: string,
+    @RequestLocale() locale: Locale,
   ): Promise<JobDto> {
-    return this.explainedOne(await this.jobs.get(access, id), acceptLanguage);
+    return this.explainedOne(await this.jobs.get(access, id), locale);
   }
 
   @Post(':id/retry')
@@ -75,9 +75,9 @@ export class JobsController {
   async retry(
     @CurrentAccess() access: AccessContext,
     @Param('id') id: string,
-    @Headers('accept-language') acceptLanguage?: string,
+    @RequestLocale() locale: Locale,
   ): Promise<JobDto> {
-    return this.explainedOne(await this.jobs.retry(access, id), acceptLanguage);
+    return this.explainedOne(await this.jobs.retry(access, id), locale);
   }
 
   @Post(':id/cancel')
@@ -87,8 +87,9 @@ export class JobsController {
   async cancel(
     @CurrentAccess() access: AccessContext,
     @Param('id') id: string,
+    @RequestLocale() locale: Locale,
   ): Promise<JobCancelDto> {
     const result = await this.jobs.cancel(access, id);
-    return { ...(await this.explainedOne(result)), cancel_requested: result.cancelRequested };
+    return { ...(await this.explainedOne(result, locale)), cancel_requested: result.cancelRequested };
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AcceptsBody } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { negotiateLocale } from '../../app/errors/accept-language';
+import type { Locale } from '../../app/errors/error-messages';
+import { RequestLocale } from '../../app/errors/request-locale.decorator';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import { UuidParam } from '../../app/http/uuid-param';
@@ -71,8 +72,8 @@ export class ReportsController {
   async get(
     @CurrentAccess() access: AccessContext,
     @UuidParam('report_id') id: string,
-    @Headers('accept-language') acceptLanguage?: string,
+    @RequestLocale() locale: Locale,
   ): Promise<ReportDto> {
-    return ReportDto.from(await this.reports.get(access, id), negotiateLocale(acceptLanguage));
+    return ReportDto.from(await this.reports.get(access, id), locale);
   }
 }

@@ -37,7 +37,7 @@ export default function JobsPage() {
         api.GET('/api/v1/jobs', {
           params: {
             query: { limit: 100, ...(state ? { state } : {}) },
-            header: { 'accept-language': acceptLanguage() },
+            header: { 'Accept-Language': acceptLanguage() },
           },
         }),
       ),
@@ -51,7 +51,7 @@ export default function JobsPage() {
     mutationFn: (id: string) =>
       call(
         api.POST('/api/v1/jobs/{id}/retry', {
-          params: { path: { id }, header: { 'accept-language': acceptLanguage() } },
+          params: { path: { id }, header: { 'Accept-Language': acceptLanguage() } },
         }),
       ),
     onSuccess: refresh,

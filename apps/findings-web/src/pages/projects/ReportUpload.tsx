@@ -73,7 +73,7 @@ export function ReportUpload({ productId }: { productId: string }) {
     queryFn: () =>
       call(
         api.GET('/api/v1/reports/{report_id}', {
-          params: { path: { report_id: reportId ?? '' }, header: { 'accept-language': locale } },
+          params: { path: { report_id: reportId ?? '' }, header: { 'Accept-Language': locale } },
         }),
       ),
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 1000 : false),
