@@ -59,6 +59,8 @@ export class FindingsFuzzSeed {
   callbackKey = { key_id: '', secret: '' };
   /** An installed ticketing provider (never loaded: the fuzz has no runner) the ticket routes name. */
   ticketProviderId = '';
+  /** A failed notification delivery of the project to channelId (the retry route consumes it). */
+  deliveryId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -83,6 +85,7 @@ export class FindingsFuzzSeed {
     await this.newScopeProposal();
     await this.newCallbackKey();
     await this.newTicketProvider();
+    await this.newDelivery();
     this.callbackKey = await createCallbackKey(this.t, this.admin, { name: 'fuzz-signing' });
   }
 
@@ -111,6 +114,32 @@ export class FindingsFuzzSeed {
       ['2'.repeat(64), manifest],
     )) as { id: string }[];
     this.ticketProviderId = row.id;
+  }
+
+  async newDelivery(): Promise<void> {
+    const db = this.t.app.get(DataSource);
+    const notificationId = randomUUID();
+    this.deliveryId = randomUUID();
+    await db.query(
+      `INSERT INTO notifications (id, project_id, kind, state, counts, items, finding_count,
+              opened_at, last_added_at, sealed_at)
+       VALUES ($1, $2, 'new_findings', 'sealed', '{"HIGH": 1}', '[]', 1, now(), now(), now())`,
+      [notificationId, this.projectId],
+    );
+    await db.query(
+      `INSERT INTO notification_deliveries (id, notification_id, project_id, installed_plugin_id,
+              idempotency_key, threshold, state, attempts, next_attempt_at, last_error_code,
+              last_error_message, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, '{"min_severity":"INFO"}', 'failed', 1, now(), 'rejected',
+               'fuzz', now(), now())`,
+      [
+        this.deliveryId,
+        notificationId,
+        this.projectId,
+        this.channelId,
+        `ntf:${notificationId}:${this.channelId}`,
+      ],
+    );
   }
 
   async newCallbackKey(): Promise<void> {

@@ -31,6 +31,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
       plugin_id: seed.channelId,
       entry_id: seed.scopeEntryId,
       proposal_id: seed.scopeProposalId,
+      delivery_id: seed.deliveryId,
       ipam_system: 'netbox',
     };
   }
@@ -256,6 +257,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/projects/{id}/scope/entries/{entry_id}':
       await seed.newScopeEntry();
+      return;
+    case 'POST /api/v1/projects/{id}/notification-deliveries/{delivery_id}/retry':
+      await seed.newDelivery();
       return;
     case 'POST /api/v1/projects/{id}/scope/proposals/{proposal_id}/confirm':
     case 'POST /api/v1/projects/{id}/scope/proposals/{proposal_id}/reject':
