@@ -412,9 +412,11 @@ export class NativePluginHost implements PluginHost {
         });
       case 'FAILED':
       case 'OUTCOME_UNSPECIFIED':
+        // The plugin's result carries the target's wait (`retry_after_seconds`) to the caller.
         return failure('plugin_error', message || 'the channel could not deliver', {
           outcome: 'failed',
           retryable: true,
+          ...(result === null ? {} : { result }),
         });
     }
   }

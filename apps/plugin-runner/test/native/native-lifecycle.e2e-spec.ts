@@ -150,6 +150,10 @@ describe('native channel plugin lifecycle', () => {
       ok: false,
       error: { code: 'plugin_error', message: 'target unreachable', detail: { retryable: true } },
     });
+    // What the plugin answered with FAILED (e.g. a target's retry_after_seconds) reaches the caller.
+    expect(!failed.ok && failed.error.detail).toMatchObject({
+      result: { settings: { mode: 'fail' } },
+    });
     const retried = await host.invoke(
       deliverCall(artifact, { settings: { record_file: record.path }, idempotencyKey: 'k' }),
     );
