@@ -9,6 +9,7 @@ import { startServiceProcess, waitFor, type ServiceProcess } from '@platform/tes
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { RUNNER_TOKEN, startRunnerProcess } from '../catalog-plugins/support/catalog-plugin-lab';
 import { bearer } from '../support/catalog';
@@ -198,6 +199,19 @@ describe('Notifications - delivery through the plugin runner', () => {
     const d = await delivery(product.project_id, (x) => x.state === 'failed');
     expect(d).toMatchObject({ attempts: 1, last_error_code: 'rejected' });
     expect(d.last_error_message).toContain('chat not found');
+    // Visible to the project's administrators through the deliveries route.
+    const listed = await request(stack.t.url)
+      .get(`/api/v1/projects/${product.project_id}/notification-deliveries?state=failed`)
+      .set('Authorization', `Bearer ${stack.admin.token}`)
+      .expect(200);
+    expect(listed.body.data.items).toEqual([
+      expect.objectContaining({
+        id: d.id,
+        state: 'failed',
+        last_error_code: 'rejected',
+        catalog_plugin_id: 'fixture-channel',
+      }),
+    ]);
     await new Promise((r) => setTimeout(r, 2_500));
     expect(received(recordFile)).toEqual([d.idempotency_key]);
   });
