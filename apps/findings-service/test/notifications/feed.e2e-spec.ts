@@ -38,6 +38,9 @@ beforeAll(async () => {
       NOTIFICATION_FEED_INTERVAL_MS: '250',
       NOTIFICATION_QUIET_SECONDS: '4',
       NOTIFICATION_RECONCILE_INTERVAL_MS: '3600000',
+      // No runner in this file: every attempt fails; two attempts, 1 s apart, then failed.
+      NOTIFICATION_MAX_ATTEMPTS: '2',
+      NOTIFICATION_BACKOFF_BASE_SECONDS: '1',
     },
   });
   highChannel = await seedChannelPlugin(stack.t, `high-${randomUUID()}`);
@@ -228,5 +231,21 @@ describe('Notifications - the feed task', () => {
     expect(deliveries.map((d) => d.installed_plugin_id).sort()).toEqual(
       [highChannel, allChannel].sort(),
     );
+  });
+
+  it('without a runner a delivery is retried after the back-off, then failed as attempts_exhausted', async () => {
+    const product = await freshProduct(stack.t, stack.admin);
+    await configureChannel(stack.t, product.project_id, allChannel, { enabled: true });
+    await ingest(product.id, sarifWithLevels(['error'], 'NoRunnerScanner'));
+    const failed = await waitFor(
+      async () => {
+        const [d] = await deliveriesOf(stack.t, product.project_id);
+        if (d?.state !== 'failed') throw new Error(`delivery: ${JSON.stringify(d)}`);
+        return d;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the delivery given up' },
+    );
+    expect(failed).toMatchObject({ attempts: 2, last_error_code: 'attempts_exhausted' });
+    expect(failed.last_error_message).toMatch(/^2 attempts failed; the last: /);
   });
 });

@@ -145,7 +145,12 @@ export class NotificationDeliveryService {
       if (error instanceof PluginRunnerClientError) {
         return unreachableOutcome(error.code, error.message);
       }
-      return unreachableOutcome('runner_unavailable', (error as Error).message);
+      // A load refused on this side (plugin_runner_unavailable, plugin_artifact_invalid, ...).
+      const code = (error as { code?: unknown }).code;
+      return unreachableOutcome(
+        typeof code === 'string' && code.length <= 48 ? code : 'runner_unavailable',
+        (error as Error).message,
+      );
     }
   }
 
