@@ -459,6 +459,13 @@ export const en = {
   'finding.codeFlows': 'Code flows',
   'finding.codeFlow': 'Flow {n}',
   'finding.threadFlow': 'Thread {n}',
+  'comments.edit': 'Edit',
+  'comments.delete': 'Delete',
+  'comments.editOf': 'Edit the comment of {author}',
+  'comments.deleteOf': 'Delete the comment of {author}',
+  'comments.editOne': 'Edit comment',
+  'comments.text': 'Comment text',
+  'comments.confirmDelete': 'Delete this comment?',
 };
 
 export type MessageKey = keyof typeof en;

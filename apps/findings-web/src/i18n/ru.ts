@@ -464,4 +464,11 @@ export const ru: Record<MessageKey, string> = {
   'finding.codeFlows': 'Пути данных',
   'finding.codeFlow': 'Путь {n}',
   'finding.threadFlow': 'Поток {n}',
+  'comments.edit': 'Изменить',
+  'comments.delete': 'Удалить',
+  'comments.editOf': 'Изменить комментарий ({author})',
+  'comments.deleteOf': 'Удалить комментарий ({author})',
+  'comments.editOne': 'Изменение комментария',
+  'comments.text': 'Текст комментария',
+  'comments.confirmDelete': 'Удалить этот комментарий?',
 };

@@ -2,13 +2,15 @@ import { Button, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
-import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { useAddComment, useFindingComments } from './api/finding-comments';
+import { useFinding } from './api/findings';
+import { COMMENT_MAX, CommentItem, useCommentRights } from './CommentItem';
 
-const COMMENT_MAX = 4000;
-
-/** The discussion of a finding: each comment with its author and time, oldest first, and a new one. */
+/**
+ * The discussion of a finding: each comment with its author and time, oldest first (editable by
+ * its author, deletable by its author and the project's admins), and a new one.
+ */
 export function FindingComments({
   findingId,
   earlierNote,
@@ -17,8 +19,9 @@ export function FindingComments({
   /** The old single triage note of the finding, kept readable above the thread. */
   earlierNote?: string | null;
 }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const comments = useFindingComments(findingId);
+  const rights = useCommentRights(useFinding(findingId).data?.project_id);
   const add = useAddComment(findingId);
   const [body, setBody] = useState('');
   const { errors, check, clear } = useFieldErrors<'body'>();
@@ -44,19 +47,7 @@ export function FindingComments({
         </Text>
       )}
       {(comments.data ?? []).map((c) => (
-        <Paper key={c.id} withBorder p="xs" data-testid="comment">
-          <Text size="xs" c="gray.8" data-testid="comment-meta">
-            <b>{c.author.display_name || c.author.email}</b>
-            {c.author.display_name && c.author.display_name !== c.author.email
-              ? ` (${c.author.email})`
-              : ''}{' '}
-            · {formatDate(c.created_at, locale)}
-            {c.edited_at ? ` · ${t('comments.edited')}` : ''}
-          </Text>
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="comment-body">
-            {c.body}
-          </Text>
-        </Paper>
+        <CommentItem key={c.id} findingId={findingId} comment={c} rights={rights} />
       ))}
       <form
         noValidate
