@@ -30,6 +30,7 @@ import { required, useFieldErrors } from '../../components/field-checks';
 import { personLabel, usePeopleSearch } from '../../components/people-search';
 import { useI18n } from '../../i18n/i18n';
 import { ProjectChannels } from './ProjectChannels';
+import { ProjectTickets } from './ProjectTickets';
 import { ReportUpload } from './ReportUpload';
 import { VerificationEndpoint } from './VerificationEndpoint';
 
@@ -321,6 +322,7 @@ export default function ProjectPage() {
       <VerificationEndpoint projectId={id} />
       <Members projectId={id} />
       <ProjectChannels projectId={id} />
+      <ProjectTickets projectId={id} />
     </Stack>
   );
 }
