@@ -94,6 +94,14 @@ describe('channel plugins per project', () => {
           },
           { name: 'base_url', type: 'url', required: false, secret: false, per_project: true },
         ],
+        // Nothing was delivered yet: the summary of the project's deliveries is all zero.
+        delivery: {
+          pending: 0,
+          delivered_24h: 0,
+          failed_24h: 0,
+          last_failure_at: null,
+          last_failure_message: null,
+        },
       },
     ]);
   });
