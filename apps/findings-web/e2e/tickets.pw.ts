@@ -44,6 +44,7 @@ async function seedProvider(): Promise<string> {
 test('ticket tracker of a project: provider, default target, tracker-close rule and sync saved; the webhook secret shown once after a rotation, then only "set"', async ({
   page,
   api,
+  browser,
 }) => {
   test.slow();
   const pluginId = await seedProvider();
@@ -116,4 +117,47 @@ test('ticket tracker of a project: provider, default target, tracker-close rule 
   expect(after.webhook.secret_set).toBe(true);
   expect(JSON.stringify(after)).not.toContain(secret);
   await screenshot(page, 'project-tickets');
+
+  // A viewer reads the settings; saving and rotating are refused by the API (shown localized).
+  const email = `${unique('viewer')}@findings-web.test`;
+  const password = 'Viewer-password-1A';
+  const user = await api.post<{ id: string }>('/api/v1/admin/users', {
+    email,
+    password,
+    is_admin: false,
+  });
+  const member = await api.request.put(
+    `${webUrl()}/api/v1/projects/${project.id}/members/${user.id}`,
+    { headers: api.authHeaders(), data: { role: 'viewer' } },
+  );
+  expect(member.ok(), await member.text()).toBe(true);
+  const context = await browser.newContext();
+  try {
+    const viewer = await context.newPage();
+    await viewer.goto(`${webUrl()}/login`);
+    await viewer.getByLabel('Login (e-mail)').fill(email);
+    await viewer.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await viewer.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(viewer.getByTestId('current-user')).toHaveText(email);
+    await viewer.goto(`${webUrl()}/projects/${project.id}`);
+    const theirs = viewer
+      .getByTestId('project-tickets')
+      .getByRole('form', { name: 'Ticket tracker settings' });
+    await expect(theirs.getByRole('textbox', { name: /^Default target/ })).toHaveValue('SEC', {
+      timeout: 60_000,
+    });
+    await theirs.getByRole('textbox', { name: /^Default target/ }).fill('OTHER');
+    await theirs.getByRole('button', { name: 'Save' }).click();
+    await expect(theirs.getByTestId('api-error')).toContainText('access_denied');
+    const theirWebhook = viewer.getByTestId('ticket-webhook');
+    await theirWebhook.getByRole('button', { name: 'Rotate webhook secret' }).click();
+    await expect(theirWebhook.getByTestId('api-error')).toContainText('access_denied');
+    await expect(theirWebhook.getByTestId('secret-value')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+  const unchanged = await api.get<{ default_target: string }>(
+    `/api/v1/projects/${project.id}/ticket-provider/config`,
+  );
+  expect(unchanged.default_target).toBe('SEC');
 });
