@@ -11,7 +11,11 @@ import {
   statusChangeSql,
   type StatusChangeCounts,
 } from './lifecycle/status-change.sql';
-import { FINDING_READ_COLUMNS, FINDINGS_READ_FROM, SqlParams } from './list/finding-selection.sql';
+import {
+  FINDING_DETAIL_COLUMNS,
+  FINDINGS_READ_FROM,
+  SqlParams,
+} from './list/finding-selection.sql';
 import type { TriageState } from './triage/triage-rules';
 
 /** Writes of one locked finding; its action-log entries commit in the same transaction. */
@@ -55,7 +59,7 @@ export class FindingChangeTx {
   /** The finding as this transaction now sees it. */
   async reload(id: string): Promise<FindingView | undefined> {
     const rows = (await this.manager.query(
-      `SELECT ${FINDING_READ_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
+      `SELECT ${FINDING_DETAIL_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
       [id],
     )) as Record<string, unknown>[];
     return rows[0] ? toFindingView(rows[0]) : undefined;
@@ -94,7 +98,7 @@ export class FindingChangesRepository {
   ): Promise<T | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const rows = (await manager.query(
-        `SELECT ${FINDING_READ_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1 FOR UPDATE OF f`,
+        `SELECT ${FINDING_DETAIL_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1 FOR UPDATE OF f`,
         [id],
       )) as Record<string, unknown>[];
       if (!rows[0]) return undefined;

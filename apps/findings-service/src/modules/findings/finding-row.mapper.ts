@@ -1,7 +1,7 @@
 import type { CodeFlow, RelatedLocation } from '@platform/report-parsing';
 import type { FindingStatus } from './finding-status';
 import { findingSources } from './finding-sources';
-import type { FindingView } from './finding-view';
+import type { FindingTicket, FindingView } from './finding-view';
 
 /**
  * A raw row of FINDING_READ_COLUMNS (`f.*`, project and product names, the assignee's e-mail
@@ -19,6 +19,24 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 const object = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+
+/** The `ticket_*` columns of FINDING_READ_COLUMNS (all NULL without a ticket). */
+function ticketOf(r: FindingRowRecord): FindingTicket | null {
+  if (r['ticket_id'] === null || r['ticket_id'] === undefined) return null;
+  return {
+    id: str(r['ticket_id']),
+    providerPluginId: str(r['ticket_provider_plugin_id']),
+    taskId: str(r['ticket_task_id']),
+    taskKey: str(r['ticket_key']),
+    url: str(r['ticket_url']),
+    status: str(r['ticket_status']),
+    rawStatus: str(r['ticket_raw_status']),
+    origin: str(r['ticket_origin']),
+    findingCount: numOrNull(r['ticket_finding_count']),
+    statusSyncedAt: dateOrNull(r['ticket_status_synced_at']),
+    linkedAt: date(r['ticket_linked_at']),
+  };
+}
 
 /** Maps a raw findings row (snake_case columns) to the API's view of a finding. */
 export function toFindingView(r: FindingRowRecord): FindingView {
@@ -83,6 +101,7 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     sources: object(r['sources']),
     relatedLocations: list<RelatedLocation>(r['related_locations']),
     codeFlows: list<CodeFlow>(r['code_flows']),
+    ticket: ticketOf(r),
     firstSeenAt: date(r['first_seen_at']),
     lastSeenAt: date(r['last_seen_at']),
     createdAt: date(r['created_at']),

@@ -8,6 +8,29 @@ export interface FindingPerson {
   displayName: string;
 }
 
+/**
+ * States and origins of a ticket as the findings API shows them (the values modules/tickets
+ * stores in `tickets.status` / `tickets.origin`; named here so findings never imports tickets).
+ */
+export const FINDING_TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
+export const FINDING_TICKET_ORIGINS = ['created', 'group', 'linked', 'backfill'] as const;
+
+/** The finding's task in an external tracker (docs/findings-service/tickets.md). */
+export interface FindingTicket {
+  id: string;
+  providerPluginId: string;
+  taskId: string;
+  taskKey: string;
+  url: string;
+  status: string;
+  rawStatus: string;
+  origin: string;
+  /** Findings sharing the task; null where the statement did not count them (list rows). */
+  findingCount: number | null;
+  statusSyncedAt: Date | null;
+  linkedAt: Date;
+}
+
 /** A finding as the API shows it (one row of `findings` plus project and product names). */
 export interface FindingView {
   id: string;
@@ -67,6 +90,8 @@ export interface FindingView {
   /** SARIF related locations and code flows as stored by ingestion ([] when none). */
   relatedLocations: RelatedLocation[];
   codeFlows: CodeFlow[];
+  /** Its ticket in an external tracker, null without one. */
+  ticket: FindingTicket | null;
   firstSeenAt: Date;
   lastSeenAt: Date;
   createdAt: Date;

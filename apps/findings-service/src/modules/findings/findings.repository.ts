@@ -10,7 +10,7 @@ import {
   type FindingGroupsSpec,
 } from './list/finding-groups.sql';
 import { findingListSql, FindingListSpec } from './list/finding-list.sql';
-import { FINDING_READ_COLUMNS, FINDINGS_READ_FROM } from './list/finding-selection.sql';
+import { FINDING_DETAIL_COLUMNS, FINDINGS_READ_FROM } from './list/finding-selection.sql';
 import type { VisibleScope } from '../projects/visibility.service';
 
 /** One group of GET /findings/groups. */
@@ -43,7 +43,7 @@ export class FindingsRepository {
 
   async findById(id: string): Promise<FindingView | null> {
     const rows = (await this.dataSource.query(
-      `SELECT ${FINDING_READ_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
+      `SELECT ${FINDING_DETAIL_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
       [id],
     )) as Record<string, unknown>[];
     return rows[0] ? toFindingView(rows[0]) : null;

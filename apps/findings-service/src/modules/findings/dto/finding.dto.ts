@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FINDING_STATUSES, FindingStatus } from '../finding-status';
 import {
+  FINDING_TICKET_STATUSES,
   locationLabelOf,
   ruleTitleOf,
   type FindingPerson,
@@ -9,6 +10,7 @@ import {
 import type { FindingAction } from '../../action-log/finding-action';
 import type { FindingPage } from '../findings-query.service';
 import { StatusDecisionDto } from './finding-action.dto';
+import { FindingTicketDto } from './finding-ticket.dto';
 import {
   CodeFlowDto,
   codeFlowDtos,
@@ -142,6 +144,22 @@ export class FindingDto {
   @ApiProperty({ format: 'date-time' }) last_seen_at!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'key of the finding’s task in the external tracker (e.g. SEC-42); null without one',
+  })
+  ticket_key!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: FINDING_TICKET_STATUSES,
+    description: 'state of that task as last known (open, in_progress, resolved, closed)',
+  })
+  ticket_status!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'address of that task' })
+  ticket_url!: string | null;
 
   static from(f: FindingView): FindingDto {
     return {
@@ -203,6 +221,9 @@ export class FindingDto {
       last_seen_at: f.lastSeenAt.toISOString(),
       created_at: f.createdAt.toISOString(),
       updated_at: f.updatedAt.toISOString(),
+      ticket_key: f.ticket?.taskKey ?? null,
+      ticket_status: f.ticket?.status ?? null,
+      ticket_url: f.ticket?.url ?? null,
     };
   }
 }
@@ -228,6 +249,12 @@ export class FindingDetailDto extends FindingDto {
       'SARIF codeFlows (data-flow paths) of the latest sighting that had some: at most 10 flows of at most 100 steps each',
   })
   code_flows!: CodeFlowDto[];
+  @ApiProperty({
+    nullable: true,
+    type: FindingTicketDto,
+    description: 'the finding’s task in the external tracker; null without one',
+  })
+  ticket!: FindingTicketDto | null;
 
   static fromDetail(f: FindingView, decision: FindingAction | null): FindingDetailDto {
     return {
@@ -235,6 +262,7 @@ export class FindingDetailDto extends FindingDto {
       status_decision: StatusDecisionDto.from(decision),
       related_locations: relatedLocationDtos(f.relatedLocations),
       code_flows: codeFlowDtos(f.codeFlows),
+      ticket: FindingTicketDto.from(f.ticket),
     };
   }
 }

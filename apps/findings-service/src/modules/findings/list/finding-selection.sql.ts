@@ -81,10 +81,27 @@ export const FINDINGS_FROM = `findings f
   JOIN projects p ON p.id = f.project_id
   JOIN products pr ON pr.id = f.product_id`;
 
-/** Columns of a finding as the API reads it (with FINDINGS_READ_FROM). */
+/**
+ * Columns of a finding as the API reads it (with FINDINGS_READ_FROM): the finding, project and
+ * product names, the assignee, and its ticket in an external tracker (`ticket_*`, NULL without).
+ */
 export const FINDING_READ_COLUMNS = `f.*, p.name AS project_name, pr.name AS product_name,
-  u.email AS assignee_email, u.display_name AS assignee_display_name`;
+  u.email AS assignee_email, u.display_name AS assignee_display_name,
+  tk.id AS ticket_id, tk.installed_plugin_id AS ticket_provider_plugin_id,
+  tk.task_id AS ticket_task_id, tk.task_key AS ticket_key, tk.url AS ticket_url,
+  tk.status AS ticket_status, tk.raw_status AS ticket_raw_status, tk.origin AS ticket_origin,
+  tk.status_synced_at AS ticket_status_synced_at, fti.linked_at AS ticket_linked_at`;
 
-/** `FROM` of statements that read findings for the API: FINDINGS_FROM and the assignee. */
+/** FINDING_READ_COLUMNS and how many findings share the ticket (single-finding reads only). */
+export const FINDING_DETAIL_COLUMNS = `${FINDING_READ_COLUMNS},
+  (SELECT count(*)::int FROM finding_tickets c WHERE c.ticket_id = fti.ticket_id)
+    AS ticket_finding_count`;
+
+/**
+ * `FROM` of statements that read findings for the API: FINDINGS_FROM, the assignee and the
+ * ticket (finding_tickets by its primary key, tickets by theirs: two index lookups per row).
+ */
 export const FINDINGS_READ_FROM = `${FINDINGS_FROM}
-  LEFT JOIN users u ON u.id = f.assignee_id`;
+  LEFT JOIN users u ON u.id = f.assignee_id
+  LEFT JOIN finding_tickets fti ON fti.finding_id = f.id
+  LEFT JOIN tickets tk ON tk.id = fti.ticket_id`;
