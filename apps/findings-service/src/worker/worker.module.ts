@@ -28,6 +28,7 @@ import { SlaCheckService } from '../modules/sla/sla-check.service';
 import { SlaWorkerModule } from '../modules/sla/sla-worker.module';
 import { NotificationsCoreModule } from '../modules/notifications/notifications-core.module';
 import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
+import { TicketsWorkerModule } from '../modules/tickets/tickets-worker.module';
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
 import { NotificationReconciler } from '../modules/notifications/notification-reconciler.service';
 import { notificationTasks } from '../modules/notifications/notification.tasks';
@@ -76,6 +77,7 @@ export class WorkerModule {
         EnrichmentWorkerModule,
         AutoClosureWorkerModule,
         NotificationsWorkerModule,
+        TicketsWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
           imports: [

@@ -142,6 +142,18 @@ const routes: Route[] = [
     expected: MEMBERS_READ,
   },
   {
+    // Before the PUT below gives the project a provider: past the access check, 422.
+    name: 'POST /api/v1/projects/{id}/tickets/backfill',
+    call: (auth) =>
+      send(
+        request(t.url)
+          .post(`/api/v1/projects/${product.project_id}/tickets/backfill`)
+          .send({ mode: 'link_only' }),
+        auth,
+      ),
+    expected: { ...PROJECT_ADMINS, 'user: project admin': 422, administrator: 422 },
+  },
+  {
     name: 'PUT /api/v1/projects/{id}/ticket-provider/config',
     call: (auth) =>
       send(

@@ -94,6 +94,7 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
       tracker_closed_action: 'mark_fixed',
     },
     'POST /api/v1/findings/ticket-url': { finding_ids: [seed.findingId] },
+    'POST /api/v1/projects/{id}/tickets/backfill': { mode: 'create', min_severity: 'HIGH' },
     'POST /api/v1/findings/ticket/bulk': { finding_ids: [seed.findingId], title: 'fuzz' },
     'POST /api/v1/products/{id}/findings': {
       title: 'fuzz manual',

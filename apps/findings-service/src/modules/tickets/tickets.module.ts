@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PluginChannelsModule } from '../plugin-channels/plugin-channels.module';
 import { PluginsModule } from '../plugins/plugins.module';
+import { TicketBackfillController } from './backfill/ticket-backfill.controller';
+import { TicketBackfillQueue } from './backfill/ticket-backfill-queue.provider';
+import { TicketBackfillService } from './backfill/ticket-backfill.service';
+import { TicketBackfillsRepository } from './backfill/ticket-backfills.repository';
 import { TicketConfigController, TicketProvidersController } from './ticket-config.controller';
 import { TicketConfigService } from './ticket-config.service';
 import { TicketProvidersService } from './ticket-providers.service';
@@ -22,6 +26,7 @@ import { TicketSettingsRepository } from './ticket-settings.repository';
     TicketTargetsController,
     FindingTicketsController,
     TicketWebhookController,
+    TicketBackfillController,
   ],
   providers: [
     TicketSettingsRepository,
@@ -32,6 +37,9 @@ import { TicketSettingsRepository } from './ticket-settings.repository';
     TicketsService,
     TicketStatusRepository,
     TicketWebhookService,
+    TicketBackfillsRepository,
+    TicketBackfillQueue,
+    TicketBackfillService,
   ],
 })
 export class TicketsModule {}
