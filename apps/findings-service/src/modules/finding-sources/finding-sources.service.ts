@@ -175,7 +175,7 @@ export class FindingSourcesService {
   }
 
   private async poll(plugin: InstalledPlugin, projectId: string): Promise<PluginInvocationResult> {
-    await this.plugins.ensureLoaded(plugin.id);
+    const { generation } = await this.plugins.ensureLoaded(plugin.id);
     const invocation = {
       context: {
         pluginId: plugin.id,
@@ -190,7 +190,7 @@ export class FindingSourcesService {
     };
     const first = await this.runner.invoke(invocation);
     if (first.ok || first.error.code !== 'not_loaded') return first;
-    await this.plugins.ensureLoaded(plugin.id, { force: true });
+    await this.plugins.ensureLoaded(plugin.id, { force: true, seenGeneration: generation });
     return this.runner.invoke(invocation);
   }
 }

@@ -134,10 +134,10 @@ export class NotificationDeliveryService {
       deadlineMs: DELIVER_DEADLINE_MS,
     };
     try {
-      await this.plugins.ensureLoaded(plugin.id);
+      const { generation } = await this.plugins.ensureLoaded(plugin.id);
       let answer: RunnerAnswer = await this.runner.invoke(invocation);
       if (!answer.ok && answer.error.code === 'not_loaded') {
-        await this.plugins.ensureLoaded(plugin.id, { force: true });
+        await this.plugins.ensureLoaded(plugin.id, { force: true, seenGeneration: generation });
         answer = await this.runner.invoke(invocation);
       }
       return deliveryOutcome(answer);

@@ -79,10 +79,10 @@ export class TicketProviderGateway {
       settings: ticket ? { ...provider.effective, _ticket: ticket } : provider.effective,
     });
     try {
-      await this.plugins.ensureLoaded(plugin.id);
+      const { generation } = await this.plugins.ensureLoaded(plugin.id);
       let result = await this.runner.invoke(invocation());
       if (!result.ok && result.error.code === 'not_loaded') {
-        await this.plugins.ensureLoaded(plugin.id, { force: true });
+        await this.plugins.ensureLoaded(plugin.id, { force: true, seenGeneration: generation });
         result = await this.runner.invoke(invocation());
       }
       if (result.ok) return result.value as T;

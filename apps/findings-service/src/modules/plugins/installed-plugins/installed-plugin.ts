@@ -39,5 +39,17 @@ export interface InstalledPluginCatalog {
   listEnabledByCapability(capability: PluginCapability): Promise<InstalledPlugin[]>;
   get(id: string): Promise<InstalledPlugin>;
   getForRun(id: string): Promise<InstalledPluginForRun>;
-  ensureLoaded(id: string, options?: { force?: boolean }): Promise<{ versionDigest: string }>;
+  ensureLoaded(id: string, options?: EnsureLoadedOptions): Promise<LoadedGeneration>;
+}
+
+/** `force`: the runner answered `not_loaded`; `seenGeneration`: what the caller's load returned. */
+export interface EnsureLoadedOptions {
+  force?: boolean;
+  seenGeneration?: number;
+}
+
+/** The loaded version, and how many loads of the installation this process has completed. */
+export interface LoadedGeneration {
+  versionDigest: string;
+  generation: number;
 }

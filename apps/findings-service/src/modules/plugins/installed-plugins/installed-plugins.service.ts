@@ -24,9 +24,11 @@ import { PluginsError } from '../plugins.errors';
 import type { EntityManager } from 'typeorm';
 import type { InstalledPluginEntity } from './installed-plugin.entity';
 import type {
+  EnsureLoadedOptions,
   InstalledPlugin,
   InstalledPluginCatalog,
   InstalledPluginForRun,
+  LoadedGeneration,
 } from './installed-plugin';
 import { InstalledPluginsRepository } from './installed-plugins.repository';
 import { PluginSecretBox } from './plugin-secret-box';
@@ -100,6 +102,10 @@ function configProblems(
 export class InstalledPluginsService implements InstalledPluginCatalog {
   private readonly logger = new Logger('InstalledPlugins');
   private readonly loaded = new Map<string, string>();
+  /** Loads under way per installation, shared by concurrent callers. */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** Completed loads per installation (see ensureLoaded's `seenGeneration`). */
+  private readonly generations = new Map<string, number>();
   private readonly refusals: PluginAnswerRefusals;
 
   constructor(
@@ -136,19 +142,32 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
   /**
    * Loads the installed version into the runner unless this process already did. Refuses a
    * disabled installation, a revoked artifact and stored bytes whose digest changed.
+   *
+   * Concurrent callers share one load per installation (a Load of a native plugin starts a new
+   * process, so 32 deliveries each loading would keep replacing it). `force` (the runner
+   * answered `not_loaded`) reloads only when nobody has loaded since the caller's
+   * `seenGeneration` — the generation its own `ensureLoaded` returned — so many calls that saw
+   * one runner restart reload once.
    */
-  async ensureLoaded(
-    id: string,
-    options: { force?: boolean } = {},
-  ): Promise<{ versionDigest: string }> {
+  async ensureLoaded(id: string, options: EnsureLoadedOptions = {}): Promise<LoadedGeneration> {
     const row = await this.row(id);
     if (!row.enabled) throw new PluginsError('plugin_disabled', { plugin_id: id });
-    if (!options.force && this.loaded.get(id) === row.artifactSha256) {
-      return { versionDigest: row.artifactSha256 };
+    const pending = this.loading.get(id);
+    if (pending) {
+      await pending;
+      return this.ensureLoaded(id, {});
     }
-    await this.loadRow(row);
-    this.loaded.set(id, row.artifactSha256);
-    return { versionDigest: row.artifactSha256 };
+    const generation = this.generations.get(id) ?? 0;
+    const stale =
+      options.force === true &&
+      (options.seenGeneration === undefined || options.seenGeneration === generation);
+    if (!stale && this.loaded.get(id) === row.artifactSha256) {
+      return { versionDigest: row.artifactSha256, generation };
+    }
+    const load = this.loadRow(row).finally(() => this.loading.delete(id));
+    this.loading.set(id, load);
+    await load;
+    return { versionDigest: row.artifactSha256, generation: this.generations.get(id) ?? 0 };
   }
 
   /**
@@ -187,6 +206,7 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
       throw this.runnerError(error);
     }
     this.loaded.set(row.id, row.artifactSha256);
+    this.generations.set(row.id, (this.generations.get(row.id) ?? 0) + 1);
   }
 
   /**
@@ -229,10 +249,10 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
     let result: PluginInvocationResult;
     try {
       if (row.enabled) {
-        await this.ensureLoaded(row.id);
+        const { generation } = await this.ensureLoaded(row.id);
         result = await invoke();
         if (!result.ok && result.error.code === 'not_loaded') {
-          await this.ensureLoaded(row.id, { force: true });
+          await this.ensureLoaded(row.id, { force: true, seenGeneration: generation });
           result = await invoke();
         }
       } else {
