@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
+import { Queue } from 'bullmq';
 import request from 'supertest';
+import { createRedisConnection } from '@platform/queue';
 import { buildPlugin, componentCacheDir } from '@platform/plugin-sdk/build';
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import type { ServiceProcess } from '@platform/testing';
@@ -135,6 +138,7 @@ const labelled = (findingId: string, key: string) => ({
 
 describe('Tickets - history backfill', () => {
   let ids: string[];
+  let firstJob = '';
 
   beforeAll(async () => {
     ids = await seedFindings(t, product, [
@@ -166,6 +170,7 @@ describe('Tickets - history backfill', () => {
     const issuesBefore = jira.issues.length;
     const res = await start({}).expect(202);
     const jobId = res.body.data.job_id as string;
+    firstJob = jobId;
     expect(jobId).toMatch(/^tbf-[0-9a-f-]{36}$/);
     // No worker yet: the row is running, a second start is refused.
     const again = await start({ mode: 'create' }).expect(409);
@@ -186,6 +191,38 @@ describe('Tickets - history backfill', () => {
     expect(await ticketOf(ids[1] as string)).toEqual({ task_key: 'SEC-501', origin: 'backfill' });
     expect(await ticketOf(ids[0] as string)).toBeUndefined();
     expect(jira.issues).toHaveLength(issuesBefore);
+  });
+
+  it('the jobs API shows a backfill with its counters (project admins; retry and cancel refused)', async () => {
+    const path = `/api/v1/jobs/${firstJob}`;
+    let job: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && job['state'] !== 'completed'; i += 1) {
+      job = (await bearer(admin).apply(request(t.url).get(path)).expect(200)).body.data;
+      if (job['state'] !== 'completed') await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(job).toMatchObject({
+      id: firstJob,
+      queue: 'ticket-backfill',
+      kind: 'ticket-backfill',
+      state: 'completed',
+      project_id: product.project_id,
+      retryable: false,
+      progress: { total: 3, done: 3, linked: 1, created: 0, skipped: 2, failed: 0 },
+    });
+    const list = await bearer(admin)
+      .apply(request(t.url).get('/api/v1/jobs?queue=ticket-backfill&limit=100'))
+      .expect(200);
+    expect((list.body.data as Array<{ id: string }>).map((j) => j.id)).toContain(firstJob);
+    // Not the ingestion queue's list, and not visible to a member who administers nothing.
+    const ingestion = await bearer(admin)
+      .apply(request(t.url).get('/api/v1/jobs?limit=100'))
+      .expect(200);
+    expect((ingestion.body.data as Array<{ id: string }>).map((j) => j.id)).not.toContain(firstJob);
+    await bearer(analyst).apply(request(t.url).get(path)).expect(404);
+    const retried = await bearer(admin)
+      .apply(request(t.url).post(`${path}/retry`))
+      .expect(422);
+    expect(retried.body.code).toBe('job_not_retryable');
   });
 
   it('create with min_severity: a task per finding at or above it still without one; the others stay', async () => {
@@ -235,7 +272,7 @@ describe('Tickets - history backfill', () => {
     ).sort();
     for (const [i, id] of ours.entries()) jira.issues.push(labelled(id, `SEC-60${i}`));
     // A backfill that had walked the first finding when its worker died: its row says so.
-    const id = `tbf-${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`;
+    const id = `tbf-${randomUUID()}`;
     await withDb(t, (db) =>
       db.query(
         `INSERT INTO ticket_backfills (id, project_id, mode, state, total, done, skipped, cursor)
@@ -243,9 +280,12 @@ describe('Tickets - history backfill', () => {
         [id, product.project_id, ours[0]],
       ),
     );
-    const { Queue } = await import('bullmq');
+    const connection = createRedisConnection(t.config.redisUrl, {
+      name: 'ticket-backfill-test',
+      role: 'producer',
+    });
     const queue = new Queue('ticket-backfill', {
-      connection: { url: t.config.redisUrl },
+      connection,
       prefix: t.config.reports.queuePrefix,
     });
     try {
@@ -269,6 +309,7 @@ describe('Tickets - history backfill', () => {
       });
     } finally {
       await queue.close();
+      connection.disconnect();
     }
     expect(await ticketOf(ours[0] as string)).toBeUndefined();
     expect((await ticketOf(ours[1] as string))?.task_key).toBe('SEC-601');

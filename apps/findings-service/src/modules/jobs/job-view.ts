@@ -16,6 +16,8 @@ export interface JobView {
   attemptsMade: number;
   attempts: number;
   failedReason: string | null;
+  /** The job's reported progress when it is a set of counters (ticket backfills), else null. */
+  progress: Record<string, number> | null;
   createdAt: Date;
   processedAt: Date | null;
   finishedAt: Date | null;
@@ -43,6 +45,12 @@ function text(data: unknown, key: string): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+function counters(progress: unknown): Record<string, number> | null {
+  if (typeof progress !== 'object' || progress === null || Array.isArray(progress)) return null;
+  const entries = Object.entries(progress).filter(([, v]) => typeof v === 'number');
+  return entries.length > 0 ? (Object.fromEntries(entries) as Record<string, number>) : null;
+}
+
 export function jobView(job: Job, state: JobStateName): JobView {
   return {
     id: job.id ?? '',
@@ -55,6 +63,7 @@ export function jobView(job: Job, state: JobStateName): JobView {
     attemptsMade: job.attemptsMade,
     attempts: job.opts.attempts ?? 1,
     failedReason: job.failedReason || null,
+    progress: counters(job.progress),
     createdAt: new Date(job.timestamp),
     processedAt: job.processedOn ? new Date(job.processedOn) : null,
     finishedAt: job.finishedOn ? new Date(job.finishedOn) : null,

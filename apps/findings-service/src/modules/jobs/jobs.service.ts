@@ -12,6 +12,8 @@ import {
 import type { ReportEntity } from '../reports/report.entity';
 import { isRetryableFailure } from '../reports/report-status';
 import { ReportsRepository } from '../reports/reports.repository';
+import { TicketBackfillQueue } from '../tickets/backfill/ticket-backfill-queue.provider';
+import { TICKET_BACKFILL_QUEUE } from '../tickets/backfill/ticket-backfill.job';
 import { JobsError } from './jobs.errors';
 import { JOB_STATES, JobStateName, jobView, JobView, stateName } from './job-view';
 
@@ -24,7 +26,7 @@ export interface JobReport {
 
 /** A failed job another attempt can help: its report's failure can go away (or is unknown). */
 export function isRetryable(view: JobView, report: ReportEntity | undefined): boolean {
-  if (view.state !== 'failed') return false;
+  if (view.state !== 'failed' || view.queue === TICKET_BACKFILL_QUEUE) return false;
   const code = report?.failureCode ?? null;
   return code === null || isRetryableFailure(code);
 }
@@ -48,6 +50,8 @@ const LIST_TYPES: Record<JobStateName, JobType[]> = {
 };
 /** Reports (= jobs) looked up per round trip when listing a project administrator's jobs. */
 const PROJECT_PAGE = 200;
+/** Ticket backfill jobs read per state (kept 7 / 30 days; one running per project). */
+const BACKFILL_LIST_CAP = 1000;
 
 /**
  * Background jobs of the ingestion queue. Global admins see every job (read from the queue's
@@ -61,9 +65,11 @@ export class JobsService {
     private readonly reportQueue: ReportQueue,
     private readonly reports: ReportsRepository,
     private readonly projectAccess: ProjectAccessService,
+    private readonly backfillQueue: TicketBackfillQueue,
   ) {}
 
   async list(access: AccessContext, filter: JobFilter): Promise<JobView[]> {
+    if (filter.queue === TICKET_BACKFILL_QUEUE) return this.listBackfills(access, filter);
     if (!this.matchesQueue(filter)) return [];
     const scope = await this.projectAccess.adminProjectIds(access);
     if (filter.reportId) {
@@ -136,6 +142,9 @@ export class JobsService {
    */
   async retry(access: AccessContext, id: string): Promise<JobView> {
     const view = await this.get(access, id);
+    if (view.queue === TICKET_BACKFILL_QUEUE) {
+      throw new JobsError('job_not_retryable', { queue: view.queue, state: view.state });
+    }
     if (view.state !== 'failed') throw new JobsError('job_not_retryable', { state: view.state });
     const report = view.reportId ? await this.reports.findById(view.reportId) : null;
     if (!isRetryable(view, report ?? undefined)) {
@@ -153,6 +162,9 @@ export class JobsService {
    */
   async cancel(access: AccessContext, id: string): Promise<JobView & { cancelRequested: boolean }> {
     const view = await this.get(access, id);
+    if (view.queue === TICKET_BACKFILL_QUEUE) {
+      throw new JobsError('job_not_cancellable', { queue: view.queue, state: view.state });
+    }
     if (view.state === 'completed' || view.state === 'failed') {
       throw new JobsError('job_not_cancellable', { state: view.state });
     }
@@ -200,6 +212,31 @@ export class JobsService {
     }
   }
 
+  /**
+   * The ticket backfills (queue ticket-backfill, job id = ticket_backfills.id): few per project,
+   * read from the queue's lists and kept to the caller's administered projects.
+   */
+  private async listBackfills(access: AccessContext, filter: JobFilter): Promise<JobView[]> {
+    if (filter.kind && filter.kind !== TICKET_BACKFILL_QUEUE) return [];
+    if (filter.reportId) return [];
+    const scope = await this.projectAccess.adminProjectIds(access);
+    const views: JobView[] = [];
+    for (const state of filter.state ? [filter.state] : [...JOB_STATES]) {
+      const jobs = await guardQueue(() =>
+        this.backfillQueue.queue.getJobs(LIST_TYPES[state], 0, BACKFILL_LIST_CAP - 1),
+      );
+      views.push(...jobs.map((job) => jobView(job, state)).filter((v) => this.visible(scope, v)));
+    }
+    return views
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))
+      .slice(filter.offset, filter.offset + filter.limit);
+  }
+
+  /** The queue a job id belongs to: `tbf-…` ticket backfills, else report ingestion. */
+  private queueOf(id: string): ReportQueue | TicketBackfillQueue {
+    return id.startsWith('tbf-') ? this.backfillQueue : this.reportQueue;
+  }
+
   private matchesQueue(filter: JobFilter): boolean {
     if (filter.queue && filter.queue !== REPORT_INGESTION_QUEUE) return false;
     return !filter.kind || filter.kind === INGEST_REPORT.name;
@@ -210,13 +247,13 @@ export class JobsService {
   }
 
   private async job(id: string): Promise<Job> {
-    const job = await guardQueue(() => this.reportQueue.queue.getJob(id));
+    const job = await guardQueue(() => this.queueOf(id).queue.getJob(id));
     if (!job) throw new JobsError('job_not_found');
     return job;
   }
 
   private async find(id: string): Promise<JobView | undefined> {
-    const job = await guardQueue(() => this.reportQueue.queue.getJob(id));
+    const job = await guardQueue(() => this.queueOf(id).queue.getJob(id));
     if (!job) return undefined;
     const state = stateName(await guardQueue(() => job.getState()));
     return state ? jobView(job, state) : undefined;

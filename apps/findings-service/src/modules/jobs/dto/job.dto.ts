@@ -78,6 +78,14 @@ export class JobDto {
       'A failed job whose failure can go away on another attempt (database or storage unavailable, internal error, cancelled); false for a report that can never be read',
   })
   retryable!: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description:
+      'Counters a running or finished job reported (a ticket backfill: total, done, linked, created, skipped, failed); null without',
+  })
+  progress!: Record<string, number> | null;
 
   static from(v: JobView, job?: JobReport, locale: Locale = 'en'): JobDto {
     const r = job?.report;
@@ -104,6 +112,7 @@ export class JobDto {
       failure_code: r?.failureCode ?? null,
       failure_reason: r ? reportFailureReason(r, locale) : null,
       retryable: isRetryable(v, r),
+      progress: v.progress,
     };
   }
 }
