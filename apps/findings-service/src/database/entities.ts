@@ -38,14 +38,19 @@ import {
   ScopeEntryEntity,
   ScopeProposalEntity,
 } from '../modules/scope/scope.entities';
-import { MailSendEntity } from '../modules/mail/mail-send.entity';
-import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
+import { ActionFeedCursorEntity } from '../modules/action-log/action-feed-cursor.entity';
+import {
+  NotificationDeliveryEntity,
+  NotificationEntity,
+} from '../modules/notifications/notification.entities';
 import {
   FindingTicketEntity,
   ProjectTicketSettingsEntity,
   TicketBackfillEntity,
   TicketEntity,
 } from '../modules/tickets/tickets.entities';
+import { MailSendEntity } from '../modules/mail/mail-send.entity';
+import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -81,10 +86,13 @@ export const FINDINGS_ENTITIES = [
   ScopeEntryEntity,
   ScopeProposalEntity,
   ScopeAssetEntity,
-  MailSendEntity,
-  CveCatalogEntity,
+  ActionFeedCursorEntity,
+  NotificationEntity,
+  NotificationDeliveryEntity,
   TicketEntity,
   FindingTicketEntity,
   ProjectTicketSettingsEntity,
   TicketBackfillEntity,
+  MailSendEntity,
+  CveCatalogEntity,
 ];

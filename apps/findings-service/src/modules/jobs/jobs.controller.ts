@@ -90,6 +90,9 @@ export class JobsController {
     @RequestLocale() locale: Locale,
   ): Promise<JobCancelDto> {
     const result = await this.jobs.cancel(access, id);
-    return { ...(await this.explainedOne(result, locale)), cancel_requested: result.cancelRequested };
+    return {
+      ...(await this.explainedOne(result, locale)),
+      cancel_requested: result.cancelRequested,
+    };
   }
 }
