@@ -17,9 +17,9 @@ import { RefreshTokenUsedAt1795604300000 } from './1795604300000-refresh-token-u
 import { AnalystFirstDay1795604400000 } from './1795604400000-analyst-first-day';
 import { FindingFlows1795605100000 } from './1795605100000-finding-flows';
 import { MailSends1795605200000 } from './1795605200000-mail-sends';
+import { NotificationCore1795605400000 } from './1795605400000-notification-core';
 import { CveCatalog1795605500000 } from './1795605500000-cve-catalog';
 import { Tickets1795605600000 } from './1795605600000-tickets';
-import { NotificationCore1795605400000 } from './1795605400000-notification-core';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -42,7 +42,7 @@ export const FINDINGS_MIGRATIONS = [
   AnalystFirstDay1795604400000,
   FindingFlows1795605100000,
   MailSends1795605200000,
-  Tickets1795605600000,
   NotificationCore1795605400000,
   CveCatalog1795605500000,
+  Tickets1795605600000,
 ];
