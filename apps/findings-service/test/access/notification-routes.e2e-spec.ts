@@ -1,14 +1,15 @@
 import request from 'supertest';
-import { isLevelAllowed, PERMISSION_NAMES } from '../../src/app/access/permissions';
-import { Auth, bearer } from '../support/catalog';
-import { freshLogin, freshMember, freshProduct, keyWith, Product } from '../support/findings-seed';
+import type { Auth } from '../support/catalog';
+import { freshProduct, Product } from '../support/findings-seed';
 import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 import {
   PROJECT_CALLERS,
+  projectCallers,
   type ProjectCaller,
   type MatrixRoute,
   send,
+  wrongAnswers,
 } from '../support/route-matrix';
 import { seedChannelPlugin } from '../notifications/support';
 import { seedDelivery } from '../notifications/route-seed';
@@ -22,7 +23,7 @@ let t: TestApp;
 let admin: Login;
 let product: Product;
 let channelId: string;
-const callers: Record<string, Auth | undefined> = {};
+let callers: Record<ProjectCaller, Auth | undefined>;
 
 const MANAGERS: Record<ProjectCaller, number> = {
   anonymous: 401,
@@ -69,41 +70,13 @@ beforeAll(async () => {
   admin = await loginAdmin(t);
   product = await freshProduct(t, admin);
   channelId = await seedChannelPlugin(t, 'matrix-notify-channel');
-  callers['anonymous'] = undefined;
-  callers['key: read_findings'] = await keyWith(t, admin, [
-    { permission: 'read_findings', level: 'global' },
-  ]);
-  callers['key: every permission'] = await keyWith(
-    t,
-    admin,
-    PERMISSION_NAMES.filter((p) => isLevelAllowed(p, 'global')).map((permission) => ({
-      permission,
-      level: 'global' as const,
-    })),
-  );
-  callers['user: not a member'] = bearer(await freshLogin(t, admin));
-  for (const role of ['viewer', 'analyst'] as const) {
-    callers[`user: ${role}`] = bearer(await freshMember(t, admin, product.project_id, role));
-  }
-  callers['user: project admin'] = bearer(await freshMember(t, admin, product.project_id, 'admin'));
-  callers['administrator'] = bearer(admin);
+  callers = await projectCallers(t, admin, product.project_id);
 });
 afterAll(() => t.close());
 
 describe('Access - notification delivery routes x caller', () => {
   it('every route answers each caller as the access table says', async () => {
-    const wrong: string[] = [];
-    for (const route of routes) {
-      for (const caller of PROJECT_CALLERS) {
-        const { status, body } = await route.call(callers[caller]);
-        if (status !== route.expected[caller]) {
-          wrong.push(
-            `${caller}: ${route.name} -> ${status} ${JSON.stringify(body).slice(0, 160)} (expected ${route.expected[caller]})`,
-          );
-        }
-      }
-    }
-    expect(wrong).toEqual([]);
+    expect(await wrongAnswers(routes, PROJECT_CALLERS, callers)).toEqual([]);
   });
 
   it('refusals name their reason: 403 access_denied for a member, 404 project_not_found for a stranger', async () => {

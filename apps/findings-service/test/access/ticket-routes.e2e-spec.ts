@@ -1,21 +1,15 @@
 import request from 'supertest';
-import { isLevelAllowed, PERMISSION_NAMES } from '../../src/app/access/permissions';
-import { Auth, bearer } from '../support/catalog';
-import {
-  freshLogin,
-  freshMember,
-  freshProduct,
-  keyWith,
-  Product,
-  seedFindings,
-} from '../support/findings-seed';
+import type { Auth } from '../support/catalog';
+import { freshProduct, Product, seedFindings } from '../support/findings-seed';
 import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 import {
   PROJECT_CALLERS,
+  projectCallers,
   type ProjectCaller,
   type MatrixRoute,
   send,
+  wrongAnswers,
 } from '../support/route-matrix';
 import { insertProviderRow } from '../tickets/support/provider-row';
 
@@ -29,7 +23,7 @@ let admin: Login;
 let product: Product;
 let providerId: string;
 let findingId: string;
-const callers: Record<string, Auth | undefined> = {};
+let callers: Record<ProjectCaller, Auth | undefined>;
 
 type Route = MatrixRoute<ProjectCaller>;
 
@@ -181,41 +175,13 @@ beforeAll(async () => {
   product = await freshProduct(t, admin);
   providerId = await insertProviderRow(t);
   [findingId] = (await seedFindings(t, product, [{ status: 'new' }])) as [string];
-  callers['anonymous'] = undefined;
-  callers['key: read_findings'] = await keyWith(t, admin, [
-    { permission: 'read_findings', level: 'global' },
-  ]);
-  callers['key: every permission'] = await keyWith(
-    t,
-    admin,
-    PERMISSION_NAMES.filter((p) => isLevelAllowed(p, 'global')).map((permission) => ({
-      permission,
-      level: 'global' as const,
-    })),
-  );
-  callers['user: not a member'] = bearer(await freshLogin(t, admin));
-  for (const role of ['viewer', 'analyst'] as const) {
-    callers[`user: ${role}`] = bearer(await freshMember(t, admin, product.project_id, role));
-  }
-  callers['user: project admin'] = bearer(await freshMember(t, admin, product.project_id, 'admin'));
-  callers['administrator'] = bearer(admin);
+  callers = await projectCallers(t, admin, product.project_id);
 }, 180_000);
 afterAll(() => t.close());
 
 describe('Access - ticket routes x caller', () => {
   it('every route answers each caller as the access table says', async () => {
     // 8 callers x every route, one after the other, on a shared 2-core machine.
-    const wrong: string[] = [];
-    for (const route of routes) {
-      for (const caller of PROJECT_CALLERS) {
-        const { status, body } = await route.call(callers[caller]);
-        if (status !== route.expected[caller]) {
-          wrong.push(
-            `${caller}: ${route.name} -> ${status} ${JSON.stringify(body).slice(0, 160)} (expected ${route.expected[caller]})`,
-          );
-        }
-      }
-    }
-    expect(wrong).toEqual([]);
+    expect(await wrongAnswers(routes, PROJECT_CALLERS, callers)).toEqual([]);
   }, 180_000);
 });
