@@ -50,11 +50,12 @@ fi
 bash tools/stack/stack.sh up || fail "the local stack (tools/stack/stack.sh up) did not start"
 eval "$(bash tools/stack/stack.sh env)"
 
+web_typechecked=false
 if [ "$#" -eq 0 ]; then
-  npx nx run-many -t lint typecheck --parallel=2 --outputStyle=static ||
-    fail "lint/typecheck failed"
-  # The benchmarks are not in `npm test`, but they must keep compiling against the apps.
-  npx tsc -p tools/bench/tsconfig.json || fail "tools/bench does not typecheck"
+  # Lint and type-check of every project (the benchmarks are not in `npm test`, but they must
+  # keep compiling against the apps: tools/typecheck/tsconfig.json includes them).
+  bash tools/test/static-checks.sh || fail "lint/typecheck failed"
+  web_typechecked=true
 fi
 
 # Drops the databases this run's tests made (templates, and clones a test did not drop);
@@ -106,7 +107,8 @@ run_web_tests() {
   local results="$out/results.json"
   rm -rf "$out"
   mkdir -p "$out"
-  if ! { npx nx run findings-web:typecheck --outputStyle=static &&
+  # (a full run type-checked the UI with the static checks already)
+  if ! { { $web_typechecked || npx nx run findings-web:typecheck --outputStyle=static; } &&
     NODE_ENV=production npx vite build --config apps/findings-web/vite.config.ts \
       --outDir "$out/dist" --emptyOutDir --logLevel warn; } >&2; then
     echo "test.sh: the web UI does not build" >&2
