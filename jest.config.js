@@ -2,6 +2,8 @@
 module.exports = {
   projects: ['<rootDir>/apps/*/jest.config.js', '<rootDir>/libs/*/jest.config.js'],
   reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
+  // Longest files first (tools/test/durations.json when Jest has no times of its own).
+  testSequencer: '<rootDir>/tools/test/sequencer.js',
   // Jest reads testTimeout from the global config only: the projects' (jest.preset.js) is ignored.
   testTimeout: require('./jest.preset.js').testTimeout,
   // After the last file, a worker is asked to exit and killed if it has not within this time

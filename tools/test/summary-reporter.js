@@ -3,9 +3,14 @@
 // A test suite that failed without a failing test (it could not run, or a hook threw)
 // counts as one failure. With TEST_SUMMARY_FILE set, the line goes to that file instead,
 // so tools/test.sh can print it after everything else Jest may print on exit.
+// With TEST_DURATIONS_FILE set, the seconds each test file took are written there as JSON
+// (paths relative to the repository): tools/test/durations.json, read by tools/test/sequencer.js.
 'use strict';
 
 const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '../..');
 
 function suiteFailuresWithoutFailingTests(testResults) {
   return testResults.filter(
@@ -24,6 +29,7 @@ function summaryLine(results) {
 
 class SummaryReporter {
   onRunComplete(_testContexts, results) {
+    if (process.env.TEST_DURATIONS_FILE) writeDurations(process.env.TEST_DURATIONS_FILE, results);
     const line = summaryLine(results);
     const file = process.env.TEST_SUMMARY_FILE;
     if (file) {
@@ -32,6 +38,17 @@ class SummaryReporter {
       process.stdout.write(`${line}\n`);
     }
   }
+}
+
+function writeDurations(file, results) {
+  const durations = {};
+  for (const suite of results.testResults) {
+    const { start, end } = suite.perfStats ?? {};
+    if (!start || !end) continue;
+    durations[path.relative(ROOT, suite.testFilePath)] = Math.round((end - start) / 100) / 10;
+  }
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
+  fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 module.exports = SummaryReporter;

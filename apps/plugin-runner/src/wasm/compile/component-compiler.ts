@@ -49,8 +49,8 @@ interface CompileThreadOutput {
  * code for one componentize-js plugin (a 12 MB component) is ~55 MB of RSS, and an entry keeps
  * it after its plugin was unloaded — this cache, not a leak, is why the runner's RSS stays up
  * after unloads (measured: +213 MB with 4 entries, flat after the 4th distinct version; flat
- * over 1 000 load/invoke/unload cycles of one version, test/wasm/soak.e2e-spec.ts). A loaded
- * version's code is held by its threads whether cached or not.
+ * over 1 000 load/invoke/unload cycles of one version; test/wasm/soak.e2e-spec.ts runs 400).
+ * A loaded version's code is held by its threads whether cached or not.
  */
 const compiledCache = new Map<string, Promise<CompiledComponent>>();
 export const DEFAULT_COMPILED_CACHE_ENTRIES = 2;
