@@ -1,14 +1,21 @@
 /**
  * Starts what the browser tests run against, the way `npm run up` runs it: a temporary
  * PostgreSQL database on the project's stack (tools/stack/stack.sh, started by tools/test.sh),
- * the findings API and worker from their sources on free ports, and the built UI behind
- * apps/findings-web/server/serve.mjs (API proxied same-origin). Returns the teardown.
+ * the plugin runner, the findings API and worker from their sources on free ports, and the built
+ * UI behind apps/findings-web/server/serve.mjs (API proxied same-origin). Returns the teardown.
+ *
+ * One such platform per Playwright worker (`workers` in playwright.config.ts): a worker's tests
+ * see only their own database, queues, rate limits, plugins and settings, exactly as when one
+ * worker ran every file in turn.
+ * The worker with parallel index i reads its platform from `FINDINGS_WEB_URL__i` and the other
+ * variables below (support/fixtures.ts, `stackVar`).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
 import { Client } from 'pg';
 import {
   REPOSITORY_ROOT,
@@ -45,7 +52,7 @@ async function admin<T>(pgUrl: string, run: (client: Client) => Promise<T>): Pro
   }
 }
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const { pgUrl, redisUrl } = stackEnv();
   // FINDINGS_WEB_DIST: a build of this run's own (tools/test.sh builds into the run's output
   // directory, so a build of another run never empties the files this one serves).
@@ -58,6 +65,38 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' },
     });
   }
+  const count = Math.max(1, config.workers);
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => startPlatform(pgUrl, redisUrl, dist)),
+  );
+  const platforms = started.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  const teardown = async () => {
+    await Promise.all(platforms.map((platform) => platform.teardown()));
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await teardown();
+    throw failed.reason;
+  }
+  platforms.forEach((platform, index) => {
+    for (const [name, value] of Object.entries(platform.env)) {
+      process.env[`${name}__${index}`] = value;
+      // The first platform also under the plain names (tools run outside a worker).
+      if (index === 0) process.env[name] = value;
+    }
+  });
+  return teardown;
+}
+
+interface Platform {
+  /** FINDINGS_WEB_URL, FINDINGS_API_URL, FINDINGS_ADMIN_EMAIL, FINDINGS_ADMIN_PASSWORD, FINDINGS_DATABASE_URL */
+  env: Record<string, string>;
+  teardown: () => Promise<void>;
+}
+
+async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Promise<Platform> {
   const suffix = randomBytes(4).toString('hex');
   const database = `t_findings_web_${suffix}`;
   await admin(pgUrl, (c) => c.query(`CREATE DATABASE ${database}`));
@@ -113,7 +152,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The plugin runner (plugin administration enables plugins through it).
     const runnerToken = randomBytes(32).toString('base64url');
     const runner = startNode(
-      'plugin-runner',
+      `plugin-runner-${suffix}`,
       ['-r', '@swc-node/register', 'apps/plugin-runner/src/main.ts'],
       {
         APP_ENV: 'production',
@@ -139,7 +178,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PLUGIN_RUNNER_TOKEN: runnerToken,
     });
     const apiProcess = startNode(
-      'findings-api',
+      `findings-api-${suffix}`,
       ['-r', '@swc-node/register', 'apps/findings-service/src/main.ts'],
       { ...common, PORT: String(apiPort), METRICS_PORT: String(metricsPort) },
     );
@@ -147,14 +186,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await waitForHttp(apiProcess, `http://127.0.0.1:${apiPort}/health`, 180_000);
     const workerMetricsPort = await freePort();
     const worker = startNode(
-      'findings-worker',
+      `findings-worker-${suffix}`,
       ['-r', '@swc-node/register', 'apps/findings-service/src/worker.ts'],
       { ...common, METRICS_PORT: String(workerMetricsPort) },
     );
     children.push(worker);
     await waitForHttp(worker, `http://127.0.0.1:${workerMetricsPort}/metrics`, 180_000);
     webPort = await freePort();
-    const web = startNode('findings-web', ['apps/findings-web/server/serve.mjs'], {
+    const web = startNode(`findings-web-${suffix}`, ['apps/findings-web/server/serve.mjs'], {
       FINDINGS_WEB_PORT: String(webPort),
       FINDINGS_API_URL: `http://127.0.0.1:${apiPort}`,
       FINDINGS_WEB_ROOT: dist,
@@ -165,11 +204,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await teardown();
     throw error;
   }
-  process.env.FINDINGS_WEB_URL = `http://127.0.0.1:${webPort}`;
-  process.env.FINDINGS_API_URL = `http://127.0.0.1:${apiPort}`;
-  process.env.FINDINGS_ADMIN_EMAIL = adminEmail;
-  process.env.FINDINGS_ADMIN_PASSWORD = adminPassword;
-  // Seeding what the API cannot make in a browser test's time (a channel plugin row, a violation).
-  process.env.FINDINGS_DATABASE_URL = databaseUrl.toString();
-  return teardown;
+  return {
+    env: {
+      FINDINGS_WEB_URL: `http://127.0.0.1:${webPort}`,
+      FINDINGS_API_URL: `http://127.0.0.1:${apiPort}`,
+      FINDINGS_ADMIN_EMAIL: adminEmail,
+      FINDINGS_ADMIN_PASSWORD: adminPassword,
+      // Seeding what the API cannot make in a browser test's time (a channel plugin row, a violation).
+      FINDINGS_DATABASE_URL: databaseUrl.toString(),
+    },
+    teardown,
+  };
 }

@@ -27,7 +27,19 @@ test.beforeAll(async () => {
       '--out',
       join(work, 'catalog'),
     ],
-    { cwd: REPOSITORY_ROOT, stdio: 'ignore', timeout: 540_000 },
+    {
+      cwd: REPOSITORY_ROOT,
+      stdio: 'ignore',
+      timeout: 540_000,
+      // The component cache the Jest files filled (componentCacheDir of @platform/plugin-sdk):
+      // without it the catalog's seven wasm plugins were componentized again, minutes of CPU.
+      env: {
+        ...process.env,
+        PLUGIN_COMPONENT_CACHE:
+          process.env.PLUGIN_COMPONENT_CACHE ??
+          join(process.env.STACK_STATE_DIR ?? '/var/tmp/secplatform-stack', 'plugin-components'),
+      },
+    },
   );
   publicKey = readFileSync(join(work, 'catalog/publisher.pub.pem'), 'utf8');
   const port = await freePort();

@@ -5,6 +5,7 @@ import {
   seedFindings,
   signIn,
   test,
+  webUrl,
 } from './support/fixtures';
 
 test('SLA dashboards: compliance and trend charts with MTTR; the violations list', async ({
@@ -18,11 +19,11 @@ test('SLA dashboards: compliance and trend charts with MTTR; the violations list
   );
   const id = items[0]?.id ?? '';
   expect(id).not.toBe('');
-  await api.request.patch(`${process.env.FINDINGS_WEB_URL}/api/v1/findings/${id}`, {
+  await api.request.patch(`${webUrl()}/api/v1/findings/${id}`, {
     headers: api.authHeaders(),
     data: { status: 'in_progress' },
   });
-  const fixed = await api.request.patch(`${process.env.FINDINGS_WEB_URL}/api/v1/findings/${id}`, {
+  const fixed = await api.request.patch(`${webUrl()}/api/v1/findings/${id}`, {
     headers: api.authHeaders(),
     data: { status: 'fixed' },
   });

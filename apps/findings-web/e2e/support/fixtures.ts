@@ -10,15 +10,24 @@ export const SCREENSHOT_DIR = join(
   'screenshots',
 );
 
+/**
+ * A variable of this worker's own platform (global-setup.ts starts one per worker):
+ * `<name>__<parallel index>`, which Playwright sets as TEST_PARALLEL_INDEX in each worker.
+ */
+export function stackVar(name: string): string {
+  const index = process.env.TEST_PARALLEL_INDEX ?? '0';
+  const value = process.env[`${name}__${index}`] ?? process.env[name];
+  if (!value) throw new Error(`${name} is not set (global setup did not run)`);
+  return value;
+}
+
 export function webUrl(): string {
-  const url = process.env.FINDINGS_WEB_URL;
-  if (!url) throw new Error('FINDINGS_WEB_URL is not set (global setup did not run)');
-  return url;
+  return stackVar('FINDINGS_WEB_URL');
 }
 
 export const admin = {
-  email: () => process.env.FINDINGS_ADMIN_EMAIL ?? '',
-  password: () => process.env.FINDINGS_ADMIN_PASSWORD ?? '',
+  email: () => stackVar('FINDINGS_ADMIN_EMAIL'),
+  password: () => stackVar('FINDINGS_ADMIN_PASSWORD'),
 };
 
 /** axe-core on the page as it is: no serious or critical violation. */
@@ -182,8 +191,7 @@ export function sarif(
 
 /** A statement on the test database (seeding what the API cannot make in a browser test). */
 export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
-  const url = process.env.FINDINGS_DATABASE_URL;
-  if (!url) throw new Error('FINDINGS_DATABASE_URL is not set (global setup did not run)');
+  const url = stackVar('FINDINGS_DATABASE_URL');
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -200,8 +208,7 @@ export async function sql<T>(text: string, values: unknown[] = []): Promise<T[]>
  * its job stays active. Reads, and changes to the report row, are not held.
  */
 export async function holdProductWrites(productId: string): Promise<{ release(): Promise<void> }> {
-  const url = process.env.FINDINGS_DATABASE_URL;
-  if (!url) throw new Error('FINDINGS_DATABASE_URL is not set (global setup did not run)');
+  const url = stackVar('FINDINGS_DATABASE_URL');
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
