@@ -48,5 +48,6 @@ describe('the official catalog source', () => {
     );
     apps.push(restarted);
     expect(await official(restarted)).toEqual(rows);
-  });
+    // Four API boots, three of them at once: over the 60 s default on a loaded 2-core machine.
+  }, 180_000);
 });
