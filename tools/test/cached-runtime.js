@@ -1,0 +1,29 @@
+// Jest's runtime with a V8 code cache per worker process (jest.preset.js `runtime`).
+//
+// Jest gives every test file a fresh module registry, so each file compiles the ~3 500 modules
+// of a service again (vm.compileFunction: parse, pre-parse of every inner function, top-level
+// code). The compiled code does not depend on the file's context, so the first compile of a
+// module keeps V8's code cache and the next test files in the worker compile from it. A cache
+// entry is used only for the very same source text (a module transformed anew is compiled
+// anew); V8 itself refuses an entry built by another V8 or with other flags.
+const vm = require('node:vm');
+
+const compile = vm.compileFunction;
+const cache = new Map();
+
+vm.compileFunction = function compileWithCodeCache(code, params, options) {
+  const filename = options?.filename;
+  if (!filename || options.cachedData !== undefined || options.produceCachedData) {
+    return compile.call(this, code, params, options);
+  }
+  const entry = cache.get(filename);
+  if (entry !== undefined && entry.code === code) {
+    const fn = compile.call(this, code, params, { ...options, cachedData: entry.data });
+    if (!fn.cachedDataRejected) return fn;
+  }
+  const fn = compile.call(this, code, params, { ...options, produceCachedData: true });
+  if (fn.cachedDataProduced) cache.set(filename, { code, data: fn.cachedData });
+  return fn;
+};
+
+module.exports = require('jest-runtime');
