@@ -5,7 +5,12 @@
 // code). The compiled code does not depend on the file's context, so the first compile of a
 // module keeps V8's code cache and the next test files in the worker compile from it. A cache
 // entry is used only for the very same source text (a module transformed anew is compiled
-// anew); V8 itself refuses an entry built by another V8 or with other flags.
+// anew); V8 itself refuses an entry built by another V8 or with other flags, but not one built
+// from another source of the same length (libs/testing/test/cached-runtime.e2e-spec.ts).
+//
+// Known cost: with the cache, a file's test environment stays reachable after the file (Jest's
+// --detectLeaks, even on a trivial spec; without the cache it does not). The worker memory
+// limit in jest.config.js bounds it, as it bounds the e2e files' own ~40 MB (docs/benchmarks.md).
 const vm = require('node:vm');
 
 const compile = vm.compileFunction;
