@@ -49,9 +49,16 @@ test('the total, groups by rule and file, the CSV export of the current list, co
   await expect(page.getByTestId('findings-total')).toHaveText('12 findings');
   await expect(page.getByTestId('linked-filter-rule_id')).toContainText('js/sql-injection');
 
-  // The export is the current list: the rule's 12 findings.
+  // The export is the current list: the rule's 12 findings, downloaded by the browser itself
+  // through a single-use link (no bearer token on the request, nothing buffered in the page).
+  // (A browser download is no page request: Playwright shows its URL, not its headers.)
   const download = page.waitForEvent('download');
   await page.getByTestId('export-csv').click();
+  const downloaded = new URL((await download).url());
+  expect(downloaded.pathname).toBe('/api/v1/findings/export.csv');
+  expect(downloaded.searchParams.get('download_token')).toMatch(/^dl_/);
+  expect(downloaded.searchParams.get('rule_id')).toBe('js/sql-injection');
+  expect((await download).suggestedFilename()).toBe('findings.csv');
   const file = await (await download).path();
   const csv = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   const rows = csv.trim().split('\r\n');

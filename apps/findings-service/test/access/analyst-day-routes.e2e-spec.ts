@@ -65,6 +65,19 @@ const routes: Route[] = [
     expected: { ...READERS, 'key: read_findings': 403, 'key: every permission': 403 },
   },
   {
+    name: 'POST /api/v1/findings/export-links',
+    call: (auth) => send(request(t.url).post('/api/v1/findings/export-links'), auth),
+    expected: {
+      ...READERS,
+      'key: read_findings': 403,
+      'key: every permission': 403,
+      'user: viewer': 201,
+      'user: analyst': 201,
+      'user: project admin': 201,
+      administrator: 201,
+    },
+  },
+  {
     name: 'GET /api/v1/findings/{id}/comments',
     call: (auth) => send(request(t.url).get(`/api/v1/findings/${findingId}/comments`), auth),
     expected: READERS,

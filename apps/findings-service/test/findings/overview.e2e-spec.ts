@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Auth, bearer } from '../support/catalog';
@@ -247,5 +248,97 @@ describe('CSV export - /api/v1/findings/export.csv (GET)', () => {
       .apply(request(t.url).get('/api/v1/findings/export.csv').query({ severity: 'huge' }))
       .expect(400);
     expect(badFilter.body.code).toBe('validation_failed');
+  });
+});
+
+describe('Export links - /api/v1/findings/export-links (POST)', () => {
+  const makeLink = (auth: Auth, query: Record<string, string>) =>
+    auth.apply(request(t.url).post('/api/v1/findings/export-links').query(query));
+  const open = (url: string) => request(t.url).get(url).buffer(true);
+  const csvIds = (text: string) =>
+    text
+      .slice(1)
+      .split('\r\n')
+      .slice(1)
+      .filter((l) => l.length > 0)
+      .map((l) => l.split(',')[0]);
+
+  it('gives a link that downloads the same selection once, without a header, within 60 s', async () => {
+    const before = Date.now();
+    const made = await makeLink(bearer(admin), {
+      product_id: product.id,
+      rule_id: 'js/sql-injection',
+    }).expect(201);
+    const { url, expires_at } = made.body.data as { url: string; expires_at: string };
+    expect(url).toMatch(/^\/api\/v1\/findings\/export\.csv\?/);
+    const params = new URL(url, t.url).searchParams;
+    expect(params.get('product_id')).toBe(product.id);
+    expect(params.get('rule_id')).toBe('js/sql-injection');
+    expect(params.get('download_token')).toMatch(/^dl_[\w-]{43}$/);
+    const ttl = Date.parse(expires_at) - before;
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(61_000);
+
+    const csv = await open(url).expect(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="findings.csv"');
+    expect(csvIds(csv.text).sort()).toEqual(ids.slice(0, 3).sort());
+
+    const again = await open(url).expect(401);
+    expect(again.headers['content-type']).toMatch(/application\/json/);
+    expect(again.body.code).toBe('download_link_invalid');
+    // Only its hash was stored: nothing in Redis names the token.
+    const redis = new Redis(t.config.redisUrl);
+    try {
+      const keys = await redis.keys('findsvc:download-link:*');
+      expect(keys.join(' ')).not.toContain(params.get('download_token'));
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('a link opens only export.csv; elsewhere it is no credential and is not spent', async () => {
+    const made = await makeLink(bearer(admin), { product_id: product.id }).expect(201);
+    const token = new URL(made.body.data.url, t.url).searchParams.get('download_token')!;
+    const list = await request(t.url)
+      .get('/api/v1/findings')
+      .query({ product_id: product.id, download_token: token })
+      .expect(401);
+    expect(list.body.code).toBe('authentication_required');
+    const forged = await open(
+      `/api/v1/findings/export.csv?product_id=${product.id}&download_token=dl_${'A'.repeat(43)}`,
+    ).expect(401);
+    expect(forged.body.code).toBe('download_link_invalid');
+    const rows = csvIds((await open(made.body.data.url).expect(200)).text);
+    expect(rows).toEqual(expect.arrayContaining(ids));
+  });
+
+  it('is for users only, checks the selection first, and re-checks the user when used', async () => {
+    const key = await keyWith(t, admin, [{ permission: 'read_findings', level: 'global' }]);
+    expect((await makeLink(key, {}).expect(403)).body.code).toBe('access_denied');
+    expect((await makeLink(bearer(admin), { q: 'severity:(' }).expect(400)).body.code).toBe(
+      'query_syntax_error',
+    );
+    expect((await makeLink(bearer(admin), { severity: 'huge' }).expect(400)).body.code).toBe(
+      'validation_failed',
+    );
+
+    // A member sees their project's findings through the link, never another project's.
+    const other = await freshProduct(t, admin);
+    const [elsewhere] = await seedFindings(t, other, [{ rule_id: 'elsewhere' }]);
+    const member = await freshMember(t, admin, product.project_id, 'viewer');
+    const mine = await makeLink(bearer(member), {}).expect(201);
+    const rows = csvIds((await open(mine.body.data.url).expect(200)).text);
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    expect(rows).not.toContain(elsewhere);
+
+    // Disabled after the link was made: the link stops working with the user.
+    const late = await makeLink(bearer(member), {}).expect(201);
+    await bearer(admin)
+      .apply(
+        request(t.url).put(`/api/v1/admin/users/${member.userId}/enabled`).send({ enabled: false }),
+      )
+      .expect(200);
+    expect((await open(late.body.data.url).expect(401)).body.code).toBe('download_link_invalid');
   });
 });

@@ -160,6 +160,7 @@ function queries(seed: FindingsFuzzSeed): Record<string, Record<string, string>>
     'GET /api/v1/findings/count': { project_id: seed.projectId },
     'GET /api/v1/findings/groups': { by: 'rule', project_id: seed.projectId, limit: '5' },
     'GET /api/v1/findings/export.csv': { project_id: seed.projectId },
+    'POST /api/v1/findings/export-links': { project_id: seed.projectId },
     'GET /api/v1/findings/{id}/comments': { limit: '5' },
     'GET /api/v1/users/search': { project_id: seed.projectId, q: 'example' },
     'GET /api/v1/sla/violations': { project_id: seed.projectId, limit: '5' },

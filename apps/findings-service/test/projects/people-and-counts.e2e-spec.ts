@@ -9,6 +9,7 @@ import {
   startWithProduct,
 } from '../support/findings-seed';
 import { freshUser, login, Login } from '../support/sessions';
+import { countsByProjectSql } from '../../src/modules/findings/cascades/findings-cascades.sql';
 import { TestApp } from '../support/test-app';
 
 /**
@@ -191,5 +192,19 @@ describe('Project finding counts - /api/v1/projects[/{id}] (GET)', () => {
       attention: 0,
       open_by_severity: { CRITICAL: 0, HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 },
     });
+  });
+
+  it('are an index-only scan, not a read of every finding', async () => {
+    const { sql, values } = countsByProjectSql(['00000000-0000-4000-8000-000000000000']);
+    const ds = t.app.get(DataSource);
+    const plan = await ds.transaction(async (manager) => {
+      // The test database is small: forbid the sequential scan a big one would not choose.
+      await manager.query('SET LOCAL enable_seqscan = off');
+      const rows = (await manager.query(`EXPLAIN (FORMAT TEXT) ${sql}`, values)) as {
+        'QUERY PLAN': string;
+      }[];
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Only Scan using ix_findings_project_id_status_severity/);
   });
 });

@@ -10,12 +10,23 @@ export const RATE_LIMIT_METADATA = 'findings:rate-limit';
 export const BEARER_SCHEME = 'bearer';
 export const API_KEY_SCHEME = 'api_key';
 
+/**
+ * What a single-use download link may fetch (modules/auth/download-links): a route that
+ * declares the same purpose also accepts its `download_token` query parameter.
+ */
+export type DownloadPurpose = 'findings-export';
+
 /** How a route is reached. Every route must declare one; undeclared routes are refused. */
 export type AccessRule =
   | { kind: 'public'; optionalUser: boolean }
   | { kind: 'user' }
   | { kind: 'admin' }
-  | { kind: 'permission'; permission: PermissionName; principals: PrincipalKind[] }
+  | {
+      kind: 'permission';
+      permission: PermissionName;
+      principals: PrincipalKind[];
+      downloadLink?: DownloadPurpose;
+    }
   | { kind: 'any_permission'; principals: PrincipalKind[] };
 
 /** The findings service's access rules, declared with the shared decorator shape. */
@@ -42,20 +53,26 @@ export function AdminOnly(): MethodDecorator & ClassDecorator {
 /**
  * Callers holding `permission` at some scope; by default users and service accounts.
  * The service then checks the concrete project/product with `AccessContext.can`.
+ * `downloadLink`: a user may also come with a single-use link of that purpose
+ * (`?download_token=`) instead of a header, for a browser's native download.
  */
 export function Access(options: {
   permission: PermissionName;
   principals?: PrincipalKind[];
+  downloadLink?: DownloadPurpose;
 }): MethodDecorator & ClassDecorator {
   const principals = options.principals ?? ['user', 'service_account'];
   const security = [
     ...(principals.includes('user') ? [ApiBearerAuth(BEARER_SCHEME)] : []),
     ...(principals.includes('service_account') ? [ApiSecurity(API_KEY_SCHEME)] : []),
   ];
-  return FINDINGS_ACCESS.declare(
-    { kind: 'permission', permission: options.permission, principals },
-    ...security,
-  );
+  const rule: Extract<AccessRule, { kind: 'permission' }> = {
+    kind: 'permission',
+    permission: options.permission,
+    principals,
+  };
+  if (options.downloadLink) rule.downloadLink = options.downloadLink;
+  return FINDINGS_ACCESS.declare(rule, ...security);
 }
 
 /**

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   // auth
   authentication_required: 401,
   invalid_token: 401,
+  download_link_invalid: 401,
   invalid_api_key: 401,
   invalid_credentials: 401,
   refresh_token_invalid: 401,

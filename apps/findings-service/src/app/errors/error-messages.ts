@@ -43,6 +43,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'access token is invalid or expired',
     ru: 'токен доступа недействителен или истёк',
   },
+  download_link_invalid: {
+    en: 'the download link was already used, has expired or is unknown; start the download again',
+    ru: 'ссылка для скачивания уже использована, истекла или неизвестна; начните скачивание заново',
+  },
   invalid_api_key: {
     en: 'API key is invalid or revoked',
     ru: 'ключ API недействителен или отозван',

@@ -20,6 +20,7 @@ import { MailSends1795605200000 } from './1795605200000-mail-sends';
 import { NotificationCore1795605400000 } from './1795605400000-notification-core';
 import { CveCatalog1795605500000 } from './1795605500000-cve-catalog';
 import { Tickets1795605600000 } from './1795605600000-tickets';
+import { ProjectCountsIndex1795605700000 } from './1795605700000-project-counts-index';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -45,4 +46,5 @@ export const FINDINGS_MIGRATIONS = [
   NotificationCore1795605400000,
   CveCatalog1795605500000,
   Tickets1795605600000,
+  ProjectCountsIndex1795605700000,
 ];

@@ -4,6 +4,7 @@ import { FindingsError } from '../../app/errors/findings-error';
 export type AuthErrorCode =
   | 'authentication_required'
   | 'invalid_token'
+  | 'download_link_invalid'
   | 'invalid_api_key'
   | 'invalid_credentials'
   | 'refresh_token_invalid'

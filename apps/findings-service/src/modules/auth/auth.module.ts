@@ -13,6 +13,7 @@ import { Authenticator } from './access/authenticator';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { CompletedSsoFlows } from './completed-sso-flows';
+import { DownloadLinksModule } from './download-links/download-links.module';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from './session-cookies';
 import { SsoSignInService } from './sso-sign-in.service';
 
@@ -43,6 +44,7 @@ const REFRESH_ROTATION_GRACE_SECONDS = 10;
     ServiceAccountsModule,
     RateLimitModule,
     MembershipGrantsModule,
+    DownloadLinksModule,
   ],
   controllers: [AuthController],
   providers: [

@@ -4,8 +4,9 @@ import { findingSources } from './finding-sources';
 import type { FindingTicket, FindingView } from './finding-view';
 
 /**
- * A raw row of FINDING_READ_COLUMNS (`f.*`, project and product names, the assignee's e-mail
- * and display name; node-pg types).
+ * A raw row of FINDING_READ_COLUMNS or FINDING_DETAIL_COLUMNS (the finding's columns, project
+ * and product names, the assignee's e-mail and display name, the ticket; node-pg types). A list
+ * row has no flows: they map to empty lists.
  */
 export type FindingRowRecord = Record<string, unknown>;
 

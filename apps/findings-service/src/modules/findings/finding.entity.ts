@@ -24,6 +24,8 @@ import { ProductEntity } from '../products/product.entity';
 @Index('uq_findings_product_id_identity_hash', ['productId', 'identityHash'], { unique: true })
 @Index('ix_findings_product_id_id', ['productId', 'id'])
 @Index('ix_findings_project_id_id', ['projectId', 'id'])
+/** GET /projects' counts per status and severity: an index-only scan (migration 1795605700000). */
+@Index('ix_findings_project_id_status_severity', ['projectId', 'status', 'severity'])
 @Index('ix_findings_severity_status_id', ['severity', 'status', 'id'])
 @Index('ix_findings_created_at_id', ['createdAt', 'id'])
 /** Expression index `((CASE severity ... END), id)` from the findings-API migration. */

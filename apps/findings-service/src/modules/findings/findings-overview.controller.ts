@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import type { AccessContext } from '../../app/access/access-context';
@@ -13,6 +13,7 @@ import {
   FindingGroupsQueryDto,
   FindingSelectionQueryDto,
 } from './dto/finding-overview.dto';
+import { FindingExportLinkDto, FindingExportQueryDto } from './dto/finding-export.dto';
 import { FindingsExportService } from './export/findings-export.service';
 import { FindingsOverviewService } from './findings-overview.service';
 
@@ -56,8 +57,32 @@ export class FindingsOverviewController {
     return FindingGroupPageDto.from(page);
   }
 
-  @Get('export.csv')
+  @Post('export-links')
+  @HttpCode(201)
   @Access({ permission: 'read_findings', principals: ['user'] })
+  @ApiOperation({
+    summary: 'A single-use link to the CSV export of the selection (user token only)',
+    description:
+      'Every filter and q of the list, checked as export.csv checks them. The answer names export.csv with the same selection and a download_token that works once, within 60 s, for the user who asked (re-checked when it is used): a browser can then download natively, streamed to disk, without an Authorization header.',
+  })
+  @ApiDataResponse(FindingExportLinkDto, { status: 201 })
+  @ApiErrorResponses(400, 401, 403, 429)
+  async exportLink(
+    @CurrentAccess() access: AccessContext,
+    @Query() dto: FindingSelectionQueryDto,
+    @Req() request: FastifyRequest,
+  ): Promise<FindingExportLinkDto> {
+    const selection = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const link = await this.exports.link(
+      access,
+      { filters: toFindingFilters(dto), q: dto.q },
+      selection,
+    );
+    return FindingExportLinkDto.from(link);
+  }
+
+  @Get('export.csv')
+  @Access({ permission: 'read_findings', principals: ['user'], downloadLink: 'findings-export' })
   @ApiOperation({
     summary: 'The list selection as CSV, streamed (user token only)',
     description:
@@ -72,7 +97,7 @@ export class FindingsOverviewController {
   @ApiErrorResponses(400, 401, 403, 429)
   async exportCsv(
     @CurrentAccess() access: AccessContext,
-    @Query() dto: FindingSelectionQueryDto,
+    @Query() dto: FindingExportQueryDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const lines = await this.exports.open(access, { filters: toFindingFilters(dto), q: dto.q });

@@ -1,3 +1,4 @@
+import { DownloadLinksModule } from '../auth/download-links/download-links.module';
 import { Module } from '@nestjs/common';
 import { ActionLogModule } from '../action-log/action-log.module';
 import { ProjectsModule } from '../projects/projects.module';
@@ -24,7 +25,7 @@ import { FindingTriageService } from './triage/finding-triage.service';
  * tags, comment threads, action log; count, groups and CSV export of the list's selection.
  */
 @Module({
-  imports: [ProjectsModule, ActionLogModule],
+  imports: [ProjectsModule, ActionLogModule, DownloadLinksModule],
   controllers: [
     FindingTagsController,
     BulkStatusController,

@@ -49,7 +49,7 @@ export class AccessGuard implements CanActivate {
     }
     if (rule.kind === 'public' && !rule.optionalUser) return true;
 
-    const access = await this.authenticator.authenticate(context);
+    const access = await this.authenticator.authenticate(context, rule);
     if (!access) {
       if (rule.kind === 'public') return true;
       throw new AuthError('authentication_required');

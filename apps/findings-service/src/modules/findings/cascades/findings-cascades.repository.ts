@@ -7,10 +7,10 @@ import type {
   ProjectFindings,
   SeverityDays,
 } from '../../projects/project-findings.port';
-import { FINDING_STATUS_GROUPS } from '../finding-status';
 import type { AssignedFindings, UnassignedFinding } from '../../users/assigned-findings.port';
 import {
   applySeverityDaysSql,
+  countsByProjectSql,
   deleteFindingsOfProductSql,
   refreshEnrichmentTagsSql,
   unassignFindingsOfSql,
@@ -43,18 +43,8 @@ export class FindingsCascadesRepository
     manager: EntityManager,
     projectIds: readonly string[],
   ): Promise<Map<string, ProjectFindingCounts>> {
-    const rows = (await manager.query(
-      `SELECT project_id, count(*)::int AS total,
-          count(*) FILTER (WHERE status = ANY($2::text[]))::int AS open,
-          count(*) FILTER (WHERE status = ANY($3::text[]))::int AS attention,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'CRITICAL')::int AS critical,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'HIGH')::int AS high,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'MEDIUM')::int AS medium,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'LOW')::int AS low,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'INFO')::int AS info
-         FROM findings WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`,
-      [projectIds, FINDING_STATUS_GROUPS.open, FINDING_STATUS_GROUPS.attention],
-    )) as Record<string, number | string>[];
+    const { sql, values } = countsByProjectSql(projectIds);
+    const rows = (await manager.query(sql, values)) as Record<string, number | string>[];
     return new Map(
       rows.map((r) => [
         String(r['project_id']),

@@ -1,4 +1,5 @@
 import { deadlineSql } from '../../sla-clock/sla-clock.sql';
+import { FINDING_STATUS_GROUPS } from '../finding-status';
 
 /**
  * The statements other modules need run on the `findings` table when something of theirs
@@ -62,5 +63,24 @@ export function refreshEnrichmentTagsSql(findingIds: readonly string[]): SqlStat
                   '{}')
           WHERE f.id = ANY($1::uuid[])`,
     values: [findingIds],
+  };
+}
+
+/**
+ * Finding counts of each of `projectIds` (absent: none): every finding, the open and attention
+ * groups, open by severity. An index-only scan of ix_findings_project_id_status_severity.
+ */
+export function countsByProjectSql(projectIds: readonly string[]): SqlStatement {
+  return {
+    sql: `SELECT project_id, count(*)::int AS total,
+          count(*) FILTER (WHERE status = ANY($2::text[]))::int AS open,
+          count(*) FILTER (WHERE status = ANY($3::text[]))::int AS attention,
+          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'CRITICAL')::int AS critical,
+          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'HIGH')::int AS high,
+          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'MEDIUM')::int AS medium,
+          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'LOW')::int AS low,
+          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'INFO')::int AS info
+         FROM findings WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`,
+    values: [projectIds, FINDING_STATUS_GROUPS.open, FINDING_STATUS_GROUPS.attention],
   };
 }

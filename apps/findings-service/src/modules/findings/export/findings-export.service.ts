@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessContext } from '../../../app/access/access-context';
+import { API_PREFIX } from '../../../app/http/data-envelope.interceptor';
+import { DownloadLinks } from '../../auth/download-links/download-links';
 import { VisibilityService } from '../../projects/visibility.service';
 import { FindingListRow, FindingsRepository } from '../findings.repository';
 import type { FindingSelectionInput } from '../findings-overview.service';
@@ -10,6 +12,12 @@ import { csvHeader, csvRow } from './findings-csv';
 
 /** Rows read per statement while exporting. */
 export const EXPORT_BATCH = 1000;
+
+/** A single-use link to export.csv with one selection. */
+export interface FindingExportLink {
+  url: string;
+  expiresAt: Date;
+}
 
 /**
  * The list's selection as CSV (docs/findings-service/findings-api.md#get-apiv1findingsexportcsv):
@@ -23,7 +31,26 @@ export class FindingsExportService {
   constructor(
     private readonly findings: FindingsRepository,
     private readonly visibility: VisibilityService,
+    private readonly downloadLinks: DownloadLinks,
   ) {}
+
+  /**
+   * A single-use link to the export of `selection` (the request's query parameters, as the
+   * list takes them) for a browser's native download: the query is checked first, so a refusal
+   * is this request's JSON error and never a file the browser saves.
+   */
+  async link(
+    access: AccessContext,
+    input: FindingSelectionInput,
+    selection: URLSearchParams,
+  ): Promise<FindingExportLink> {
+    if (input.q !== undefined) parseQuery(input.q, FINDINGS_QUERY_CATALOG);
+    const issued = await this.downloadLinks.issue(access.principal.id, 'findings-export');
+    const query = new URLSearchParams(selection);
+    query.delete('download_token');
+    query.set('download_token', issued.token);
+    return { url: `/${API_PREFIX}/findings/export.csv?${query}`, expiresAt: issued.expiresAt };
+  }
 
   async open(access: AccessContext, input: FindingSelectionInput): Promise<AsyncIterable<string>> {
     const spec: FindingListSpec = {

@@ -1,6 +1,13 @@
+import { getMetadataArgsStorage } from 'typeorm';
+import { FindingEntity } from '../finding.entity';
 import { parseQuery } from '../query';
 import { findingListSql } from './finding-list.sql';
 import { FINDINGS_QUERY_CATALOG } from './finding-query-catalog';
+import {
+  FINDING_DETAIL_COLUMNS,
+  FINDING_DETAIL_OWN_COLUMNS,
+  FINDING_LIST_OWN_COLUMNS,
+} from './finding-selection.sql';
 
 describe('findingListSql', () => {
   it('puts every value in parameters, visibility first, query params after the filters', () => {
@@ -32,5 +39,42 @@ describe('findingListSql', () => {
     });
     expect(sql).toContain('WHERE FALSE');
     expect(sql).toContain('ORDER BY f.id ASC');
+  });
+});
+
+describe('the columns a finding is read with', () => {
+  const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  /** Stored for ingestion only; no API shape shows them. */
+  const NOT_READ = [
+    'identity_hash',
+    'properties',
+    'sla_idle_ms',
+    'content_digest',
+    'first_report_id',
+    'last_report_id',
+  ];
+
+  it('a list names its columns and leaves out the flows, the identity hash and properties', () => {
+    const { sql } = findingListSql({
+      scope: { all: true },
+      filters: {},
+      sort: 'id',
+      order: 'asc',
+      fetch: 2,
+    });
+    expect(sql).not.toMatch(/\bf\.\*/);
+    for (const column of ['code_flows', 'related_locations', 'properties', 'identity_hash'])
+      expect(sql).not.toContain(`f.${column}`);
+    expect(sql).toContain('f.rule_title');
+    expect(FINDING_DETAIL_COLUMNS).toContain('f.code_flows');
+    expect(FINDING_DETAIL_COLUMNS).toContain('f.related_locations');
+  });
+
+  it('every column of the entity is read by a list, by the single finding, or knowingly by none', () => {
+    const columns = getMetadataArgsStorage()
+      .columns.filter((c) => c.target === FindingEntity)
+      .map((c) => c.options.name ?? snake(c.propertyName));
+    const decided = [...FINDING_LIST_OWN_COLUMNS, ...FINDING_DETAIL_OWN_COLUMNS, ...NOT_READ];
+    expect([...columns].sort()).toEqual([...decided].sort());
   });
 });

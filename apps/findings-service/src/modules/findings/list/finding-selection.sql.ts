@@ -82,18 +82,47 @@ export const FINDINGS_FROM = `findings f
   JOIN products pr ON pr.id = f.product_id`;
 
 /**
- * Columns of a finding as the API reads it (with FINDINGS_READ_FROM): the finding, project and
- * product names, the assignee, and its ticket in an external tracker (`ticket_*`, NULL without).
+ * The finding's own columns a list item shows (FindingDto), named one by one: never `f.*`, which
+ * would also carry the identity hash, the scanner's `properties` and the flows (jsonb up to
+ * ~100 KB a row, detoasted and sent for every row of a page that shows none of them).
  */
-export const FINDING_READ_COLUMNS = `f.*, p.name AS project_name, pr.name AS product_name,
+// prettier-ignore
+export const FINDING_LIST_OWN_COLUMNS = [
+  'id', 'project_id', 'product_id', 'identity_kind', 'rule_id', 'rule_name', 'rule_title', 'title',
+  'description', 'severity', 'status', 'status_changed_at', 'baseline_state', 'kind', 'suppressed',
+  'host', 'ip', 'port', 'protocol', 'service', 'url', 'file_path', 'start_line', 'end_line',
+  'snippet', 'logical_location', 'cve', 'cwe', 'component', 'component_version', 'score',
+  'scanner', 'scanner_version', 'revision', 'report_tags', 'tags', 'enrichment_tags', 'sla_days',
+  'sla_started_at', 'sla_paused_at', 'sla_due_at', 'assignee_id', 'triage_comment',
+  'risk_accepted_until', 'waiting_reason', 'waiting_until', 'fingerprints', 'sources',
+  'first_seen_at', 'last_seen_at', 'created_at', 'updated_at',
+] as const;
+
+/** What only the single finding shows (FindingDetailDto): SARIF related locations and flows. */
+export const FINDING_DETAIL_OWN_COLUMNS = ['related_locations', 'code_flows'] as const;
+
+const JOINED_COLUMNS = `p.name AS project_name, pr.name AS product_name,
   u.email AS assignee_email, u.display_name AS assignee_display_name,
   tk.id AS ticket_id, tk.installed_plugin_id AS ticket_provider_plugin_id,
   tk.task_id AS ticket_task_id, tk.task_key AS ticket_key, tk.url AS ticket_url,
   tk.status AS ticket_status, tk.raw_status AS ticket_raw_status, tk.origin AS ticket_origin,
   tk.status_synced_at AS ticket_status_synced_at, fti.linked_at AS ticket_linked_at`;
 
-/** FINDING_READ_COLUMNS and how many findings share the ticket (single-finding reads only). */
-export const FINDING_DETAIL_COLUMNS = `${FINDING_READ_COLUMNS},
+const own = (columns: readonly string[]): string => columns.map((c) => `f.${c}`).join(', ');
+
+/**
+ * Columns of a finding as a list reads it (with FINDINGS_READ_FROM): FINDING_LIST_OWN_COLUMNS,
+ * project and product names, the assignee, and its ticket in an external tracker (`ticket_*`,
+ * NULL without).
+ */
+export const FINDING_READ_COLUMNS = `${own(FINDING_LIST_OWN_COLUMNS)},
+  ${JOINED_COLUMNS}`;
+
+/**
+ * FINDING_READ_COLUMNS, the flows, and how many findings share the ticket (single-finding
+ * reads only).
+ */
+export const FINDING_DETAIL_COLUMNS = `${FINDING_READ_COLUMNS}, ${own(FINDING_DETAIL_OWN_COLUMNS)},
   (SELECT count(*)::int FROM finding_tickets c WHERE c.ticket_id = fti.ticket_id)
     AS ticket_finding_count`;
 

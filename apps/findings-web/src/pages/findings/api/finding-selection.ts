@@ -1,10 +1,13 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, authFetch, call, toApiError } from '../../../api/client';
+import { api, call } from '../../../api/client';
 import type { paths } from '../../../api/schema.gen';
 import type { GroupBy } from '../view-state';
 
 type CountQuery = NonNullable<paths['/api/v1/findings/count']['get']['parameters']['query']>;
 type GroupsQuery = NonNullable<paths['/api/v1/findings/groups']['get']['parameters']['query']>;
+type ExportQuery = NonNullable<
+  paths['/api/v1/findings/export-links']['post']['parameters']['query']
+>;
 
 /** The total of a selection (exact up to 10 000, else an estimate), asked once per view. */
 export function useFindingsCount(selection: Record<string, string>) {
@@ -35,26 +38,19 @@ export function useFindingGroups(selection: Record<string, string>, by: GroupBy 
 }
 
 /**
- * The selection as a CSV file (the API streams it; the request carries the user's token, so it
- * is fetched, not linked), saved under the name the server gives.
+ * The selection as a CSV file, downloaded by the browser itself: the API first checks the
+ * selection and answers a single-use link (60 s), which an anchor then opens, so the file streams
+ * to disk with the browser's own progress and nothing is held in the page's memory. A refused
+ * selection is an error here, never a saved JSON file.
  */
 export async function downloadFindingsCsv(selection: Record<string, string>): Promise<void> {
-  const url = new URL('/api/v1/findings/export.csv', globalThis.location.origin);
-  for (const [name, value] of Object.entries(selection)) url.searchParams.set(name, value);
-  const response = await authFetch(new Request(url, { headers: { Accept: 'text/csv' } }));
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => undefined);
-    throw toApiError(response, body);
-  }
-  const blob = await response.blob();
-  const name =
-    /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ??
-    'findings.csv';
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  const link = await call(
+    api.POST('/api/v1/findings/export-links', { params: { query: selection as ExportQuery } }),
+  );
+  const anchor = document.createElement('a');
+  anchor.href = new URL(link.url, globalThis.location.origin).toString();
+  anchor.download = 'findings.csv';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
 }
