@@ -166,7 +166,7 @@ async function main(): Promise<void> {
         await page.goto(`${webUrl}/projects`);
         await page.getByRole('heading', { name: 'Projects' }).waitFor();
         const started = performance.now();
-        await page.getByRole('link', { name: 'Findings' }).click();
+        await page.getByRole('link', { name: 'Findings', exact: true }).click();
         await firstRows(page);
         const browserMs = performance.now() - started;
         const t0 = performance.now();
