@@ -164,6 +164,9 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
         METRICS_HOST: '127.0.0.1',
         METRICS_PORT: '0',
         PLUGIN_RUNNER_TOKEN: runnerToken,
+        // The trackers of the ticket scenario are plain-http stand-ins on loopback.
+        PLUGIN_EGRESS_ALLOW_HTTP: 'true',
+        PLUGIN_EGRESS_ALLOW_LOCAL_DIAL: 'true',
         SWC_NODE_PROJECT: common.SWC_NODE_PROJECT,
       },
     );

@@ -2,7 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { startJiraStandIn } from '@platform/testing/trackers';
+import {
+  expect,
+  expectAccessible,
+  sarif,
+  screenshot,
+  signIn,
+  test,
+  unique,
+  webUrl,
+} from './support/fixtures';
 import { REPOSITORY_ROOT, freePort, startNode, waitForHttp, type Child } from './support/processes';
 
 /**
@@ -120,4 +130,149 @@ test('plugin administration: a signed source, native grant needs a confirmation,
   await expect(installed.getByTestId('plugin-state')).toHaveText('enabled');
   await expectAccessible(page, 'plugins installed');
   await screenshot(page, 'plugins');
+});
+
+test('a ticket from a finding: the catalog Jira provider in the real runner creates the task in the tracker; the finding shows its key and state, the list its key; a second finding links to the same task', async ({
+  page,
+  api,
+}) => {
+  // Enabling loads the provider's component into the runner: up to minutes on a busy machine.
+  test.setTimeout(600_000);
+  const token = 'jira-api-token-pw-0123456789';
+  const tracker = await startJiraStandIn({
+    email: 'bot@example.com',
+    apiToken: token,
+    clientId: 'unused',
+    clientSecret: 'unused-secret',
+    projects: [
+      { id: '10100', key: 'SEC', name: 'Security' },
+      { id: '10101', key: 'OPS', name: 'Operations' },
+    ],
+  });
+  try {
+    const sources = await api.get<{ id: string; name: string }[]>(
+      '/api/v1/admin/plugin-marketplaces',
+    );
+    const source =
+      sources.find((s) => s.name === 'Local catalog') ??
+      (await api.post<{ id: string }>('/api/v1/admin/plugin-marketplaces', {
+        name: 'Local catalog',
+        catalog_url: catalogUrl,
+        public_key: publicKey,
+      }));
+    const installed = await api.post<{ id: string }>('/api/v1/admin/installed-plugins', {
+      source_type: 'marketplace',
+      marketplace_id: source.id,
+      catalog_plugin_id: 'jira-provider',
+    });
+    // The administrator lets the installation reach the tracker (the provider checks the whole
+    // configuration); projects then name it with their own key and token.
+    const put = await api.request.put(
+      `${webUrl()}/api/v1/admin/installed-plugins/${installed.id}`,
+      {
+        headers: api.authHeaders(),
+        data: {
+          settings: { base_url: tracker.url, project_key: 'OPS', email: 'bot@example.com' },
+          secret_settings: { api_token: token },
+        },
+      },
+    );
+    expect(put.ok(), await put.text()).toBe(true);
+    const enabled = await api.request.post(
+      `${webUrl()}/api/v1/admin/installed-plugins/${installed.id}/enable`,
+      { headers: api.authHeaders(), data: {}, timeout: 300_000 },
+    );
+    expect(enabled.ok(), await enabled.text()).toBe(true);
+
+    const project = await api.project(unique('ticketed'));
+    const product = await api.product(project.id, unique('shop'));
+    await api.ingest(
+      product.id,
+      sarif('semgrep', [
+        {
+          rule: 'sql-injection',
+          level: 'error',
+          file: 'src/db.ts',
+          line: 10,
+          text: 'SQL built from input',
+        },
+        {
+          rule: 'sql-injection',
+          level: 'error',
+          file: 'src/api.ts',
+          line: 20,
+          text: 'SQL built from input',
+        },
+      ]),
+    );
+    const config = await api.request.put(
+      `${webUrl()}/api/v1/projects/${project.id}/ticket-provider/config`,
+      {
+        headers: api.authHeaders(),
+        data: {
+          plugin_id: installed.id,
+          settings: {
+            base_url: tracker.url,
+            project_key: 'SEC',
+            email: 'bot@example.com',
+            api_token: token,
+          },
+          default_target: 'SEC',
+        },
+      },
+    );
+    expect(config.ok(), await config.text()).toBe(true);
+    const [first, second] = (
+      await api.get<{ items: { id: string; location: { file_path: string } }[] }>(
+        `/api/v1/findings?product_id=${product.id}&sort=created_at&order=asc`,
+      )
+    ).items
+      .sort((a, b) => a.location.file_path.localeCompare(b.location.file_path))
+      .reverse();
+
+    await signIn(page);
+    await page.goto(`${webUrl()}/findings/${first!.id}`);
+    const panel = page.getByTestId('finding-page-ticket');
+    await expect(panel.getByTestId('ticket-target')).toBeVisible({ timeout: 120_000 });
+    // The target list is the tracker's projects; the comment is checked before it is sent.
+    await panel.getByTestId('ticket-target').click();
+    await page.getByRole('option', { name: 'Operations (OPS)' }).click();
+    await panel.getByTestId('ticket-target').click();
+    await page.getByRole('option', { name: 'Security (SEC)' }).click();
+    await panel.getByRole('textbox', { name: /First comment/ }).fill('x'.repeat(10_001));
+    await panel.getByRole('button', { name: 'Create ticket' }).click();
+    await expect(panel).toContainText('At most 10000 characters');
+    expect(tracker.issues.size).toBe(0);
+    await panel
+      .getByRole('textbox', { name: /First comment/ })
+      .fill('Please fix before the release');
+    await panel.getByRole('button', { name: 'Create ticket' }).click();
+
+    const key = panel.getByTestId('ticket-key');
+    await expect(key).toHaveText('SEC-1', { timeout: 120_000 });
+    await expect(key).toHaveAttribute('href', `${tracker.url}/browse/SEC-1`);
+    await expect(panel.getByTestId('ticket-status')).toHaveText('Open');
+    const issue = tracker.issues.get('SEC-1');
+    expect(issue?.fields['labels']).toEqual([`findsvc-${first!.id}`]);
+    expect(issue?.comments.map((c) => JSON.stringify(c)).join(' ')).toContain(
+      'Please fix before the release',
+    );
+    await expectAccessible(page, 'finding with its ticket');
+    await screenshot(page, 'finding-ticket');
+
+    // The second finding joins the same task by its key.
+    await page.goto(`${webUrl()}/findings/${second!.id}`);
+    await panel.getByRole('button', { name: 'Link' }).click();
+    await expect(panel).toContainText('Required');
+    await panel.getByRole('textbox', { name: /Existing task/ }).fill('SEC-1');
+    await panel.getByRole('button', { name: 'Link' }).click();
+    await expect(panel.getByTestId('ticket-key')).toHaveText('SEC-1', { timeout: 120_000 });
+    await expect(panel.getByTestId('ticket-shared')).toHaveText('One task for 2 findings');
+
+    // The list names the task of each row.
+    await page.goto(`${webUrl()}/findings?product_id=${product.id}`);
+    await expect(page.getByTestId('row-ticket')).toHaveText(['SEC-1', 'SEC-1']);
+  } finally {
+    await tracker.close();
+  }
 });

@@ -58,7 +58,7 @@ import {
   type HttpStandIn,
   type JiraStandIn,
   type RepoStandIn,
-} from './support/tracker-stand-ins';
+} from '@platform/testing/trackers';
 import { startBduMirrorStandIn, type BduMirrorStandIn } from './support/bdu-mirror-stand-in';
 
 const PROJECT = '33333333-3333-4333-8333-333333333333';

@@ -1,4 +1,4 @@
-import { serveApi, type HttpStandIn } from './tracker-stand-ins';
+import { serveApi, type HttpStandIn } from '@platform/testing/trackers';
 
 /**
  * A loopback mirror of the national threat database in the shape the `bdu-enricher` reads

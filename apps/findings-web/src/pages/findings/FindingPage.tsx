@@ -11,6 +11,7 @@ import { useFinding, useProduct } from './api/findings';
 import { FindingFlows, relatedIdsOf } from './FindingFlows';
 import { FindingLocation } from './FindingLocation';
 import { FindingSources } from './FindingSources';
+import { FindingTicket } from './FindingTicket';
 import { Enrichment, TagsEditor } from './FindingTags';
 import { listHref } from './list-place';
 import { MessageText } from './MessageText';
@@ -189,6 +190,9 @@ export default function FindingPage() {
             </Paper>
             <Paper withBorder p="xs">
               <AssigneeForm finding={f} />
+            </Paper>
+            <Paper withBorder p="xs">
+              <FindingTicket finding={f} />
             </Paper>
             <Paper withBorder p="xs">
               <TagsEditor finding={f} />

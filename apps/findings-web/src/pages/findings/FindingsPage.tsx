@@ -27,6 +27,7 @@ import { ApiError, SEVERITIES, STATUSES, type Finding } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
+import { lookUp } from '../../i18n/look-up';
 import { useFindingsList } from './api/findings';
 import { FilterBar, QueryBar } from './FindingsFilters';
 import { locationText, ruleText } from './finding-place';
@@ -205,6 +206,29 @@ export function FindingsPage() {
           {info.row.original.scanner}
         </div>
       ),
+    }),
+    helper.display({
+      id: 'ticket',
+      header: () => t('findings.ticket'),
+      cell: (info) => {
+        const f = info.row.original;
+        if (!f.ticket_key) return null;
+        const status = f.ticket_status ? lookUp(t, 'ticket.status', f.ticket_status) : '';
+        return (
+          <div style={ellipsis} title={status ? `${f.ticket_key}: ${status}` : f.ticket_key}>
+            <Anchor
+              href={f.ticket_url && /^https?:\/\//i.test(f.ticket_url) ? f.ticket_url : undefined}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              onClick={(e) => e.stopPropagation()}
+              data-testid="row-ticket"
+            >
+              {f.ticket_key}
+            </Anchor>
+          </div>
+        );
+      },
     }),
     helper.accessor('sla_due_at', {
       header: () => t('findings.deadline'),

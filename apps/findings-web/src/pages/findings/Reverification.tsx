@@ -1,37 +1,17 @@
 import { Button, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api, call, type Finding } from '../../api/client';
+import type { Finding } from '../../api/client';
 import {
   listVerifications,
   requestVerification,
   type Verification,
 } from '../../api/reverification';
-import { useSession } from '../../auth/useSession';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
-
-/**
- * Whether the signed-in person may change the finding (`write_findings`: an administrator, or
- * an admin or analyst of its project). Only hides controls: the API decides anyway.
- */
-function useCanWrite(finding: Finding): boolean {
-  const { user } = useSession();
-  const members = useQuery({
-    queryKey: ['members', finding.project_id],
-    enabled: user !== undefined && !user.is_admin,
-    queryFn: () =>
-      call(
-        api.GET('/api/v1/projects/{id}/members', { params: { path: { id: finding.project_id } } }),
-      ),
-  });
-  if (!user) return false;
-  if (user.is_admin) return true;
-  const role = members.data?.find((m) => m.user_id === user.id)?.role;
-  return role === 'admin' || role === 'analyst';
-}
+import { useCanWrite } from './finding-access';
 
 const STATE_COLOR: Record<Verification['state'], string> = {
   pending: 'gray.8',

@@ -15,6 +15,7 @@ export type GridColumnId =
   | 'location'
   | 'project'
   | 'scanner'
+  | 'ticket'
   | 'sla_due_at'
   | 'last_seen_at';
 
@@ -62,6 +63,7 @@ export function gridColumnWidths(
     location: 230,
     project: 150,
     scanner: 100,
+    ticket: 90,
     sla_due_at: date,
     last_seen_at: date,
   };
