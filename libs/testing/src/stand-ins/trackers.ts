@@ -213,7 +213,7 @@ export async function startJiraStandIn(options: {
   let next = 1;
   const basic = `Basic ${Buffer.from(`${options.email}:${options.apiToken}`).toString('base64')}`;
   const statusJson = (name: string) => {
-    const s = JIRA_STATUSES[name]!;
+    const s = JIRA_STATUSES[name] ?? { id: '0', name, category: 'new' };
     return { id: s.id, name: s.name, statusCategory: { key: s.category } };
   };
   const standIn = (await serveApi((request) => {
@@ -234,7 +234,7 @@ export async function startJiraStandIn(options: {
     const m = /^\/rest\/api\/(2|3)(\/.*)$/.exec(url.pathname);
     if (!m) return undefined;
     const version = m[1];
-    const path = m[2]!;
+    const path = m[2] ?? '';
     const auth = headerOf(request, 'authorization');
     const bearerOk = auth?.startsWith('Bearer ') && issuedTokens.includes(auth.slice(7));
     if (auth !== basic && !bearerOk) {
@@ -315,7 +315,7 @@ export async function startJiraStandIn(options: {
     }
     const issuePath = /^\/issue\/([A-Z0-9]+-\d+)(\/transitions|\/comment)?$/.exec(path);
     if (!issuePath) return undefined;
-    const issue = issues.get(issuePath[1]!);
+    const issue = issues.get(issuePath[1] ?? '');
     if (!issue)
       return {
         status: 404,
@@ -608,7 +608,7 @@ export async function startBoardStandIn(options: {
     if (method === 'POST' && path === '/1/labels') {
       if (q.get('idBoard') !== board || !q.get('name'))
         return { status: 400, body: 'invalid value for idBoard' };
-      const label = { id: boardId(), name: q.get('name')! };
+      const label = { id: boardId(), name: q.get('name') ?? '' };
       labels.push(label);
       return { status: 200, body: label };
     }
@@ -647,7 +647,7 @@ export async function startBoardStandIn(options: {
     if (!card) return { status: 404, body: 'The requested resource was not found.' };
     if (method === 'POST' && m[2]) {
       if (!q.get('text')) return { status: 400, body: 'invalid value for text' };
-      card.comments.push(q.get('text')!);
+      card.comments.push(q.get('text') ?? '');
       return {
         status: 200,
         body: { id: boardId(), type: 'commentCard', data: { text: q.get('text') } },
@@ -657,7 +657,7 @@ export async function startBoardStandIn(options: {
       if (q.has('idList')) {
         if (!standIn.lists.some((l) => l.id === q.get('idList')))
           return { status: 400, body: 'invalid value for idList' };
-        card.idList = q.get('idList')!;
+        card.idList = q.get('idList') ?? card.idList;
       }
       if (q.has('closed')) card.closed = q.get('closed') === 'true';
       return { status: 200, body: cardJson(card) };
