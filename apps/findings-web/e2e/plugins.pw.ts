@@ -132,7 +132,7 @@ test('plugin administration: a signed source, native grant needs a confirmation,
   await screenshot(page, 'plugins');
 });
 
-test('a ticket from a finding: the catalog Jira provider in the real runner creates the task in the tracker; the finding shows its key and state, the list its key; a second finding links to the same task', async ({
+test('a ticket from a finding: the catalog Jira provider in the real runner creates the task in the tracker; the finding shows its key and state, the list its key; a second finding links to the same task; one task for a selection', async ({
   page,
   api,
 }) => {
@@ -272,6 +272,31 @@ test('a ticket from a finding: the catalog Jira provider in the real runner crea
     // The list names the task of each row.
     await page.goto(`${webUrl()}/findings?product_id=${product.id}`);
     await expect(page.getByTestId('row-ticket')).toHaveText(['SEC-1', 'SEC-1']);
+
+    // One task for a selection: the rows without a task join it, the one with a task is skipped.
+    const other = await api.product(project.id, unique('web'));
+    await api.ingest(
+      other.id,
+      sarif('semgrep', [
+        { rule: 'xss', level: 'warning', file: 'web/a.js', line: 1, text: 'Reflected XSS' },
+        { rule: 'xss', level: 'warning', file: 'web/b.js', line: 2, text: 'Reflected XSS' },
+      ]),
+    );
+    await page.goto(`${webUrl()}/findings?project_id=${project.id}&sort=created_at&order=desc`);
+    const rows = page.getByTestId('finding-row');
+    await expect(rows).toHaveCount(4);
+    for (const index of [0, 1, 2]) await rows.nth(index).getByRole('checkbox').check();
+    const bar = page.getByTestId('bulk-bar');
+    await bar.getByRole('button', { name: 'Create one ticket' }).click();
+    await expect(bar).toContainText('Required');
+    await bar.getByTestId('bulk-ticket-title').fill('Reflected XSS in the web product');
+    await bar.getByRole('button', { name: 'Create one ticket' }).click();
+    await expect(page.getByTestId('bulk-result')).toContainText(
+      'SEC-2: 2 linked, 1 skipped (they had a ticket)',
+      { timeout: 120_000 },
+    );
+    expect(tracker.issues.get('SEC-2')?.fields['summary']).toBe('Reflected XSS in the web product');
+    await expect(page.getByTestId('row-ticket')).toHaveText(['SEC-2', 'SEC-2', 'SEC-1', 'SEC-1']);
   } finally {
     await tracker.close();
   }

@@ -5,9 +5,12 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useBulkChanges } from './api/findings';
+import { useBulkTicket } from './api/finding-ticket';
 import { endOfDay, isoDay } from './day-input';
 import { RiskUntilInput } from './RiskUntilInput';
 import { JUSTIFIED, justificationProblem } from './justification';
+
+const TICKET_TITLE_MAX = 255;
 
 // A bulk change never targets waiting (it needs a per-finding reason and date), nor renewed.
 const BULK_STATUSES = MANUAL_STATUSES.filter((s) => s !== 'waiting');
@@ -27,10 +30,30 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
   const [status, setStatus] = useState<ManualStatus | null>(null);
   const [riskUntil, setRiskUntil] = useState(isoDay(90));
   const [justification, setJustification] = useState('');
-  const { errors, check, clear } = useFieldErrors<'riskUntil' | 'justification'>();
+  const [ticketTitle, setTicketTitle] = useState('');
+  const { errors, check, clear } = useFieldErrors<'riskUntil' | 'justification' | 'ticketTitle'>();
   const bulk = useBulkChanges(ids, (r) =>
     onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched })),
   );
+  const ticket = useBulkTicket((r) =>
+    onDone(
+      t('findings.bulkTicketDone', {
+        key: r.ticket.task_key,
+        linked: r.linked.length,
+        skipped: r.skipped.length,
+      }),
+    ),
+  );
+  const createTicket = () => {
+    const title = ticketTitle.trim();
+    const ok = check({
+      ticketTitle:
+        required(t, title) ??
+        (title.length > TICKET_TITLE_MAX && t('validation.maxLength', { max: TICKET_TITLE_MAX })),
+    });
+    if (!ok) return;
+    ticket.mutate({ finding_ids: ids, title, skip_ticketed: true });
+  };
   const applyStatus = () => {
     if (!status) return;
     const ok = check({
@@ -107,8 +130,23 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
         <Button size="xs" onClick={applyStatus} loading={bulk.status.isPending} disabled={!status}>
           {t('common.apply')}
         </Button>
+        <TextInput
+          size="xs"
+          w={240}
+          label={t('findings.bulkTicketTitle')}
+          value={ticketTitle}
+          onChange={(e) => {
+            setTicketTitle(e.currentTarget.value);
+            clear('ticketTitle');
+          }}
+          error={errors.ticketTitle}
+          data-testid="bulk-ticket-title"
+        />
+        <Button size="xs" variant="default" onClick={createTicket} loading={ticket.isPending}>
+          {t('findings.bulkTicket')}
+        </Button>
       </Group>
-      <ErrorAlert error={latestError(bulk.tags, bulk.status)} />
+      <ErrorAlert error={latestError(bulk.tags, bulk.status, ticket)} />
     </Paper>
   );
 }

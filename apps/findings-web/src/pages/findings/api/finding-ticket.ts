@@ -68,3 +68,24 @@ export function useLinkTicket(findingId: string) {
     onSuccess: changed,
   });
 }
+
+type BulkBody = NonNullable<
+  paths['/api/v1/findings/ticket/bulk']['post']['requestBody']
+>['content']['application/json'];
+export type BulkTicketResult = Awaited<ReturnType<typeof postBulkTicket>>;
+
+function postBulkTicket(body: BulkBody) {
+  return call(api.POST('/api/v1/findings/ticket/bulk', { body }));
+}
+
+/** One task for the selected findings (those with a task already are skipped). */
+export function useBulkTicket(onDone: (result: BulkTicketResult) => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: postBulkTicket,
+    onSuccess: async (result) => {
+      await client.invalidateQueries({ queryKey: findingQueryKeys.lists() });
+      onDone(result);
+    },
+  });
+}
