@@ -112,6 +112,18 @@ async function finished(id: string): Promise<Record<string, unknown>> {
   throw new Error(`backfill ${id} still running`);
 }
 
+let failedJob = '';
+
+/** Polls GET /jobs/{id} (as the admin) until the job is in `state`. */
+async function waitForJob(path: string, state: string): Promise<void> {
+  for (let i = 0; i < 300; i += 1) {
+    const res = await bearer(admin).apply(request(t.url).get(path));
+    if (res.status === 200 && res.body.data.state === state) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${path} never ${state}`);
+}
+
 const ticketOf = (findingId: string) =>
   withDb(
     t,
@@ -193,7 +205,7 @@ describe('Tickets - history backfill', () => {
     expect(jira.issues).toHaveLength(issuesBefore);
   });
 
-  it('the jobs API shows a backfill with its counters (project admins; retry and cancel refused)', async () => {
+  it('the jobs API shows a backfill with its counters (project admins; a completed one is neither retried nor cancelled)', async () => {
     const path = `/api/v1/jobs/${firstJob}`;
     let job: Record<string, unknown> = {};
     for (let i = 0; i < 100 && job['state'] !== 'completed'; i += 1) {
@@ -223,6 +235,10 @@ describe('Tickets - history backfill', () => {
       .apply(request(t.url).post(`${path}/retry`))
       .expect(422);
     expect(retried.body.code).toBe('job_not_retryable');
+    const cancelled = await bearer(admin)
+      .apply(request(t.url).post(`${path}/cancel`))
+      .expect(422);
+    expect(cancelled.body.code).toBe('job_not_cancellable');
   });
 
   it('create with min_severity: a task per finding at or above it still without one; the others stay', async () => {
@@ -247,19 +263,131 @@ describe('Tickets - history backfill', () => {
     jira.failWith = 401;
     try {
       const res = await start({ mode: 'create', min_severity: 'MEDIUM' }).expect(202);
-      const done = await finished(res.body.data.job_id as string);
+      failedJob = res.body.data.job_id as string;
+      const done = await finished(failedJob);
       expect(done).toMatchObject({ state: 'failed', failed: 3, done: 3, total: 4 });
       expect(done['finished_at']).not.toBeNull();
     } finally {
       jira.failWith = undefined;
     }
-    // The project may start again; it walks from the beginning of what is still untickted.
+    // The failed job is retryable; retried, it resumes after its cursor: only the fourth.
+    const jobPath = `/api/v1/jobs/${failedJob}`;
+    await waitForJob(jobPath, 'failed');
+    expect(
+      (await bearer(admin).apply(request(t.url).get(jobPath)).expect(200)).body.data,
+    ).toMatchObject({
+      state: 'failed',
+      retryable: true,
+    });
+    await bearer(analyst)
+      .apply(request(t.url).post(`${jobPath}/retry`))
+      .expect(404);
+    await bearer(admin)
+      .apply(request(t.url).post(`${jobPath}/retry`))
+      .expect(200);
+    expect(await finished(failedJob)).toMatchObject({
+      state: 'completed',
+      total: 4,
+      done: 4,
+      failed: 3,
+      created: 1,
+    });
+    // A new backfill walks what is still without a ticket: the three the tracker refused.
     const res = await start({ mode: 'link_only', min_severity: 'MEDIUM' }).expect(202);
     expect(await finished(res.body.data.job_id as string)).toMatchObject({
       state: 'completed',
-      total: more.length,
-      skipped: more.length,
+      total: more.length - 1,
+      skipped: more.length - 1,
     });
+  });
+
+  it('cancel stops a queued backfill before it walks anything; retry resumes it; one running per project', async () => {
+    const ours = await seedFindings(
+      t,
+      product,
+      Array.from({ length: 2 }, (_, i) => ({ title: `Q${i}`, severity: 'LOW' })),
+    );
+    // Queued with a delay, so the cancellation finds it before any worker does.
+    const id = `tbf-${randomUUID()}`;
+    await withDb(t, (db) =>
+      db.query(
+        `INSERT INTO ticket_backfills (id, project_id, mode, state) VALUES ($1, $2, 'create', 'running')`,
+        [id, product.project_id],
+      ),
+    );
+    const connection = createRedisConnection(t.config.redisUrl, {
+      name: 'ticket-backfill-cancel-test',
+      role: 'producer',
+    });
+    const queue = new Queue('ticket-backfill', {
+      connection,
+      prefix: t.config.reports.queuePrefix,
+    });
+    const issuesBefore = jira.issues.length;
+    try {
+      await queue.add(
+        'ticket-backfill',
+        {
+          backfillId: id,
+          projectId: product.project_id,
+          mode: 'create',
+          statuses: ['new'],
+          severities: ['LOW'],
+        },
+        { jobId: id, delay: 1500 },
+      );
+      const jobPath = `/api/v1/jobs/${id}`;
+      // Project admins only, as the other job routes.
+      await bearer(analyst)
+        .apply(request(t.url).post(`${jobPath}/cancel`))
+        .expect(404);
+      const cancelled = await bearer(admin)
+        .apply(request(t.url).post(`${jobPath}/cancel`))
+        .expect(200);
+      expect(cancelled.body.data).toMatchObject({ id, cancel_requested: true });
+      expect(await row(id)).toMatchObject({ state: 'cancelled', done: 0 });
+      // Cancelled twice: nothing left to cancel.
+      await bearer(admin)
+        .apply(request(t.url).post(`${jobPath}/cancel`))
+        .expect(422);
+      // The job starts, finds its row cancelled and ends: nothing was walked.
+      await waitForJob(jobPath, 'completed');
+      expect(jira.issues).toHaveLength(issuesBefore);
+      expect(
+        (await bearer(admin).apply(request(t.url).get(jobPath)).expect(200)).body.data,
+      ).toMatchObject({
+        retryable: true,
+      });
+
+      // Retry while another backfill of the project runs: 409, and the row stays cancelled.
+      const other = `tbf-${randomUUID()}`;
+      await withDb(t, (db) =>
+        db.query(
+          `INSERT INTO ticket_backfills (id, project_id, mode, state) VALUES ($1, $2, 'link_only', 'running')`,
+          [other, product.project_id],
+        ),
+      );
+      const busy = await bearer(admin)
+        .apply(request(t.url).post(`${jobPath}/retry`))
+        .expect(409);
+      expect(busy.body.code).toBe('ticket_backfill_running');
+      expect((await row(id))['state']).toBe('cancelled');
+      await withDb(t, (db) => db.query(`DELETE FROM ticket_backfills WHERE id = $1`, [other]));
+
+      await bearer(admin)
+        .apply(request(t.url).post(`${jobPath}/retry`))
+        .expect(200);
+      // Every LOW finding of the project still without a task: ours and any earlier test's.
+      const done = await finished(id);
+      expect(done).toMatchObject({ state: 'completed', failed: 0 });
+      expect(Number(done['total'])).toBeGreaterThanOrEqual(2);
+      expect(done['created']).toBe(done['total']);
+      expect(jira.issues).toHaveLength(issuesBefore + Number(done['total']));
+      for (const findingId of ours) expect((await ticketOf(findingId))?.origin).toBe('backfill');
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
   });
 
   it('resumes after the cursor of its row (a restarted or retried job)', async () => {

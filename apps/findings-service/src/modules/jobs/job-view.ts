@@ -18,6 +18,8 @@ export interface JobView {
   failedReason: string | null;
   /** The job's reported progress when it is a set of counters (ticket backfills), else null. */
   progress: Record<string, number> | null;
+  /** The `state` a finished job returned (a ticket backfill: completed, failed or cancelled). */
+  outcome: string | null;
   createdAt: Date;
   processedAt: Date | null;
   finishedAt: Date | null;
@@ -64,6 +66,7 @@ export function jobView(job: Job, state: JobStateName): JobView {
     attempts: job.opts.attempts ?? 1,
     failedReason: job.failedReason || null,
     progress: counters(job.progress),
+    outcome: text(job.returnvalue, 'state'),
     createdAt: new Date(job.timestamp),
     processedAt: job.processedOn ? new Date(job.processedOn) : null,
     finishedAt: job.finishedOn ? new Date(job.finishedOn) : null,

@@ -12,6 +12,7 @@ import {
 import type { ReportEntity } from '../reports/report.entity';
 import { isRetryableFailure } from '../reports/report-status';
 import { ReportsRepository } from '../reports/reports.repository';
+import { TicketBackfillControl } from '../tickets/backfill/ticket-backfill-control';
 import { TicketBackfillQueue } from '../tickets/backfill/ticket-backfill-queue.provider';
 import { TICKET_BACKFILL_QUEUE } from '../tickets/backfill/ticket-backfill.job';
 import { JobsError } from './jobs.errors';
@@ -26,7 +27,11 @@ export interface JobReport {
 
 /** A failed job another attempt can help: its report's failure can go away (or is unknown). */
 export function isRetryable(view: JobView, report: ReportEntity | undefined): boolean {
-  if (view.state !== 'failed' || view.queue === TICKET_BACKFILL_QUEUE) return false;
+  // A backfill resumes after its cursor when it failed or was cancelled.
+  if (view.queue === TICKET_BACKFILL_QUEUE) {
+    return view.state === 'failed' || (view.state === 'completed' && view.outcome === 'cancelled');
+  }
+  if (view.state !== 'failed') return false;
   const code = report?.failureCode ?? null;
   return code === null || isRetryableFailure(code);
 }
@@ -66,6 +71,7 @@ export class JobsService {
     private readonly reports: ReportsRepository,
     private readonly projectAccess: ProjectAccessService,
     private readonly backfillQueue: TicketBackfillQueue,
+    private readonly backfills: TicketBackfillControl,
   ) {}
 
   async list(access: AccessContext, filter: JobFilter): Promise<JobView[]> {
@@ -142,9 +148,7 @@ export class JobsService {
    */
   async retry(access: AccessContext, id: string): Promise<JobView> {
     const view = await this.get(access, id);
-    if (view.queue === TICKET_BACKFILL_QUEUE) {
-      throw new JobsError('job_not_retryable', { queue: view.queue, state: view.state });
-    }
+    if (view.queue === TICKET_BACKFILL_QUEUE) return this.retryBackfill(access, view);
     if (view.state !== 'failed') throw new JobsError('job_not_retryable', { state: view.state });
     const report = view.reportId ? await this.reports.findById(view.reportId) : null;
     if (!isRetryable(view, report ?? undefined)) {
@@ -162,9 +166,7 @@ export class JobsService {
    */
   async cancel(access: AccessContext, id: string): Promise<JobView & { cancelRequested: boolean }> {
     const view = await this.get(access, id);
-    if (view.queue === TICKET_BACKFILL_QUEUE) {
-      throw new JobsError('job_not_cancellable', { queue: view.queue, state: view.state });
-    }
+    if (view.queue === TICKET_BACKFILL_QUEUE) return this.cancelBackfill(access, view);
     if (view.state === 'completed' || view.state === 'failed') {
       throw new JobsError('job_not_cancellable', { state: view.state });
     }
@@ -178,6 +180,42 @@ export class JobsService {
     }
     if (view.reportId) await this.reports.requestCancel(view.reportId, new Date());
     return { ...(await this.get(access, id)), cancelRequested: true };
+  }
+
+  /**
+   * A failed or cancelled backfill runs again: its row is marked running (409 when the project
+   * runs another) and the same job goes back to the queue; the walk resumes after the row's
+   * cursor, so the findings it already walked are not walked again (the failed ones included:
+   * a new backfill walks those).
+   */
+  private async retryBackfill(access: AccessContext, view: JobView): Promise<JobView> {
+    if (!isRetryable(view, undefined)) {
+      throw new JobsError('job_not_retryable', { queue: view.queue, state: view.state });
+    }
+    if (!(await this.backfills.resume(view.id))) {
+      throw new JobsError('job_not_retryable', { queue: view.queue, state: view.state });
+    }
+    const job = await this.job(view.id);
+    await guardQueue(() => job.retry(view.state === 'failed' ? 'failed' : 'completed'));
+    return this.get(access, view.id);
+  }
+
+  /**
+   * A queued or running backfill stops: its row becomes cancelled, which the walk checks before
+   * each page; a job still queued starts, sees it and ends at once (retry resumes it).
+   */
+  private async cancelBackfill(
+    access: AccessContext,
+    view: JobView,
+  ): Promise<JobView & { cancelRequested: boolean }> {
+    if (
+      view.state === 'completed' ||
+      view.state === 'failed' ||
+      !(await this.backfills.cancel(view.id))
+    ) {
+      throw new JobsError('job_not_cancellable', { queue: view.queue, state: view.state });
+    }
+    return { ...(await this.get(access, view.id)), cancelRequested: true };
   }
 
   /**

@@ -54,6 +54,37 @@ export class TicketBackfillsRepository {
     }
   }
 
+  /**
+   * Stops a running backfill: the row becomes `cancelled`, which its walk checks before each
+   * page (a queued job finds it so when it starts and ends at once). False when not running.
+   */
+  async cancel(id: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE ticket_backfills SET state = 'cancelled', finished_at = now()
+        WHERE id = $1 AND state = 'running'`,
+      [id],
+    )) as [unknown, number];
+    return count > 0;
+  }
+
+  /**
+   * A failed or cancelled backfill running again from its cursor: `resumed`; `running` when the
+   * project already has one (the partial unique index); `not_resumable` in any other state.
+   */
+  async resume(id: string): Promise<'resumed' | 'running' | 'not_resumable'> {
+    try {
+      const [, count] = (await this.dataSource.query(
+        `UPDATE ticket_backfills SET state = 'running', finished_at = NULL
+          WHERE id = $1 AND state IN ('failed', 'cancelled')`,
+        [id],
+      )) as [unknown, number];
+      return count > 0 ? 'resumed' : 'not_resumable';
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'running';
+      throw error;
+    }
+  }
+
   /** Removes a row whose job could not be queued (nothing ran). */
   async discard(id: string): Promise<void> {
     await this.dataSource.query(`DELETE FROM ticket_backfills WHERE id = $1`, [id]);
