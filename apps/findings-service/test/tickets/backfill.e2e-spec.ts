@@ -124,6 +124,55 @@ async function waitForJob(path: string, state: string): Promise<void> {
   throw new Error(`${path} never ${state}`);
 }
 
+/**
+ * A backfill as the route would leave it, built by hand: its row (`state` running, with the
+ * counters and cursor given) and its job in the ticket-backfill queue (`delay` ms later).
+ */
+async function queueBackfill(
+  row: {
+    mode: 'link_only' | 'create';
+    total?: number;
+    done?: number;
+    skipped?: number;
+    cursor?: string;
+  },
+  selection: { statuses: string[]; severities: string[] },
+  delay = 0,
+): Promise<string> {
+  const id = `tbf-${randomUUID()}`;
+  await withDb(t, (db) =>
+    db.query(
+      `INSERT INTO ticket_backfills (id, project_id, mode, state, total, done, skipped, cursor)
+       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7)`,
+      [
+        id,
+        product.project_id,
+        row.mode,
+        row.total ?? 0,
+        row.done ?? 0,
+        row.skipped ?? 0,
+        row.cursor ?? null,
+      ],
+    ),
+  );
+  const connection = createRedisConnection(t.config.redisUrl, {
+    name: 'ticket-backfill-test',
+    role: 'producer',
+  });
+  const queue = new Queue('ticket-backfill', { connection, prefix: t.config.reports.queuePrefix });
+  try {
+    await queue.add(
+      'ticket-backfill',
+      { backfillId: id, projectId: product.project_id, mode: row.mode, ...selection },
+      { jobId: id, delay },
+    );
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+  return id;
+}
+
 const ticketOf = (findingId: string) =>
   withDb(
     t,
@@ -308,86 +357,60 @@ describe('Tickets - history backfill', () => {
       Array.from({ length: 2 }, (_, i) => ({ title: `Q${i}`, severity: 'LOW' })),
     );
     // Queued with a delay, so the cancellation finds it before any worker does.
-    const id = `tbf-${randomUUID()}`;
+    const issuesBefore = jira.issues.length;
+    const id = await queueBackfill(
+      { mode: 'create' },
+      { statuses: ['new'], severities: ['LOW'] },
+      1500,
+    );
+    const jobPath = `/api/v1/jobs/${id}`;
+    // Project admins only, as the other job routes.
+    await bearer(analyst)
+      .apply(request(t.url).post(`${jobPath}/cancel`))
+      .expect(404);
+    const cancelled = await bearer(admin)
+      .apply(request(t.url).post(`${jobPath}/cancel`))
+      .expect(200);
+    expect(cancelled.body.data).toMatchObject({ id, cancel_requested: true });
+    expect(await row(id)).toMatchObject({ state: 'cancelled', done: 0 });
+    // Cancelled twice: nothing left to cancel.
+    await bearer(admin)
+      .apply(request(t.url).post(`${jobPath}/cancel`))
+      .expect(422);
+    // The job starts, finds its row cancelled and ends: nothing was walked.
+    await waitForJob(jobPath, 'completed');
+    expect(jira.issues).toHaveLength(issuesBefore);
+    expect(
+      (await bearer(admin).apply(request(t.url).get(jobPath)).expect(200)).body.data,
+    ).toMatchObject({
+      retryable: true,
+    });
+
+    // Retry while another backfill of the project runs: 409, and the row stays cancelled.
+    const other = `tbf-${randomUUID()}`;
     await withDb(t, (db) =>
       db.query(
-        `INSERT INTO ticket_backfills (id, project_id, mode, state) VALUES ($1, $2, 'create', 'running')`,
-        [id, product.project_id],
+        `INSERT INTO ticket_backfills (id, project_id, mode, state) VALUES ($1, $2, 'link_only', 'running')`,
+        [other, product.project_id],
       ),
     );
-    const connection = createRedisConnection(t.config.redisUrl, {
-      name: 'ticket-backfill-cancel-test',
-      role: 'producer',
-    });
-    const queue = new Queue('ticket-backfill', {
-      connection,
-      prefix: t.config.reports.queuePrefix,
-    });
-    const issuesBefore = jira.issues.length;
-    try {
-      await queue.add(
-        'ticket-backfill',
-        {
-          backfillId: id,
-          projectId: product.project_id,
-          mode: 'create',
-          statuses: ['new'],
-          severities: ['LOW'],
-        },
-        { jobId: id, delay: 1500 },
-      );
-      const jobPath = `/api/v1/jobs/${id}`;
-      // Project admins only, as the other job routes.
-      await bearer(analyst)
-        .apply(request(t.url).post(`${jobPath}/cancel`))
-        .expect(404);
-      const cancelled = await bearer(admin)
-        .apply(request(t.url).post(`${jobPath}/cancel`))
-        .expect(200);
-      expect(cancelled.body.data).toMatchObject({ id, cancel_requested: true });
-      expect(await row(id)).toMatchObject({ state: 'cancelled', done: 0 });
-      // Cancelled twice: nothing left to cancel.
-      await bearer(admin)
-        .apply(request(t.url).post(`${jobPath}/cancel`))
-        .expect(422);
-      // The job starts, finds its row cancelled and ends: nothing was walked.
-      await waitForJob(jobPath, 'completed');
-      expect(jira.issues).toHaveLength(issuesBefore);
-      expect(
-        (await bearer(admin).apply(request(t.url).get(jobPath)).expect(200)).body.data,
-      ).toMatchObject({
-        retryable: true,
-      });
+    const busy = await bearer(admin)
+      .apply(request(t.url).post(`${jobPath}/retry`))
+      .expect(409);
+    expect(busy.body.code).toBe('ticket_backfill_running');
+    expect((await row(id))['state']).toBe('cancelled');
+    await withDb(t, (db) => db.query(`DELETE FROM ticket_backfills WHERE id = $1`, [other]));
 
-      // Retry while another backfill of the project runs: 409, and the row stays cancelled.
-      const other = `tbf-${randomUUID()}`;
-      await withDb(t, (db) =>
-        db.query(
-          `INSERT INTO ticket_backfills (id, project_id, mode, state) VALUES ($1, $2, 'link_only', 'running')`,
-          [other, product.project_id],
-        ),
-      );
-      const busy = await bearer(admin)
-        .apply(request(t.url).post(`${jobPath}/retry`))
-        .expect(409);
-      expect(busy.body.code).toBe('ticket_backfill_running');
-      expect((await row(id))['state']).toBe('cancelled');
-      await withDb(t, (db) => db.query(`DELETE FROM ticket_backfills WHERE id = $1`, [other]));
-
-      await bearer(admin)
-        .apply(request(t.url).post(`${jobPath}/retry`))
-        .expect(200);
-      // Every LOW finding of the project still without a task: ours and any earlier test's.
-      const done = await finished(id);
-      expect(done).toMatchObject({ state: 'completed', failed: 0 });
-      expect(Number(done['total'])).toBeGreaterThanOrEqual(2);
-      expect(done['created']).toBe(done['total']);
-      expect(jira.issues).toHaveLength(issuesBefore + Number(done['total']));
-      for (const findingId of ours) expect((await ticketOf(findingId))?.origin).toBe('backfill');
-    } finally {
-      await queue.close();
-      connection.disconnect();
-    }
+    await bearer(admin)
+      .apply(request(t.url).post(`${jobPath}/retry`))
+      .expect(200);
+    // Every LOW finding of the project still without a task: ours and any earlier test's.
+    const done = await finished(id);
+    expect(done).toMatchObject({ state: 'completed', failed: 0 });
+    expect(Number(done['total'])).toBeGreaterThanOrEqual(2);
+    expect(done['created']).toBe(done['total']);
+    expect(jira.issues).toHaveLength(issuesBefore + Number(done['total']));
+    for (const findingId of ours) expect((await ticketOf(findingId))?.origin).toBe('backfill');
   });
 
   it('resumes after the cursor of its row (a restarted or retried job)', async () => {
@@ -400,45 +423,17 @@ describe('Tickets - history backfill', () => {
     ).sort();
     for (const [i, id] of ours.entries()) jira.issues.push(labelled(id, `SEC-60${i}`));
     // A backfill that had walked the first finding when its worker died: its row says so.
-    const id = `tbf-${randomUUID()}`;
-    await withDb(t, (db) =>
-      db.query(
-        `INSERT INTO ticket_backfills (id, project_id, mode, state, total, done, skipped, cursor)
-         VALUES ($1, $2, 'link_only', 'running', 3, 1, 1, $3)`,
-        [id, product.project_id, ours[0]],
-      ),
+    const id = await queueBackfill(
+      { mode: 'link_only', total: 3, done: 1, skipped: 1, cursor: ours[0] },
+      { statuses: ['new'], severities: ['CRITICAL'] },
     );
-    const connection = createRedisConnection(t.config.redisUrl, {
-      name: 'ticket-backfill-test',
-      role: 'producer',
+    expect(await finished(id)).toMatchObject({
+      state: 'completed',
+      total: 3,
+      done: 3,
+      linked: 2,
+      skipped: 1,
     });
-    const queue = new Queue('ticket-backfill', {
-      connection,
-      prefix: t.config.reports.queuePrefix,
-    });
-    try {
-      await queue.add(
-        'ticket-backfill',
-        {
-          backfillId: id,
-          projectId: product.project_id,
-          mode: 'link_only',
-          statuses: ['new'],
-          severities: ['CRITICAL'],
-        },
-        { jobId: id },
-      );
-      expect(await finished(id)).toMatchObject({
-        state: 'completed',
-        total: 3,
-        done: 3,
-        linked: 2,
-        skipped: 1,
-      });
-    } finally {
-      await queue.close();
-      connection.disconnect();
-    }
     expect(await ticketOf(ours[0] as string)).toBeUndefined();
     expect((await ticketOf(ours[1] as string))?.task_key).toBe('SEC-601');
     expect((await ticketOf(ours[2] as string))?.task_key).toBe('SEC-602');
