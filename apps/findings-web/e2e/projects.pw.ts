@@ -14,7 +14,7 @@ test('project settings (deadline days per severity, auto-verify) and members wit
   await signIn(page);
   await page.goto(`${webUrl()}/projects/${project.id}`);
 
-  const settings = page.getByRole('form', { name: 'Settings' });
+  const settings = page.getByRole('form', { name: 'Settings', exact: true });
   await expect(settings.getByRole('textbox', { name: 'HIGH' })).toHaveValue('14');
   await settings.getByRole('textbox', { name: 'HIGH' }).fill('10');
   await settings.getByRole('textbox', { name: 'INFO' }).fill('120');
