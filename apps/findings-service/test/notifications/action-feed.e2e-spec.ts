@@ -78,6 +78,26 @@ describe('Action-log feed - readFeed', () => {
 
   const ids = (pages: FeedPage[]) => pages.flatMap((p) => p.entries.map((e) => e.findingId));
 
+  /**
+   * Waits (at most a minute) until the feed's horizon has passed the transactions that wrote
+   * the entries of `findingIds`. The horizon is the oldest transaction open anywhere on the
+   * PostgreSQL server, and the test files running beside this one hold transactions open in
+   * their own databases: until those end, what this test committed is delayed (never
+   * skipped), and a read right after the write could find nothing yet.
+   */
+  async function settled(findingIds: string[]): Promise<void> {
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const [row] = (await ds.query(
+        `SELECT (SELECT max(tx) FROM finding_actions WHERE finding_id = ANY($1::uuid[]))
+                < (pg_snapshot_xmin(pg_current_snapshot()))::text::bigint AS past`,
+        [findingIds],
+      )) as { past: boolean }[];
+      if (row?.past || Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   it('has the cursors of both consumers (made by the migration) and feeds what is written after', async () => {
     const rows = (await ds.query(`SELECT consumer FROM action_feed_cursors ORDER BY consumer`)) as {
       consumer: string;
@@ -86,6 +106,7 @@ describe('Action-log feed - readFeed', () => {
     await drain();
     await drain('tickets');
     const later = await insertEntries(ds, [randomUUID()]);
+    await settled(later);
     expect(ids(await drain())).toEqual(later);
   });
 
@@ -94,6 +115,7 @@ describe('Action-log feed - readFeed', () => {
     const a = await insertEntries(ds, [randomUUID(), randomUUID()]);
     await insertEntries(ds, [randomUUID()], 'assigned');
     const b = await insertEntries(ds, [randomUUID()], 'status_changed');
+    await settled([...a, ...b]);
     const pages = await drain();
     expect(ids(pages)).toEqual([...a, ...b]);
     const txs = pages.flatMap((p) => p.entries.map((e) => BigInt(e.tx)));
@@ -118,6 +140,7 @@ describe('Action-log feed - readFeed', () => {
       // Its horizon stops at the open transaction: the later commit waits too.
       expect(ids(delayed)).toEqual([]);
       await long.query('COMMIT');
+      await settled([...early, ...committed]);
       const pages = await drain();
       expect(ids(pages)).toEqual([...early, ...committed]);
       const read = pages.flatMap((p) => p.entries);
@@ -139,6 +162,7 @@ describe('Action-log feed - readFeed', () => {
       await c.end();
     }
     const after = await insertEntries(ds, [randomUUID()]);
+    await settled(after);
     expect(ids(await drain())).toEqual(after);
   });
 
@@ -149,6 +173,7 @@ describe('Action-log feed - readFeed', () => {
       Array.from({ length: 7 }, () => randomUUID()),
     );
     const small = await insertEntries(ds, [randomUUID(), randomUUID()]);
+    await settled([...big, ...small]);
     const first = await read('notifications', 3);
     expect(first.entries.map((e) => e.findingId)).toEqual(big);
     expect(first.more).toBe(true);
@@ -160,6 +185,7 @@ describe('Action-log feed - readFeed', () => {
     await drain('tickets');
     await drain('notifications');
     const x = await insertEntries(ds, [randomUUID()]);
+    await settled(x);
     expect(ids(await drain('tickets'))).toEqual(x);
     expect(ids(await drain('notifications'))).toEqual(x);
   });
@@ -168,6 +194,7 @@ describe('Action-log feed - readFeed', () => {
     await drain();
     const written: string[] = [];
     for (let i = 0; i < 10; i++) written.push(...(await insertEntries(ds, [randomUUID()])));
+    await settled(written);
     const pages = await Promise.all([read('notifications', 4), read('notifications', 4)]);
     const more = await drain('notifications', 4);
     const all = ids([...pages, ...more]);
@@ -178,6 +205,7 @@ describe('Action-log feed - readFeed', () => {
   it('a rolled-back reader leaves the cursor where it was', async () => {
     await drain();
     const x = await insertEntries(ds, [randomUUID()]);
+    await settled(x);
     const qr = ds.createQueryRunner();
     await qr.connect();
     await qr.startTransaction();
