@@ -7,7 +7,7 @@ import { MembershipGrantsService } from '../../projects/membership-grants.servic
 import { ServiceAccountsService } from '../../service-accounts/service-accounts.service';
 import { UsersService } from '../../users/users.service';
 import { AuthError } from '../auth.errors';
-import { DownloadLinks } from '../download-links/download-links';
+import { DOWNLOAD_TOKEN_PARAM, DownloadLinks } from '../download-links/download-links';
 import { userGrants, userPrincipal } from './user-grants';
 
 type Credential =
@@ -87,7 +87,7 @@ function readCredential(request: FastifyRequest, downloadLinks: boolean): Creden
 }
 
 function downloadTokenOf(request: FastifyRequest): string | undefined {
-  const value = (request.query as Record<string, unknown> | undefined)?.['download_token'];
+  const value = (request.query as Record<string, unknown> | undefined)?.[DOWNLOAD_TOKEN_PARAM];
   const token = Array.isArray(value) ? value[0] : value;
   return typeof token === 'string' && token !== '' ? token : undefined;
 }

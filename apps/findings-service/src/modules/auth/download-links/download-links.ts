@@ -5,6 +5,12 @@ import type { DownloadPurpose } from '../../../app/access/access.decorators';
 import { FINDINGS_CONFIG } from '../../../app/config/config.tokens';
 import { FindingsConfig } from '../../../app/config/findings-config';
 
+/**
+ * The query parameter a download link carries its secret in. Its name holds `token`, so the
+ * logging library writes `[redacted]` for its value on every sink (download-links.spec.ts).
+ */
+export const DOWNLOAD_TOKEN_PARAM = 'download_token';
+
 /** How long a download link can be redeemed after it was made. */
 export const DOWNLOAD_LINK_TTL_SECONDS = 60;
 

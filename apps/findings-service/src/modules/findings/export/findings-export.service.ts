@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessContext } from '../../../app/access/access-context';
 import { API_PREFIX } from '../../../app/http/data-envelope.interceptor';
-import { DownloadLinks } from '../../auth/download-links/download-links';
+import { DOWNLOAD_TOKEN_PARAM, DownloadLinks } from '../../auth/download-links/download-links';
 import { VisibilityService } from '../../projects/visibility.service';
 import { FindingListRow, FindingsRepository } from '../findings.repository';
 import type { FindingSelectionInput } from '../findings-overview.service';
@@ -47,8 +47,8 @@ export class FindingsExportService {
     if (input.q !== undefined) parseQuery(input.q, FINDINGS_QUERY_CATALOG);
     const issued = await this.downloadLinks.issue(access.principal.id, 'findings-export');
     const query = new URLSearchParams(selection);
-    query.delete('download_token');
-    query.set('download_token', issued.token);
+    query.delete(DOWNLOAD_TOKEN_PARAM);
+    query.set(DOWNLOAD_TOKEN_PARAM, issued.token);
     return { url: `/${API_PREFIX}/findings/export.csv?${query}`, expiresAt: issued.expiresAt };
   }
 
