@@ -38,8 +38,10 @@ async function columnWidths(page: Page): Promise<number[]> {
 
 /** Every badge of `scope` shows its whole label: nothing cut, nothing outside its cell. */
 async function expectBadgesWhole(scope: Locator) {
-  const cut = await scope.locator('.mantine-Badge-root').evaluateAll((badges) =>
-    badges
+  const badges = scope.locator('.badge, .mantine-Badge-root');
+  expect(await badges.count(), 'badges on screen').toBeGreaterThan(0);
+  const cut = await badges.evaluateAll((all) =>
+    all
       .filter((badge) => {
         const label = badge.querySelector('.mantine-Badge-label') ?? badge;
         const cell = badge.closest('td, th');

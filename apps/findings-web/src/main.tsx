@@ -6,7 +6,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
+import { restoreSession } from './api/session';
 import { I18nProvider } from './i18n/i18n';
+import { prefetchFindingsList } from './pages/findings/list-prefetch';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -23,6 +25,12 @@ const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
   dark: {},
+});
+
+// The session is restored before the first render asks for it (one refresh per page load), and
+// a signed-in load of the findings list asks for its rows right away.
+void restoreSession().then((signedIn) => {
+  if (signedIn) prefetchFindingsList(queryClient, window.location);
 });
 
 const root = document.getElementById('root');

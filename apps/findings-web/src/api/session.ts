@@ -45,15 +45,41 @@ export function setSession(token: string | undefined, signedIn: User | undefined
   notify();
 }
 
+/**
+ * The refresh that public/session-boot.js started while the bundle loaded, taken once: the
+ * first restore uses its answer instead of rotating the refresh token a second time.
+ */
+function takeBootRefresh(): Promise<Response | undefined> | undefined {
+  const holder = globalThis as { __findingsSessionBoot?: Promise<Response | undefined> };
+  const pending = holder.__findingsSessionBoot;
+  holder.__findingsSessionBoot = undefined;
+  return pending;
+}
+
+let restored: Promise<boolean> | undefined;
+
+/**
+ * The page's start-up restore of the session: one refresh per page load, however many callers
+ * ask (main.tsx before the first render, useSession after it — a second refresh would rotate
+ * the token again for nothing).
+ */
+export function restoreSession(): Promise<boolean> {
+  restored ??= refreshSession();
+  return restored;
+}
+
 /** One refresh at a time: concurrent 401s wait for the same rotation (a second one would reuse a rotated token). */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      const res = await fetch('/api/v1/auth/token/refresh', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Accept-Language': locale },
-      });
+      const fresh = () =>
+        fetch('/api/v1/auth/token/refresh', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Accept-Language': locale },
+        });
+      // The boot's request failed before an answer (network): ask again.
+      const res = (await takeBootRefresh()) ?? (await fresh());
       if (!res.ok) {
         setSession(undefined, undefined);
         return false;

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { currentAccessToken, currentUser, refreshSession, subscribeSession } from '../api/session';
+import { currentAccessToken, currentUser, restoreSession, subscribeSession } from '../api/session';
 
 /** The signed-in user (undefined when signed out) and whether the start-up refresh has finished. */
 export function useSession() {
@@ -9,7 +9,7 @@ export function useSession() {
   useEffect(() => {
     if (!restoring) return;
     let active = true;
-    void refreshSession().finally(() => {
+    void restoreSession().finally(() => {
       if (active) setRestoring(false);
     });
     return () => {

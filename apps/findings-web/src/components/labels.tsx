@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { FindingStatus, Severity } from '../api/client';
 import { useI18n } from '../i18n/i18n';
 
@@ -12,22 +12,32 @@ const SEVERITY_COLOR: Record<Severity, string> = {
   INFO: '#495057',
 };
 
-/** A severity in the UI language (the badge never cuts its label: app.css). */
+/**
+ * A severity in the UI language: a filled pill (app.css `.badge`, Mantine's small badge in plain
+ * HTML — a list draws hundreds, and a Mantine Badge costs several components each). The badge
+ * never cuts its label.
+ */
 export function SeverityBadge({ severity }: { severity: Severity }) {
   const { t } = useI18n();
   return (
-    <Badge size="sm" color={SEVERITY_COLOR[severity]} variant="filled" data-severity={severity}>
+    <span
+      className="badge"
+      data-variant="filled"
+      data-severity={severity}
+      style={{ '--badge-fill': SEVERITY_COLOR[severity] } as CSSProperties}
+    >
       {t(`severity.${severity}`)}
-    </Badge>
+    </span>
   );
 }
 
+/** A state in the UI language, an outlined pill in its own case. */
 export function StatusBadge({ status }: { status: FindingStatus }) {
   const { t } = useI18n();
   return (
-    <Badge size="sm" variant="outline" color="dark" tt="none" data-status={status}>
+    <span className="badge" data-variant="outline" data-status={status}>
       {t(`status.${status}`)}
-    </Badge>
+    </span>
   );
 }
 

@@ -5,6 +5,55 @@ import { ApiError, SEVERITIES, STATUSES, api, call } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
 import type { ViewState } from './view-state';
 
+/** The filter bar's field widths, shared with its placeholder (the layout wraps the same). */
+const BAR_WIDTHS = {
+  status: 220,
+  statusGroup: 160,
+  severity: 200,
+  project: 180,
+  product: 180,
+  scanner: 140,
+  tags: 140,
+  search: 180,
+};
+
+/**
+ * What stands in for the bar of the mode while the rows draw first (use-rows-first.ts): the
+ * same labels and boxes in plain HTML, so nothing moves when the real bar replaces it.
+ */
+export function ViewBarPlaceholder({ mode }: { mode: ViewState['mode'] }) {
+  const { t } = useI18n();
+  const field = (label: string, width: number | undefined) => (
+    <div className="bar-field" style={width ? { width } : { flex: 1 }}>
+      <div className="bar-label">{label}</div>
+      <div className="bar-box" />
+    </div>
+  );
+  if (mode === 'query') {
+    return (
+      <div className="bar-placeholder" aria-busy="true">
+        {field(t('findings.query'), undefined)}
+        <div className="bar-button">{t('findings.search')}</div>
+      </div>
+    );
+  }
+  return (
+    <div className="bar-placeholder" aria-busy="true">
+      {field(t('findings.status'), BAR_WIDTHS.status)}
+      {field(t('findings.statusGroup'), BAR_WIDTHS.statusGroup)}
+      {field(t('findings.severity'), BAR_WIDTHS.severity)}
+      {field(t('findings.project'), BAR_WIDTHS.project)}
+      {field(t('findings.product'), BAR_WIDTHS.product)}
+      <div className="bar-placeholder">
+        {field(t('findings.scanner'), BAR_WIDTHS.scanner)}
+        {field(t('findings.tags'), BAR_WIDTHS.tags)}
+        {field(t('findings.search'), BAR_WIDTHS.search)}
+        <div className="bar-button">{t('common.apply')}</div>
+      </div>
+    </div>
+  );
+}
+
 function useProjects() {
   return useQuery({
     queryKey: ['projects'],
@@ -52,7 +101,7 @@ export function FilterBar({
   return (
     <Group align="end" gap="xs" wrap="wrap">
       <MultiSelect
-        w={220}
+        w={BAR_WIDTHS.status}
         size="xs"
         label={t('findings.status')}
         data={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
@@ -62,7 +111,7 @@ export function FilterBar({
         clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <Select
-        w={160}
+        w={BAR_WIDTHS.statusGroup}
         size="xs"
         label={t('findings.statusGroup')}
         data={[
@@ -76,7 +125,7 @@ export function FilterBar({
         clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <MultiSelect
-        w={200}
+        w={BAR_WIDTHS.severity}
         size="xs"
         label={t('findings.severity')}
         data={SEVERITIES}
@@ -86,7 +135,7 @@ export function FilterBar({
         clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
       <Select
-        w={180}
+        w={BAR_WIDTHS.project}
         size="xs"
         label={t('findings.project')}
         data={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
@@ -102,7 +151,7 @@ export function FilterBar({
         searchable
       />
       <Select
-        w={180}
+        w={BAR_WIDTHS.product}
         size="xs"
         label={t('findings.product')}
         data={(products.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
@@ -120,21 +169,21 @@ export function FilterBar({
       >
         <Group align="end" gap="xs">
           <TextInput
-            w={140}
+            w={BAR_WIDTHS.scanner}
             size="xs"
             label={t('findings.scanner')}
             value={text.scanner}
             onChange={(e) => setText({ ...text, scanner: e.currentTarget.value })}
           />
           <TextInput
-            w={140}
+            w={BAR_WIDTHS.tags}
             size="xs"
             label={t('findings.tags')}
             value={text.tags}
             onChange={(e) => setText({ ...text, tags: e.currentTarget.value })}
           />
           <TextInput
-            w={180}
+            w={BAR_WIDTHS.search}
             size="xs"
             label={t('findings.search')}
             value={text.search}

@@ -1,20 +1,10 @@
-import {
-  Alert,
-  Anchor,
-  Checkbox,
-  Group,
-  Stack,
-  SegmentedControl,
-  Switch,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   Suspense,
   lazy,
+  useCallback,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -29,13 +19,14 @@ import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels'
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
 import { useFindingsList } from './api/findings';
-import { FilterBar, QueryBar } from './FindingsFilters';
 import { locationText, ruleText } from './finding-place';
 import { TITLE_MIN_WIDTH, gridColumnWidths, type GridColumnId } from './findings-grid-layout';
 import { saveListPlace, savedListPlace } from './list-place';
+import { LIST_PAGE_SIZE } from './list-prefetch';
 import { useListShortcuts } from './use-list-shortcuts';
-import { ExportButton, FindingsTotal, LinkedFilters } from './FindingsListBar';
-import { FindingGroups } from './FindingGroups';
+import { useRowsFirst } from './use-rows-first';
+import { FindingsTotal } from './FindingsListBar';
+import { GroupedView, ListTools, ViewControls } from './FindingsToolbar';
 import {
   listQuery,
   readViewState,
@@ -48,7 +39,6 @@ import {
 // The bulk bar (and its date picker) loads when something is selected.
 const BulkBar = lazy(() => import('./BulkBar'));
 
-const PAGE_SIZE = 100;
 const ROW_HEIGHT = 34;
 const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, Finding>();
@@ -65,10 +55,12 @@ export function FindingsPage() {
   const { search } = useLocation();
   const navigate = useNavigate();
   const view = useMemo(() => readViewState(params), [params]);
-  const setView = (next: ViewState) => setParams(writeViewState(next));
-  const query = listQuery(view);
-  const selection = selectionQuery(view);
-  const list = useFindingsList(query, PAGE_SIZE);
+  // Stable between renders of one URL: the memoised controls above the grid re-render with the
+  // view, not with rows or selection.
+  const setView = useCallback((next: ViewState) => setParams(writeViewState(next)), [setParams]);
+  const query = useMemo(() => listQuery(view), [view]);
+  const selection = useMemo(() => selectionQuery(view), [view]);
+  const list = useFindingsList(query, LIST_PAGE_SIZE);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? noRows, [list.data]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   // The place kept when the analyst left this same view (back from a finding): its row and scroll.
@@ -120,8 +112,9 @@ export function FindingsPage() {
     helper.display({
       id: 'select',
       header: () => (
-        <Checkbox
-          size="xs"
+        <input
+          type="checkbox"
+          className="grid-check"
           aria-label={t('findings.selectAll')}
           checked={rows.length > 0 && selected.size === rows.length}
           onChange={(e) =>
@@ -130,8 +123,9 @@ export function FindingsPage() {
         />
       ),
       cell: (info) => (
-        <Checkbox
-          size="xs"
+        <input
+          type="checkbox"
+          className="grid-check"
           aria-label={`${t('findings.selectRow')} ${info.row.original.title}`}
           checked={selected.has(info.row.original.id)}
           onChange={() => toggle(info.row.original.id)}
@@ -164,9 +158,9 @@ export function FindingsPage() {
       header: () => t('findings.titleCol'),
       cell: (info) => (
         <div style={ellipsis} title={info.row.original.title}>
-          <Anchor component={Link} to={`/findings/${info.row.original.id}`} size="sm" tabIndex={-1}>
+          <Link className="grid-link" to={`/findings/${info.row.original.id}`} tabIndex={-1}>
             {info.row.original.title}
-          </Anchor>
+          </Link>
         </div>
       ),
     }),
@@ -216,16 +210,16 @@ export function FindingsPage() {
         const status = f.ticket_status ? lookUp(t, 'ticket.status', f.ticket_status) : '';
         return (
           <div style={ellipsis} title={status ? `${f.ticket_key}: ${status}` : f.ticket_key}>
-            <Anchor
+            <a
+              className="grid-link"
               href={f.ticket_url && /^https?:\/\//i.test(f.ticket_url) ? f.ticket_url : undefined}
               target="_blank"
               rel="noopener noreferrer"
-              size="sm"
               onClick={(e) => e.stopPropagation()}
               data-testid="row-ticket"
             >
               {f.ticket_key}
-            </Anchor>
+            </a>
           </div>
         );
       },
@@ -316,29 +310,13 @@ export function FindingsPage() {
   });
 
   const error = list.error instanceof ApiError ? list.error : undefined;
+  const barsReady = useRowsFirst(!list.isPending);
   const paddingTop = (items[0]?.start ?? headHeight) - headHeight;
   const paddingBottom = totalSize - ((lastItem?.end ?? headHeight) - headHeight);
   const order = view.order === 'asc' ? 'ascending' : 'descending';
   return (
     <Stack gap="xs">
-      <Group justify="space-between">
-        <Title order={1} size="h3">
-          {t('findings.title')}
-        </Title>
-        <Switch
-          label={t('findings.queryMode')}
-          checked={view.mode === 'query'}
-          onChange={(e) =>
-            setView({ ...view, mode: e.currentTarget.checked ? 'query' : 'filters' })
-          }
-        />
-      </Group>
-      {view.mode === 'query' ? (
-        <QueryBar key={view.q} view={view} error={error} onChange={setView} />
-      ) : (
-        <FilterBar view={view} onChange={setView} />
-      )}
-      <LinkedFilters view={view} onChange={setView} />
+      <ViewControls view={view} error={error} ready={barsReady} onChange={setView} />
       {error?.code !== 'query_syntax_error' && <ErrorAlert error={list.error} />}
       {selected.size > 0 && (
         <Suspense fallback={null}>
@@ -368,51 +346,9 @@ export function FindingsPage() {
             {t('findings.count', { n: rows.length })}
           </Text>
         </Group>
-        <Group gap="sm">
-          <SegmentedControl
-            size="xs"
-            aria-label={t('findings.groupBy')}
-            value={view.groupBy ?? 'none'}
-            onChange={(v) =>
-              setView({ ...view, groupBy: v === 'rule' || v === 'file' ? v : undefined })
-            }
-            data={[
-              { value: 'none', label: t('findings.groupNone') },
-              { value: 'rule', label: t('findings.groupRule') },
-              { value: 'file', label: t('findings.groupFile') },
-            ]}
-          />
-          <ExportButton selection={selection} />
-          <Text size="xs" c="gray.8">
-            {t('findings.keyboard')}
-          </Text>
-        </Group>
+        <ListTools view={view} selection={selection} onChange={setView} />
       </Group>
-      {view.groupBy && (
-        <FindingGroups
-          selection={selection}
-          by={view.groupBy}
-          onOpen={(key) =>
-            setView(
-              view.mode === 'query'
-                ? {
-                    ...view,
-                    groupBy: undefined,
-                    mode: 'filters',
-                    filters: { [view.groupBy === 'rule' ? 'rule_id' : 'file_path_exact']: key },
-                  }
-                : {
-                    ...view,
-                    groupBy: undefined,
-                    filters: {
-                      ...view.filters,
-                      [view.groupBy === 'rule' ? 'rule_id' : 'file_path_exact']: key,
-                    },
-                  },
-            )
-          }
-        />
-      )}
+      <GroupedView view={view} selection={selection} onChange={setView} />
       <div
         ref={scrollRef}
         tabIndex={0}

@@ -25,13 +25,15 @@ const BADGE_CHROME = 2 * 8 + 2;
 const SLACK = 6;
 
 let canvas: HTMLCanvasElement | undefined;
+let family: string | undefined;
 
 /** The width of `text` in a small bold badge (10 px, the page's font), in pixels. */
 function badgeTextWidth(text: string): number {
   canvas ??= document.createElement('canvas');
   const context = canvas.getContext('2d');
   if (!context) return text.length * 8;
-  const family = getComputedStyle(document.body).fontFamily || 'sans-serif';
+  // Read once: each read of a computed style forces a style recalculation of the page.
+  family ??= getComputedStyle(document.body).fontFamily || 'sans-serif';
   context.font = `700 10px ${family}`;
   // letter-spacing of Mantine's badge: 0.25 px
   return context.measureText(text).width + text.length * 0.25;

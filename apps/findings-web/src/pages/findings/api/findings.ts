@@ -1,4 +1,10 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api, call, type Finding, type ManualStatus } from '../../../api/client';
 import type { paths } from '../../../api/schema.gen';
 import { findingQueryKeys } from './finding-query-keys';
@@ -8,9 +14,9 @@ export type StatusChange = NonNullable<
   paths['/api/v1/findings/{id}']['patch']['requestBody']
 >['content']['application/json'];
 
-/** The findings of a view, page by page (keyset cursor) as the grid scrolls. */
-export function useFindingsList(query: Record<string, string>, pageSize: number) {
-  return useInfiniteQuery({
+/** The findings of a view, page by page (keyset cursor): the list query's options. */
+export function findingsListOptions(query: Record<string, string>, pageSize: number) {
+  return infiniteQueryOptions({
     queryKey: findingQueryKeys.list(query),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
@@ -21,6 +27,11 @@ export function useFindingsList(query: Record<string, string>, pageSize: number)
       ),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
+}
+
+/** The findings of a view, page by page (keyset cursor) as the grid scrolls. */
+export function useFindingsList(query: Record<string, string>, pageSize: number) {
+  return useInfiniteQuery(findingsListOptions(query, pageSize));
 }
 
 /** One finding. */
