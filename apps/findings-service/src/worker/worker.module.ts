@@ -28,6 +28,8 @@ import { SlaCheckService } from '../modules/sla/sla-check.service';
 import { SlaWorkerModule } from '../modules/sla/sla-worker.module';
 import { NotificationsCoreModule } from '../modules/notifications/notifications-core.module';
 import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
+import { ticketTasks } from '../modules/tickets/ticket.tasks';
+import { TicketStatusPoller } from '../modules/tickets/ticket-status.poller';
 import { TicketsWorkerModule } from '../modules/tickets/tickets-worker.module';
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
 import { NotificationReconciler } from '../modules/notifications/notification-reconciler.service';
@@ -87,6 +89,7 @@ export class WorkerModule {
             FindingSourcesCoreModule,
             AutoClosureCoreModule,
             NotificationsCoreModule,
+            TicketsWorkerModule,
           ],
           inject: [
             StateExpiryService,
@@ -96,6 +99,7 @@ export class WorkerModule {
             AutoClosureService,
             NotificationFeedService,
             NotificationReconciler,
+            TicketStatusPoller,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -105,6 +109,7 @@ export class WorkerModule {
             autoClosure: AutoClosureService,
             feed: NotificationFeedService,
             reconciler: NotificationReconciler,
+            ticketPoller: TicketStatusPoller,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
@@ -114,6 +119,7 @@ export class WorkerModule {
               feedEveryMs: config.notifications.feedIntervalMs,
               reconcileEveryMs: config.notifications.reconcileIntervalMs,
             }),
+            ...ticketTasks(ticketPoller),
           ],
         }),
       ],

@@ -30,6 +30,8 @@ let admin: Login;
 let cmdb: SignedCatalogPlugin;
 let cve: SignedCatalogPlugin;
 let stubborn: SignedCatalogPlugin;
+let jira: SignedCatalogPlugin;
+let jiraId: string;
 let cmdbId: string;
 let cveId: string;
 let stubbornId: string;
@@ -62,6 +64,7 @@ beforeAll(async () => {
   cmdb = await buildCatalogPlugin('cmdb-enricher', publisher.privateKey);
   cve = await buildCatalogPlugin('cve-enricher', publisher.privateKey);
   stubborn = await buildStubborn();
+  jira = await buildCatalogPlugin('jira-provider', publisher.privateKey);
   const started = await startRunnerProcess();
   runner = started.runner;
   t = await startTestApp({
@@ -80,12 +83,22 @@ beforeAll(async () => {
     settings: { mode: 'accept' },
     enabled: false,
   });
+  // The tracker's address at the installation (it permits the host); no credentials there.
+  jiraId = await seedInstalledPlugin(t, jira, {
+    publicKeyPem: publisher.publicKeyPem,
+    settings: {
+      base_url: 'https://jira.example.test',
+      auth_method: 'basic',
+      email: 'bot@example.test',
+    },
+    enabled: true,
+  });
   cveId = await seedInstalledPlugin(t, cve, {
     publicKeyPem: publisher.publicKeyPem,
     settings: {},
     enabled: false,
   });
-}, 3 * BUILD_TIMEOUT_MS);
+}, 4 * BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await t?.close();
@@ -119,6 +132,77 @@ async function view(id: string): Promise<Record<string, unknown>> {
     .expect(200);
   return (res.body as { data: Record<string, unknown> }).data;
 }
+
+describe("a project's ticket provider settings are checked by the provider, with the project's secrets", () => {
+  const putProject = (projectId: string, settings: Record<string, unknown>) =>
+    request(t.url)
+      .put(`/api/v1/projects/${projectId}/ticket-provider/config`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ plugin_id: jiraId, settings });
+  const projectConfig = async (projectId: string) =>
+    (
+      (
+        await request(t.url)
+          .get(`/api/v1/projects/${projectId}/ticket-provider/config`)
+          .set('Authorization', `Bearer ${admin.token}`)
+          .expect(200)
+      ).body as { data: Record<string, unknown> }
+    ).data;
+
+  it("refuses what the provider rejects (422, per settings.<name>), nothing stored; the project's own token satisfies get-secret, a stored one is kept", async () => {
+    const project = await request(t.url)
+      .post('/api/v1/projects')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ name: `ticket-check-${Date.now()}` })
+      .expect(201);
+    const projectId = (project.body as { data: { id: string } }).data.id;
+
+    // Basic authentication with no token at the installation nor at the project.
+    const missing = await putProject(projectId, { project_key: 'OPS' }).expect(422);
+    expect(missing.body).toMatchObject({
+      code: 'plugin_config_invalid',
+      fields: [{ field: 'settings.api_token', problems: ['is required for basic authentication'] }],
+    });
+    expect(await projectConfig(projectId)).toMatchObject({ plugin_id: null });
+
+    // The provider's own checks of the merged settings (the route's type check passes them).
+    const malformed = await putProject(projectId, {
+      project_key: 'OPS',
+      api_token: 'project-token-1',
+      auth_method: 'kerberos',
+      extra_fields: '{not json',
+    }).expect(422);
+    expect(malformed.body.code).toBe('plugin_config_invalid');
+    expect(malformed.body.fields).toEqual([
+      { field: 'settings.extra_fields', problems: ['is not valid JSON'] },
+      { field: 'settings.auth_method', problems: ['must be one of basic, oauth'] },
+    ]);
+    expect(JSON.stringify(malformed.body)).not.toContain('project-token-1');
+    expect(await projectConfig(projectId)).toMatchObject({ plugin_id: null });
+
+    // The project's token is what get-secret answers: accepted and stored (sealed).
+    await putProject(projectId, { project_key: 'OPS', api_token: 'project-token-1' }).expect(200);
+    expect(await projectConfig(projectId)).toMatchObject({
+      plugin_id: jiraId,
+      settings: { project_key: 'OPS' },
+      secret_settings_set: ['api_token'],
+    });
+    // A PUT that leaves the token out keeps the stored one, and the check sees it.
+    await putProject(projectId, { project_key: 'SEC', labels: 'security' }).expect(200);
+    // Switching to oauth without its credentials is refused; the stored configuration stays.
+    const oauth = await putProject(projectId, { project_key: 'SEC', auth_method: 'oauth' }).expect(
+      422,
+    );
+    expect(oauth.body.fields).toEqual([
+      { field: 'settings.client_id', problems: ['is required for oauth'] },
+      { field: 'settings.client_secret', problems: ['is required for oauth'] },
+    ]);
+    expect(await projectConfig(projectId)).toMatchObject({
+      settings: { project_key: 'SEC', labels: 'security' },
+      secret_settings_set: ['api_token'],
+    });
+  });
+});
 
 describe('a plugin validates its configuration at save, through the runner', () => {
   it('refuses settings the plugin rejects with its own messages per setting (422), nothing stored', async () => {

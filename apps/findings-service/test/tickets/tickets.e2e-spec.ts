@@ -1,3 +1,4 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ import {
   type SignedCatalogPlugin,
 } from '../catalog-plugins/support/catalog-plugin-lab';
 import { seedInstalledPlugin } from '../catalog-plugins/support/installed-plugin-seed';
+import { TicketStatusPoller } from '../../src/modules/tickets/ticket-status.poller';
+import { NEVER, startLifecycleWorker } from '../support/lifecycle-worker';
 import { startJiraStandIn, type JiraStandIn } from './support/jira-stand-in';
 
 // Tickets through the real runner: the jira-like test provider (fixtures/) against a loopback
@@ -39,6 +42,8 @@ let analyst: Login;
 let product: Product;
 let providerId: string;
 let ids: string[];
+let runnerEnv: Record<string, string>;
+let worker: INestApplicationContext | undefined;
 
 async function buildProvider(): Promise<SignedCatalogPlugin> {
   const out = await mkdtemp(join(tmpdir(), 'jira-like-provider-'));
@@ -61,12 +66,13 @@ beforeAll(async () => {
   jira = await startJiraStandIn();
   const started = await startRunnerProcess();
   runner = started.runner;
-  t = await startTestApp({
+  runnerEnv = {
     PLUGIN_RUNNER_URL: `127.0.0.1:${started.grpcPort}`,
     PLUGIN_RUNNER_TOKEN: RUNNER_TOKEN,
     // The first call loads a 12 MB component: minutes on the shared 2-core machine.
     PLUGIN_RUNNER_CLIENT_TIMEOUT_MS: '240000',
-  });
+  };
+  t = await startTestApp(runnerEnv);
   admin = await loginAdmin(t);
   product = await freshProduct(t, admin);
   analyst = await freshMember(t, admin, product.project_id, 'analyst');
@@ -93,6 +99,7 @@ beforeAll(async () => {
 }, 3 * BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
+  await worker?.close();
   await t?.close();
   await runner?.stop();
   await jira?.close();
@@ -494,5 +501,147 @@ describe('Tickets - the query language', () => {
     expect(sec77).toEqual([ids[1], ids[3]].sort());
     expect(await idsWhere('ticket_key:SEC-7*')).toEqual(expect.arrayContaining([ids[1], ids[3]]));
     expect(await idsWhere('ticket_key:SEC-7*')).not.toContain(ids[0]);
+  });
+});
+
+describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)', () => {
+  let polledFinding: string;
+  let taskId: string;
+  const ticket = async () =>
+    withDb(
+      t,
+      async (db) =>
+        (
+          await db.query<{ status: string; raw_status: string; status_synced_at: Date }>(
+            `SELECT status, raw_status, status_synced_at FROM tickets WHERE task_id = $1`,
+            [taskId],
+          )
+        ).rows[0],
+    );
+  const setWebhookSecret = (hash: Buffer | null) =>
+    withDb(t, (db) =>
+      db.query(
+        `UPDATE project_ticket_settings SET webhook_secret_hash = $2 WHERE project_id = $1`,
+        [product.project_id, hash],
+      ),
+    );
+  const poll = () => (worker as INestApplicationContext).get(TicketStatusPoller).pollOnce();
+
+  beforeAll(async () => {
+    // The webhook tests above issued a secret: this project now has none (never issued).
+    await setWebhookSecret(null);
+    [polledFinding] = (await seedFindings(t, product, [
+      { title: 'Polled finding', severity: 'HIGH' },
+    ])) as [string];
+    // Closed tasks fix their findings here (the rule applies to the poll as to a webhook).
+    await bearer(admin)
+      .apply(
+        request(t.url)
+          .put(`/api/v1/projects/${product.project_id}/ticket-provider/config`)
+          .send({
+            plugin_id: providerId,
+            settings: { base_url: jira.url, project_key: 'SEC' },
+            tracker_closed_action: 'mark_fixed',
+          }),
+      )
+      .expect(200);
+    const created = await post(`/api/v1/findings/${polledFinding}/ticket`, {}).expect(201);
+    taskId = created.body.data.task_id as string;
+    worker = await startLifecycleWorker(t, NEVER, runnerEnv);
+  });
+
+  it('asks read-status and stores a state the tracker changed, logged as the poll; mark_fixed fixes the finding', async () => {
+    const issue = jira.issues.find((i) => i.id === taskId);
+    if (!issue) throw new Error('the created task is not in the stand-in');
+    issue.status = { name: 'Done', category: 'done' };
+    const pass = await poll();
+    expect(pass.updated).toBeGreaterThanOrEqual(1);
+    expect(await ticket()).toMatchObject({ status: 'resolved', raw_status: 'Done' });
+    const logged = await withDb(
+      t,
+      async (db) =>
+        (
+          await db.query(
+            `SELECT actor_label, to_value FROM finding_actions
+              WHERE finding_id = $1 AND action = 'ticket_status_changed'`,
+            [polledFinding],
+          )
+        ).rows,
+    );
+    expect(logged).toEqual([
+      expect.objectContaining({
+        actor_label: 'tracker poll (jira-like-provider)',
+        to_value: expect.objectContaining({ ticket_status: 'resolved', raw_status: 'Done' }),
+      }),
+    ]);
+    const finding = await as(analyst)
+      .apply(request(t.url).get(`/api/v1/findings/${polledFinding}`))
+      .expect(200);
+    expect(finding.body.data.status).toBe('fixed');
+    const fixedBy = await withDb(
+      t,
+      async (db) =>
+        (
+          await db.query(
+            `SELECT actor_label, to_value FROM finding_actions
+              WHERE finding_id = $1 AND action = 'status_changed'`,
+            [polledFinding],
+          )
+        ).rows,
+    );
+    expect(fixedBy).toEqual([
+      expect.objectContaining({
+        actor_label: 'tracker poll (jira-like-provider)',
+        to_value: expect.objectContaining({
+          status: 'fixed',
+          justification: expect.stringContaining('closed in the tracker (Done)'),
+        }),
+      }),
+    ]);
+  });
+
+  it('an unchanged state changes nothing but the check time; the oldest checked go first', async () => {
+    const before = await ticket();
+    const pass = await poll();
+    expect(pass.updated).toBe(0);
+    const after = await ticket();
+    expect(after).toMatchObject({ status: 'resolved', raw_status: 'Done' });
+    expect(after?.status_synced_at.getTime()).toBeGreaterThan(
+      before?.status_synced_at.getTime() ?? Infinity,
+    );
+    // With a batch of one, the ticket checked longest ago is the one asked about.
+    const oldest = await withDb(
+      t,
+      async (db) =>
+        (
+          await db.query<{ task_id: string }>(
+            `SELECT task_id FROM tickets WHERE project_id = $1
+              ORDER BY status_synced_at ASC NULLS FIRST, id LIMIT 1`,
+            [product.project_id],
+          )
+        ).rows[0]?.task_id,
+    );
+    const seen = jira.requests.length;
+    await (worker as INestApplicationContext).get(TicketStatusPoller).pollOnce(1);
+    expect(jira.requests.slice(seen).map((r) => r.line)).toEqual([
+      `GET /rest/api/2/issue/${oldest}?fields=status`,
+    ]);
+  });
+
+  it('a tracker that fails is counted and asked again later, nothing changed; a project with webhooks is not polled', async () => {
+    jira.failWith = 500;
+    try {
+      const pass = await poll();
+      expect(pass.failed).toBeGreaterThanOrEqual(1);
+      expect(pass.updated).toBe(0);
+    } finally {
+      jira.failWith = undefined;
+    }
+    expect(await ticket()).toMatchObject({ status: 'resolved' });
+
+    await setWebhookSecret(Buffer.alloc(32, 7));
+    const requests = jira.requests.length;
+    expect(await poll()).toEqual({ checked: 0, updated: 0, fixed: 0, failed: 0 });
+    expect(jira.requests.length).toBe(requests);
   });
 });

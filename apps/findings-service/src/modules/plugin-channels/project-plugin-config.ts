@@ -41,6 +41,16 @@ export class ProjectPluginConfig {
     }
   }
 
+  /** The project's secrets as a save of `changed` would store them (the others kept). */
+  async candidateSecrets(
+    projectId: string,
+    pluginId: string,
+    changed: Record<string, string>,
+  ): Promise<Record<string, string>> {
+    const stored = await this.repository.config(projectId, pluginId);
+    return { ...this.secrets.open(stored?.secretSettings ?? null), ...changed };
+  }
+
   /** Stores the settings; secrets not named in the change keep their stored values. */
   async save(
     projectId: string,

@@ -75,7 +75,7 @@ export class TicketConfigController {
 
   @Put('ticket-provider/config')
   @ApiDataResponse(TicketConfigDto)
-  @ApiErrorResponses(400, 401, 403, 404, 422, 429)
+  @ApiErrorResponses(400, 401, 403, 404, 422, 429, 503)
   async put(
     @CurrentAccess() access: AccessContext,
     @UuidParam('id') projectId: string,

@@ -70,6 +70,11 @@ export class TicketConfigService {
     const plugin = await this.provider(change.pluginId);
     const checked = checkChannelSettings(plugin.manifest, change.settings, { common: false });
     assertNoWiderEgress(plugin, checked.settings);
+    // The provider's own check (config_validator) of what the project would use, before saving.
+    await this.plugins.validateProjectConfig(plugin.id, projectId, {
+      settings: checked.settings,
+      secrets: await this.projectConfig.candidateSecrets(projectId, plugin.id, checked.secrets),
+    });
     const before = await this.repository.get(projectId);
     const same = before?.pluginId === plugin.id ? before : null;
     await this.projectConfig.save(projectId, plugin.id, checked);

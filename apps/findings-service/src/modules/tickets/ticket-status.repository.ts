@@ -41,6 +41,46 @@ export class TicketStatusRepository {
   }
 
   /**
+   * The poll's next tickets (docs/findings-service/tickets.md, "Polling"): tickets of the
+   * project's current provider in projects that have no webhook secret, the longest unchecked
+   * first (never checked before all).
+   */
+  async pollDue(limit: number): Promise<(KnownTask & { projectId: string; taskId: string })[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT t.id, t.project_id, t.task_id, t.task_key, t.status, t.raw_status
+         FROM tickets t
+         JOIN project_ticket_settings s
+           ON s.project_id = t.project_id AND s.installed_plugin_id = t.installed_plugin_id
+        WHERE s.webhook_secret_hash IS NULL
+        ORDER BY t.status_synced_at ASC NULLS FIRST, t.id
+        LIMIT $1`,
+      [limit],
+    )) as {
+      id: string;
+      project_id: string;
+      task_id: string;
+      task_key: string;
+      status: TicketStatus;
+      raw_status: string;
+    }[];
+    return rows.map((row) => ({
+      ticketId: row.id,
+      projectId: row.project_id,
+      taskId: row.task_id,
+      taskKey: row.task_key,
+      status: row.status,
+      rawStatus: row.raw_status,
+    }));
+  }
+
+  /** A ticket the poll asked about without an answer it could use: its turn comes again later. */
+  async touch(ticketId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE tickets SET status_synced_at = now() WHERE id = $1`, [
+      ticketId,
+    ]);
+  }
+
+  /**
    * Stores the new status unless it is the stored one (also how an echo of our own transition
    * ends); `false` when nothing changed. Writes `ticket_status_changed` on each of its findings.
    */

@@ -1,23 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { systemActor } from '../action-log/finding-action';
 import { TicketProviderGateway } from './ticket-provider.gateway';
 import { TicketSettingsRepository } from './ticket-settings.repository';
 import { TicketStatusRepository } from './ticket-status.repository';
-import type { TicketStatus } from './tickets.entities';
+import { TicketStatusSync, type TrackerStatusResult } from './ticket-status-sync';
 import { TicketsError } from './tickets.errors';
 import { webhookSecretAccepted } from './webhook-secret';
 
 /** Headers never handed to a plugin. */
 const WITHHELD_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
-const WIT_STATUS: Record<string, TicketStatus> = {
-  open: 'open',
-  'in-progress': 'in_progress',
-  resolved: 'resolved',
-  closed: 'closed',
-};
-
-export type WebhookResult = 'ignored' | 'unchanged' | 'updated';
+export type WebhookResult = TrackerStatusResult;
 
 interface WebhookEvent {
   taskId: string;
@@ -29,9 +21,8 @@ interface WebhookEvent {
  * POST /webhooks/ticketing/{project_id}/{secret} (docs/findings-service/tickets.md, "Webhook"):
  * the secret is checked against the project's current one, or the previous one during the
  * rotation grace; anything else is 404 `not_found`. The provider reads the delivery; a state
- * change is stored on the ticket and written to its findings' action log; the findings
- * themselves change only when the project's `tracker_closed_action` is `mark_fixed` and the
- * task was resolved or closed (attention states only; a reopened task never reopens one).
+ * change goes through TicketStatusSync (stored, logged, and the findings fixed only under
+ * `mark_fixed`).
  */
 @Injectable()
 export class TicketWebhookService {
@@ -39,6 +30,7 @@ export class TicketWebhookService {
     private readonly settings: TicketSettingsRepository,
     private readonly gateway: TicketProviderGateway,
     private readonly status: TicketStatusRepository,
+    private readonly sync: TicketStatusSync,
   ) {}
 
   async receive(
@@ -76,25 +68,7 @@ export class TicketWebhookService {
     });
     if (!event?.state) return { result: 'ignored' };
     const task = await this.status.task(provider.plugin.id, projectId, event.taskId);
-    const status = WIT_STATUS[event.state.status];
-    if (!task || !status) return { result: 'ignored' };
-    const actor = systemActor(`tracker webhook (${provider.plugin.catalogPluginId})`);
-    const raw = event.state.raw.slice(0, 200);
-    return this.status.transaction(async (manager) => {
-      const change = await this.status.setStatus(manager, task.ticketId, status, raw, actor);
-      if (!change.changed) return { result: 'unchanged' as const };
-      const closes = status === 'resolved' || status === 'closed';
-      if (!closes || provider.settings.trackerClosedAction !== 'mark_fixed') {
-        return { result: 'updated' as const };
-      }
-      const fixed = await this.status.fixFindings(
-        manager,
-        task.ticketId,
-        actor,
-        `task ${task.taskKey} closed in the tracker (${raw})`,
-        new Date(),
-      );
-      return { result: 'updated' as const, fixed };
-    });
+    if (!task) return { result: 'ignored' };
+    return this.sync.apply(provider, task, event.state, 'tracker webhook');
   }
 }

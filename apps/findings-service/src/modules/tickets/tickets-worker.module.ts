@@ -6,9 +6,15 @@ import { TicketBackfillRunner } from './backfill/ticket-backfill.runner';
 import { TicketBackfillsRepository } from './backfill/ticket-backfills.repository';
 import { TicketProviderGateway } from './ticket-provider.gateway';
 import { TicketSettingsRepository } from './ticket-settings.repository';
+import { TicketStatusPoller } from './ticket-status.poller';
+import { TicketStatusRepository } from './ticket-status.repository';
+import { TicketStatusSync } from './ticket-status-sync';
 import { TicketsRepository } from './tickets.repository';
 
-/** Worker side of tickets: the ticket-backfill queue's consumer (every replica). */
+/**
+ * Worker side of tickets: the ticket-backfill queue's consumer (every replica) and the status
+ * poll (exported for the leader's periodic tasks).
+ */
 @Module({
   imports: [PluginsModule, PluginChannelsModule],
   providers: [
@@ -18,6 +24,10 @@ import { TicketsRepository } from './tickets.repository';
     TicketBackfillsRepository,
     TicketBackfillRunner,
     TicketBackfillProcessor,
+    TicketStatusRepository,
+    TicketStatusSync,
+    TicketStatusPoller,
   ],
+  exports: [TicketStatusPoller],
 })
 export class TicketsWorkerModule {}

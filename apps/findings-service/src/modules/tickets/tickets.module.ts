@@ -13,6 +13,7 @@ import { FindingTicketsController, TicketTargetsController } from './tickets.con
 import { TicketsRepository } from './tickets.repository';
 import { TicketsService } from './tickets.service';
 import { TicketStatusRepository } from './ticket-status.repository';
+import { TicketStatusSync } from './ticket-status-sync';
 import { TicketWebhookController } from './ticket-webhook.controller';
 import { TicketWebhookService } from './ticket-webhook.service';
 import { TicketSettingsRepository } from './ticket-settings.repository';
@@ -36,6 +37,7 @@ import { TicketSettingsRepository } from './ticket-settings.repository';
     TicketProviderGateway,
     TicketsService,
     TicketStatusRepository,
+    TicketStatusSync,
     TicketWebhookService,
     TicketBackfillsRepository,
     TicketBackfillQueue,

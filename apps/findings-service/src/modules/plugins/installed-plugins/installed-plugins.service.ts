@@ -63,6 +63,12 @@ const MAX_PROBLEM_TEXT = 500;
 export interface CandidateConfig {
   settings: Record<string, unknown>;
   secrets: Record<string, string>;
+  /**
+   * A project's candidate (its settings PUT): its secrets, answered first by `get-secret` and
+   * alone by `get-project-secret`, as an event of that project would see them; the problems
+   * are named `settings.<name>` like the route's own.
+   */
+  project?: { id: string; secrets: Record<string, string> };
 }
 
 /**
@@ -227,17 +233,19 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
         const setting = manifest.settings.find((s) => s.name === name);
         if (!setting?.secret)
           return Promise.reject(new HostCallDenied(`${name} is not a secret setting`));
-        return Promise.resolve(candidate.secrets[name]);
+        return Promise.resolve(candidate.project?.secrets[name] ?? candidate.secrets[name]);
       },
-      getProjectSecret: () =>
-        Promise.reject(new HostCallDenied('a configuration check has no project')),
+      getProjectSecret: (_context, name) =>
+        candidate.project
+          ? Promise.resolve(candidate.project.secrets[name])
+          : Promise.reject(new HostCallDenied('a configuration check has no project')),
     };
     const invoke = () =>
       this.runner.invoke({
         context: {
           pluginId: row.id,
           versionDigest: row.artifactSha256,
-          projectId: NO_PROJECT,
+          projectId: candidate.project?.id ?? NO_PROJECT,
           eventId: `config-check:${randomUUID()}`,
         },
         capability: 'config_validator',
@@ -273,11 +281,22 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
     const secretValues = [
       ...Object.values(this.secrets.open(row.secretSettings)),
       ...Object.values(candidate.secrets),
+      ...Object.values(candidate.project?.secrets ?? {}),
     ].filter((v): v is string => typeof v === 'string');
     const error = scrubSecrets(result.error, secretValues);
     const refused = answerRefusalOf({ ...result, error });
     if (refused) this.refusals.count(row.id, refused.reason);
-    const found = error.code === 'plugin_error' ? configProblems(error.detail) : undefined;
+    const named = error.code === 'plugin_error' ? configProblems(error.detail) : undefined;
+    const found =
+      named && candidate.project
+        ? {
+            ...named,
+            fields: named.fields.map((f) => ({
+              ...f,
+              field: f.field === 'settings' ? f.field : `settings.${f.field}`,
+            })),
+          }
+        : named;
     if (found) {
       const listed = found.fields.reduce((n, f) => n + f.problems.length, 0);
       const more = found.total > listed ? `; and ${found.total - listed} more` : '';
@@ -292,6 +311,25 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
         refused ? `${refused.reason}: ${refused.problem}` : `${error.code}: ${error.message}`,
         MAX_PROBLEM_TEXT,
       ),
+    });
+  }
+
+  /**
+   * A project's candidate settings of installation `id`, checked by the plugin's own
+   * `validate` (capability config_validator) before the project's PUT stores them: the
+   * installation's settings overridden by the project's, and the project's secrets before the
+   * installation's. The same answers as validateConfig.
+   */
+  async validateProjectConfig(
+    id: string,
+    projectId: string,
+    candidate: { settings: Record<string, unknown>; secrets: Record<string, string> },
+  ): Promise<void> {
+    const row = await this.row(id);
+    await this.validateConfig(row, {
+      settings: { ...row.settings, ...candidate.settings },
+      secrets: this.secrets.open(row.secretSettings),
+      project: { id: projectId, secrets: candidate.secrets },
     });
   }
 
