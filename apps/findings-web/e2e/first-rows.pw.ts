@@ -109,8 +109,12 @@ test('a full load refreshes the session once (the boot request is used) and asks
     expect(lists, `round ${round}: list requests`).toHaveLength(1);
     expect(new URL(lists[0] ?? '').searchParams.get('product_id')).toBe(product.id);
   }
-  // Signed out, the boot's refresh answers 401 and the sign-in page shows.
+  // Signed out, the boot's refresh answers 401 and the sign-in page shows; the calls the page
+  // made meanwhile waited for it and tried no second refresh.
   await page.context().clearCookies();
+  refreshes.length = 0;
   await page.goto(`${webUrl()}/findings`);
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(refreshes, 'signed out: refresh requests').toHaveLength(1);
 });
