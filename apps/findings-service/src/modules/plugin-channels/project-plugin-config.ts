@@ -57,8 +57,7 @@ export class ProjectPluginConfig {
     pluginId: string,
     change: { settings: Record<string, unknown>; secrets: Record<string, string> },
   ): Promise<void> {
-    const stored = await this.repository.config(projectId, pluginId);
-    const secrets = { ...this.secrets.open(stored?.secretSettings ?? null), ...change.secrets };
+    const secrets = await this.candidateSecrets(projectId, pluginId, change.secrets);
     await this.repository.save(
       projectId,
       pluginId,

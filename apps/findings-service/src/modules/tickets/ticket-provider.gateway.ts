@@ -59,6 +59,18 @@ export class TicketProviderGateway {
     return { plugin, settings, effective: { ...plugin.settings, ...own.settings } };
   }
 
+  /** The project's enabled provider, or null when it has none (not configured, disabled). */
+  async forProjectIfConfigured(projectId: string): Promise<ProjectProvider | null> {
+    try {
+      return await this.forProject(projectId);
+    } catch (error) {
+      if (error instanceof TicketsError && error.code === 'ticket_provider_not_configured') {
+        return null;
+      }
+      throw error;
+    }
+  }
+
   async call<T>(
     provider: ProjectProvider,
     operation: string,

@@ -38,7 +38,7 @@ export class TicketStatusPoller {
     const providers = new Map<string, ProjectProvider | null>();
     for (const task of await this.status.pollDue(limit)) {
       if (!providers.has(task.projectId)) {
-        providers.set(task.projectId, await this.providerOf(task.projectId));
+        providers.set(task.projectId, await this.gateway.forProjectIfConfigured(task.projectId));
       }
       const provider = providers.get(task.projectId);
       if (!provider) {
@@ -65,17 +65,5 @@ export class TicketStatusPoller {
       }
     }
     return pass;
-  }
-
-  /** The project's enabled provider, or null (not configured, disabled): nothing to ask. */
-  private async providerOf(projectId: string): Promise<ProjectProvider | null> {
-    try {
-      return await this.gateway.forProject(projectId);
-    } catch (error) {
-      if (error instanceof TicketsError && error.code === 'ticket_provider_not_configured') {
-        return null;
-      }
-      throw error;
-    }
   }
 }

@@ -50,12 +50,7 @@ export class TicketWebhookService {
       new Date(),
     );
     if (!stored || !accepted) throw new TicketsError('not_found');
-    const provider = await this.gateway.forProject(projectId).catch((error: unknown) => {
-      if (error instanceof TicketsError && error.code === 'ticket_provider_not_configured') {
-        return null;
-      }
-      throw error;
-    });
+    const provider = await this.gateway.forProjectIfConfigured(projectId);
     if (!provider) return { result: 'ignored' };
     const event = await this.gateway.call<WebhookEvent | null>(provider, 'parse-webhook', {
       headers: Object.entries(headers)
