@@ -6,8 +6,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
-import { restoreSession } from './api/session';
-import { I18nProvider } from './i18n/i18n';
+import { restoreSession, setLocaleHeader } from './api/session';
+import { I18nProvider, initialLocale } from './i18n/i18n';
 import { prefetchFindingsList } from './pages/findings/list-prefetch';
 
 const queryClient = new QueryClient({
@@ -26,6 +26,9 @@ const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
   dark: {},
 });
+
+// The UI language before any API call (the list asked for below answers its errors in it).
+setLocaleHeader(initialLocale());
 
 // The session is restored before the first render asks for it (one refresh per page load), and
 // a signed-in load of the findings list asks for its rows right away.
