@@ -526,6 +526,19 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
       ),
     );
   const poll = () => (worker as INestApplicationContext).get(TicketStatusPoller).pollOnce();
+  /** The polled finding's action-log entries of one kind: who wrote them and what. */
+  const actionsOf = (action: string) =>
+    withDb(
+      t,
+      async (db) =>
+        (
+          await db.query(
+            `SELECT actor_label, to_value FROM finding_actions
+              WHERE finding_id = $1 AND action = $2`,
+            [polledFinding, action],
+          )
+        ).rows,
+    );
 
   beforeAll(async () => {
     // The webhook tests above issued a secret: this project now has none (never issued).
@@ -557,17 +570,7 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
     const pass = await poll();
     expect(pass.updated).toBeGreaterThanOrEqual(1);
     expect(await ticket()).toMatchObject({ status: 'resolved', raw_status: 'Done' });
-    const logged = await withDb(
-      t,
-      async (db) =>
-        (
-          await db.query(
-            `SELECT actor_label, to_value FROM finding_actions
-              WHERE finding_id = $1 AND action = 'ticket_status_changed'`,
-            [polledFinding],
-          )
-        ).rows,
-    );
+    const logged = await actionsOf('ticket_status_changed');
     expect(logged).toEqual([
       expect.objectContaining({
         actor_label: 'tracker poll (jira-like-provider)',
@@ -578,17 +581,7 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
       .apply(request(t.url).get(`/api/v1/findings/${polledFinding}`))
       .expect(200);
     expect(finding.body.data.status).toBe('fixed');
-    const fixedBy = await withDb(
-      t,
-      async (db) =>
-        (
-          await db.query(
-            `SELECT actor_label, to_value FROM finding_actions
-              WHERE finding_id = $1 AND action = 'status_changed'`,
-            [polledFinding],
-          )
-        ).rows,
-    );
+    const fixedBy = await actionsOf('status_changed');
     expect(fixedBy).toEqual([
       expect.objectContaining({
         actor_label: 'tracker poll (jira-like-provider)',
