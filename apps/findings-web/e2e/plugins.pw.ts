@@ -9,6 +9,7 @@ import {
   sarif,
   screenshot,
   signIn,
+  sql,
   test,
   unique,
   webUrl,
@@ -268,6 +269,17 @@ test('a ticket from a finding: the catalog Jira provider in the real runner crea
     await panel.getByRole('button', { name: 'Link' }).click();
     await expect(panel.getByTestId('ticket-key')).toHaveText('SEC-1', { timeout: 120_000 });
     await expect(panel.getByTestId('ticket-shared')).toHaveText('One task for 2 findings');
+    // A move the tracker refused (the worker's service-to-tracker sync) is named on the page.
+    await sql(
+      `UPDATE tickets SET sync_error = $1
+        WHERE id = (SELECT ticket_id FROM finding_tickets WHERE finding_id = $2)`,
+      ['unauthorized: HTTP 401', second],
+    );
+    await page.reload();
+    await expect(panel.getByTestId('ticket-sync-error')).toHaveText(
+      'The tracker refused the last move of this task: unauthorized: HTTP 401',
+      { timeout: 60_000 },
+    );
 
     // The list names the task of each row.
     await page.goto(`${webUrl()}/findings?product_id=${product.id}`);

@@ -29,6 +29,7 @@ import { SlaWorkerModule } from '../modules/sla/sla-worker.module';
 import { NotificationsCoreModule } from '../modules/notifications/notifications-core.module';
 import { NotificationsWorkerModule } from '../modules/notifications/notifications-worker.module';
 import { ticketTasks } from '../modules/tickets/ticket.tasks';
+import { TicketSyncFeed } from '../modules/tickets/sync/ticket-sync.feed';
 import { TicketStatusPoller } from '../modules/tickets/ticket-status.poller';
 import { TicketsWorkerModule } from '../modules/tickets/tickets-worker.module';
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
@@ -100,6 +101,7 @@ export class WorkerModule {
             NotificationFeedService,
             NotificationReconciler,
             TicketStatusPoller,
+            TicketSyncFeed,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -110,6 +112,7 @@ export class WorkerModule {
             feed: NotificationFeedService,
             reconciler: NotificationReconciler,
             ticketPoller: TicketStatusPoller,
+            ticketSync: TicketSyncFeed,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
@@ -119,7 +122,7 @@ export class WorkerModule {
               feedEveryMs: config.notifications.feedIntervalMs,
               reconcileEveryMs: config.notifications.reconcileIntervalMs,
             }),
-            ...ticketTasks(ticketPoller),
+            ...ticketTasks(ticketPoller, ticketSync),
           ],
         }),
       ],

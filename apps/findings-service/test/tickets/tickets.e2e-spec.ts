@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { buildPlugin, componentCacheDir } from '@platform/plugin-sdk/build';
 import { publisherKey } from '@platform/plugin-protocol/testing';
-import type { ServiceProcess } from '@platform/testing';
+import { waitFor, type ServiceProcess } from '@platform/testing';
 import { bearer } from '../support/catalog';
 import { withDb } from '../support/findings-db';
 import {
@@ -25,6 +25,7 @@ import {
 } from '../catalog-plugins/support/catalog-plugin-lab';
 import { seedInstalledPlugin } from '../catalog-plugins/support/installed-plugin-seed';
 import { TicketStatusPoller } from '../../src/modules/tickets/ticket-status.poller';
+import { TicketSyncFeed } from '../../src/modules/tickets/sync/ticket-sync.feed';
 import { NEVER, startLifecycleWorker } from '../support/lifecycle-worker';
 import { startJiraStandIn, type JiraStandIn } from './support/jira-stand-in';
 
@@ -636,5 +637,189 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
     const requests = jira.requests.length;
     expect(await poll()).toEqual({ checked: 0, updated: 0, fixed: 0, failed: 0 });
     expect(jira.requests.length).toBe(requests);
+  });
+});
+
+describe('Tickets - service to tracker (a finding’s state moves its task)', () => {
+  const syncFeed = () => (worker as INestApplicationContext).get(TicketSyncFeed);
+  /** Reads the feed and waits until no ticket has a sync pending (the worker's jobs ran). */
+  const synced = async () => {
+    await syncFeed().tick();
+    await waitFor(
+      async () => {
+        const pending = await withDb(t, async (db) =>
+          Number(
+            (await db.query(`SELECT count(*) FROM tickets WHERE sync_requested_at IS NOT NULL`))
+              .rows[0].count,
+          ),
+        );
+        if (pending > 0) throw new Error(`${pending} tickets still to sync`);
+      },
+      { timeoutMs: 120_000, intervalMs: 200, what: 'the ticket-sync jobs' },
+    );
+  };
+  const setStatus = (id: string, status: string) =>
+    as(analyst)
+      .apply(
+        request(t.url)
+          .patch(`/api/v1/findings/${id}`)
+          .send({ status, justification: `set to ${status} by the sync test` }),
+      )
+      .expect(200);
+  const issueOf = (taskId: string) => {
+    const issue = jira.issues.find((i) => i.id === taskId);
+    if (!issue) throw new Error(`task ${taskId} is not in the stand-in`);
+    return issue;
+  };
+  const transitionsOf = (taskId: string) =>
+    jira.requests.filter((r) => r.line === `POST /rest/api/2/issue/${taskId}/transitions`).length;
+  const ticketRow = (taskId: string) =>
+    withDb(
+      t,
+      async (db) =>
+        (
+          await db.query<{ status: string; raw_status: string; sync_error: string | null }>(
+            `SELECT status, raw_status, sync_error FROM tickets WHERE task_id = $1`,
+            [taskId],
+          )
+        ).rows[0],
+    );
+  const putConfig = (sync: boolean) =>
+    bearer(admin)
+      .apply(
+        request(t.url)
+          .put(`/api/v1/projects/${product.project_id}/ticket-provider/config`)
+          .send({
+            plugin_id: providerId,
+            settings: { base_url: jira.url, project_key: 'SEC' },
+            tracker_closed_action: 'none',
+            sync_status_to_tracker: sync,
+          }),
+      )
+      .expect(200);
+  const freshTicketed = async (title: string) => {
+    const [id] = (await seedFindings(t, product, [{ title, severity: 'HIGH' }])) as [string];
+    const created = await post(`/api/v1/findings/${id}/ticket`, {}).expect(201);
+    return { id, taskId: created.body.data.task_id as string };
+  };
+
+  beforeAll(async () => {
+    worker ??= await startLifecycleWorker(t, NEVER, runnerEnv);
+    await putConfig(true);
+    // What the blocks above changed is synced first (tracker-made changes move nothing).
+    await synced();
+  });
+
+  it('a fixed finding resolves its task with a comment, logged on the finding; reopened, the task reopens', async () => {
+    const { id, taskId } = await freshTicketed('Synced finding');
+    expect(issueOf(taskId).status.name).toBe('To Do');
+
+    await setStatus(id, 'fixed');
+    await synced();
+    expect(issueOf(taskId).status.name).toBe('Done');
+    expect(issueOf(taskId).comments.at(-1)).toBe(
+      'The finding is now fixed: the findings service moved this task to resolved.',
+    );
+    expect(await ticketRow(taskId)).toEqual({
+      status: 'resolved',
+      raw_status: 'Done',
+      sync_error: null,
+    });
+    const logged = await withDb(
+      t,
+      async (db) =>
+        (
+          await db.query(
+            `SELECT actor_label, to_value FROM finding_actions
+              WHERE finding_id = $1 AND action = 'ticket_status_changed'`,
+            [id],
+          )
+        ).rows,
+    );
+    expect(logged).toEqual([
+      expect.objectContaining({
+        actor_label: 'ticket sync (jira-like-provider)',
+        to_value: expect.objectContaining({ ticket_status: 'resolved', raw_status: 'Done' }),
+      }),
+    ]);
+
+    await setStatus(id, 'confirmed');
+    await synced();
+    expect(issueOf(taskId).status.name).toBe('To Do');
+    expect((await ticketRow(taskId))?.status).toBe('open');
+    expect(transitionsOf(taskId)).toBe(2);
+  });
+
+  it('a group task resolves only when every finding is closed', async () => {
+    const members = await seedFindings(t, product, [
+      { title: 'Group member A', severity: 'HIGH' },
+      { title: 'Group member B', severity: 'HIGH' },
+    ]);
+    const res = await post('/api/v1/findings/ticket/bulk', {
+      finding_ids: members,
+      title: 'Synced group',
+    }).expect(201);
+    const taskId = res.body.data.ticket.task_id as string;
+
+    await setStatus(members[0] as string, 'fixed');
+    await synced();
+    expect(transitionsOf(taskId)).toBe(0);
+    expect(issueOf(taskId).status.name).toBe('To Do');
+
+    await setStatus(members[1] as string, 'false_positive');
+    await synced();
+    expect(issueOf(taskId).status.name).toBe('Done');
+    expect(issueOf(taskId).comments.at(-1)).toBe(
+      'Its 2 findings are now 1 false_positive, 1 fixed: the findings service moved this task to resolved.',
+    );
+  });
+
+  it('work started moves the task; triage does not undo it; with sync off nothing moves', async () => {
+    const { id, taskId } = await freshTicketed('Started finding');
+    await setStatus(id, 'in_progress');
+    await synced();
+    expect(issueOf(taskId).status.name).toBe('In Progress');
+
+    await setStatus(id, 'confirmed');
+    await synced();
+    expect(issueOf(taskId).status.name).toBe('In Progress');
+    expect(transitionsOf(taskId)).toBe(1);
+
+    await putConfig(false);
+    try {
+      await setStatus(id, 'fixed');
+      await synced();
+      expect(issueOf(taskId).status.name).toBe('In Progress');
+      expect(transitionsOf(taskId)).toBe(1);
+    } finally {
+      await putConfig(true);
+    }
+  });
+
+  it('a tracker refusing the move is recorded on the ticket and shown, without the token; a later move clears it', async () => {
+    const { id, taskId } = await freshTicketed('Refused finding');
+    jira.failWith = 401;
+    try {
+      await setStatus(id, 'fixed');
+      await synced();
+    } finally {
+      jira.failWith = undefined;
+    }
+    const row = await ticketRow(taskId);
+    expect(row).toMatchObject({
+      status: 'open',
+      sync_error: expect.stringMatching(/^unauthorized/),
+    });
+    const shown = await as(analyst)
+      .apply(request(t.url).get(`/api/v1/findings/${id}`))
+      .expect(200);
+    expect(shown.body.data.ticket.sync_error).toBe(row?.sync_error);
+    expect(JSON.stringify(shown.body)).not.toContain(TOKEN);
+
+    await setStatus(id, 'confirmed');
+    await setStatus(id, 'fixed');
+    await synced();
+    expect(await ticketRow(taskId)).toMatchObject({ status: 'resolved', sync_error: null });
+    expect(issueOf(taskId).status.name).toBe('Done');
   });
 });

@@ -198,6 +198,7 @@ export const en = {
   'ticket.rawStatus': 'In the tracker: {status}',
   'ticket.how': '{how} {at}',
   'ticket.shared': 'One task for {n} findings',
+  'ticket.syncError': 'The tracker refused the last move of this task: {reason}',
   'ticket.status.open': 'Open',
   'ticket.status.in_progress': 'In progress',
   'ticket.status.resolved': 'Resolved',

@@ -200,6 +200,7 @@ export const ru: Record<MessageKey, string> = {
   'ticket.rawStatus': 'В трекере: {status}',
   'ticket.how': '{how} {at}',
   'ticket.shared': 'Одна задача на {n} уязвимостей',
+  'ticket.syncError': 'Трекер отклонил последнее изменение статуса задачи: {reason}',
   'ticket.status.open': 'Открыта',
   'ticket.status.in_progress': 'В работе',
   'ticket.status.resolved': 'Решена',

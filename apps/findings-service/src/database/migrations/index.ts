@@ -21,6 +21,7 @@ import { NotificationCore1795605400000 } from './1795605400000-notification-core
 import { CveCatalog1795605500000 } from './1795605500000-cve-catalog';
 import { Tickets1795605600000 } from './1795605600000-tickets';
 import { ProjectCountsIndex1795605700000 } from './1795605700000-project-counts-index';
+import { TicketSync1795605800000 } from './1795605800000-ticket-sync';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -47,4 +48,5 @@ export const FINDINGS_MIGRATIONS = [
   CveCatalog1795605500000,
   Tickets1795605600000,
   ProjectCountsIndex1795605700000,
+  TicketSync1795605800000,
 ];

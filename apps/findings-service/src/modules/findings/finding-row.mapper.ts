@@ -35,6 +35,7 @@ function ticketOf(r: FindingRowRecord): FindingTicket | null {
     origin: str(r['ticket_origin']),
     findingCount: numOrNull(r['ticket_finding_count']),
     statusSyncedAt: dateOrNull(r['ticket_status_synced_at']),
+    syncError: (r['ticket_sync_error'] as string | null | undefined) ?? null,
     linkedAt: date(r['ticket_linked_at']),
   };
 }

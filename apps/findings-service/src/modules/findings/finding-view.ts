@@ -28,6 +28,8 @@ export interface FindingTicket {
   /** Findings sharing the task; null where the statement did not count them (list rows). */
   findingCount: number | null;
   statusSyncedAt: Date | null;
+  /** Why the last service-to-tracker move failed; null once one succeeds. */
+  syncError: string | null;
   linkedAt: Date;
 }
 

@@ -126,3 +126,10 @@ function providerError(error: { code: string; message: string; detail?: unknown 
     problem: shownPluginText(message, 500),
   });
 }
+
+/** The `detail.kind` of a provider error; null for anything else (runner down, database). */
+export function providerErrorKind(error: unknown): string | null {
+  if (!(error instanceof TicketsError) || error.code !== 'ticket_provider_error') return null;
+  const kind = (error.details as { kind?: unknown } | undefined)?.kind;
+  return typeof kind === 'string' ? kind : 'unreachable';
+}

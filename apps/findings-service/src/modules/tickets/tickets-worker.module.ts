@@ -10,10 +10,15 @@ import { TicketStatusPoller } from './ticket-status.poller';
 import { TicketStatusRepository } from './ticket-status.repository';
 import { TicketStatusSync } from './ticket-status-sync';
 import { TicketsRepository } from './tickets.repository';
+import { TicketSyncFeed } from './sync/ticket-sync.feed';
+import { TicketSyncProcessor } from './sync/ticket-sync.processor';
+import { TicketSyncQueue } from './sync/ticket-sync-queue.provider';
+import { TicketSyncRepository } from './sync/ticket-sync.repository';
+import { TicketSyncRunner } from './sync/ticket-sync.runner';
 
 /**
- * Worker side of tickets: the ticket-backfill queue's consumer (every replica) and the status
- * poll (exported for the leader's periodic tasks).
+ * Worker side of tickets: the ticket-backfill and ticket-sync queues' consumers (every
+ * replica), the status poll and the sync feed (exported for the leader's periodic tasks).
  */
 @Module({
   imports: [PluginsModule, PluginChannelsModule],
@@ -27,7 +32,12 @@ import { TicketsRepository } from './tickets.repository';
     TicketStatusRepository,
     TicketStatusSync,
     TicketStatusPoller,
+    TicketSyncRepository,
+    TicketSyncQueue,
+    TicketSyncRunner,
+    TicketSyncProcessor,
+    TicketSyncFeed,
   ],
-  exports: [TicketStatusPoller],
+  exports: [TicketStatusPoller, TicketSyncFeed],
 })
 export class TicketsWorkerModule {}

@@ -30,6 +30,7 @@ export const ticketDto = (v: TicketView): TicketDto => ({
   origin: v.origin,
   finding_count: v.findingCount,
   status_synced_at: v.statusSyncedAt ? v.statusSyncedAt.toISOString() : null,
+  sync_error: v.syncError,
 });
 
 /** Tasks for findings: create, link, one for a group, the creation form (user tokens only). */

@@ -18,6 +18,9 @@ export type TrackerClosedAction = (typeof TRACKER_CLOSED_ACTIONS)[number];
 /** One task in a tracker that the service knows (created, linked or found by its label). */
 @Entity('tickets')
 @Unique('UQ_tickets_task', ['installedPluginId', 'taskId'])
+@Index('IX_tickets_sync_requested', ['syncRequestedAt'], {
+  where: '"sync_requested_at" IS NOT NULL',
+})
 export class TicketEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_tickets' })
   id!: string;
@@ -50,6 +53,13 @@ export class TicketEntity {
   @Column({ type: 'uuid', nullable: true }) createdBy!: string | null;
   @Column({ type: 'timestamptz', default: () => 'now()' }) createdAt!: Date;
   @Column({ type: 'timestamptz', nullable: true }) statusSyncedAt!: Date | null;
+  /**
+   * Set when one of its findings changed state and the tracker may need to follow
+   * (docs/findings-service/tickets.md, "Service to tracker"); cleared by the sync job.
+   */
+  @Column({ type: 'timestamptz', nullable: true }) syncRequestedAt!: Date | null;
+  /** Why the last service-to-tracker transition failed for good (null once one succeeds). */
+  @Column({ type: 'varchar', length: 500, nullable: true }) syncError!: string | null;
 }
 
 /** The ticket of a finding: at most one per finding, a ticket may carry many findings. */

@@ -16,6 +16,7 @@ export interface TicketView {
   origin: TicketOrigin;
   findingCount: number;
   statusSyncedAt: Date | null;
+  syncError: string | null;
 }
 
 /** What a ticket route needs of a finding: where it is, its title, whether it has a ticket. */
@@ -44,7 +45,7 @@ export interface NewTicket {
 }
 
 const VIEW_SQL = `SELECT t.id, t.installed_plugin_id, t.task_id, t.task_key, t.url, t.status,
-        t.raw_status, t.origin, t.status_synced_at,
+        t.raw_status, t.origin, t.status_synced_at, t.sync_error,
         (SELECT count(*)::int FROM finding_tickets ft WHERE ft.ticket_id = t.id) AS finding_count
    FROM tickets t`;
 
@@ -59,6 +60,7 @@ const view = (r: Record<string, unknown>): TicketView => ({
   origin: r['origin'] as TicketOrigin,
   findingCount: Number(r['finding_count']),
   statusSyncedAt: (r['status_synced_at'] as Date | null) ?? null,
+  syncError: (r['sync_error'] as string | null) ?? null,
 });
 
 const optional = (v: unknown): string | undefined =>

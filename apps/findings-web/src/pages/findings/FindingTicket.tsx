@@ -66,6 +66,11 @@ function TicketSummary({ ticket }: { ticket: FindingTicketView }) {
           {t('ticket.shared', { n: ticket.finding_count })}
         </Text>
       )}
+      {ticket.sync_error && (
+        <Text size="xs" c="red.9" data-testid="ticket-sync-error">
+          {t('ticket.syncError', { reason: ticket.sync_error })}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -19,6 +19,13 @@ export class FindingTicketDto {
   @ApiProperty({ description: 'findings linked to the task' }) finding_count!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   status_synced_at!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'why the service could not move the task in the tracker the last time it tried (provider error kind and words); null once a move succeeds',
+  })
+  sync_error!: string | null;
   @ApiProperty({ format: 'date-time', description: 'when this finding was linked to the task' })
   linked_at!: string;
 
@@ -35,6 +42,7 @@ export class FindingTicketDto {
       origin: t.origin,
       finding_count: t.findingCount ?? 1,
       status_synced_at: t.statusSyncedAt ? t.statusSyncedAt.toISOString() : null,
+      sync_error: t.syncError,
       linked_at: t.linkedAt.toISOString(),
     };
   }

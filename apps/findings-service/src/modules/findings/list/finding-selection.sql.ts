@@ -106,7 +106,8 @@ const JOINED_COLUMNS = `p.name AS project_name, pr.name AS product_name,
   tk.id AS ticket_id, tk.installed_plugin_id AS ticket_provider_plugin_id,
   tk.task_id AS ticket_task_id, tk.task_key AS ticket_key, tk.url AS ticket_url,
   tk.status AS ticket_status, tk.raw_status AS ticket_raw_status, tk.origin AS ticket_origin,
-  tk.status_synced_at AS ticket_status_synced_at, fti.linked_at AS ticket_linked_at`;
+  tk.status_synced_at AS ticket_status_synced_at, tk.sync_error AS ticket_sync_error,
+  fti.linked_at AS ticket_linked_at`;
 
 const own = (columns: readonly string[]): string => columns.map((c) => `f.${c}`).join(', ');
 

@@ -1,9 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from '../../action-log/finding-action';
 import { ticketLabel } from '../ticket-labels';
-import { TicketProviderGateway, type ProjectProvider } from '../ticket-provider.gateway';
+import {
+  providerErrorKind,
+  TicketProviderGateway,
+  type ProjectProvider,
+} from '../ticket-provider.gateway';
 import { TicketsRepository, type TicketFinding } from '../tickets.repository';
-import { TicketsError } from '../tickets.errors';
 import {
   TICKET_BACKFILL_FATAL_STREAK,
   TICKET_BACKFILL_PAGE,
@@ -163,11 +166,4 @@ export class TicketBackfillRunner {
       return outcome;
     });
   }
-}
-
-/** The `detail.kind` of a provider error; null for anything else (runner down, database). */
-function providerErrorKind(error: unknown): string | null {
-  if (!(error instanceof TicketsError) || error.code !== 'ticket_provider_error') return null;
-  const kind = (error.details as { kind?: unknown } | undefined)?.kind;
-  return typeof kind === 'string' ? kind : 'unreachable';
 }

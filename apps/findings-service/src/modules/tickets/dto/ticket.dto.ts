@@ -28,6 +28,13 @@ export class TicketDto {
   @ApiProperty({ description: 'findings linked to the task' }) finding_count!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   status_synced_at!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'why the service could not move the task in the tracker the last time it tried (provider error kind and words); null once a move succeeds',
+  })
+  sync_error!: string | null;
 }
 
 export class TicketTargetDto {
