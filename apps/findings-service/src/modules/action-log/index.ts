@@ -12,3 +12,4 @@ export {
   type FeedEntry,
   type FeedPage,
 } from './action-feed';
+export { FeedLagMeter, FEED_LAG_METRIC, FEED_LAG_WARNING_SECONDS } from './action-feed-lag';

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Gauge } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import { FindingsMetrics } from '../../app/metrics/findings-metrics';
-import { readFeed, type FeedEntry } from '../action-log';
+import { FeedLagMeter, readFeed, type FeedEntry } from '../action-log';
 import { DeliveryJobs } from './delivery-jobs';
 import { NotificationFanOut } from './notification-fan-out';
 import { NotificationFeedRepository, type FeedFinding } from './notification-feed.repository';
@@ -14,8 +13,6 @@ import { NotificationsRepository } from './notifications.repository';
 
 /** Pages one tick reads at most (the next tick goes on). */
 const PAGES_PER_TICK = 20;
-/** A feed held back longer than this draws a warning. */
-const LAG_WARNING_SECONDS = 300;
 
 export interface FeedTickSummary {
   entries: number;
@@ -41,9 +38,7 @@ export function kindsOf(entry: FeedEntry): NotificationKind[] {
 @Injectable()
 export class NotificationFeedService {
   private readonly logger = new Logger('NotificationFeed');
-  private readonly lag: Gauge<'consumer'>;
-  private lastUpper: { value: string; since: number } | null = null;
-  private warned = false;
+  private readonly lag: FeedLagMeter;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
@@ -53,15 +48,7 @@ export class NotificationFeedService {
     private readonly jobs: DeliveryJobs,
     metrics: FindingsMetrics,
   ) {
-    const name = 'findsvc_action_feed_lag_seconds';
-    this.lag =
-      (metrics.registry.getSingleMetric(name) as Gauge<'consumer'> | undefined) ??
-      new Gauge({
-        name,
-        help: 'How long the action-log feed horizon of a consumer has not moved (a long transaction holds it)',
-        labelNames: ['consumer'],
-        registers: [metrics.registry],
-      });
+    this.lag = new FeedLagMeter('notifications', metrics.registry, this.logger);
   }
 
   async tick(): Promise<FeedTickSummary> {
@@ -73,7 +60,7 @@ export class NotificationFeedService {
         return feedPage;
       });
       entries += read.entries.length;
-      this.observeUpper(read.upper);
+      this.lag.observe(read.upper);
       if (!read.more) break;
     }
     const { quietSeconds, maxWindowSeconds } = this.config.notifications;
@@ -138,22 +125,6 @@ export class NotificationFeedService {
           added.length,
         );
       }
-    }
-  }
-
-  private observeUpper(upper: string): void {
-    const now = Date.now();
-    if (this.lastUpper?.value !== upper) {
-      this.lastUpper = { value: upper, since: now };
-      this.warned = false;
-    }
-    const seconds = (now - this.lastUpper.since) / 1000;
-    this.lag.set({ consumer: 'notifications' }, seconds);
-    if (seconds > LAG_WARNING_SECONDS && !this.warned) {
-      this.warned = true;
-      this.logger.warn(
-        `the action-log feed of notifications has not moved for ${Math.round(seconds)} s: a long-running transaction holds it back (notifications are delayed, not lost)`,
-      );
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { addJob } from '@platform/queue';
-import { readFeed } from '../../action-log';
+import { FindingsMetrics } from '../../../app/metrics/findings-metrics';
+import { FeedLagMeter, readFeed } from '../../action-log';
 import {
   TICKET_SYNC,
   TICKET_SYNC_ATTEMPTS,
@@ -33,11 +34,15 @@ export interface TicketSyncTick {
 @Injectable()
 export class TicketSyncFeed {
   private readonly logger = new Logger('TicketSyncFeed');
+  private readonly lag: FeedLagMeter;
 
   constructor(
     private readonly repository: TicketSyncRepository,
     private readonly queue: TicketSyncQueue,
-  ) {}
+    metrics: FindingsMetrics,
+  ) {
+    this.lag = new FeedLagMeter('tickets', metrics.registry, this.logger);
+  }
 
   async tick(): Promise<TicketSyncTick> {
     const tick: TicketSyncTick = { entries: 0, requested: 0, enqueued: 0 };
@@ -51,6 +56,7 @@ export class TicketSyncFeed {
         return feedPage;
       });
       tick.entries += read.entries.length;
+      this.lag.observe(read.upper);
       if (!read.more) break;
     }
     tick.enqueued = await this.enqueue();
