@@ -159,8 +159,11 @@ async function main() {
       // The component's entry is the answer guard around index.js (answer-guard.mjs), next to
       // a copy of the plugin's sources (componentize-js resolves imports inside the entry's
       // directory only).
+      // Symbolic links are followed: a file linked into the plugin directory from elsewhere
+      // (the catalog providers' shared provider-kit.js) is built as if it were there.
       await cp(pluginDir, join(entryDir, 'plugin'), {
         recursive: true,
+        dereference: true,
         filter: (path) => !/(^|[\\/])(dist|node_modules)$/.test(relative(pluginDir, path)),
       });
       const guardEntry = join(entryDir, 'entry.js');

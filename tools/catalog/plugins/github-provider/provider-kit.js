@@ -1,0 +1,1 @@
+../../wasm/provider-kit.js
