@@ -20,8 +20,10 @@
  * (default 60000), SMTP_POOL_CONNECTIONS (default 5).
  */
 import { publisherKey } from '@platform/plugin-protocol/testing';
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { createTransport } from 'nodemailer';
 import { DataSource } from 'typeorm';
@@ -55,7 +57,7 @@ import {
 } from '../../../apps/findings-service/test/support/ingestion-env';
 import {
   makeTestPki,
-  SmtpStandIn,
+  type TestPki,
 } from '../../../apps/findings-service/test/support/smtp-stand-in';
 
 const MESSAGES = Number(process.env['BENCH_MESSAGES'] ?? 10_000);
@@ -125,6 +127,45 @@ timeStage(HostCallResponder.prototype, 'answer', '    host call answered by the 
 timeStage(PluginMailSender.prototype, 'send', '      send-email (settings, mail_sends, SMTP)');
 timeStage(SmtpTransports.prototype, 'send', '        SMTP send (pooled nodemailer)');
 
+interface SmtpProcess {
+  port: number;
+  stats(): Promise<{ received: number; duplicates: number }>;
+  messages(limit: number): Promise<{ to: string[]; subject: string; text: string }[]>;
+  stop(): Promise<void>;
+}
+
+/** The SMTP stand-in forked into its own process (smtp-server-process.ts), over IPC. */
+async function startSmtpProcess(pki: TestPki): Promise<SmtpProcess> {
+  const child = fork(join(__dirname, 'smtp-server-process.ts'), [], {
+    execArgv: ['-r', '@swc-node/register'],
+    env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(request: unknown): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      child.once('message', (answer) => resolve(answer as T));
+      child.once('exit', (code) => reject(new Error(`SMTP server process exited (${code})`)));
+      child.send(request as object);
+    });
+  const { remove: _remove, ...files } = pki;
+  const { port } = await ask<{ port: number }>({ start: { pki: files, account: ACCOUNT } });
+  return {
+    port,
+    stats: () => ask({ stats: true }),
+    messages: async (limit) =>
+      (
+        await ask<{ messages: { to: string[]; subject: string; text: string }[] }>({
+          messages: limit,
+        })
+      ).messages,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}
+
 async function main(): Promise<void> {
   console.log(
     `machine: ${cpus()[0]?.model ?? '?'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB; ` +
@@ -135,7 +176,7 @@ async function main(): Promise<void> {
       `PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE=${RATE}; SMTP_POOL_CONNECTIONS=${POOL}`,
   );
   const pki = makeTestPki();
-  const smtp = await new SmtpStandIn({ mode: 'starttls', pki, account: ACCOUNT }).start();
+  const smtp = await startSmtpProcess(pki);
   const publisher = publisherKey();
   const channel = buildChannel('email-channel', publisher);
   const { runner, grpcPort } = await startRunnerProcess({
@@ -279,14 +320,15 @@ async function main(): Promise<void> {
     )) as { p10: Date; p90: Date }[];
     const steadyRate = (0.8 * end!.delivered) / ((mid!.p90.getTime() - mid!.p10.getTime()) / 1000);
     const cpu1 = { own: ownCpuSeconds(), runner: treeCpuSeconds(runnerPid) };
+    const received = await smtp.stats();
     const serviceMs = end!.last.getTime() - (firstClaim as Date).getTime();
     const serviceRate = (end!.delivered / serviceMs) * 1000;
     console.log(
       `service: worker started ${startedAt}, first claim ${(firstClaim as Date).toISOString()}, ` +
         `last delivered ${end!.last.toISOString()}; delivered ${end!.delivered}, failed ${end!.failed}, ` +
         `max attempts ${end!.max_attempts}; most in 'delivering' at a poll ${maxInFlight}; ` +
-        `CPU s: bench process (API + worker + SMTP server) ${(cpu1.own - cpu0.own).toFixed(1)}, ` +
-        `runner + plugin ${(cpu1.runner - cpu0.runner).toFixed(1)}; SMTP received ${smtp.received.length}, duplicates ${smtp.duplicates}; load ${load()}`,
+        `CPU s: bench process (API + worker) ${(cpu1.own - cpu0.own).toFixed(1)}, ` +
+        `runner + plugin ${(cpu1.runner - cpu0.runner).toFixed(1)}; SMTP received ${received.received}, duplicates ${received.duplicates}; load ${load()}`,
     );
     await worker.close();
     worker = undefined;
@@ -303,12 +345,8 @@ async function main(): Promise<void> {
     }
 
     // Reference: the same messages straight to the same server, one pooled nodemailer client.
-    const messages = smtp.received.slice(0, MESSAGES).map((m) => ({
-      to: m.envelopeTo,
-      subject: m.parsed.subject ?? '',
-      text: m.parsed.text ?? '',
-    }));
-    const receivedBefore = smtp.received.length;
+    const messages = await smtp.messages(MESSAGES);
+    const receivedBefore = (await smtp.stats()).received;
     const client = createTransport({
       host: '127.0.0.1',
       port: smtp.port,
@@ -336,13 +374,13 @@ async function main(): Promise<void> {
     const refMs = performance.now() - refStart;
     const refCpu = ownCpuSeconds() - refCpu0;
     client.close();
-    const refCount = smtp.received.length - receivedBefore;
+    const refCount = (await smtp.stats()).received - receivedBefore;
     const refRate = (refCount / refMs) * 1000;
     console.log(
       `\n${MESSAGES} single-finding e-mail notifications, STARTTLS loopback SMTP:\n` +
         `  service (first claim -> last delivered): ${(serviceMs / 1000).toFixed(2)} s, ${serviceRate.toFixed(0)} msg/s (target >= 500)\n` +
         `  service, steady state (10th -> 90th delivered): ${steadyRate.toFixed(0)} msg/s\n` +
-        `  reference (one pooled nodemailer client, ${POOL} connections): ${(refMs / 1000).toFixed(2)} s, ${refRate.toFixed(0)} msg/s (${refCount} received; CPU ${refCpu.toFixed(1)} s, client + SMTP server)\n` +
+        `  reference (one pooled nodemailer client, ${POOL} connections, the SMTP server in its own process): ${(refMs / 1000).toFixed(2)} s, ${refRate.toFixed(0)} msg/s (${refCount} received; CPU ${refCpu.toFixed(1)} s, client)\n` +
         `  ratio service/reference: ${(serviceRate / refRate).toFixed(3)}\n` +
         `  NOTIFICATION_CONCURRENCY=${CONCURRENCY}, PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE=${RATE}\n` +
         `load after ${load()}`,
