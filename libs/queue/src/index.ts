@@ -4,3 +4,4 @@ export * from './queue.errors';
 export * from './redis-connection';
 export * from './producer-queue';
 export * from './job-trace';
+export * from './queue-consumer';

@@ -5,10 +5,9 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, tracedJobConsumer } from '@platform/queue';
+import { QueueConsumer } from '@platform/queue';
 import { Tracing } from '@platform/tracing';
-import { Job, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import { enrichmentJobFailure, EnrichmentFairness } from './enrichment-fairness';
@@ -32,8 +31,7 @@ const ENRICHMENT_LOCK_MS = 60_000;
 @Injectable()
 export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EnrichmentProcessor');
-  private connection: Redis | undefined;
-  private worker: Worker | undefined;
+  private consumer: QueueConsumer | undefined;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
@@ -43,22 +41,22 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.connection = createRedisConnection(this.config.redisUrl, {
-      name: 'findings-worker-enrichment',
-      role: 'worker',
-      onError: (error) => this.logger.warn(`redis: ${error.message}`),
-    });
-    const consume = tracedJobConsumer(this.tracing, ENRICHMENT_QUEUE, (job) => this.process(job));
-    this.worker = new Worker(ENRICHMENT_QUEUE, consume, {
-      connection: this.connection,
+    this.consumer = new QueueConsumer({
+      redisUrl: this.config.redisUrl,
       prefix: this.config.reports.queuePrefix,
-      concurrency: this.config.enrichment.concurrency,
-      lockDuration: ENRICHMENT_LOCK_MS,
-      maxStalledCount: 2,
+      queue: ENRICHMENT_QUEUE,
+      connectionName: 'findings-worker-enrichment',
+      tracing: this.tracing,
+      logger: this.logger,
+      worker: {
+        concurrency: this.config.enrichment.concurrency,
+        lockDuration: ENRICHMENT_LOCK_MS,
+        maxStalledCount: 2,
+      },
+      process: (job) => this.process(job),
     });
-    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
     // Every failed attempt is logged with its job id and reason (a job that fails for good, too).
-    this.worker.on('failed', (job, error) => {
+    this.consumer.worker.on('failed', (job, error) => {
       const attempts = job?.opts.attempts ?? 1;
       const made = job?.attemptsMade ?? 0;
       // Unrecoverable (deadline or trap only, a suspended enricher): no further attempt.
@@ -70,17 +68,11 @@ export class EnrichmentProcessor implements OnApplicationBootstrap, OnApplicatio
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 
   private async process(job: Job): Promise<EnrichmentOutcome> {
-    let payload;
-    try {
-      payload = ENRICH_FINDINGS.parse(job.data);
-    } catch (error) {
-      throw new UnrecoverableError(`invalid_job_payload: ${(error as Error).message}`);
-    }
+    const payload = ENRICH_FINDINGS.parse(job.data);
     const started = Date.now();
     // Within the enricher's share; a backed-off one's job waits, a suspended one's fails.
     const outcome = await this.fairness.run(job, payload.installedPluginId, () =>

@@ -5,10 +5,9 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, tracedJobConsumer } from '@platform/queue';
+import { InvalidJobPayloadError, QueueConsumer } from '@platform/queue';
 import { Tracing } from '@platform/tracing';
-import { Job, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import { notificationWarnings } from '../../app/config/notifications-config';
@@ -31,8 +30,7 @@ const NOTIFICATION_LOCK_MS = 60_000;
 @Injectable()
 export class NotificationProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('NotificationProcessor');
-  private connection: Redis | undefined;
-  private worker: Worker | undefined;
+  private consumer: QueueConsumer | undefined;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
@@ -45,21 +43,21 @@ export class NotificationProcessor implements OnApplicationBootstrap, OnApplicat
     for (const warning of notificationWarnings(this.config.notifications)) {
       this.logger.warn(warning);
     }
-    this.connection = createRedisConnection(this.config.redisUrl, {
-      name: 'findings-worker-notifications',
-      role: 'worker',
-      onError: (error) => this.logger.warn(`redis: ${error.message}`),
-    });
-    const consume = tracedJobConsumer(this.tracing, NOTIFICATION_QUEUE, (job) => this.process(job));
-    this.worker = new Worker(NOTIFICATION_QUEUE, consume, {
-      connection: this.connection,
+    this.consumer = new QueueConsumer({
+      redisUrl: this.config.redisUrl,
       prefix: this.config.reports.queuePrefix,
-      concurrency: this.config.notifications.concurrency,
-      lockDuration: NOTIFICATION_LOCK_MS,
-      maxStalledCount: 10,
+      queue: NOTIFICATION_QUEUE,
+      connectionName: 'findings-worker-notifications',
+      tracing: this.tracing,
+      logger: this.logger,
+      worker: {
+        concurrency: this.config.notifications.concurrency,
+        lockDuration: NOTIFICATION_LOCK_MS,
+        maxStalledCount: 10,
+      },
+      process: (job) => this.process(job),
     });
-    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
-    this.worker.on('failed', (job, error) =>
+    this.consumer.worker.on('failed', (job, error) =>
       this.logger.warn(
         `notification job ${job?.id ?? '?'} (${job?.name ?? '?'}) failed: ${error.message.slice(0, 500)}`,
       ),
@@ -67,27 +65,18 @@ export class NotificationProcessor implements OnApplicationBootstrap, OnApplicat
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 
   private async process(job: Job): Promise<unknown> {
     if (job.name === SLA_DEADLINE_NOTIFICATION.name) {
-      const data = parse(() => SLA_DEADLINE_NOTIFICATION.parse(job.data));
+      const data = SLA_DEADLINE_NOTIFICATION.parse(job.data);
       return this.deadlines.consume(String(job.id), data);
     }
     if (job.name === NOTIFICATION_DELIVER.name) {
-      const { deliveryId } = parse(() => NOTIFICATION_DELIVER.parse(job.data));
+      const { deliveryId } = NOTIFICATION_DELIVER.parse(job.data);
       return { result: await this.deliveries.attempt(deliveryId) };
     }
-    throw new UnrecoverableError(`invalid_job_payload: unknown job ${job.name}`);
-  }
-}
-
-function parse<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw new UnrecoverableError(`invalid_job_payload: ${(error as Error).message}`);
+    throw new InvalidJobPayloadError(job.name, 'unknown job name');
   }
 }

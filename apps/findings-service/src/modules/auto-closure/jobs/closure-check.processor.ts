@@ -5,10 +5,9 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, tracedJobConsumer } from '@platform/queue';
+import { QueueConsumer } from '@platform/queue';
 import { Tracing } from '@platform/tracing';
-import { Job, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
 import { FINDINGS_CONFIG } from '../../../app/config/config.tokens';
 import type { FindingsConfig } from '../../../app/config/findings-config';
 import { ClosureCheckService, type AttemptOutcome } from '../closure-check.service';
@@ -25,8 +24,7 @@ const CLOSURE_CHECK_LOCK_MS = 60_000;
 @Injectable()
 export class ClosureCheckProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ClosureCheckProcessor');
-  private connection: Redis | undefined;
-  private worker: Worker | undefined;
+  private consumer: QueueConsumer | undefined;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
@@ -35,34 +33,23 @@ export class ClosureCheckProcessor implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    this.connection = createRedisConnection(this.config.redisUrl, {
-      name: 'findings-worker-auto-closure',
-      role: 'worker',
-      onError: (error) => this.logger.warn(`redis: ${error.message}`),
-    });
-    const consume = tracedJobConsumer(this.tracing, AUTO_CLOSURE_QUEUE, (job) => this.process(job));
-    this.worker = new Worker(AUTO_CLOSURE_QUEUE, consume, {
-      connection: this.connection,
+    this.consumer = new QueueConsumer({
+      redisUrl: this.config.redisUrl,
       prefix: this.config.reports.queuePrefix,
-      concurrency: 1,
-      lockDuration: CLOSURE_CHECK_LOCK_MS,
-      maxStalledCount: 2,
+      queue: AUTO_CLOSURE_QUEUE,
+      connectionName: 'findings-worker-auto-closure',
+      tracing: this.tracing,
+      logger: this.logger,
+      worker: { concurrency: 1, lockDuration: CLOSURE_CHECK_LOCK_MS, maxStalledCount: 2 },
+      process: (job) => this.process(job),
     });
-    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 
   private async process(job: Job): Promise<AttemptOutcome> {
-    let payload;
-    try {
-      payload = CLOSURE_CHECK.parse(job.data);
-    } catch (error) {
-      throw new UnrecoverableError(`invalid_job_payload: ${(error as Error).message}`);
-    }
-    return this.checks.runAttempt(payload);
+    return this.checks.runAttempt(CLOSURE_CHECK.parse(job.data));
   }
 }

@@ -5,10 +5,9 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, tracedJobConsumer } from '@platform/queue';
+import { QueueConsumer } from '@platform/queue';
 import { Tracing } from '@platform/tracing';
-import { Job, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { FINDINGS_CONFIG } from '../../../app/config/config.tokens';
 import type { FindingsConfig } from '../../../app/config/findings-config';
 import { TICKET_BACKFILL, TICKET_BACKFILL_QUEUE } from './ticket-backfill.job';
@@ -25,8 +24,7 @@ const TICKET_BACKFILL_LOCK_MS = 120_000;
 @Injectable()
 export class TicketBackfillProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('TicketBackfillProcessor');
-  private connection: Redis | undefined;
-  private worker: Worker | undefined;
+  private consumer: QueueConsumer | undefined;
 
   constructor(
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
@@ -35,36 +33,24 @@ export class TicketBackfillProcessor implements OnApplicationBootstrap, OnApplic
   ) {}
 
   onApplicationBootstrap(): void {
-    this.connection = createRedisConnection(this.config.redisUrl, {
-      name: 'findings-worker-ticket-backfill',
-      role: 'worker',
-      onError: (error) => this.logger.warn(`redis: ${error.message}`),
-    });
-    const consume = tracedJobConsumer(this.tracing, TICKET_BACKFILL_QUEUE, (job) =>
-      this.process(job),
-    );
-    this.worker = new Worker(TICKET_BACKFILL_QUEUE, consume, {
-      connection: this.connection,
+    this.consumer = new QueueConsumer({
+      redisUrl: this.config.redisUrl,
       prefix: this.config.reports.queuePrefix,
-      concurrency: 2,
-      lockDuration: TICKET_BACKFILL_LOCK_MS,
-      maxStalledCount: 3,
+      queue: TICKET_BACKFILL_QUEUE,
+      connectionName: 'findings-worker-ticket-backfill',
+      tracing: this.tracing,
+      logger: this.logger,
+      worker: { concurrency: 2, lockDuration: TICKET_BACKFILL_LOCK_MS, maxStalledCount: 3 },
+      process: (job) => this.process(job),
     });
-    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 
   private async process(job: Job): Promise<BackfillResult> {
-    let payload;
-    try {
-      payload = TICKET_BACKFILL.parse(job.data);
-    } catch (error) {
-      throw new UnrecoverableError(`invalid_job_payload: ${(error as Error).message}`);
-    }
+    const payload = TICKET_BACKFILL.parse(job.data);
     const result = await this.runner.run(payload, (counts) => job.updateProgress({ ...counts }));
     if (result.state === 'failed') {
       throw new UnrecoverableError(
