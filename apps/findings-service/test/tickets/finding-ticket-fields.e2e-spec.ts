@@ -93,6 +93,7 @@ describe('Tickets - on the finding and in the list', () => {
       origin: 'group',
       finding_count: 2,
       status_synced_at: '2026-11-01T10:00:00.000Z',
+      sync_error: null,
       linked_at: '2026-11-02T08:00:00.000Z',
     });
     expect(res.body.data).toMatchObject({

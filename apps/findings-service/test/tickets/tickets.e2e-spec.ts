@@ -642,9 +642,31 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
 
 describe('Tickets - service to tracker (a finding’s state moves its task)', () => {
   const syncFeed = () => (worker as INestApplicationContext).get(TicketSyncFeed);
-  /** Reads the feed and waits until no ticket has a sync pending (the worker's jobs ran). */
+  /**
+   * Reads the feed until it has passed every transaction committed so far (a transaction
+   * running elsewhere holds the feed's horizon back for a moment), then waits until no ticket
+   * has a sync pending (the worker's jobs ran).
+   */
   const synced = async () => {
-    await syncFeed().tick();
+    const mark = await withDb(t, async (db) =>
+      BigInt((await db.query(`SELECT pg_current_xact_id()::text AS x`)).rows[0].x),
+    );
+    await waitFor(
+      async () => {
+        await syncFeed().tick();
+        const boundary = await withDb(t, async (db) =>
+          BigInt(
+            (
+              await db.query(
+                `SELECT boundary::text AS b FROM action_feed_cursors WHERE consumer = 'tickets'`,
+              )
+            ).rows[0].b,
+          ),
+        );
+        if (boundary <= mark) throw new Error(`the feed is at ${boundary}, not past ${mark}`);
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: 'the tickets feed' },
+    );
     await waitFor(
       async () => {
         const pending = await withDb(t, async (db) =>
