@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net';
  * Every stand-in records its requests (method, path with query, headers, body) and has the
  * hostile switches of the design's test plan (`hostile`): connection refused (`down`), a slow
  * answer, any status, a rate limit (429 + `Retry-After`), HTML where JSON is expected, a
- * 10 MB body and a redirect (to the cloud metadata address).
+ * 10 MB body and a redirect (to the cloud metadata address). Besides, a stand-in can limit its
+ * caller to so many requests per second (`limit`, a token bucket): what exceeds it is answered
+ * 429 with `Retry-After` in the tracker's own error shape, and `counters` tell how many requests
+ * were answered and how many were limited.
  */
 export interface RecordedRequest {
   method: string;
@@ -36,11 +39,84 @@ export interface Answer {
 
 export type Route = (request: RecordedRequest) => Answer | undefined;
 
+/**
+ * A per-second limit of a stand-in: a token bucket of `burst` requests (default `perSecond`,
+ * one second's worth) refilled at `perSecond` per second. A request finding the bucket empty is
+ * answered 429 with `Retry-After` (whole seconds until the next token, at least 1).
+ */
+export interface RequestLimit {
+  perSecond: number;
+  burst?: number;
+}
+
+/** Requests a stand-in answered (by its API or a hostile switch) and those `limit` refused. */
+export interface StandInCounters {
+  answered: number;
+  limited: number;
+}
+
+/** The answer of a limited request, in the tracker's own error shape. */
+export type LimitedAnswer = (retryAfterSeconds: number, limit: RequestLimit) => Answer;
+
+const DEFAULT_LIMITED: LimitedAnswer = (retryAfter, limit) => ({
+  status: 429,
+  body: { message: 'rate limited' },
+  headers: {
+    'retry-after': String(retryAfter),
+    'x-ratelimit-limit': String(limit.perSecond),
+    'x-ratelimit-remaining': '0',
+  },
+});
+
+/** The 429 shape of each tracker's stand-in (set by its `start...` function). */
+const limitedShapes = new WeakMap<HttpStandIn, LimitedAnswer>();
+
+/**
+ * The token bucket of `RequestLimit`: `take(now)` answers 0 when the request may pass, else the
+ * seconds to wait (`Retry-After`). The bucket starts full; a changed limit starts a new one.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    readonly limit: RequestLimit,
+    now: number = performance.now(),
+  ) {
+    if (!(limit.perSecond > 0)) throw new Error('limit.perSecond must be above 0');
+    this.tokens = this.capacity;
+    this.last = now;
+  }
+
+  get capacity(): number {
+    return Math.max(1, this.limit.burst ?? this.limit.perSecond);
+  }
+
+  /** Takes a token at `now` (ms, monotonic): 0, or the whole seconds until one is there. */
+  take(now: number = performance.now()): number {
+    const elapsed = Math.max(0, now - this.last) / 1000;
+    this.tokens = Math.min(this.capacity, this.tokens + elapsed * this.limit.perSecond);
+    this.last = Math.max(this.last, now);
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - this.tokens) / this.limit.perSecond));
+  }
+}
+
 export interface HttpStandIn {
   url: string;
   requests: RecordedRequest[];
   /** While set, every request gets this answer instead of the API's. */
   hostile?: Hostile;
+  /**
+   * While set, at most this many requests per second are answered (checked before `hostile`
+   * and the API); the others get 429 + `Retry-After`. Setting it starts a full bucket.
+   */
+  limit?: RequestLimit;
+  /** Requests answered and requests refused by `limit` since the start (or a reset to 0). */
+  counters: StandInCounters;
   /** Stops listening (connection refused) until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -50,10 +126,32 @@ export interface HttpStandIn {
 export const METADATA_URL = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 const HUGE_BYTES = 10 * 1024 * 1024;
 
-/** A JSON API on 127.0.0.1: `route` answers, `undefined` is a 404. */
-export async function serveApi(route: Route): Promise<HttpStandIn> {
+function writeAnswer(response: ServerResponse, answer: Answer): void {
+  const text =
+    answer.body === undefined
+      ? ''
+      : typeof answer.body === 'string'
+        ? answer.body
+        : JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    date: new Date().toUTCString(),
+    ...(answer.headers ?? {}),
+  });
+  response.end(text);
+}
+
+/**
+ * A JSON API on 127.0.0.1: `route` answers, `undefined` is a 404. `options.limit` starts the
+ * stand-in limited (see `HttpStandIn.limit`); `options.limited` shapes the 429 answer.
+ */
+export async function serveApi(
+  route: Route,
+  options: { limit?: RequestLimit; limited?: LimitedAnswer } = {},
+): Promise<HttpStandIn> {
   const requests: RecordedRequest[] = [];
-  const state: { hostile?: Hostile } = {};
+  const state: { hostile?: Hostile; bucket?: TokenBucket } = {};
+  const counters: StandInCounters = { answered: 0, limited: 0 };
   const handle = async (request: IncomingMessage, response: ServerResponse, raw: string) => {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const recorded: RecordedRequest = {
@@ -64,6 +162,15 @@ export async function serveApi(route: Route): Promise<HttpStandIn> {
       body: raw,
     };
     requests.push(recorded);
+    const bucket = state.bucket;
+    const wait = bucket ? bucket.take() : 0;
+    if (bucket && wait > 0) {
+      counters.limited += 1;
+      const limited = limitedShapes.get(standIn) ?? options.limited ?? DEFAULT_LIMITED;
+      writeAnswer(response, limited(wait, bucket.limit));
+      return;
+    }
+    counters.answered += 1;
     const hostile = standIn.hostile;
     if (hostile?.kind === 'slow') await new Promise((r) => setTimeout(r, hostile.ms));
     let answer: Answer | undefined;
@@ -104,18 +211,7 @@ export async function serveApi(route: Route): Promise<HttpStandIn> {
         answer = { status: 500, body: { message: String(error) } };
       }
     }
-    const text =
-      answer.body === undefined
-        ? ''
-        : typeof answer.body === 'string'
-          ? answer.body
-          : JSON.stringify(answer.body);
-    response.writeHead(answer.status, {
-      'content-type': 'application/json; charset=utf-8',
-      date: new Date().toUTCString(),
-      ...(answer.headers ?? {}),
-    });
-    response.end(text);
+    writeAnswer(response, answer);
   };
   let server: Server = createServer();
   const listen = async (port: number) => {
@@ -136,6 +232,7 @@ export async function serveApi(route: Route): Promise<HttpStandIn> {
       server.close(() => resolve());
     });
   const port = await listen(0);
+  if (options.limit) state.bucket = new TokenBucket(options.limit);
   const standIn: HttpStandIn = {
     url: `http://127.0.0.1:${port}`,
     requests,
@@ -145,6 +242,13 @@ export async function serveApi(route: Route): Promise<HttpStandIn> {
     set hostile(value) {
       state.hostile = value;
     },
+    get limit() {
+      return state.bucket?.limit;
+    },
+    set limit(value) {
+      state.bucket = value ? new TokenBucket(value) : undefined;
+    },
+    counters,
     down: stop,
     up: async () => {
       await listen(port);
@@ -201,12 +305,30 @@ export interface JiraStandIn extends HttpStandIn {
   issuedTokens: string[];
 }
 
+/**
+ * Jira's answer past a rate limit: 429, `Retry-After` in seconds, the `X-RateLimit-*` headers
+ * (the reset as `yyyy-MM-ddTHH:mmZ`), `RateLimit-Reason` and the REST error collection.
+ */
+export const jiraLimited: LimitedAnswer = (retryAfter, limit) => ({
+  status: 429,
+  body: { errorMessages: ['Rate limit exceeded.'], errors: {} },
+  headers: {
+    'retry-after': String(retryAfter),
+    'x-ratelimit-limit': String(limit.perSecond),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': `${new Date(Date.now() + retryAfter * 1000).toISOString().slice(0, 16)}Z`,
+    'ratelimit-reason': 'jira-burst-based',
+  },
+});
+
 export async function startJiraStandIn(options: {
   email: string;
   apiToken: string;
   clientId: string;
   clientSecret: string;
   projects: { id: string; key: string; name: string }[];
+  /** Requests per second answered at most (see `HttpStandIn.limit`); unlimited when unset. */
+  limit?: RequestLimit;
 }): Promise<JiraStandIn> {
   const issues = new Map<string, JiraIssue>();
   const issuedTokens: string[] = [];
@@ -357,6 +479,8 @@ export async function startJiraStandIn(options: {
     }
     return undefined;
   })) as JiraStandIn;
+  limitedShapes.set(standIn, jiraLimited);
+  standIn.limit = options.limit;
   standIn.issues = issues;
   standIn.projects = options.projects;
   standIn.issuedTokens = issuedTokens;
@@ -384,6 +508,22 @@ export interface RepoStandIn extends HttpStandIn {
   labels: { id: number; name: string }[];
 }
 
+/** GitHub's answer past a rate limit: 429, `Retry-After`, `X-RateLimit-*` (reset in epoch seconds). */
+export const repoLimited: LimitedAnswer = (retryAfter, limit) => ({
+  status: 429,
+  body: {
+    message: 'API rate limit exceeded',
+    documentation_url:
+      'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+  },
+  headers: {
+    'retry-after': String(retryAfter),
+    'x-ratelimit-limit': String(limit.perSecond),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + retryAfter),
+  },
+});
+
 export async function startRepoStandIn(options: {
   flavor: 'github' | 'gitea';
   owner: string;
@@ -391,6 +531,8 @@ export async function startRepoStandIn(options: {
   token: string;
   /** Labels the repository has already (Gitea lists them 50 per page). */
   labels?: string[];
+  /** Requests per second answered at most (see `HttpStandIn.limit`); unlimited when unset. */
+  limit?: RequestLimit;
 }): Promise<RepoStandIn> {
   const prefix = options.flavor === 'gitea' ? '/api/v1' : '';
   const issues: RepoIssue[] = [];
@@ -539,6 +681,8 @@ export async function startRepoStandIn(options: {
     }
     return undefined;
   })) as RepoStandIn;
+  limitedShapes.set(standIn, repoLimited);
+  standIn.limit = options.limit;
   standIn.apiUrl = `${standIn.url}${prefix}`;
   standIn.issues = issues;
   standIn.labels = labels;
@@ -576,10 +720,19 @@ export function boardId(): string {
     .padStart(8, '0')}${hexCounter.toString(16).padStart(16, '0')}`;
 }
 
+/** Trello's answer past a rate limit: 429 with `Retry-After` and a JSON error. */
+export const boardLimited: LimitedAnswer = (retryAfter) => ({
+  status: 429,
+  body: { error: 'API_TOKEN_LIMIT_EXCEEDED', message: 'Rate limit exceeded' },
+  headers: { 'retry-after': String(retryAfter) },
+});
+
 export async function startBoardStandIn(options: {
   key: string;
   token: string;
   lists: string[];
+  /** Requests per second answered at most (see `HttpStandIn.limit`); unlimited when unset. */
+  limit?: RequestLimit;
 }): Promise<BoardStandIn> {
   const board = boardId();
   const lists = options.lists.map((name) => ({ id: boardId(), name }));
@@ -671,6 +824,8 @@ export async function startBoardStandIn(options: {
     }
     return undefined;
   })) as BoardStandIn;
+  limitedShapes.set(standIn, boardLimited);
+  standIn.limit = options.limit;
   standIn.boardId = board;
   standIn.lists = lists;
   standIn.labels = labels;
