@@ -133,3 +133,15 @@ export function providerErrorKind(error: unknown): string | null {
   const kind = (error.details as { kind?: unknown } | undefined)?.kind;
   return typeof kind === 'string' ? kind : 'unreachable';
 }
+
+/**
+ * The wait a provider asked for: its `unreachable` error reads `retry-after:<seconds>` when the
+ * tracker rate-limited the call (the sandbox has no clock, so the service waits). Null for any
+ * other error.
+ */
+export function providerRetryAfterSeconds(error: unknown): number | null {
+  if (providerErrorKind(error) !== 'unreachable') return null;
+  const problem = (error as TicketsError).details?.['problem'];
+  const match = typeof problem === 'string' ? /^retry-after:(\d{1,6})\b/.exec(problem) : null;
+  return match ? Number(match[1]) : null;
+}

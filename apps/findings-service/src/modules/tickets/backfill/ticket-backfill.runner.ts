@@ -3,6 +3,7 @@ import type { Actor } from '../../action-log/finding-action';
 import { ticketLabel } from '../ticket-labels';
 import {
   providerErrorKind,
+  providerRetryAfterSeconds,
   TicketProviderGateway,
   type ProjectProvider,
 } from '../ticket-provider.gateway';
@@ -31,6 +32,14 @@ const BACKFILL_ACTOR: Actor = { type: 'system', id: null, label: 'ticket backfil
 /** Provider error kinds that no later finding can fix: three in a row stop the backfill. */
 const FATAL_KINDS = new Set(['unauthorized', 'misconfigured']);
 
+/**
+ * A tracker's rate limit (`retry-after:<s>` from the provider): the walk waits what it asked,
+ * between 1 and RATE_LIMIT_MAX_WAIT_SECONDS, and asks again for the same finding, at most
+ * RATE_LIMIT_RETRIES times in a row before counting it failed.
+ */
+export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
+export const RATE_LIMIT_RETRIES = 20;
+
 /** The job's end: its state and counters (the job's return value). */
 export interface BackfillResult extends BackfillCounts {
   state: 'completed' | 'failed' | 'cancelled';
@@ -40,7 +49,9 @@ export interface BackfillResult extends BackfillCounts {
  * Walks a backfill (design §3.6): the project's findings without a ticket in the selection, in
  * id order, pages of TICKET_BACKFILL_PAGE from the row's cursor (a restarted or retried job
  * resumes there). Per finding: the task carrying its label is linked; none and mode `create`
- * creates one; else skipped. A provider error counts as failed and the walk goes on, except
+ * creates one; else skipped. A rate-limited call is waited for and asked again (the tracker's
+ * `Retry-After`, RATE_LIMIT_RETRIES times at most). A provider error counts as failed and the
+ * walk goes on, except
  * unauthorized/misconfigured TICKET_BACKFILL_FATAL_STREAK times in a row (the job fails). After
  * each page the row and the job's progress hold the counters; a row no longer `running`
  * (cancelled) stops the walk before the next page.
@@ -48,6 +59,8 @@ export interface BackfillResult extends BackfillCounts {
 @Injectable()
 export class TicketBackfillRunner {
   private readonly logger = new Logger('TicketBackfillRunner');
+  /** How the walk waits for a rate limit (replaced in unit tests). */
+  wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
   constructor(
     private readonly backfills: TicketBackfillsRepository,
@@ -92,7 +105,7 @@ export class TicketBackfillRunner {
       if (ids.length === 0) break;
       for (const finding of await this.tickets.findings(ids)) {
         try {
-          counts[await this.one(provider, finding, job.mode)] += 1;
+          counts[await this.withinRateLimit(() => this.one(provider, finding, job.mode))] += 1;
           streak = 0;
         } catch (error) {
           const kind = providerErrorKind(error);
@@ -118,6 +131,19 @@ export class TicketBackfillRunner {
     }
     await this.backfills.finish(job.backfillId, 'completed');
     return { ...counts, state: 'completed' };
+  }
+
+  /** Runs `call`, waiting and asking again while the tracker answers with a rate limit. */
+  private async withinRateLimit<T>(call: () => Promise<T>): Promise<T> {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await call();
+      } catch (error) {
+        const seconds = providerRetryAfterSeconds(error);
+        if (seconds === null || retry >= RATE_LIMIT_RETRIES) throw error;
+        await this.wait(Math.min(Math.max(seconds, 1), RATE_LIMIT_MAX_WAIT_SECONDS) * 1000);
+      }
+    }
   }
 
   /** Links the task carrying the finding's label, else (mode create) creates one. */
