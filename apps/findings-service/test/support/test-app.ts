@@ -42,7 +42,7 @@ export interface TestAppOptions {
   extraModules?: Type<unknown>[];
 }
 
-/** Boots the real API against real PostgreSQL and Redis with its own rate-limit key prefix. */
+/** Boots the real API against real PostgreSQL and Redis with its own rate-limit and queue prefixes. */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
@@ -64,6 +64,9 @@ export async function startTestApp(
       RATE_LIMIT_API_USER: '10000',
       RATE_LIMIT_API_SERVICE_ACCOUNT: '10000',
       RATE_LIMIT_KEY_PREFIX: `${uniqueQueuePrefix()}:rl:`,
+      // Each app its own queues: a worker of another test file (started with its app's prefix)
+      // never takes this file's jobs.
+      QUEUE_PREFIX: uniqueQueuePrefix(),
       LOCAL_ADMIN_EMAIL: ADMIN_EMAIL,
       LOCAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
       ...env,

@@ -547,7 +547,9 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
     [polledFinding] = (await seedFindings(t, product, [
       { title: 'Polled finding', severity: 'HIGH' },
     ])) as [string];
-    // Closed tasks fix their findings here (the rule applies to the poll as to a webhook).
+    // Closed tasks fix their findings here (the rule applies to the poll as to a webhook). The
+    // service-to-tracker sync is off while the poll is tested: its jobs would call the tracker
+    // too (the sync block below turns it on).
     await bearer(admin)
       .apply(
         request(t.url)
@@ -556,6 +558,7 @@ describe('Tickets - the hourly poll (projects whose tracker sends no webhooks)',
             plugin_id: providerId,
             settings: { base_url: jira.url, project_key: 'SEC' },
             tracker_closed_action: 'mark_fixed',
+            sync_status_to_tracker: false,
           }),
       )
       .expect(200);
