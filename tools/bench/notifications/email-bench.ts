@@ -22,7 +22,7 @@
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { createTransport } from 'nodemailer';
@@ -59,6 +59,7 @@ import {
   makeTestPki,
   type TestPki,
 } from '../../../apps/findings-service/test/support/smtp-stand-in';
+import { ownCpuSeconds, treeCpuSeconds } from '../support/process-cpu';
 
 const MESSAGES = Number(process.env['BENCH_MESSAGES'] ?? 10_000);
 const CONCURRENCY = process.env['NOTIFICATION_CONCURRENCY'] ?? '32';
@@ -71,32 +72,6 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** CPU seconds (user + system) of a process and its live descendants, from /proc. */
-function treeCpuSeconds(pid: number): number {
-  const tick = 100;
-  let total = 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    total += (Number(fields[11]) + Number(fields[12])) / tick;
-  } catch {
-    return 0;
-  }
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const child of children.split(' ').filter(Boolean)) total += treeCpuSeconds(Number(child));
-  }
-  return total;
-}
-const ownCpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
 
 /** Wall time spent in a few stages of the delivery path (this process only), for the report. */
 const stages = new Map<string, number[]>();

@@ -34,7 +34,7 @@
  */
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import { startJiraStandIn, type JiraStandIn } from '@platform/testing/trackers';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { DataSource } from 'typeorm';
 import {
@@ -58,6 +58,7 @@ import {
   startIngestion,
   startWorker,
 } from '../../../apps/findings-service/test/support/ingestion-env';
+import { ownCpuSeconds, treeCpuSeconds } from '../support/process-cpu';
 
 const FINDINGS = Number(process.env['BENCH_FINDINGS'] ?? 10_000);
 const RATE = Number(process.env['BENCH_RATE'] ?? 100);
@@ -70,32 +71,6 @@ const PROJECT_KEY = 'SEC';
 const load = () => readFileSync('/proc/loadavg', 'utf8').trim();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const basic = `Basic ${Buffer.from(`${EMAIL}:${API_TOKEN}`).toString('base64')}`;
-
-/** CPU seconds (user + system) of a process and its live descendants, from /proc. */
-function treeCpuSeconds(pid: number): number {
-  const tick = 100;
-  let total = 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    total += (Number(fields[11]) + Number(fields[12])) / tick;
-  } catch {
-    return 0;
-  }
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const child of children.split(' ').filter(Boolean)) total += treeCpuSeconds(Number(child));
-  }
-  return total;
-}
-const ownCpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
 
 /** Wall time of a few stages of the backfill path (this process), per run; errors by kind. */
 const stages = new Map<string, number[]>();
