@@ -12,6 +12,7 @@ import { FindingsCascadesModule } from '../modules/findings/cascades/findings-ca
 import { FindingsModule } from '../modules/findings/findings.module';
 import { ManualFindingsModule } from '../modules/findings/manual/manual-findings.module';
 import { HealthModule } from '../modules/health/health.module';
+import { InventoryRollupModule } from '../modules/inventory-rollup/inventory-rollup.module';
 import { JobsModule } from '../modules/jobs/jobs.module';
 import { PluginAdminModule } from '../modules/plugins/plugin-admin.module';
 import { ProductsModule } from '../modules/products/products.module';
@@ -66,6 +67,7 @@ export class AppModule {
         ScannerCallbacksModule,
         ScopeModule,
         TicketsModule,
+        InventoryRollupModule,
         ...extraModules,
       ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: DataEnvelopeInterceptor }],

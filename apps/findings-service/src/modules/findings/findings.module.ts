@@ -19,6 +19,9 @@ import { BulkTagsRepository } from './tags/bulk-tags.repository';
 import { FindingTagsController } from './tags/finding-tags.controller';
 import { FindingTagsService } from './tags/finding-tags.service';
 import { FindingTriageService } from './triage/finding-triage.service';
+import { GroupAxesController } from './groups/group-axes.controller';
+import { GroupAxesRepository } from './groups/group-axes.repository';
+import { GroupAxesService } from './groups/group-axes.service';
 
 /**
  * The findings read/triage API: list and query language, PATCH/DELETE, bulk status change,
@@ -31,6 +34,7 @@ import { FindingTriageService } from './triage/finding-triage.service';
     BulkStatusController,
     FindingCommentsController,
     FindingsOverviewController,
+    GroupAxesController,
     FindingsController,
   ],
   providers: [
@@ -46,7 +50,9 @@ import { FindingTriageService } from './triage/finding-triage.service';
     FindingCommentsService,
     FindingsOverviewService,
     FindingsExportService,
+    GroupAxesRepository,
+    GroupAxesService,
   ],
-  exports: [FindingsQueryService],
+  exports: [FindingsQueryService, BulkStatusService],
 })
 export class FindingsModule {}

@@ -43,5 +43,6 @@ import { TicketSettingsRepository } from './ticket-settings.repository';
     TicketBackfillQueue,
     TicketBackfillService,
   ],
+  exports: [TicketsService],
 })
 export class TicketsModule {}

@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsISO8601, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
 import { FINDING_STATUSES, SETTABLE_STATUSES, type FindingStatus } from '../finding-status';
+import { GroupSelectionDto } from '../groups/group-axes.dto';
 import { BulkSelectionDto } from './bulk-selection.dto';
 
 /**
@@ -10,6 +12,16 @@ import { BulkSelectionDto } from './bulk-selection.dto';
  * per finding.
  */
 export class BulkStatusDto extends BulkSelectionDto {
+  @ApiPropertyOptional({
+    type: GroupSelectionDto,
+    description:
+      "A finding's group (GET /findings/{id}/group-axes) instead of finding_ids/q/filters: every writable member changes, each with its own entry",
+  })
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => GroupSelectionDto)
+  group?: GroupSelectionDto;
+
   @ApiProperty({
     enum: SETTABLE_STATUSES,
     description:

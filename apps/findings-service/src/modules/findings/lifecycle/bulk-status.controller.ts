@@ -5,7 +5,9 @@ import { CurrentAccess, UserOnly } from '../../../app/access/access.decorators';
 import { ApiDataResponse, ApiErrorResponses } from '../../../app/http/api-responses';
 import { API_PREFIX } from '../../../app/http/data-envelope.interceptor';
 import { BulkStatusDto, BulkStatusResultDto } from '../dto/bulk-status.dto';
-import { toBulkTarget } from '../list/bulk-selection';
+import { InputValidationError } from '@platform/errors';
+import { GroupAxesService } from '../groups/group-axes.service';
+import { toBulkTarget, type BulkTarget } from '../list/bulk-selection';
 import { BulkStatusService } from './bulk-status.service';
 
 /** Bulk status change: user tokens only (spec: bulk operations need a user token). */
@@ -13,14 +15,17 @@ import { BulkStatusService } from './bulk-status.service';
 @Controller(`${API_PREFIX}/findings`)
 @UserOnly()
 export class BulkStatusController {
-  constructor(private readonly bulk: BulkStatusService) {}
+  constructor(
+    private readonly bulk: BulkStatusService,
+    private readonly groups: GroupAxesService,
+  ) {}
 
   @Post('bulk-status')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Move a selection of findings to one state',
     description:
-      'Selection as in bulk-tags (finding_ids, or q and/or filters). Only findings the user may write (analyst/admin of the project) are touched; each gets its own action-log entry and remediation-clock update; a closing state closes its open deadline violations. `waiting` is refused (400 bulk_waiting_refused), `renewed` too (400 status_not_settable); risk_accepted, false_positive and wont_fix need a justification (400 justification_required); more than 100 000 findings: 422 bulk_selection_too_large. Nothing changes when the request is refused.',
+      'Selection as in bulk-tags (finding_ids, or q and/or filters), or `group` (a finding and an axis: its group, 404 finding_not_found when unreadable). Only findings the user may write (analyst/admin of the project) are touched; each gets its own action-log entry and remediation-clock update; a closing state closes its open deadline violations. `waiting` is refused (400 bulk_waiting_refused), `renewed` too (400 status_not_settable); risk_accepted, false_positive and wont_fix need a justification (400 justification_required); more than 100 000 findings: 422 bulk_selection_too_large. Nothing changes when the request is refused.',
   })
   @ApiDataResponse(BulkStatusResultDto)
   @ApiErrorResponses(400, 401, 403, 422, 429)
@@ -29,7 +34,7 @@ export class BulkStatusController {
     @Body() body: BulkStatusDto,
   ): Promise<BulkStatusResultDto> {
     const counts = await this.bulk.change(access, {
-      target: toBulkTarget(body),
+      target: await this.target(access, body),
       status: body.status,
       riskAcceptedUntil:
         body.risk_accepted_until === undefined ? undefined : new Date(body.risk_accepted_until),
@@ -40,5 +45,15 @@ export class BulkStatusController {
       changed: counts.changed,
       violations_closed: counts.violationsClosed,
     };
+  }
+
+  private async target(access: AccessContext, body: BulkStatusDto): Promise<BulkTarget> {
+    if (!body.group) return toBulkTarget(body);
+    if (body.finding_ids || body.q !== undefined || body.filters) {
+      throw new InputValidationError([
+        { field: 'group', problems: ['give group or finding_ids/q/filters, not both'] },
+      ]);
+    }
+    return this.groups.target(access, body.group.finding_id, body.group.axis);
   }
 }

@@ -1,4 +1,5 @@
 import type { FindingStatus, FindingStatusGroup } from '../finding-status';
+import type { AxisMatch } from '../groups/group-axis';
 import type { QueryNode } from '../query';
 
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
@@ -34,6 +35,8 @@ export interface FindingFilters {
   createdTo?: Date;
   lastSeenFrom?: Date;
   lastSeenTo?: Date;
+  /** Same value on one group axis: a roll-up row or a finding's group (groups/group-axis.ts). */
+  axis?: AxisMatch;
 }
 
 /** What a list or bulk statement selects: filters AND the parsed query (if any). */

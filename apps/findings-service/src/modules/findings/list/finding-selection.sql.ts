@@ -1,5 +1,6 @@
 import type { VisibleScope } from '../../projects/visibility.service';
 import { FINDING_STATUS_GROUPS } from '../finding-status';
+import { axisMatchSql } from '../groups/group-axis';
 import { compileQuery, containsPattern } from '../query';
 import { ALL_TAGS_SQL, FINDINGS_QUERY_CATALOG, fullTextSql } from './finding-query-catalog';
 import type { FindingSelection } from './finding-filters';
@@ -65,6 +66,7 @@ export function selectionSql(selection: FindingSelection, params: SqlParams): st
   if (f.createdTo) where.push(`f.created_at < ${params.add(f.createdTo)}`);
   if (f.lastSeenFrom) where.push(`f.last_seen_at >= ${params.add(f.lastSeenFrom)}`);
   if (f.lastSeenTo) where.push(`f.last_seen_at < ${params.add(f.lastSeenTo)}`);
+  if (f.axis) where.push(axisMatchSql(f.axis, params));
   if (selection.query) {
     const compiled = compileQuery(selection.query, {
       catalog: FINDINGS_QUERY_CATALOG,

@@ -1,0 +1,121 @@
+import type { VisibleScope } from '../projects/visibility.service';
+import { FINDING_STATUSES } from '../findings/finding-status';
+import { ROLLUP_KEY_SQL, type RollupAxis } from '../findings/groups/group-axis';
+import { SEVERITIES, type FindingSelection } from '../findings/list/finding-filters';
+import {
+  FINDINGS_FROM,
+  scopeSql,
+  selectionSql,
+  SqlParams,
+} from '../findings/list/finding-selection.sql';
+import type { SortOrder } from '../findings/list/finding-sort';
+
+/** Sort keys of a roll-up page; ties always break on the key (ascending, byte order). */
+export const ROLLUP_SORT_KEYS = [
+  'total',
+  'key',
+  'critical',
+  'high',
+  'medium',
+  'low',
+  'info',
+] as const;
+export type RollupSortKey = (typeof ROLLUP_SORT_KEYS)[number];
+
+/** Position after the last row of a page: the row's sort value (none for `key`) and key. */
+export interface RollupCursor {
+  axis: RollupAxis;
+  sort: RollupSortKey;
+  order: SortOrder;
+  value: number | null;
+  key: string;
+}
+
+export interface RollupSpec extends FindingSelection {
+  scope: VisibleScope;
+  axis: RollupAxis;
+  sort: RollupSortKey;
+  order: SortOrder;
+  cursor?: RollupCursor;
+  /** Rows to fetch (page size plus one). */
+  fetch: number;
+}
+
+const lower = (s: string): string => s.toLowerCase();
+
+/** `count(*) FILTER` columns: one per severity (`sev_critical`…) and per state (`st_new`…). */
+const COUNT_COLUMNS = [
+  ...SEVERITIES.map((s) => `count(*) FILTER (WHERE f.severity = '${s}')::int AS sev_${lower(s)}`),
+  ...FINDING_STATUSES.map((s) => `count(*) FILTER (WHERE f.status = '${s}')::int AS st_${s}`),
+].join(',\n    ');
+
+/**
+ * `findings f` alone unless a condition names the joined project or product (the query
+ * language's `project:`/`product:`): the joins cost a lookup per row of the whole selection.
+ */
+function fromFor(where: string[]): string {
+  return where.some((w) => /\bpr?\.name\b/.test(w)) ? FINDINGS_FROM : 'findings f';
+}
+
+/**
+ * One statement: the visible selection (visibility AND filters AND `q`, as the list) grouped
+ * by the axis key, with a total, a count per severity and per state, and the project when the
+ * row lies in one; the page after the cursor in the requested order.
+ */
+export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unknown[] } {
+  const params = new SqlParams();
+  const key = ROLLUP_KEY_SQL[spec.axis];
+  const where = [
+    scopeSql(spec.scope, params),
+    ...selectionSql(spec, params),
+    `${key} IS NOT NULL`,
+    `${key} <> ''`,
+  ];
+  const dir = spec.order === 'asc' ? 'ASC' : 'DESC';
+  const sortCol =
+    spec.sort === 'key' ? undefined : spec.sort === 'total' ? 'total' : `sev_${spec.sort}`;
+  let after = '';
+  if (spec.cursor) {
+    const k = `${params.add(spec.cursor.key)}::text`;
+    if (!sortCol) {
+      after = `WHERE g.key COLLATE "C" ${spec.order === 'asc' ? '>' : '<'} ${k}`;
+    } else {
+      const v = `${params.add(spec.cursor.value ?? 0)}::int`;
+      after = `WHERE g.${sortCol} ${spec.order === 'asc' ? '>' : '<'} ${v}
+     OR (g.${sortCol} = ${v} AND g.key COLLATE "C" > ${k})`;
+    }
+  }
+  const orderBy = sortCol
+    ? `g.${sortCol} ${dir}, g.key COLLATE "C" ASC`
+    : `g.key COLLATE "C" ${dir}`;
+  const sql = `SELECT g.* FROM (
+  SELECT ${key} AS key,
+    count(*)::int AS total,
+    ${COUNT_COLUMNS},
+    CASE WHEN min(f.project_id::text) = max(f.project_id::text) THEN min(f.project_id::text) END AS project_id
+  FROM ${fromFor(where)}
+  WHERE ${where.join('\n    AND ')}
+  GROUP BY ${key}
+) g ${after}
+ORDER BY ${orderBy}
+LIMIT ${params.add(spec.fetch)}`;
+  return { sql, params: params.values };
+}
+
+/**
+ * The writable members of a row (ids and projects), at most `limit`: what "one task for the
+ * group" links.
+ */
+export function rollupMemberIdsSql(
+  scope: VisibleScope,
+  selection: FindingSelection,
+  limit: number,
+): { sql: string; params: unknown[] } {
+  const params = new SqlParams();
+  const where = [scopeSql(scope, params), ...selectionSql(selection, params)];
+  const sql = `SELECT f.id, f.project_id FROM ${fromFor(where)}
+ WHERE ${where.join('\n   AND ')}
+ ORDER BY f.id
+ LIMIT ${params.add(limit)}`;
+  return { sql, params: params.values };
+}
