@@ -249,7 +249,18 @@ export class FindingsFuzzSeed {
 
   async newFinding(): Promise<void> {
     const product = { id: this.productId, project_id: this.projectId, name: this.productName };
-    [this.findingId] = await seedFindings(this.t, product, [{ title: 'fuzz target' }]);
+    // A neighbour on every group axis (package, host, CVE, rule): the group and roll-up
+    // routes answer with real rows.
+    const axes = {
+      component: 'fuzz-pkg',
+      host: 'fuzz.example',
+      cve: 'CVE-2024-0001',
+      rule_id: 'fuzz-rule',
+    };
+    [this.findingId] = await seedFindings(this.t, product, [
+      { title: 'fuzz target', ...axes },
+      { title: 'fuzz neighbour', ...axes },
+    ]);
     await this.newViolation();
     await this.newComment();
   }

@@ -96,6 +96,13 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     'POST /api/v1/findings/ticket-url': { finding_ids: [seed.findingId] },
     'POST /api/v1/projects/{id}/tickets/backfill': { mode: 'create', min_severity: 'HIGH' },
     'POST /api/v1/findings/ticket/bulk': { finding_ids: [seed.findingId], title: 'fuzz' },
+    'POST /api/v1/findings/inventory-rollup/bulk-status': {
+      axis: 'package',
+      key: 'fuzz-pkg',
+      filters: { project_id: seed.projectId },
+      action: 'wont_fix',
+      justification: 'fuzz',
+    },
     'POST /api/v1/products/{id}/findings': {
       title: 'fuzz manual',
       severity: 'LOW',
@@ -159,6 +166,13 @@ function queries(seed: FindingsFuzzSeed): Record<string, Record<string, string>>
     'GET /api/v1/findings/{id}/actions': { limit: '5' },
     'GET /api/v1/findings/count': { project_id: seed.projectId },
     'GET /api/v1/findings/groups': { by: 'rule', project_id: seed.projectId, limit: '5' },
+    'GET /api/v1/findings/{id}/group-axes/members': { axis: 'package', limit: '5' },
+    'GET /api/v1/findings/inventory-rollup': { axis: 'package', project_id: seed.projectId },
+    'GET /api/v1/findings/inventory-rollup/members': {
+      axis: 'host',
+      key: 'fuzz.example',
+      limit: '5',
+    },
     'GET /api/v1/findings/export.csv': { project_id: seed.projectId },
     'POST /api/v1/findings/export-links': { project_id: seed.projectId },
     'GET /api/v1/findings/{id}/comments': { limit: '5' },
