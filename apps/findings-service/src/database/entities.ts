@@ -51,6 +51,7 @@ import {
 } from '../modules/tickets/tickets.entities';
 import { MailSendEntity } from '../modules/mail/mail-send.entity';
 import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
+import { FindingMergeEntity } from '../modules/findings/merge/finding-merge.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -95,4 +96,5 @@ export const FINDINGS_ENTITIES = [
   TicketBackfillEntity,
   MailSendEntity,
   CveCatalogEntity,
+  FindingMergeEntity,
 ];

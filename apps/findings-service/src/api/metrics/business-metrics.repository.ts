@@ -26,7 +26,8 @@ export class BusinessMetricsRepository {
    */
   async findingsBySeverityAndStatus(): Promise<FindingCount[]> {
     const rows = (await this.dataSource.query(
-      `SELECT severity, status, count(*)::bigint AS count FROM findings GROUP BY severity, status`,
+      `SELECT severity, status, count(*)::bigint AS count FROM findings
+        WHERE merged_into_id IS NULL GROUP BY severity, status`,
     )) as { severity: string; status: string; count: string }[];
     return rows.map((r) => ({ severity: r.severity, status: r.status, count: Number(r.count) }));
   }

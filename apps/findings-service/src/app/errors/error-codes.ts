@@ -185,6 +185,12 @@ export const ERROR_STATUS = {
   ticket_backfill_running: 409,
   ticket_provider_error: 422,
   ticket_provider_not_configured: 422,
+  // manual merge of findings (issue 28, docs/findings-service/merge.md)
+  merge_into_self: 422,
+  merge_products_differ: 422,
+  finding_already_merged: 422,
+  merge_member_has_members: 422,
+  finding_not_merged: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

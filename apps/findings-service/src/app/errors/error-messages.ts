@@ -603,4 +603,24 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'no ticket tracker is configured for this project',
     ru: 'для этого проекта не настроен трекер задач',
   },
+  merge_into_self: {
+    en: 'a finding cannot be merged into itself',
+    ru: 'находку нельзя объединить саму с собой',
+  },
+  merge_products_differ: {
+    en: 'findings can only be merged within one product (identity and deduplication are per product)',
+    ru: 'объединять можно только находки одного продукта (идентичность и дедупликация действуют в пределах продукта)',
+  },
+  finding_already_merged: {
+    en: 'the finding is already merged into another one ({finding_id})',
+    ru: 'находка уже объединена с другой ({finding_id})',
+  },
+  merge_member_has_members: {
+    en: 'the finding has merged findings of its own; unmerge them first ({finding_id})',
+    ru: 'с этой находкой уже объединены другие; сначала разъедините их ({finding_id})',
+  },
+  finding_not_merged: {
+    en: 'the finding is not merged and has no merged findings',
+    ru: 'находка не объединена и не имеет объединённых находок',
+  },
 };

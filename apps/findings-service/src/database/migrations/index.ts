@@ -22,6 +22,7 @@ import { CveCatalog1795605500000 } from './1795605500000-cve-catalog';
 import { Tickets1795605600000 } from './1795605600000-tickets';
 import { ProjectCountsIndex1795605700000 } from './1795605700000-project-counts-index';
 import { TicketSync1795605800000 } from './1795605800000-ticket-sync';
+import { FindingMerges1795606300000 } from './1795606300000-finding-merges';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -49,4 +50,5 @@ export const FINDINGS_MIGRATIONS = [
   Tickets1795605600000,
   ProjectCountsIndex1795605700000,
   TicketSync1795605800000,
+  FindingMerges1795606300000,
 ];

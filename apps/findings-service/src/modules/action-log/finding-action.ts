@@ -21,6 +21,8 @@ export const FINDING_ACTIONS = [
   'ticket_linked',
   'ticket_unlinked',
   'ticket_status_changed',
+  'merged',
+  'unmerged',
 ] as const;
 export type FindingActionName = (typeof FINDING_ACTIONS)[number];
 

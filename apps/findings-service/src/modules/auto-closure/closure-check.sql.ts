@@ -50,7 +50,7 @@ export const SELECT_CANDIDATES_SQL = `
            f.last_report_id IS NOT DISTINCT FROM $1::uuid AS seen,
            ${locationKeySql('f')} AS k
       FROM findings f JOIN scanners s ON s.scanner = f.scanner
-     WHERE f.product_id = $2
+     WHERE f.product_id = $2 AND f.merged_into_id IS NULL
        AND (f.last_report_id = $1 OR (f.status = ANY(${ATTENTION}) AND f.last_seen_at < $3))
   ), covered AS (
     SELECT DISTINCT scanner, k FROM prod WHERE seen AND k IS NOT NULL

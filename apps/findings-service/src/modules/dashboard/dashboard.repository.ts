@@ -77,13 +77,18 @@ class Params {
 }
 
 function filterSql(alias: 'f' | 'v', filter: FigureFilter, p: Params): string {
-  const where: string[] = [];
+  // Merged findings are counted through their survivor (docs/findings-service/merge.md).
+  const where: string[] = [
+    alias === 'f'
+      ? 'f.merged_into_id IS NULL'
+      : 'NOT EXISTS (SELECT 1 FROM findings m WHERE m.id = v.finding_id AND m.merged_into_id IS NOT NULL)',
+  ];
   if (filter.projectIds)
     where.push(`${alias}.project_id = ANY(${p.add(filter.projectIds)}::uuid[])`);
   if (filter.productIds)
     where.push(`${alias}.product_id = ANY(${p.add(filter.productIds)}::uuid[])`);
   if (filter.severities) where.push(`${alias}.severity = ANY(${p.add(filter.severities)}::text[])`);
-  return where.length === 0 ? 'TRUE' : where.join(' AND ');
+  return where.join(' AND ');
 }
 
 const int = (v: unknown): number => Number(v ?? 0);

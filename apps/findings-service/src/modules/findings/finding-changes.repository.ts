@@ -72,8 +72,16 @@ export class FindingChangeTx {
     ]);
   }
 
-  /** The finding and its comment thread (the action log is kept). */
+  /**
+   * The finding and its comment thread (the action log is kept). Findings merged into it are
+   * detached first: they return to the lists (docs/findings-service/merge.md).
+   */
   async delete(id: string): Promise<void> {
+    await this.manager.query(
+      `UPDATE findings SET merged_into_id = NULL, merged_at = NULL, updated_at = now()
+        WHERE merged_into_id = $1`,
+      [id],
+    );
     await this.manager.query(`DELETE FROM findings WHERE id = $1`, [id]);
     await this.manager.query(`DELETE FROM finding_comments WHERE finding_id = $1`, [id]);
   }

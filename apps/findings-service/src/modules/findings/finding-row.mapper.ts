@@ -108,6 +108,8 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     lastSeenAt: date(r['last_seen_at']),
     createdAt: date(r['created_at']),
     updatedAt: date(r['updated_at']),
+    mergedIntoId: strOrNull(r['merged_into_id']),
+    mergedAt: dateOrNull(r['merged_at']),
   };
   view.sources = findingSources(view);
   return view;

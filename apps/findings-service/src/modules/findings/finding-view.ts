@@ -98,6 +98,9 @@ export interface FindingView {
   lastSeenAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  /** The survivor this finding was merged into, and when (docs/findings-service/merge.md). */
+  mergedIntoId?: string | null;
+  mergedAt?: Date | null;
 }
 
 /** The short title a list shows for the finding's rule: stored title, else its name, else its id. */

@@ -38,6 +38,9 @@ import { ProductEntity } from '../products/product.entity';
 @Index('ix_findings_sla_due_at', { synchronize: false })
 @Index('ix_findings_risk_accepted_until', { synchronize: false })
 @Index('ix_findings_waiting_until', { synchronize: false })
+/** Partial indexes of the merge migration (1795606300000): a survivor's members, merged rows per product. */
+@Index('ix_findings_merged_into_id', { synchronize: false })
+@Index('ix_findings_merged_product_id', { synchronize: false })
 export class FindingEntity {
   /** Ingestion supplies time-ordered UUIDv7 ids; other writers get the random default. */
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -153,6 +156,14 @@ export class FindingEntity {
    * with the same digest is marked seen without being normalized again, see result-digest.ts).
    */
   @Column({ type: 'uuid', nullable: true, select: false }) contentDigest?: string | null;
+
+  /**
+   * Manual merge (docs/findings-service/merge.md): the survivor this finding was merged into and
+   * when; null for a finding that is not merged. A merged finding leaves lists, counts, deadlines,
+   * notifications and auto-closure; ingestion never writes these columns.
+   */
+  @Column({ type: 'uuid', nullable: true }) mergedIntoId?: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) mergedAt?: Date | null;
 
   @Column({ type: 'timestamptz' }) firstSeenAt!: Date;
   @Column({ type: 'timestamptz' }) lastSeenAt!: Date;

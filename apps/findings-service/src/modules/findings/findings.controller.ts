@@ -12,6 +12,7 @@ import { DEFAULT_PAGE_SIZE, ListFindingsQueryDto } from './dto/list-findings.que
 import { toTriagePatch, UpdateFindingDto } from './dto/update-finding.dto';
 import { FindingsQueryService } from './findings-query.service';
 import { FindingTriageService } from './triage/finding-triage.service';
+import { FindingMergeService } from './merge/finding-merge.service';
 
 @ApiTags('findings')
 @Controller(`${API_PREFIX}/findings`)
@@ -19,6 +20,7 @@ export class FindingsController {
   constructor(
     private readonly query: FindingsQueryService,
     private readonly triage: FindingTriageService,
+    private readonly merges: FindingMergeService,
   ) {}
 
   @Get()
@@ -49,7 +51,11 @@ export class FindingsController {
     @UuidParam('id') id: string,
   ): Promise<FindingDetailDto> {
     const finding = await this.query.get(access, id);
-    return FindingDetailDto.fromDetail(finding, await this.query.statusDecision(finding));
+    const [decision, members] = await Promise.all([
+      this.query.statusDecision(finding),
+      this.merges.members(finding.id),
+    ]);
+    return FindingDetailDto.fromDetail(finding, decision, members);
   }
 
   @Patch(':id')

@@ -19,6 +19,9 @@ import { BulkTagsRepository } from './tags/bulk-tags.repository';
 import { FindingTagsController } from './tags/finding-tags.controller';
 import { FindingTagsService } from './tags/finding-tags.service';
 import { FindingTriageService } from './triage/finding-triage.service';
+import { FindingMergeController } from './merge/finding-merge.controller';
+import { FindingMergesRepository } from './merge/finding-merges.repository';
+import { FindingMergeService } from './merge/finding-merge.service';
 import { GroupAxesController } from './groups/group-axes.controller';
 import { GroupAxesRepository } from './groups/group-axes.repository';
 import { GroupAxesService } from './groups/group-axes.service';
@@ -34,6 +37,7 @@ import { GroupAxesService } from './groups/group-axes.service';
     BulkStatusController,
     FindingCommentsController,
     FindingsOverviewController,
+    FindingMergeController,
     GroupAxesController,
     FindingsController,
   ],
@@ -50,6 +54,8 @@ import { GroupAxesService } from './groups/group-axes.service';
     FindingCommentsService,
     FindingsOverviewService,
     FindingsExportService,
+    FindingMergesRepository,
+    FindingMergeService,
     GroupAxesRepository,
     GroupAxesService,
   ],

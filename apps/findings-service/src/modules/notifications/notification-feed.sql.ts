@@ -11,7 +11,8 @@ export const FEED_FINDINGS_SQL = `SELECT f.id::text AS id, f.project_id::text AS
     left(f.title, 300) AS title, f.severity, f.status, f.product_id::text AS product_id,
     pr.name AS product, f.file_path, f.start_line, f.host, f.port, f.url, f.sla_due_at
   FROM findings f JOIN products pr ON pr.id = f.product_id
-  WHERE f.id = ANY($1::uuid[])`;
+  WHERE f.id = ANY($1::uuid[]) AND f.merged_into_id IS NULL
+    AND f.suppression_rule_id IS NULL`;
 
 /** The open drafts of `$1` projects, locked. */
 export const DRAFTS_SQL = `SELECT id::text AS id, project_id::text AS project_id, kind, counts, items

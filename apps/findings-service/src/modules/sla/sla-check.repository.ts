@@ -61,7 +61,8 @@ WITH candidates AS (
   SELECT f.id, f.project_id, f.product_id, f.severity, f.sla_due_at,
          CASE WHEN f.sla_due_at <= $1 THEN 'breached' ELSE 'approaching' END AS kind
     FROM findings f
-   WHERE f.sla_due_at IS NOT NULL AND f.sla_paused_at IS NULL
+   WHERE f.sla_due_at IS NOT NULL AND f.sla_paused_at IS NULL AND f.merged_into_id IS NULL
+     AND f.suppression_rule_id IS NULL
      AND f.sla_due_at <= $1 + interval '${APPROACH_MAX_HOURS} hours'
      AND f.sla_due_at - ${approachLeadSql('f.sla_days')} <= $1
 ), fresh AS (
@@ -94,7 +95,7 @@ const UNNOTIFIED = `
 SELECT v.id, v.finding_id, v.project_id, v.product_id, v.severity, v.kind, v.due_at,
        COALESCE(f.title, '') AS title
   FROM sla_violations v LEFT JOIN findings f ON f.id = v.finding_id
- WHERE v.notified_at IS NULL AND v.resolved_at IS NULL
+ WHERE v.notified_at IS NULL AND v.resolved_at IS NULL AND f.merged_into_id IS NULL
  ORDER BY v.id LIMIT $1`;
 
 export interface OpenedViolations {

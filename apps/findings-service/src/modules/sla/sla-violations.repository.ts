@@ -119,7 +119,8 @@ export class SlaViolationsRepository {
       values.push(v);
       return `$${values.length}`;
     };
-    const where: string[] = [];
+    // Violations of merged findings leave the list (docs/findings-service/merge.md).
+    const where: string[] = ['f.merged_into_id IS NULL'];
     if (!scope.all) {
       const parts: string[] = [];
       if (scope.projectIds.length > 0)

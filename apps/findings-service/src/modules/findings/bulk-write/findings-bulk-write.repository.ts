@@ -16,6 +16,7 @@ import {
   TOUCH,
   UPSERT,
 } from './findings-bulk-write.sql';
+import { redirectMergedIdentities } from './merged-identities';
 
 /** Remediation days per severity from the project settings (null: no deadline). */
 export type SlaDays = Record<'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO', number | null>;
@@ -134,7 +135,7 @@ export class FindingsBulkWriteRepository {
       const stream = rawClient(runner.manager).query(
         copyTo(`COPY (SELECT id, content_digest FROM findings
           WHERE product_id = '${productId}' AND content_digest IS NOT NULL
-            AND NOT (sources ? scanner::text) LIMIT ${maxRows + 1}) TO STDOUT`),
+            AND NOT (sources ? scanner::text) AND merged_into_id IS NULL LIMIT ${maxRows + 1}) TO STDOUT`),
       );
       const chunks: Buffer[] = [];
       let lines = 0;
@@ -220,6 +221,7 @@ async function upsert(
   batch: StagedBatch,
 ): Promise<BatchCounts> {
   await copyInto(manager, STAGE, STAGED, batch.data);
+  await redirectMergedIdentities(manager, target.productId);
   const { sla } = target;
   const result = (await manager.query(UPSERT, [
     target.productId,

@@ -155,7 +155,7 @@ WITH up AS (
     updated_at = now()
   FROM ${RESIGHTED_STAGE} s
   WHERE f.id = s.finding_id AND f.product_id = $1 AND f.content_digest = s.content_digest
-    AND NOT (f.sources ? f.scanner::text)
+    AND NOT (f.sources ? f.scanner::text) AND f.merged_into_id IS NULL
   RETURNING f.id
 ),
 seen AS (

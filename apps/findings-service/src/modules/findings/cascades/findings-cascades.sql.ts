@@ -72,15 +72,24 @@ export function refreshEnrichmentTagsSql(findingIds: readonly string[]): SqlStat
  */
 export function countsByProjectSql(projectIds: readonly string[]): SqlStatement {
   return {
-    sql: `SELECT project_id, count(*)::int AS total,
-          count(*) FILTER (WHERE status = ANY($2::text[]))::int AS open,
-          count(*) FILTER (WHERE status = ANY($3::text[]))::int AS attention,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'CRITICAL')::int AS critical,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'HIGH')::int AS high,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'MEDIUM')::int AS medium,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'LOW')::int AS low,
-          count(*) FILTER (WHERE status = ANY($2::text[]) AND severity = 'INFO')::int AS info
-         FROM findings WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`,
+    // Merged findings are subtracted (their few rows through the merge partial index), so that
+    // the count of all rows stays an index-only scan (docs/findings-service/merge.md).
+    sql: `SELECT project_id, COALESCE(sum(n), 0)::int AS total,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($2::text[])), 0)::int AS open,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($3::text[])), 0)::int AS attention,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($2::text[]) AND severity = 'CRITICAL'), 0)::int AS critical,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($2::text[]) AND severity = 'HIGH'), 0)::int AS high,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($2::text[]) AND severity = 'MEDIUM'), 0)::int AS medium,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($2::text[]) AND severity = 'LOW'), 0)::int AS low,
+          COALESCE(sum(n) FILTER (WHERE status = ANY($2::text[]) AND severity = 'INFO'), 0)::int AS info
+         FROM (
+           SELECT project_id, status, severity, count(*) AS n FROM findings
+            WHERE project_id = ANY($1::uuid[]) GROUP BY project_id, status, severity
+           UNION ALL
+           SELECT project_id, status, severity, -count(*) FROM findings
+            WHERE project_id = ANY($1::uuid[]) AND merged_into_id IS NOT NULL
+            GROUP BY project_id, status, severity
+         ) c GROUP BY project_id`,
     values: [projectIds, FINDING_STATUS_GROUPS.open, FINDING_STATUS_GROUPS.attention],
   };
 }

@@ -11,6 +11,8 @@ import type { FindingAction } from '../../action-log/finding-action';
 import type { FindingPage } from '../findings-query.service';
 import { StatusDecisionDto } from './finding-action.dto';
 import { FindingTicketDto } from './finding-ticket.dto';
+import { MergedMemberDto } from '../merge/finding-merge.dto';
+import type { MergedMember } from '../merge/finding-merges.repository';
 import {
   CodeFlowDto,
   codeFlowDtos,
@@ -160,6 +162,15 @@ export class FindingDto {
   ticket_status!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'address of that task' })
   ticket_url!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'the survivor this finding was merged into (it has left lists and counts); null when not merged',
+  })
+  merged_into_id!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) merged_at!: string | null;
 
   static from(f: FindingView): FindingDto {
     return {
@@ -224,6 +235,8 @@ export class FindingDto {
       ticket_key: f.ticket?.taskKey ?? null,
       ticket_status: f.ticket?.status ?? null,
       ticket_url: f.ticket?.url ?? null,
+      merged_into_id: f.mergedIntoId ?? null,
+      merged_at: iso(f.mergedAt ?? null),
     };
   }
 }
@@ -255,14 +268,24 @@ export class FindingDetailDto extends FindingDto {
     description: 'the finding’s task in the external tracker; null without one',
   })
   ticket!: FindingTicketDto | null;
+  @ApiProperty({
+    type: [MergedMemberDto],
+    description: 'findings merged into this one (oldest merge first, at most 500)',
+  })
+  merged_members!: MergedMemberDto[];
 
-  static fromDetail(f: FindingView, decision: FindingAction | null): FindingDetailDto {
+  static fromDetail(
+    f: FindingView,
+    decision: FindingAction | null,
+    mergedMembers: MergedMember[] = [],
+  ): FindingDetailDto {
     return {
       ...FindingDto.from(f),
       status_decision: StatusDecisionDto.from(decision),
       related_locations: relatedLocationDtos(f.relatedLocations),
       code_flows: codeFlowDtos(f.codeFlows),
       ticket: FindingTicketDto.from(f.ticket),
+      merged_members: mergedMembers.map((m) => MergedMemberDto.from(m)),
     };
   }
 }

@@ -29,6 +29,8 @@ export class StateExpiryRepository {
     const where = [
       `f.status = ${params.add(plan.from)}::text`,
       `f.${dueField} <= ${params.add(now)}::timestamptz`,
+      // A merged finding keeps its state until unmerged (docs/findings-service/merge.md).
+      'f.merged_into_id IS NULL',
     ];
     const { sql, values } = statusChangeSql({
       where,

@@ -32,7 +32,8 @@ export function scopeSql(scope: VisibleScope, params: SqlParams): string {
  */
 export function selectionSql(selection: FindingSelection, params: SqlParams): string[] {
   const f = selection.filters;
-  const where: string[] = [];
+  // A merged finding has left every list, count and bulk change (docs/findings-service/merge.md).
+  const where: string[] = ['f.merged_into_id IS NULL'];
   const anyOf = (column: string, values: unknown[] | undefined, cast: string): void => {
     if (values && values.length > 0)
       where.push(`${column} = ANY(${params.add(values)}::${cast}[])`);
@@ -97,7 +98,7 @@ export const FINDING_LIST_OWN_COLUMNS = [
   'scanner', 'scanner_version', 'revision', 'report_tags', 'tags', 'enrichment_tags', 'sla_days',
   'sla_started_at', 'sla_paused_at', 'sla_due_at', 'assignee_id', 'triage_comment',
   'risk_accepted_until', 'waiting_reason', 'waiting_until', 'fingerprints', 'sources',
-  'first_seen_at', 'last_seen_at', 'created_at', 'updated_at',
+  'first_seen_at', 'last_seen_at', 'created_at', 'updated_at', 'merged_into_id', 'merged_at',
 ] as const;
 
 /** What only the single finding shows (FindingDetailDto): SARIF related locations and flows. */

@@ -9,6 +9,7 @@ import type { FindingView } from '../finding-view';
 import { targetOf } from '../findings-query.service';
 import { FindingsApiError } from '../findings-api.errors';
 import { planTriage, TriagePatch } from './triage-rules';
+import { FindingMergeError } from '../merge/finding-merge.errors';
 
 const notFound = (): Error => new FindingsApiError('finding_not_found');
 
@@ -26,6 +27,10 @@ export class FindingTriageService {
   async update(access: AccessContext, id: string, patch: TriagePatch): Promise<FindingView> {
     const result = await this.changes.withLockedFinding(id, async (finding, tx) => {
       this.projectAccess.require(access, 'write_findings', targetOf(finding), notFound);
+      // A merged finding stays as it was merged, so that an unmerge restores it exactly.
+      if (finding.mergedIntoId) {
+        throw new FindingMergeError('finding_already_merged', { finding_id: finding.mergedIntoId });
+      }
       if (
         patch.assigneeId &&
         !(await this.changes.isAssignable(patch.assigneeId, finding.projectId))
