@@ -19,6 +19,7 @@ import { ProductsModule } from '../modules/products/products.module';
 import { ProjectsModule } from '../modules/projects/projects.module';
 import { ScopeModule } from '../modules/scope/scope.module';
 import { TicketsModule } from '../modules/tickets/tickets.module';
+import { SuppressionModule } from '../modules/suppression/suppression.module';
 import { ReportsModule } from '../modules/reports/reports.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SlaModule } from '../modules/sla/sla.module';
@@ -67,6 +68,7 @@ export class AppModule {
         ScannerCallbacksModule,
         ScopeModule,
         TicketsModule,
+        SuppressionModule,
         InventoryRollupModule,
         ...extraModules,
       ],

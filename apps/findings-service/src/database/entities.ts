@@ -52,6 +52,10 @@ import {
 import { MailSendEntity } from '../modules/mail/mail-send.entity';
 import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
 import { FindingMergeEntity } from '../modules/findings/merge/finding-merge.entity';
+import {
+  SuppressionRuleActionEntity,
+  SuppressionRuleEntity,
+} from '../modules/suppression/suppression-rule.entity';
 
 /** Every entity of the findings service (the drift check compares them with the migrations). */
 export const FINDINGS_ENTITIES = [
@@ -97,4 +101,6 @@ export const FINDINGS_ENTITIES = [
   MailSendEntity,
   CveCatalogEntity,
   FindingMergeEntity,
+  SuppressionRuleEntity,
+  SuppressionRuleActionEntity,
 ];

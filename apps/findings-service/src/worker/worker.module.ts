@@ -32,6 +32,7 @@ import { ticketTasks } from '../modules/tickets/ticket.tasks';
 import { TicketSyncFeed } from '../modules/tickets/sync/ticket-sync.feed';
 import { TicketStatusPoller } from '../modules/tickets/ticket-status.poller';
 import { TicketsWorkerModule } from '../modules/tickets/tickets-worker.module';
+import { SuppressionWorkerModule } from '../modules/suppression/suppression-worker.module';
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
 import { NotificationReconciler } from '../modules/notifications/notification-reconciler.service';
 import { notificationTasks } from '../modules/notifications/notification.tasks';
@@ -81,6 +82,7 @@ export class WorkerModule {
         AutoClosureWorkerModule,
         NotificationsWorkerModule,
         TicketsWorkerModule,
+        SuppressionWorkerModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
           imports: [

@@ -185,6 +185,12 @@ export const ERROR_STATUS = {
   ticket_backfill_running: 409,
   ticket_provider_error: 422,
   ticket_provider_not_configured: 422,
+  // suppression rules (issue 28, docs/findings-service/suppression.md)
+  suppression_rule_invalid: 400,
+  suppression_rule_not_found: 404,
+  suppression_rule_running: 409,
+  suppression_rule_disabled: 409,
+  suppression_rules_limit: 422,
   // manual merge of findings (issue 28, docs/findings-service/merge.md)
   merge_into_self: 422,
   merge_products_differ: 422,

@@ -603,6 +603,26 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'no ticket tracker is configured for this project',
     ru: 'для этого проекта не настроен трекер задач',
   },
+  suppression_rule_invalid: {
+    en: 'the suppression rule is not valid at position {position}: {problem}',
+    ru: 'правило подавления некорректно, позиция {position}: {problem}',
+  },
+  suppression_rule_not_found: {
+    en: 'no such suppression rule in this project',
+    ru: 'такого правила подавления в этом проекте нет',
+  },
+  suppression_rule_running: {
+    en: 'this suppression rule is already being run',
+    ru: 'это правило подавления уже применяется',
+  },
+  suppression_rule_disabled: {
+    en: 'the suppression rule is disabled; enable it before running it',
+    ru: 'правило подавления выключено; включите его перед применением',
+  },
+  suppression_rules_limit: {
+    en: 'the project already has {limit} suppression rules',
+    ru: 'в проекте уже {limit} правил подавления',
+  },
   merge_into_self: {
     en: 'a finding cannot be merged into itself',
     ru: 'находку нельзя объединить саму с собой',

@@ -23,6 +23,7 @@ import { Tickets1795605600000 } from './1795605600000-tickets';
 import { ProjectCountsIndex1795605700000 } from './1795605700000-project-counts-index';
 import { TicketSync1795605800000 } from './1795605800000-ticket-sync';
 import { FindingMerges1795606300000 } from './1795606300000-finding-merges';
+import { SuppressionRules1795606400000 } from './1795606400000-suppression-rules';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -51,4 +52,5 @@ export const FINDINGS_MIGRATIONS = [
   ProjectCountsIndex1795605700000,
   TicketSync1795605800000,
   FindingMerges1795606300000,
+  SuppressionRules1795606400000,
 ];

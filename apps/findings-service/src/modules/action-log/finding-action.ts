@@ -23,6 +23,8 @@ export const FINDING_ACTIONS = [
   'ticket_status_changed',
   'merged',
   'unmerged',
+  'suppressed',
+  'unsuppressed',
 ] as const;
 export type FindingActionName = (typeof FINDING_ACTIONS)[number];
 

@@ -110,6 +110,14 @@ export function toFindingView(r: FindingRowRecord): FindingView {
     updatedAt: date(r['updated_at']),
     mergedIntoId: strOrNull(r['merged_into_id']),
     mergedAt: dateOrNull(r['merged_at']),
+    suppressionRule:
+      r['suppression_rule_id'] === null || r['suppression_rule_id'] === undefined
+        ? null
+        : {
+            id: str(r['suppression_rule_id']),
+            name: strOrNull(r['suppression_rule_name']),
+            suppressedAt: dateOrNull(r['suppressed_at']),
+          },
   };
   view.sources = findingSources(view);
   return view;

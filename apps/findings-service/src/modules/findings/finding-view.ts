@@ -101,6 +101,8 @@ export interface FindingView {
   /** The survivor this finding was merged into, and when (docs/findings-service/merge.md). */
   mergedIntoId?: string | null;
   mergedAt?: Date | null;
+  /** The suppression rule that suppresses it (docs/findings-service/suppression.md); null: none. */
+  suppressionRule?: { id: string; name: string | null; suppressedAt: Date | null } | null;
 }
 
 /** The short title a list shows for the finding's rule: stored title, else its name, else its id. */

@@ -41,6 +41,8 @@ import { ProductEntity } from '../products/product.entity';
 /** Partial indexes of the merge migration (1795606300000): a survivor's members, merged rows per product. */
 @Index('ix_findings_merged_into_id', { synchronize: false })
 @Index('ix_findings_merged_product_id', { synchronize: false })
+/** Partial index of the suppression migration (1795606400000): the findings a rule suppressed. */
+@Index('ix_findings_suppression_rule_id', { synchronize: false })
 export class FindingEntity {
   /** Ingestion supplies time-ordered UUIDv7 ids; other writers get the random default. */
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -164,6 +166,15 @@ export class FindingEntity {
    */
   @Column({ type: 'uuid', nullable: true }) mergedIntoId?: string | null;
   @Column({ type: 'timestamptz', nullable: true }) mergedAt?: Date | null;
+
+  /**
+   * Suppression (docs/findings-service/suppression.md): the project's rule that suppressed the
+   * finding and when; null when not suppressed. Written only through finding-suppression.sql.ts
+   * (ingestion sets them on insert only; a re-sighting never changes them). Not the scanner's
+   * in-source `suppressed` flag above.
+   */
+  @Column({ type: 'uuid', nullable: true }) suppressionRuleId?: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) suppressedAt?: Date | null;
 
   @Column({ type: 'timestamptz' }) firstSeenAt!: Date;
   @Column({ type: 'timestamptz' }) lastSeenAt!: Date;

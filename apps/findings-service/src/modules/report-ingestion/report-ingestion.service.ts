@@ -10,6 +10,7 @@ import { REPORT_STORAGE, ReportStorage } from '../storage/report-storage';
 import { IngestionContext, IngestionReportsRepository } from './ingestion-reports.repository';
 import { ParserRun, ParserThreadPool } from './parser-thread/parser-thread';
 import type { ReportRunCoverage } from '../reports/report-coverage';
+import { SuppressionMatcher } from '../suppression/suppression-matcher';
 
 /**
  * Findings per batch: one transaction each (COPY into the staging table + one upsert). Larger
@@ -51,6 +52,7 @@ export class ReportIngestionService implements OnApplicationShutdown {
     @Inject(REPORT_STORAGE) private readonly storage: ReportStorage,
     private readonly reports: IngestionReportsRepository,
     private readonly findings: FindingsBulkWriteRepository,
+    private readonly suppression: SuppressionMatcher,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -88,6 +90,8 @@ export class ReportIngestionService implements OnApplicationShutdown {
       projectId: ctx.projectId,
       seenAt: ctx.createdAt,
       sla: ctx.sla,
+      // The project's enabled rules, once per report (docs/findings-service/suppression.md).
+      suppression: await this.suppression.forIngestion(ctx.projectId),
     };
     const memo = ctx.sizeBytes >= RESULT_MEMO_MIN_BYTES;
     const run = this.parsers.acquire(this.storage.source(ctx.storageKey), {

@@ -29,6 +29,11 @@ export interface BatchTarget {
   /** The report's upload time: last seen / scan time of every finding (same on a retry). */
   seenAt: Date;
   sla: SlaDays;
+  /**
+   * The project's enabled suppression rules, read once per job (modules/suppression): the
+   * upsert that applies them to inserted findings and its parameters after the ten of UPSERT.
+   */
+  suppression?: { upsert: string; params: unknown[] };
 }
 
 export interface BatchCounts {
@@ -223,7 +228,8 @@ async function upsert(
   await copyInto(manager, STAGE, STAGED, batch.data);
   await redirectMergedIdentities(manager, target.productId);
   const { sla } = target;
-  const result = (await manager.query(UPSERT, [
+  const sql = target.suppression?.upsert ?? UPSERT;
+  const result = (await manager.query(sql, [
     target.productId,
     target.projectId,
     target.seenAt,
@@ -234,6 +240,7 @@ async function upsert(
     sla.MEDIUM,
     sla.LOW,
     sla.INFO,
+    ...(target.suppression?.params ?? []),
   ])) as BatchCounts[];
   return result[0] ?? { new: 0, updated: 0, renewed: 0 };
 }

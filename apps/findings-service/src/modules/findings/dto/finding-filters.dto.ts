@@ -134,6 +134,24 @@ export class FindingFiltersDto {
   @OptionalNotNull()
   @IsISO8601()
   last_seen_to?: string;
+
+  @ApiPropertyOptional({
+    enum: ['exclude', 'include', 'only'],
+    default: 'exclude',
+    description:
+      'Findings a suppression rule suppresses: left out (default), shown with the others, or alone',
+  })
+  @OptionalNotNull()
+  @IsIn(['exclude', 'include', 'only'])
+  suppression?: 'exclude' | 'include' | 'only';
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Only the findings this suppression rule suppresses',
+  })
+  @OptionalNotNull()
+  @IsUUID()
+  suppression_rule_id?: string;
 }
 
 const date = (value: string | undefined): Date | undefined =>
@@ -180,6 +198,8 @@ export function toFindingFilters(dto: FindingFiltersDto): FindingFilters {
     createdTo: date(dto.created_to),
     lastSeenFrom: date(dto.last_seen_from),
     lastSeenTo: date(dto.last_seen_to),
+    suppression: dto.suppression,
+    suppressionRuleId: dto.suppression_rule_id?.toLowerCase(),
   };
   lists.done();
   return filters;

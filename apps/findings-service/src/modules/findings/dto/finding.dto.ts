@@ -54,6 +54,13 @@ export class PersonDto {
 }
 
 /** A finding as returned by the findings API. */
+/** The suppression rule on a finding (docs/findings-service/suppression.md). */
+export class FindingSuppressionRuleDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ type: String, nullable: true }) name!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) suppressed_at!: string | null;
+}
+
 export class FindingDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) project_id!: string;
@@ -171,6 +178,13 @@ export class FindingDto {
   })
   merged_into_id!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) merged_at!: string | null;
+  @ApiProperty({
+    type: () => FindingSuppressionRuleDto,
+    nullable: true,
+    description:
+      'the project suppression rule that suppresses it (it has left default lists, deadlines and notifications); null when none. Not the scanner’s in-source `suppressed`',
+  })
+  suppression_rule!: FindingSuppressionRuleDto | null;
 
   static from(f: FindingView): FindingDto {
     return {
@@ -237,6 +251,13 @@ export class FindingDto {
       ticket_url: f.ticket?.url ?? null,
       merged_into_id: f.mergedIntoId ?? null,
       merged_at: iso(f.mergedAt ?? null),
+      suppression_rule: f.suppressionRule
+        ? {
+            id: f.suppressionRule.id,
+            name: f.suppressionRule.name,
+            suppressed_at: iso(f.suppressionRule.suppressedAt),
+          }
+        : null,
     };
   }
 }

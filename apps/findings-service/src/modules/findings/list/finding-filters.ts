@@ -35,6 +35,13 @@ export interface FindingFilters {
   createdTo?: Date;
   lastSeenFrom?: Date;
   lastSeenTo?: Date;
+  /**
+   * Findings a suppression rule suppresses (docs/findings-service/suppression.md): left out
+   * by default (`exclude`), shown with the others (`include`) or alone (`only`).
+   */
+  suppression?: 'exclude' | 'include' | 'only';
+  /** Only the findings this suppression rule suppresses (implies `only`). */
+  suppressionRuleId?: string;
   /** Same value on one group axis: a roll-up row or a finding's group (groups/group-axis.ts). */
   axis?: AxisMatch;
 }

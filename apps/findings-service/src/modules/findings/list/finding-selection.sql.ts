@@ -67,6 +67,14 @@ export function selectionSql(selection: FindingSelection, params: SqlParams): st
   if (f.createdTo) where.push(`f.created_at < ${params.add(f.createdTo)}`);
   if (f.lastSeenFrom) where.push(`f.last_seen_at >= ${params.add(f.lastSeenFrom)}`);
   if (f.lastSeenTo) where.push(`f.last_seen_at < ${params.add(f.lastSeenTo)}`);
+  // Suppressed findings leave the default lists (docs/findings-service/suppression.md).
+  if (f.suppressionRuleId) {
+    where.push(`f.suppression_rule_id = ${params.add(f.suppressionRuleId)}::uuid`);
+  } else if (f.suppression === 'only') {
+    where.push('f.suppression_rule_id IS NOT NULL');
+  } else if (f.suppression !== 'include') {
+    where.push('f.suppression_rule_id IS NULL');
+  }
   if (f.axis) where.push(axisMatchSql(f.axis, params));
   if (selection.query) {
     const compiled = compileQuery(selection.query, {
@@ -99,6 +107,7 @@ export const FINDING_LIST_OWN_COLUMNS = [
   'sla_started_at', 'sla_paused_at', 'sla_due_at', 'assignee_id', 'triage_comment',
   'risk_accepted_until', 'waiting_reason', 'waiting_until', 'fingerprints', 'sources',
   'first_seen_at', 'last_seen_at', 'created_at', 'updated_at', 'merged_into_id', 'merged_at',
+  'suppression_rule_id', 'suppressed_at',
 ] as const;
 
 /** What only the single finding shows (FindingDetailDto): SARIF related locations and flows. */
@@ -110,7 +119,9 @@ const JOINED_COLUMNS = `p.name AS project_name, pr.name AS product_name,
   tk.task_id AS ticket_task_id, tk.task_key AS ticket_key, tk.url AS ticket_url,
   tk.status AS ticket_status, tk.raw_status AS ticket_raw_status, tk.origin AS ticket_origin,
   tk.status_synced_at AS ticket_status_synced_at, tk.sync_error AS ticket_sync_error,
-  fti.linked_at AS ticket_linked_at`;
+  fti.linked_at AS ticket_linked_at,
+  (SELECT sr.name FROM suppression_rules sr WHERE sr.id = f.suppression_rule_id)
+    AS suppression_rule_name`;
 
 const own = (columns: readonly string[]): string => columns.map((c) => `f.${c}`).join(', ');
 

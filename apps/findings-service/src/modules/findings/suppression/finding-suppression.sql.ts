@@ -1,0 +1,115 @@
+import { insertFindingActionsSql } from '../../action-log/finding-actions.sql';
+import { STAGE, UPSERT } from '../bulk-write/findings-bulk-write.sql';
+
+/**
+ * What the findings module lets the suppression module (modules/suppression) do to findings:
+ * the only writers of `findings.suppression_rule_id` / `suppressed_at`
+ * (docs/findings-service/suppression.md). Each statement is set-based and logs one action-log
+ * entry per finding it changes, in the same statement. A predicate is a boolean SQL expression
+ * over `findings f` whose placeholders start after the statement's own parameters.
+ */
+
+/**
+ * One chunk of a rule's run over the accumulated findings: the project's next `$3` findings by
+ * id after `$2`, of which those not yet suppressed (by this or another rule: the first rule
+ * keeps them) that match get rule `$4`, each with a `suppressed` entry by actor `$5`-`$7`.
+ * Placeholders of the predicate start at `$8`. Returns the chunk's last id (NULL: the walk is
+ * over), the findings walked and the findings suppressed.
+ */
+export function suppressChunkSql(predicate: string): string {
+  const log = insertFindingActionsSql(
+    ['finding_id', 'project_id', 'actor_type', 'actor_id', 'actor_label', 'action', 'to_value'],
+    `SELECT id, project_id, $5, $6::uuid, $7, 'suppressed',
+      jsonb_build_object('suppression_rule_id', $4::text) FROM hit`,
+  );
+  return `
+WITH chunk AS (
+  SELECT f.id FROM findings f WHERE f.project_id = $1 AND f.id > $2::uuid ORDER BY f.id LIMIT $3
+), hit AS (
+  UPDATE findings f SET suppression_rule_id = $4::uuid, suppressed_at = now()
+    FROM chunk c
+   WHERE f.id = c.id AND f.suppression_rule_id IS NULL AND (${predicate}) IS TRUE
+  RETURNING f.id, f.project_id
+), logged AS (
+  ${log}
+  RETURNING 1
+)
+SELECT (SELECT id::text FROM chunk ORDER BY id DESC LIMIT 1) AS last_id,
+  (SELECT count(*) FROM chunk)::int AS walked,
+  (SELECT count(*) FROM logged)::int AS matched`;
+}
+
+/**
+ * Releases findings of project `$1` suppressed by rule `$2`: all of them (`predicate`
+ * undefined: the rule was disabled or deleted), or those that no longer match the rule's new
+ * text. Each gets an `unsuppressed` entry by actor `$3`-`$5` naming the cause `$6`; the
+ * predicate's placeholders start at `$7`. Returns how many were released.
+ */
+export function releaseSql(predicate?: string): string {
+  const log = insertFindingActionsSql(
+    [
+      'finding_id',
+      'project_id',
+      'actor_type',
+      'actor_id',
+      'actor_label',
+      'action',
+      'from_value',
+      'to_value',
+    ],
+    `SELECT id, project_id, $3, $4::uuid, $5, 'unsuppressed',
+      jsonb_build_object('suppression_rule_id', $2::text), jsonb_build_object('cause', $6::text)
+      FROM released`,
+  );
+  const still = predicate ? ` AND (${predicate}) IS NOT TRUE` : '';
+  return `
+WITH released AS (
+  UPDATE findings f SET suppression_rule_id = NULL, suppressed_at = NULL
+   WHERE f.suppression_rule_id = $2::uuid AND f.project_id = $1${still}
+  RETURNING f.id, f.project_id
+), logged AS (
+  ${log}
+  RETURNING 1
+)
+SELECT count(*)::int AS released FROM logged`;
+}
+
+function replaceOnce(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at < 0 || text.indexOf(from, at + from.length) >= 0) {
+    throw new Error(`ingestion upsert changed shape: cannot find "${from.slice(0, 60)}"`);
+  }
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+/**
+ * The ingestion upsert (findings-bulk-write.sql.ts UPSERT) for a project with enabled rules:
+ * `ruleCase` (an expression over the staged row `s` yielding the first matching rule's id or
+ * NULL, its placeholders after UPSERT's ten) is evaluated once per staged row; an inserted
+ * finding takes it with `suppressed_at`, and its `created` entry names the rule. A re-sighted
+ * finding is not changed (the conflict update does not name the columns).
+ */
+export function suppressingUpsertSql(ruleCase: string): string {
+  let sql = replaceOnce(
+    UPSERT,
+    `product_id, project_id, sla_days, sources,`,
+    `product_id, project_id, sla_days, sources, suppression_rule_id, suppressed_at,`,
+  );
+  sql = replaceOnce(
+    sql,
+    `'{}'::jsonb, $3, $3, $4, $4\n  FROM ${STAGE}\n`,
+    `'{}'::jsonb, sup.by_rule, CASE WHEN sup.by_rule IS NOT NULL THEN now() END, $3, $3, $4, $4\n  FROM ${STAGE} s CROSS JOIN LATERAL (SELECT ${ruleCase} AS by_rule) sup\n`,
+  );
+  sql = replaceOnce(
+    sql,
+    `RETURNING f.id, (xmax = 0) AS inserted, f.severity`,
+    `RETURNING f.id, (xmax = 0) AS inserted, f.severity, f.suppression_rule_id`,
+  );
+  return replaceOnce(
+    sql,
+    `jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)`,
+    `jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)
+      || CASE WHEN suppression_rule_id IS NULL THEN '{}'::jsonb
+        ELSE jsonb_build_object('suppression_rule_id', suppression_rule_id::text) END`,
+  );
+}

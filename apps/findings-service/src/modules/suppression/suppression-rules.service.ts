@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { addJob } from '@platform/queue';
+import type { AccessContext } from '../../app/access/access-context';
+import { actorOf } from '../action-log/finding-action';
+import { ProjectsError } from '../projects/projects.errors';
+import { VisibilityService } from '../projects/visibility.service';
+import { storedPredicate, validateRuleQuery } from './suppression-query';
+import { SuppressionError } from './suppression.errors';
+import {
+  type RuleFields,
+  type SuppressionRule,
+  SuppressionRulesRepository,
+} from './suppression-rules.repository';
+import { SUPPRESSION_RUN } from './suppression-run.job';
+import { SuppressionRunQueue } from './suppression-run-queue.provider';
+
+/** Rules per project: the ingestion statement carries all enabled ones. */
+export const MAX_RULES_PER_PROJECT = 100;
+
+export interface RuleInput {
+  name?: string;
+  query?: string;
+  reason?: string | null;
+  enabled?: boolean;
+}
+
+/**
+ * Suppression rules of a project (docs/findings-service/suppression.md): reading needs
+ * membership (a grant covering the project; else 404), every change needs `write_findings` on
+ * the project (analyst and up; suppressing is triage). Each change is one transaction with its
+ * rule-log entry and, where findings are released, their `unsuppressed` entries.
+ */
+@Injectable()
+export class SuppressionRulesService {
+  constructor(
+    private readonly rules: SuppressionRulesRepository,
+    private readonly visibility: VisibilityService,
+    private readonly queue: SuppressionRunQueue,
+  ) {}
+
+  private async member(access: AccessContext, projectId: string): Promise<void> {
+    if (
+      !this.visibility.canSee(access, { projectId }) ||
+      !(await this.rules.projectExists(projectId))
+    ) {
+      throw new ProjectsError('project_not_found');
+    }
+  }
+
+  private async writer(access: AccessContext, projectId: string): Promise<void> {
+    await this.member(access, projectId);
+    if (!access.can('write_findings', { projectId })) throw new ProjectsError('access_denied');
+  }
+
+  async list(access: AccessContext, projectId: string): Promise<SuppressionRule[]> {
+    await this.member(access, projectId);
+    return this.rules.list(projectId);
+  }
+
+  /** The rule checked and how many findings it matches now; nothing is stored. */
+  async preview(
+    access: AccessContext,
+    projectId: string,
+    query: string,
+  ): Promise<{ query: string; matched: number; alreadySuppressed: number }> {
+    await this.writer(access, projectId);
+    const counts = await this.rules.preview(projectId, storedPredicate(query, 1));
+    return { query, matched: counts.matched, alreadySuppressed: counts.suppressed };
+  }
+
+  async create(
+    access: AccessContext,
+    projectId: string,
+    input: Required<Pick<RuleInput, 'name' | 'query'>> & RuleInput,
+  ): Promise<SuppressionRule> {
+    await this.writer(access, projectId);
+    validateRuleQuery(input.query);
+    const id = randomUUID();
+    const fields: RuleFields = {
+      name: input.name,
+      query: input.query,
+      reason: input.reason ?? null,
+      enabled: input.enabled ?? true,
+    };
+    const actor = actorOf(access);
+    await this.rules.transaction(async (manager) => {
+      const count = await this.rules.count(projectId, manager);
+      if (count >= MAX_RULES_PER_PROJECT) {
+        throw new SuppressionError('suppression_rules_limit', { limit: MAX_RULES_PER_PROJECT });
+      }
+      await this.rules.insert(manager, id, projectId, fields, actor.id);
+      await this.rules.log(manager, {
+        ruleId: id,
+        projectId,
+        actor,
+        action: 'created',
+        to: { ...fields },
+      });
+    });
+    return this.found(projectId, id);
+  }
+
+  /**
+   * Changes the fields given. Disabling releases every finding the rule suppressed; a new text
+   * releases those it no longer matches (new matches only on the next run).
+   */
+  async update(
+    access: AccessContext,
+    projectId: string,
+    ruleId: string,
+    input: RuleInput,
+  ): Promise<SuppressionRule> {
+    await this.writer(access, projectId);
+    if (input.query !== undefined) validateRuleQuery(input.query);
+    const actor = actorOf(access);
+    await this.rules.transaction(async (manager) => {
+      const rule = await this.rules.get(projectId, ruleId, manager);
+      if (!rule) throw new SuppressionError('suppression_rule_not_found');
+      const before: RuleFields = {
+        name: rule.name,
+        query: rule.query,
+        reason: rule.reason,
+        enabled: rule.enabled,
+      };
+      const after: RuleFields = {
+        name: input.name ?? before.name,
+        query: input.query ?? before.query,
+        reason: input.reason === undefined ? before.reason : input.reason,
+        enabled: input.enabled ?? before.enabled,
+      };
+      await this.rules.update(manager, ruleId, after);
+      let released = 0;
+      if (before.enabled && !after.enabled) {
+        released = await this.rules.release(manager, projectId, ruleId, actor, 'rule_disabled');
+      } else if (after.query !== before.query) {
+        const still = storedPredicate(after.query, 6);
+        released = await this.rules.release(
+          manager,
+          projectId,
+          ruleId,
+          actor,
+          'rule_changed',
+          still,
+        );
+      }
+      const action =
+        before.enabled !== after.enabled ? (after.enabled ? 'enabled' : 'disabled') : 'updated';
+      await this.rules.log(manager, {
+        ruleId,
+        projectId,
+        actor,
+        action,
+        from: { ...before },
+        to: { ...after, released },
+      });
+    });
+    return this.found(projectId, ruleId);
+  }
+
+  /** Deletes the rule and releases every finding it suppressed. */
+  async delete(access: AccessContext, projectId: string, ruleId: string): Promise<void> {
+    await this.writer(access, projectId);
+    const actor = actorOf(access);
+    await this.rules.transaction(async (manager) => {
+      const rule = await this.rules.get(projectId, ruleId, manager);
+      if (!rule) throw new SuppressionError('suppression_rule_not_found');
+      const released = await this.rules.release(manager, projectId, ruleId, actor, 'rule_deleted');
+      await this.rules.delete(manager, ruleId);
+      await this.rules.log(manager, {
+        ruleId,
+        projectId,
+        actor,
+        action: 'deleted',
+        from: { name: rule.name, query: rule.query, reason: rule.reason, enabled: rule.enabled },
+        to: { released },
+      });
+    });
+  }
+
+  /** Starts a run over the accumulated findings (202): one at a time per rule (409). */
+  async run(access: AccessContext, projectId: string, ruleId: string): Promise<SuppressionRule> {
+    await this.writer(access, projectId);
+    const rule = await this.rules.get(projectId, ruleId);
+    if (!rule) throw new SuppressionError('suppression_rule_not_found');
+    if (!rule.enabled) throw new SuppressionError('suppression_rule_disabled');
+    const jobId = `sup-${randomUUID()}`;
+    if (!(await this.rules.startRun(ruleId, jobId))) {
+      throw new SuppressionError('suppression_rule_running');
+    }
+    const actor = actorOf(access);
+    try {
+      await addJob(
+        this.queue.queue,
+        SUPPRESSION_RUN,
+        { jobId, projectId, ruleId, query: rule.query, actor },
+        {
+          jobId,
+          attempts: 1,
+          removeOnComplete: { age: 7 * 24 * 3600 },
+          removeOnFail: { age: 30 * 24 * 3600 },
+        },
+      );
+    } catch (error) {
+      await this.rules.finishRun(ruleId, jobId, 'failed');
+      throw error;
+    }
+    await this.rules.transaction((manager) =>
+      this.rules.log(manager, {
+        ruleId,
+        projectId,
+        actor,
+        action: 'run_started',
+        to: { job_id: jobId, query: rule.query },
+      }),
+    );
+    return this.found(projectId, ruleId);
+  }
+
+  private async found(projectId: string, ruleId: string): Promise<SuppressionRule> {
+    const rule = await this.rules.get(projectId, ruleId);
+    if (!rule) throw new SuppressionError('suppression_rule_not_found');
+    return rule;
+  }
+}

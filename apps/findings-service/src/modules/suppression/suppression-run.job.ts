@@ -1,0 +1,51 @@
+import { defineJobContract } from '@platform/queue';
+import { ACTOR_TYPES, type Actor, type ActorType } from '../action-log/finding-action';
+
+/** A rule's run over the project's accumulated findings: one job per run, id `sup-<uuid>`. */
+export const SUPPRESSION_RUN_QUEUE = 'suppression-run';
+
+/** Findings walked per chunk (one transaction each; progress follows each chunk). */
+export const SUPPRESSION_RUN_CHUNK = 5_000;
+
+export interface SuppressionRunJob {
+  jobId: string;
+  projectId: string;
+  ruleId: string;
+  /** The rule's text when the run was asked for: a changed rule stops the run. */
+  query: string;
+  actor: Actor;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const SUPPRESSION_RUN = defineJobContract<SuppressionRunJob>('suppression-run', (data) => {
+  if (typeof data !== 'object' || data === null) throw new Error('expected an object');
+  const { jobId, projectId, ruleId, query, actor } = data as Record<string, unknown>;
+  if (typeof jobId !== 'string' || !/^sup-[0-9a-f-]{36}$/.test(jobId)) {
+    throw new Error('jobId must be sup-<uuid>');
+  }
+  if (typeof projectId !== 'string' || !UUID.test(projectId)) throw new Error('projectId: UUID');
+  if (typeof ruleId !== 'string' || !UUID.test(ruleId)) throw new Error('ruleId: UUID');
+  if (typeof query !== 'string') throw new Error('query must be a string');
+  const a = actor as Record<string, unknown> | null;
+  if (
+    typeof a !== 'object' ||
+    a === null ||
+    !(ACTOR_TYPES as readonly unknown[]).includes(a['type']) ||
+    (a['id'] !== null && typeof a['id'] !== 'string') ||
+    (a['label'] !== null && typeof a['label'] !== 'string')
+  ) {
+    throw new Error('actor must be {type, id, label}');
+  }
+  return {
+    jobId,
+    projectId,
+    ruleId,
+    query,
+    actor: {
+      type: a['type'] as ActorType,
+      id: a['id'] as string | null,
+      label: a['label'] as string | null,
+    },
+  };
+});

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { storedPredicate } from './suppression-query';
+import { SUPPRESSION_RUN_CHUNK, type SuppressionRunJob } from './suppression-run.job';
+import { SuppressionRulesRepository } from './suppression-rules.repository';
+
+export interface RunProgress {
+  total: number;
+  done: number;
+  matched: number;
+}
+
+export interface RunResult extends RunProgress {
+  state: 'completed' | 'stopped';
+}
+
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A rule's run over the project's accumulated findings: walks them by id in chunks of
+ * SUPPRESSION_RUN_CHUNK, each one set-based UPDATE (finding-suppression.sql.ts) in its own
+ * transaction; the rule's row and the job's progress follow each chunk. The run stops when the
+ * rule is deleted, disabled or changed meanwhile (the last chunk written stays: an edit that
+ * narrowed it released what no longer matches).
+ */
+@Injectable()
+export class SuppressionRunRunner {
+  constructor(private readonly rules: SuppressionRulesRepository) {}
+
+  async run(
+    job: SuppressionRunJob,
+    report: (progress: RunProgress) => Promise<void>,
+  ): Promise<RunResult> {
+    const predicate = storedPredicate(job.query, 7);
+    const total = await this.rules.projectFindings(job.projectId);
+    await this.rules.setRunTotal(job.ruleId, job.jobId, total);
+    const progress: RunProgress = { total, done: 0, matched: 0 };
+    await report(progress);
+    let after = FIRST_ID;
+    for (;;) {
+      const chunk = await this.rules.runChunk({
+        projectId: job.projectId,
+        ruleId: job.ruleId,
+        jobId: job.jobId,
+        query: job.query,
+        after,
+        size: SUPPRESSION_RUN_CHUNK,
+        actor: job.actor,
+        predicate,
+      });
+      if (!chunk) {
+        await this.rules.finishRun(job.ruleId, job.jobId, 'stopped');
+        return { state: 'stopped', ...progress };
+      }
+      progress.done += chunk.walked;
+      progress.matched += chunk.matched;
+      await report(progress);
+      if (chunk.lastId === null || chunk.walked < SUPPRESSION_RUN_CHUNK) break;
+      after = chunk.lastId;
+    }
+    await this.rules.finishRun(job.ruleId, job.jobId, 'completed');
+    return { state: 'completed', ...progress };
+  }
+}
