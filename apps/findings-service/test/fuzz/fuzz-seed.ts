@@ -61,6 +61,14 @@ export class FindingsFuzzSeed {
   ticketProviderId = '';
   /** A failed notification delivery of the project to channelId (the retry route consumes it). */
   deliveryId = '';
+  /**
+   * Findings of their own for merge and unmerge, never findingId, so that no other route meets a
+   * merged finding: a pair to merge (the merge route consumes it) and a member already merged
+   * (the unmerge route consumes it).
+   */
+  mergeSurvivorId = '';
+  mergeMemberId = '';
+  mergedMemberId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -244,7 +252,31 @@ export class FindingsFuzzSeed {
     this.productId = product.id;
     this.productName = product.name;
     await this.newFinding();
+    await this.newMergeCandidates();
+    await this.newMergedPair();
     await this.newReport();
+  }
+
+  async newMergeCandidates(): Promise<void> {
+    const product = { id: this.productId, project_id: this.projectId, name: this.productName };
+    [this.mergeSurvivorId, this.mergeMemberId] = await seedFindings(this.t, product, [
+      { title: 'fuzz merge survivor', rule_id: 'fuzz-merge-a' },
+      { title: 'fuzz merge member', rule_id: 'fuzz-merge-b' },
+    ]);
+  }
+
+  async newMergedPair(): Promise<void> {
+    const product = { id: this.productId, project_id: this.projectId, name: this.productName };
+    const [survivor, member] = await seedFindings(this.t, product, [
+      { title: 'fuzz merged survivor', rule_id: 'fuzz-merged-a' },
+      { title: 'fuzz merged member', rule_id: 'fuzz-merged-b' },
+    ]);
+    await request(this.t.url)
+      .post('/api/v1/findings/merge')
+      .set('Authorization', `Bearer ${this.admin.token}`)
+      .send({ survivor_id: survivor, finding_ids: [member] })
+      .expect(200);
+    this.mergedMemberId = member ?? '';
   }
 
   async newFinding(): Promise<void> {

@@ -37,6 +37,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
   }
   if (p.startsWith('/api/v1/products/')) return { id: seed.productId, product_id: seed.productId };
   if (p.startsWith('/api/v1/reports/')) return { report_id: seed.reportId };
+  if (p === '/api/v1/findings/{id}/unmerge') return { id: seed.mergedMemberId };
   if (p.startsWith('/api/v1/findings/')) {
     return { id: seed.findingId, plugin_id: seed.enricherId, comment_id: seed.commentId };
   }
@@ -116,6 +117,10 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
     'PATCH /api/v1/findings/{id}/comments/{comment_id}': { body: 'fuzz edit' },
     'POST /api/v1/projects/{id}/members': { email: seed.memberEmail, role: 'analyst' },
     'POST /api/v1/findings/bulk-status': { finding_ids: [seed.findingId], status: 'confirmed' },
+    'POST /api/v1/findings/merge': {
+      survivor_id: seed.mergeSurvivorId,
+      finding_ids: [seed.mergeMemberId],
+    },
     'POST /api/v1/sla/violations/{id}/resolve': { comment: 'fuzz' },
     'POST /api/v1/admin/plugin-marketplaces': {
       name: 'fuzz-created',
@@ -257,6 +262,12 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/findings/{id}':
       await seed.newFinding();
+      return;
+    case 'POST /api/v1/findings/merge':
+      await seed.newMergeCandidates();
+      return;
+    case 'POST /api/v1/findings/{id}/unmerge':
+      await seed.newMergedPair();
       return;
     case 'DELETE /api/v1/findings/{id}/comments/{comment_id}':
       await seed.newComment();
