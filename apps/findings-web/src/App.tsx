@@ -22,6 +22,7 @@ const DashboardsPage = lazy(() => import('./pages/deadlines/DashboardsPage'));
 const PluginsPage = lazy(() => import('./pages/plugins/PluginsPage'));
 const ScopePage = lazy(() => import('./pages/scope/ScopePage'));
 const CallbackKeysPage = lazy(() => import('./pages/callback-keys/CallbackKeysPage'));
+const RollupPage = lazy(() => import('./pages/rollup/RollupPage'));
 
 function Loading() {
   const { t } = useI18n();
@@ -89,6 +90,7 @@ function Shell() {
             <Route path="/dashboards" element={<DashboardsPage />} />
             <Route path="/plugins" element={<PluginsPage />} />
             <Route path="/callback-keys" element={<CallbackKeysPage />} />
+            <Route path="/rollup" element={<RollupPage />} />
             <Route path="*" element={<Navigate to="/findings" replace />} />
           </Routes>
         </Suspense>

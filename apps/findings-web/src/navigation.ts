@@ -11,6 +11,7 @@ export interface NavEntry {
 
 export const NAVIGATION: NavEntry[] = [
   { path: '/findings', label: 'nav.findings' },
+  { path: '/rollup', label: 'nav.rollup' },
   { path: '/projects', label: 'nav.projects' },
   { path: '/scope', label: 'nav.scope' },
   { path: '/jobs', label: 'nav.jobs' },

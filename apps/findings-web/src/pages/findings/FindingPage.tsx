@@ -19,6 +19,7 @@ import { ruleText } from './finding-place';
 import { FindingComments } from './FindingComments';
 import { StatusDecision } from './StatusDecision';
 import { StatusForm } from './StatusForm';
+import { FindingGroupPanel } from '../rollup/FindingGroupPanel';
 
 function Deadline({ finding }: { finding: Finding }) {
   const { t, locale } = useI18n();
@@ -187,6 +188,9 @@ export default function FindingPage() {
                 />
                 <StatusForm finding={f} />
               </Stack>
+            </Paper>
+            <Paper withBorder p="xs">
+              <FindingGroupPanel findingId={f.id} />
             </Paper>
             <Paper withBorder p="xs">
               <AssigneeForm finding={f} />
