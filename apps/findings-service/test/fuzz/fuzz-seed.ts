@@ -69,6 +69,8 @@ export class FindingsFuzzSeed {
   mergeSurvivorId = '';
   mergeMemberId = '';
   mergedMemberId = '';
+  /** A suppression rule of the project (the delete route consumes it). */
+  suppressionRuleId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -94,6 +96,7 @@ export class FindingsFuzzSeed {
     await this.newCallbackKey();
     await this.newTicketProvider();
     await this.newDelivery();
+    await this.newSuppressionRule();
     this.callbackKey = await createCallbackKey(this.t, this.admin, { name: 'fuzz-signing' });
   }
 
@@ -161,6 +164,15 @@ export class FindingsFuzzSeed {
       .send({ entries: [{ value: `e-${randomUUID()}.fuzz.example` }] })
       .expect(201);
     this.scopeEntryId = (res.body as { data: { id: string }[] }).data[0].id;
+  }
+
+  async newSuppressionRule(): Promise<void> {
+    const res = await request(this.t.url)
+      .post(`/api/v1/projects/${this.projectId}/suppression-rules`)
+      .set('Authorization', `Bearer ${this.admin.token}`)
+      .send({ name: 'fuzz rule', query: `rule:fuzz-${randomUUID()}` })
+      .expect(201);
+    this.suppressionRuleId = (res.body as { data: { id: string } }).data.id;
   }
 
   async newScopeProposal(): Promise<void> {

@@ -32,6 +32,7 @@ function pathValues(op: FuzzOperation, seed: FindingsFuzzSeed): Record<string, s
       entry_id: seed.scopeEntryId,
       proposal_id: seed.scopeProposalId,
       delivery_id: seed.deliveryId,
+      rule_id: seed.suppressionRuleId,
       ipam_system: 'netbox',
     };
   }
@@ -87,6 +88,12 @@ function bodies(seed: FindingsFuzzSeed): Record<string, unknown> {
       auto_verify_fixes: false,
     },
     'PUT /api/v1/projects/{id}/members/{user_id}': { role: 'analyst' },
+    'POST /api/v1/projects/{id}/suppression-rules': {
+      name: 'fuzz created',
+      query: 'scanner:fuzz file_path:vendor/*',
+    },
+    'POST /api/v1/projects/{id}/suppression-rules/preview': { query: 'severity:info tags:fuzz' },
+    'PUT /api/v1/projects/{id}/suppression-rules/{rule_id}': { query: 'rule:fuzz-changed' },
     'POST /api/v1/projects/{id}/products': { name: 'fuzz-created', scan_enabled: false },
     'PUT /api/v1/products/{id}': { name: seed.productName, scan_enabled: true },
     'PUT /api/v1/projects/{id}/ticket-provider/config': {
@@ -284,6 +291,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/projects/{id}/scope/entries/{entry_id}':
       await seed.newScopeEntry();
+      return;
+    case 'DELETE /api/v1/projects/{id}/suppression-rules/{rule_id}':
+      await seed.newSuppressionRule();
       return;
     case 'POST /api/v1/projects/{id}/notification-deliveries/{delivery_id}/retry':
       await seed.newDelivery();

@@ -8,6 +8,7 @@ import { useBulkChanges } from './api/findings';
 import { useBulkTicket } from './api/finding-ticket';
 import { endOfDay, isoDay } from './day-input';
 import { RiskUntilInput } from './RiskUntilInput';
+import { MergeDialog } from './MergeDialog';
 import { JUSTIFIED, justificationProblem } from './justification';
 
 const TICKET_TITLE_MAX = 255;
@@ -31,6 +32,7 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
   const [riskUntil, setRiskUntil] = useState(isoDay(90));
   const [justification, setJustification] = useState('');
   const [ticketTitle, setTicketTitle] = useState('');
+  const [merging, setMerging] = useState(false);
   const { errors, check, clear } = useFieldErrors<'riskUntil' | 'justification' | 'ticketTitle'>();
   const bulk = useBulkChanges(ids, (r) =>
     onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched })),
@@ -145,7 +147,26 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
         <Button size="xs" variant="default" onClick={createTicket} loading={ticket.isPending}>
           {t('findings.bulkTicket')}
         </Button>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => setMerging(true)}
+          disabled={ids.length < 2}
+          data-testid="bulk-merge"
+        >
+          {t('merge.open')}
+        </Button>
       </Group>
+      {merging && (
+        <MergeDialog
+          ids={ids}
+          onClose={() => setMerging(false)}
+          onDone={(message) => {
+            setMerging(false);
+            onDone(message);
+          }}
+        />
+      )}
       <ErrorAlert error={latestError(bulk.tags, bulk.status, ticket)} />
     </Paper>
   );

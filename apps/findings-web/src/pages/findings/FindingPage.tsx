@@ -20,6 +20,7 @@ import { FindingComments } from './FindingComments';
 import { StatusDecision } from './StatusDecision';
 import { StatusForm } from './StatusForm';
 import { FindingGroupPanel } from '../rollup/FindingGroupPanel';
+import { MergedBanner, MergedMembers } from './FindingMerge';
 
 function Deadline({ finding }: { finding: Finding }) {
   const { t, locale } = useI18n();
@@ -138,6 +139,7 @@ export default function FindingPage() {
         </Title>
       </Group>
       <Origin finding={f} />
+      <MergedBanner finding={f} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }} style={{ minWidth: 0 }}>
           <Stack gap="sm">
@@ -153,6 +155,7 @@ export default function FindingPage() {
               {t('finding.sources')}
             </Title>
             <FindingSources sources={f.sources ?? {}} />
+            <MergedMembers finding={f} />
             <Title order={2} size="h5">
               {t('finding.fingerprints')}
             </Title>

@@ -25,7 +25,12 @@ export class CreateSuppressionRuleDto {
   @MaxLength(100_000)
   query!: string;
 
-  @ApiPropertyOptional({ maxLength: 2000, nullable: true, description: 'why it is suppressed' })
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 2000,
+    nullable: true,
+    description: 'why it is suppressed',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -53,7 +58,7 @@ export class UpdateSuppressionRuleDto {
   @MaxLength(100_000)
   query?: string;
 
-  @ApiPropertyOptional({ maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: 2000, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
