@@ -43,10 +43,13 @@ export interface RollupSpec extends FindingSelection {
 
 const lower = (s: string): string => s.toLowerCase();
 
-/** `count(*) FILTER` columns: one per severity (`sev_critical`…) and per state (`st_new`…). */
-const COUNT_COLUMNS = [
-  ...SEVERITIES.map((s) => `count(*) FILTER (WHERE f.severity = '${s}')::int AS sev_${lower(s)}`),
-  ...FINDING_STATUSES.map((s) => `count(*) FILTER (WHERE f.status = '${s}')::int AS st_${s}`),
+/**
+ * Sums of the inner counts (`n` per key, severity, state and project): one per severity
+ * (`sev_critical`…) and per state (`st_new`…).
+ */
+const SUM_COLUMNS = [
+  ...SEVERITIES.map((s) => `sum(c.n) FILTER (WHERE c.severity = '${s}')::int AS sev_${lower(s)}`),
+  ...FINDING_STATUSES.map((s) => `sum(c.n) FILTER (WHERE c.status = '${s}')::int AS st_${s}`),
 ].join(',\n    ');
 
 /**
@@ -88,14 +91,21 @@ export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unk
   const orderBy = sortCol
     ? `g.${sortCol} ${dir}, g.key COLLATE "C" ASC`
     : `g.key COLLATE "C" ${dir}`;
+  // Two levels: the selection counted per (key, severity, state, project) — a run-length
+  // count along the axis index, no per-row expressions — then pivoted per key over those few
+  // rows. The filtered sums of the pivot run once per group, not once per finding.
   const sql = `SELECT g.* FROM (
-  SELECT ${key} AS key,
-    count(*)::int AS total,
-    ${COUNT_COLUMNS},
-    CASE WHEN min(f.project_id::text) = max(f.project_id::text) THEN min(f.project_id::text) END AS project_id
-  FROM ${fromFor(where)}
-  WHERE ${where.join('\n    AND ')}
-  GROUP BY ${key}
+  SELECT c.key,
+    sum(c.n)::int AS total,
+    ${SUM_COLUMNS},
+    CASE WHEN min(c.project_id::text) = max(c.project_id::text) THEN min(c.project_id::text) END AS project_id
+  FROM (
+    SELECT ${key} AS key, f.severity, f.status, f.project_id, count(*) AS n
+    FROM ${fromFor(where)}
+    WHERE ${where.join('\n      AND ')}
+    GROUP BY 1, 2, 3, 4
+  ) c
+  GROUP BY c.key
 ) g ${after}
 ORDER BY ${orderBy}
 LIMIT ${params.add(spec.fetch)}`;
