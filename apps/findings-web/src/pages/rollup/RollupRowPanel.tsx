@@ -190,7 +190,7 @@ export function RollupRowPanel({
         {noProvider && (
           <Alert
             color="orange.9"
-            variant="light"
+            variant="outline"
             data-testid="no-ticket-provider"
             title={t('rollup.noProviderTitle')}
           >
