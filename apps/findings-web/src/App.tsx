@@ -23,6 +23,7 @@ const PluginsPage = lazy(() => import('./pages/plugins/PluginsPage'));
 const ScopePage = lazy(() => import('./pages/scope/ScopePage'));
 const CallbackKeysPage = lazy(() => import('./pages/callback-keys/CallbackKeysPage'));
 const RollupPage = lazy(() => import('./pages/rollup/RollupPage'));
+const SuppressionPage = lazy(() => import('./pages/suppression/SuppressionPage'));
 
 function Loading() {
   const { t } = useI18n();
@@ -85,6 +86,8 @@ function Shell() {
             <Route path="/projects/:id" element={<ProjectPage />} />
             <Route path="/projects/:id/scope" element={<ScopePage />} />
             <Route path="/scope" element={<ScopePage />} />
+            <Route path="/projects/:id/suppression" element={<SuppressionPage />} />
+            <Route path="/suppression" element={<SuppressionPage />} />
             <Route path="/jobs" element={<JobsPage />} />
             <Route path="/deadlines" element={<DeadlinesPage />} />
             <Route path="/dashboards" element={<DashboardsPage />} />

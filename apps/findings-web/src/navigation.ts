@@ -14,6 +14,7 @@ export const NAVIGATION: NavEntry[] = [
   { path: '/rollup', label: 'nav.rollup' },
   { path: '/projects', label: 'nav.projects' },
   { path: '/scope', label: 'nav.scope' },
+  { path: '/suppression', label: 'nav.suppression' },
   { path: '/jobs', label: 'nav.jobs' },
   { path: '/deadlines', label: 'nav.deadlines' },
   { path: '/dashboards', label: 'nav.dashboards' },

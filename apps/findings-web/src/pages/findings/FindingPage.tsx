@@ -4,6 +4,7 @@ import type { Finding } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
+import { SuppressFromFinding } from '../suppression/SuppressFromFinding';
 import { ActionLog } from './ActionLog';
 import { AssigneeForm } from './AssigneeForm';
 import { AutoClosurePanel } from './AutoClosurePanel';
@@ -203,6 +204,9 @@ export default function FindingPage() {
             </Paper>
             <Paper withBorder p="xs">
               <TagsEditor finding={f} />
+            </Paper>
+            <Paper withBorder p="xs">
+              <SuppressFromFinding finding={f} />
             </Paper>
             <Paper withBorder p="xs">
               <Enrichment finding={f} />
