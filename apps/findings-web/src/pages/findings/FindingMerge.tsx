@@ -16,7 +16,12 @@ export function MergedBanner({ finding }: { finding: FindingDetail }) {
   const unmerge = useUnmerge();
   if (!finding.merged_into_id) return null;
   return (
-    <Alert color="indigo" data-testid="merged-banner" title={t('merge.bannerTitle')}>
+    <Alert
+      color="indigo.9"
+      variant="outline"
+      data-testid="merged-banner"
+      title={t('merge.bannerTitle')}
+    >
       <Stack gap={6}>
         <Text size="sm">
           {t('merge.banner', {
@@ -25,6 +30,7 @@ export function MergedBanner({ finding }: { finding: FindingDetail }) {
           <Anchor
             component={Link}
             to={`/findings/${finding.merged_into_id}`}
+            c="indigo.9"
             underline="always"
             data-testid="merged-survivor-link"
           >

@@ -41,7 +41,13 @@ export function MergeDialog({
     );
   };
   return (
-    <Modal opened onClose={onClose} title={t('merge.title', { n: ids.length })} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('merge.title', { n: ids.length })}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common.cancel') }}
+    >
       <Stack gap="sm" data-testid="merge-dialog">
         <Text size="sm">{t('merge.explain')}</Text>
         {loading && <Text size="sm">{t('common.loading')}</Text>}
