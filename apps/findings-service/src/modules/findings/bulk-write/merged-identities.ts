@@ -46,5 +46,10 @@ export async function redirectMergedIdentities(
   productId: string,
 ): Promise<void> {
   const rows = (await manager.query(PRODUCT_HAS_MERGES, [productId])) as { merged: boolean }[];
-  if (rows[0]?.merged) await manager.query(REDIRECT_MERGED, [productId]);
+  if (!rows[0]?.merged) return;
+  // The batch runs with hash joins off (PREPARE_STAGE: its upsert probes by key); matching the
+  // staged identities against the product's merged findings wants them, for this statement only.
+  await manager.query('SET LOCAL enable_hashjoin = on');
+  await manager.query(REDIRECT_MERGED, [productId]);
+  await manager.query('SET LOCAL enable_hashjoin = off');
 }
