@@ -18,6 +18,7 @@ test('merge from the list selection with the survivor chosen; the survivor lists
   );
   expect(all.items).toHaveLength(3);
   const [survivor, member, third] = all.items;
+  if (!survivor || !member || !third) throw new Error('three findings expected');
 
   await signIn(page);
   await page.goto(`${webUrl()}/findings?project_id=${project.id}&sort=severity&order=desc`);
@@ -34,34 +35,34 @@ test('merge from the list selection with the survivor chosen; the survivor lists
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('merge-survivor-option')).toHaveCount(2);
   await expect(dialog.getByTestId('merge-submit')).toBeDisabled();
-  await dialog.getByRole('radio', { name: survivor!.title }).check();
+  await dialog.getByRole('radio', { name: survivor.title }).check();
   await expectAccessible(page, 'merge dialog');
   await screenshot(page, 'merge-dialog');
   await dialog.getByRole('button', { name: 'Merge', exact: true }).click();
   await expect(page.getByTestId('bulk-result')).toContainText('1 findings merged');
   // The merged finding has left the list.
   await expect(rows).toHaveCount(2);
-  await expect(page.getByText(member!.title, { exact: true })).toHaveCount(0);
+  await expect(page.getByText(member.title, { exact: true })).toHaveCount(0);
 
   // The survivor lists its member.
-  await page.goto(`${webUrl()}/findings/${survivor!.id}`);
+  await page.goto(`${webUrl()}/findings/${survivor.id}`);
   const members = page.getByTestId('merged-members');
   await expect(members.getByTestId('merged-member')).toHaveCount(1);
-  await expect(members).toContainText(member!.title);
+  await expect(members).toContainText(member.title);
   await expect(page.getByTestId('action').last()).toHaveAttribute('data-action', 'merged');
   await expectAccessible(page, 'survivor with merged findings');
   await screenshot(page, 'merge-survivor');
 
   // The merged finding still opens, with a banner that links its survivor.
-  await members.getByRole('link', { name: member!.title }).click();
+  await members.getByRole('link', { name: member.title }).click();
   const banner = page.getByTestId('merged-banner');
   await expect(banner).toBeVisible();
   await expectAccessible(page, 'merged finding');
   await banner.getByRole('link', { name: 'Open the finding it was merged into' }).click();
-  await expect(page).toHaveURL(new RegExp(`/findings/${survivor!.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/findings/${survivor.id}$`));
 
   // Unmerge one member from the survivor's page: it is back in the list.
-  await members.getByRole('button', { name: `Unmerge ${member!.title}` }).click();
+  await members.getByRole('button', { name: `Unmerge ${member.title}` }).click();
   await expect(page.getByTestId('merged-members')).toHaveCount(0);
   const back = await api.get<{ items: { id: string }[] }>(
     `/api/v1/findings?project_id=${project.id}`,
@@ -70,19 +71,19 @@ test('merge from the list selection with the survivor chosen; the survivor lists
 
   // Merge two through the API, then "Unmerge all" on the survivor and the banner's own unmerge.
   await api.post('/api/v1/findings/merge', {
-    survivor_id: survivor!.id,
-    finding_ids: [member!.id, third!.id],
+    survivor_id: survivor.id,
+    finding_ids: [member.id, third.id],
   });
   await page.reload();
   await expect(page.getByTestId('merged-member')).toHaveCount(2);
   await page.getByRole('button', { name: 'Unmerge all' }).click();
   await expect(page.getByTestId('merged-members')).toHaveCount(0);
 
-  await api.post('/api/v1/findings/merge', { survivor_id: survivor!.id, finding_ids: [third!.id] });
-  await page.goto(`${webUrl()}/findings/${third!.id}`);
+  await api.post('/api/v1/findings/merge', { survivor_id: survivor.id, finding_ids: [third.id] });
+  await page.goto(`${webUrl()}/findings/${third.id}`);
   await page.getByTestId('merged-banner').getByRole('button', { name: 'Unmerge' }).click();
   await expect(page.getByTestId('merged-banner')).toHaveCount(0);
-  const after = await api.get<{ merged_into_id: string | null }>(`/api/v1/findings/${third!.id}`);
+  const after = await api.get<{ merged_into_id: string | null }>(`/api/v1/findings/${third.id}`);
   expect(after.merged_into_id).toBeNull();
 });
 

@@ -272,6 +272,33 @@ describe('Merge - POST /api/v1/findings/merge', () => {
       .apply(request(s.t.url).patch(`/api/v1/findings/${b}`).send({ status: 'in_progress' }))
       .expect(422);
     expect(patch.body.code).toBe('finding_already_merged');
+    const tags = await admin
+      .apply(
+        request(s.t.url)
+          .post(`/api/v1/findings/${b}/tags`)
+          .send({ tags: ['x'] }),
+      )
+      .expect(422);
+    expect(tags.body.code).toBe('finding_already_merged');
+    // Bulk changes naming it skip it.
+    const bulk = await admin
+      .apply(
+        request(s.t.url)
+          .post('/api/v1/findings/bulk-status')
+          .send({ finding_ids: [b], status: 'in_progress' }),
+      )
+      .expect(200);
+    expect(bulk.body.data).toMatchObject({ matched: 0, changed: 0 });
+    const bulkTags = await admin
+      .apply(
+        request(s.t.url)
+          .post('/api/v1/findings/bulk-tags')
+          .send({ finding_ids: [b], add: ['x'] }),
+      )
+      .expect(200);
+    expect(JSON.stringify(bulkTags.body.data)).not.toMatch(/"changed":[1-9]/);
+    const [row] = await sql(`SELECT status, tags FROM findings WHERE id = $1`, [b]);
+    expect(row).toEqual({ status: 'confirmed', tags: ['dup-candidate'] });
     expect((await getFinding(c))['merged_into_id']).toBeNull();
   });
 

@@ -45,7 +45,9 @@ export function bulkTargetSql(
   params: SqlParams,
 ): string[] {
   const where = [scopeSql(scope, params)];
-  if ('ids' in target) where.push(`f.id = ANY(${params.add(target.ids)}::uuid[])`);
-  else where.push(...selectionSql(target.selection, params));
+  // Named ids skip merged findings too (selectionSql does for the rest; docs/findings-service/merge.md).
+  if ('ids' in target) {
+    where.push(`f.id = ANY(${params.add(target.ids)}::uuid[])`, 'f.merged_into_id IS NULL');
+  } else where.push(...selectionSql(target.selection, params));
   return where;
 }

@@ -9,6 +9,7 @@ import { targetOf } from '../findings-query.service';
 import { FindingsApiError } from '../findings-api.errors';
 import type { FindingSelection } from '../list/finding-filters';
 import { BulkTagCounts, BulkTagsRepository } from './bulk-tags.repository';
+import { FindingMergeError } from '../merge/finding-merge.errors';
 import { applyTagChange, MAX_TAGS_PER_FINDING, normalizeTags, tagAction } from './finding-tags';
 
 /** Largest number of findings one bulk-tags call may touch. */
@@ -71,6 +72,10 @@ export class FindingTagsService {
       this.projectAccess.require(access, 'write_findings', targetOf(finding), () => {
         return new FindingsApiError('finding_not_found');
       });
+      // A merged finding stays as it was merged, so that an unmerge restores it exactly.
+      if (finding.mergedIntoId) {
+        throw new FindingMergeError('finding_already_merged', { finding_id: finding.mergedIntoId });
+      }
       const tags = applyTagChange(finding.tags, add, remove);
       const action = tagAction(finding.tags, tags);
       if (!action) return finding;
