@@ -24,6 +24,7 @@ import { ProjectCountsIndex1795605700000 } from './1795605700000-project-counts-
 import { TicketSync1795605800000 } from './1795605800000-ticket-sync';
 import { FindingMerges1795606300000 } from './1795606300000-finding-merges';
 import { SuppressionRules1795606400000 } from './1795606400000-suppression-rules';
+import { RollupAxisIndexes1795606500000 } from './1795606500000-rollup-axis-indexes';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -53,4 +54,5 @@ export const FINDINGS_MIGRATIONS = [
   TicketSync1795605800000,
   FindingMerges1795606300000,
   SuppressionRules1795606400000,
+  RollupAxisIndexes1795606500000,
 ];

@@ -38,6 +38,11 @@ import { ProductEntity } from '../products/product.entity';
 @Index('ix_findings_sla_due_at', { synchronize: false })
 @Index('ix_findings_risk_accepted_until', { synchronize: false })
 @Index('ix_findings_waiting_until', { synchronize: false })
+/** Partial indexes of the roll-up axes (migration 1795606500000, groups-and-rollups.md). */
+@Index('ix_findings_component_rollup', { synchronize: false })
+@Index('ix_findings_host_rollup', { synchronize: false })
+@Index('ix_findings_cve_rollup', { synchronize: false })
+@Index('ix_findings_rule_group', { synchronize: false })
 /** Partial indexes of the merge migration (1795606300000): a survivor's members, merged rows per product. */
 @Index('ix_findings_merged_into_id', { synchronize: false })
 @Index('ix_findings_merged_product_id', { synchronize: false })
