@@ -268,6 +268,45 @@ describe('Inventory roll-up - /api/v1/findings/inventory-rollup', () => {
     expect(unfiltered.body.data.items[0].total).toBe(tagged.body.data.items[0].total + 1);
   });
 
+  it('leaves out merged and suppressed findings, as the list does (suppression=include brings those back)', async () => {
+    const own = await freshProduct(t, admin);
+    const pkg = u('pkg');
+    const host = u('host');
+    const [survivor, merged, suppressed] = await seedFindings(t, own, [
+      { component: pkg, host, severity: 'HIGH' },
+      { component: pkg, host, severity: 'HIGH' },
+      { component: pkg, host, severity: 'LOW' },
+      { component: pkg, host, severity: 'LOW' },
+    ]);
+    await sql(`UPDATE findings SET merged_into_id = $1, merged_at = now() WHERE id = $2`, [
+      survivor,
+      merged,
+    ]);
+    await sql(`UPDATE findings SET suppression_rule_id = $1 WHERE id = $2`, [
+      randomUUID(),
+      suppressed,
+    ]);
+    const row = async (query: Record<string, string>) =>
+      (
+        await get(bearer(admin), '/api/v1/findings/inventory-rollup', {
+          axis: 'package',
+          project_id: own.project_id,
+          ...query,
+        }).expect(200)
+      ).body.data.items as Row[];
+    expect((await row({})).map((r) => [r.key, r.total, r.by_severity['HIGH']])).toEqual([
+      [pkg, 2, 1],
+    ]);
+    expect((await row({ suppression: 'include' }))[0]?.total).toBe(3);
+    const axes = await get(bearer(admin), `/api/v1/findings/${survivor}/group-axes`).expect(200);
+    expect(
+      axes.body.data.axes.map((a: { axis: string; count: number }) => [a.axis, a.count]),
+    ).toEqual([
+      ['package', 2],
+      ['host', 2],
+    ]);
+  });
+
   it('sorts by total, key or a severity, pages by cursor, and refuses a foreign cursor', async () => {
     const tag = u('sort').toLowerCase();
     await seedInventory(tag);
