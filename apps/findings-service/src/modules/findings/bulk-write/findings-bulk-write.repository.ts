@@ -128,8 +128,9 @@ export class FindingsBulkWriteRepository {
   /**
    * The product's findings by content digest of their last sighting (COPY text `id \t digest`
    * lines) for a ResultMemo: only findings whose `sources` has no stored entry for their
-   * latest scanner (see TOUCH). Undefined when the product has more than `maxRows` of them
-   * (reading them would cost more than the report can save).
+   * latest scanner (see TOUCH), merged findings left out (their results go through the upsert,
+   * which re-sights the survivor: merged-identities.ts). Undefined when the product has more
+   * than `maxRows` of them (reading them would cost more than the report can save).
    */
   async loadResultMemo(productId: string, maxRows: number): Promise<Buffer | undefined> {
     if (!isUUID(productId, 'loose') || !Number.isSafeInteger(maxRows) || maxRows < 1)

@@ -137,10 +137,11 @@ FROM seen`;
  * (last seen, report, the batch's scanner version and revision, `fixed` -> `renewed` with its
  * action-log entry; `sources` stays as it is: only findings without a stored entry for their
  * scanner are in the memo, and the upsert drops that entry for a same-content re-sighting). A
- * finding changed since the memo was read (another report of the product, a deletion) no
- * longer matches its digest: `missing` lists it and the caller upserts the normalized result
- * instead, in the same transaction (`NOT IN` is a hashed subplan: hash joins are off for the
- * batch, an anti-join would compare every pair). Counts as in UPSERT; the update is HOT (no
+ * finding changed since the memo was read (another report of the product, a deletion, a merge:
+ * merged findings are never touched, see merged-identities.ts) no longer matches its digest:
+ * `missing` lists it and the caller upserts the normalized result instead, in the same
+ * transaction (`NOT IN` is a hashed subplan: hash joins are off for the batch, an anti-join
+ * would compare every pair). Counts as in UPSERT; the update is HOT (no
  * indexed column changes) and goes by primary key.
  */
 export const TOUCH = `
