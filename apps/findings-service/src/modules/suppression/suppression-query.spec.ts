@@ -36,7 +36,7 @@ describe('suppression rule match language', () => {
     );
   });
 
-  it('folds the enabled rules into one CASE, first rule first, parameters numbered on', () => {
+  it('folds the enabled rules into one CASE, first rule first, parameters numbered on; staged text is compared lower-cased with LIKE', () => {
     const staged = stagedRuleCase(
       [
         { id: 'a', query: 'severity:info' },
@@ -47,10 +47,18 @@ describe('suppression rule match language', () => {
     expect(staged).toEqual({
       sql:
         'CASE WHEN (s.severity = $11) IS TRUE THEN $12::uuid ' +
-        "WHEN ((s.cwe && ARRAY[$13]::text[] OR s.cve ILIKE $14 ESCAPE '\\')) IS TRUE THEN $15::uuid END",
-      params: ['INFO', 'a', 'CWE-79', '%CVE-2021-1%', 'b'],
+        "WHEN ((s.cwe && ARRAY[$13]::text[] OR l.lc_cve LIKE $14 ESCAPE '\\')) IS TRUE THEN $15::uuid END",
+      params: ['INFO', 'a', 'CWE-79', '%cve-2021-1%', 'b'],
     });
     expect(stagedRuleCase([], 10)).toBeUndefined();
+  });
+
+  it('matches staged text case-insensitively, as ILIKE on a stored finding does', () => {
+    const staged = stagedRuleCase([{ id: 'r', query: 'file_path:Vendor/*.JS rule:"XSS_1"' }], 10);
+    expect(staged?.sql).toBe(
+      "CASE WHEN ((l.lc_file_path LIKE $11 ESCAPE '\\' AND l.lc_rule_id LIKE $12 ESCAPE '\\')) IS TRUE THEN $13::uuid END",
+    );
+    expect(staged?.params).toEqual(['vendor/%.js', '%xss\\_1%', 'r']);
   });
 
   it('accepts negation and OR when one term narrows', () => {

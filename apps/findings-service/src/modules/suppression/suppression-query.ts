@@ -37,14 +37,16 @@ export const RULE_FIELDS = [
  */
 export function ruleCatalog(alias: 'f' | 's'): QueryFieldCatalog {
   const tags = alias === 'f' ? '(f.tags || f.report_tags || f.enrichment_tags)' : 's.report_tags';
+  // A staged row's text columns are read lower-cased (`l.lc_<name>`, see LOWERED_STAGE_COLUMNS).
+  const text = (column: string): string => (alias === 'f' ? `f.${column}` : `l.lc_${column}`);
   return {
     fields: {
-      scanner: { type: 'text', sql: `${alias}.scanner` },
-      rule: { type: 'text', sql: `${alias}.rule_id` },
-      file_path: { type: 'text', sql: `${alias}.file_path` },
-      host: { type: 'text', sql: `${alias}.host` },
-      component: { type: 'text', sql: `${alias}.component` },
-      cve: { type: 'text', sql: `${alias}.cve`, normalize: (v) => v.toUpperCase() },
+      scanner: { type: 'text', sql: text('scanner') },
+      rule: { type: 'text', sql: text('rule_id') },
+      file_path: { type: 'text', sql: text('file_path') },
+      host: { type: 'text', sql: text('host') },
+      component: { type: 'text', sql: text('component') },
+      cve: { type: 'text', sql: text('cve'), normalize: (v) => v.toUpperCase() },
       cwe: { type: 'text_array', sql: `${alias}.cwe`, normalize: normalizeCweValue },
       severity: { type: 'enum', sql: `${alias}.severity`, values: QUERY_SEVERITIES },
       tags: { type: 'text_array', sql: tags },
@@ -144,6 +146,24 @@ export function storedPredicate(text: string, paramOffset = 0): RulePredicate {
 }
 
 /**
+ * `l.lc_<column> ILIKE $n` → `l.lc_<column> LIKE $n` with the pattern lower-cased: the column
+ * is already lower-cased, so this is what ILIKE computes, without lower-casing both sides on
+ * every comparison. Other comparisons (arrays, enums) are left as compiled.
+ */
+function lowerCaseLike(compiled: RulePredicate, paramOffset: number): RulePredicate {
+  const params = [...compiled.params];
+  const sql = compiled.sql.replace(
+    /(l\.lc_\w+) ILIKE \$(\d+)/g,
+    (_all, column: string, n: string) => {
+      const index = Number(n) - paramOffset - 1;
+      params[index] = String(params[index]).toLowerCase();
+      return `${column} LIKE $${n}`;
+    },
+  );
+  return { sql, params };
+}
+
+/**
  * The enabled rules of a project as one expression over a staged row `s` of ingestion: the id
  * of the first rule (in the order given) that matches, NULL when none does. Undefined without
  * rules (ingestion then runs its plain statement).
@@ -156,10 +176,13 @@ export function stagedRuleCase(
   const params: unknown[] = [];
   const whens: string[] = [];
   for (const rule of rules) {
-    const compiled = compileQuery(validateRuleQuery(rule.query), {
-      catalog: STAGED,
-      paramOffset: paramOffset + params.length,
-    });
+    const compiled = lowerCaseLike(
+      compileQuery(validateRuleQuery(rule.query), {
+        catalog: STAGED,
+        paramOffset: paramOffset + params.length,
+      }),
+      paramOffset + params.length,
+    );
     params.push(...compiled.params, rule.id);
     whens.push(`WHEN (${compiled.sql}) IS TRUE THEN $${paramOffset + params.length}::uuid`);
   }
