@@ -1,5 +1,3 @@
-import type { SqlParams } from '../list/finding-selection.sql';
-
 /**
  * Axes of finding groups (docs/findings-service/groups-and-rollups.md): same package
  * (component name, every version), same host, same CVE, same rule (scanner + rule id).
@@ -21,8 +19,12 @@ export const ROLLUP_KEY_SQL: Record<RollupAxis, string> = {
 export type AxisMatch =
   { axis: RollupAxis; key: string } | { axis: 'rule'; scanner: string; ruleId: string };
 
-/** The condition of an axis match over `findings f`; every value a parameter. */
-export function axisMatchSql(match: AxisMatch, params: SqlParams): string {
+/**
+ * The condition of an axis match over `findings f`; every value a parameter (`params` is the
+ * statement's SqlParams, named by its shape: this file imports nothing, the list's selection
+ * imports it).
+ */
+export function axisMatchSql(match: AxisMatch, params: { add(value: unknown): string }): string {
   if (match.axis === 'rule') {
     return `(f.scanner = ${params.add(match.scanner)}::text AND f.rule_id = ${params.add(match.ruleId)}::text)`;
   }
