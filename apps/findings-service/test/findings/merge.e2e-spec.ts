@@ -11,6 +11,7 @@ import {
 } from '../support/findings-seed';
 import { startIngestion, type IngestionStack } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
+import { upsertPolledFindingsSql } from '../../src/modules/findings/polled-findings.sql';
 
 /**
  * Manual merge and unmerge (docs/findings-service/merge.md) on the real stack: reports are
@@ -325,5 +326,52 @@ describe('Merge - POST /api/v1/findings/merge', () => {
     await admin.apply(request(s.t.url).delete(`/api/v1/findings/${a}`)).expect(204);
     expect((await getFinding(b))['merged_into_id']).toBeNull();
     expect(await listedIds(p)).toContain(b);
+  });
+  it("a finding source's poll of a merged identity re-sights the survivor, the merged row untouched", async () => {
+    const { p, ids } = await ingested();
+    const [a, b] = [ids[A.rule]!, ids[B.rule]!];
+    await merge(admin, { survivor_id: a, finding_ids: [b] }).expect(200);
+    const before = await rowsByRule(p);
+    const [identities] = await sql(
+      `SELECT array_agg(identity_hash ORDER BY rule_id) AS hashes FROM findings WHERE id = ANY($1)`,
+      [[a, b]],
+    );
+    const [hashA, hashB] = identities!['hashes'] as string[];
+    const node = (key: string, identityHash: string) => ({
+      productId: p.id,
+      nodeKey: key,
+      identityHash,
+      identityKind: 'location',
+      rule: B.rule,
+      severity: 'HIGH',
+      title: 'polled',
+      description: 'polled',
+      host: 'db.example',
+      ip: null,
+      port: null,
+      protocol: null,
+      cve: null,
+      component: null,
+      componentVersion: null,
+    });
+    const seenAt = new Date(Date.now() + 60_000);
+    // The member's identity twice and the survivor's own: one finding written once, all answered.
+    const { sql: text, values } = upsertPolledFindingsSql(
+      p.project_id,
+      'PollSource',
+      [node('n1', hashB!), node('n2', hashB!), node('n3', hashA!)],
+      seenAt,
+    );
+    const answered = await sql(text, values);
+    expect(answered.map((r) => [r['node_key'], r['id']]).sort()).toEqual([
+      ['n1', a],
+      ['n2', a],
+      ['n3', a],
+    ]);
+    const after = await rowsByRule(p);
+    expect(Object.keys(after).sort()).toEqual([A.rule, B.rule, C.rule].sort());
+    expect(after[B.rule]).toEqual(before[B.rule]);
+    expect((after[A.rule]!['last_seen_at'] as Date).getTime()).toBe(seenAt.getTime());
+    expect(Object.keys(after[A.rule]!['sources'] as object)).toContain('PollSource');
   });
 });

@@ -30,8 +30,10 @@ export interface UpsertedPolledFinding {
  * poll's transaction: findings by (product, identity) — new ones inserted with the project's
  * remediation days for their severity and `scanner`'s source entry; seen ones get
  * `last_seen_at` and the entry; a `fixed` one seen again (its host came back with it) becomes
- * `renewed`, as in ingestion. The outer query reads the old status with the statement's
- * snapshot: rows `UpsertedPolledFinding`.
+ * `renewed`, as in ingestion. A polled identity that belongs to a merged finding counts as its
+ * survivor's (docs/findings-service/merge.md#ingestion): the merged row stays as it is, and
+ * two nodes that land on one finding are written once and both answered with it. The outer
+ * query reads the old status with the statement's snapshot: rows `UpsertedPolledFinding`.
  */
 export function upsertPolledFindingsSql(
   projectId: string,
@@ -41,12 +43,22 @@ export function upsertPolledFindingsSql(
 ): { sql: string; values: unknown[] } {
   const col = <T>(pick: (f: PolledFindingRow) => T) => findings.map(pick);
   return {
-    sql: `WITH input AS (
-         SELECT * FROM unnest($2::uuid[], $3::char(64)[], $4::varchar[], $5::text[], $6::varchar[],
-                              $7::text[], $8::text[], $9::text[], $10::text[], $11::int[],
-                              $12::varchar[], $13::varchar[], $14::text[], $15::text[], $16::varchar[])
-           AS t(product_id, identity_hash, identity_kind, rule_id, severity, title, description,
-                host, ip, port, protocol, cve, component, component_version, node_key)
+    sql: `WITH polled AS (
+         SELECT t.product_id, COALESCE(sv.identity_hash, t.identity_hash) AS identity_hash,
+                t.identity_kind, t.rule_id, t.severity, t.title, t.description, t.host, t.ip,
+                t.port, t.protocol, t.cve, t.component, t.component_version, t.node_key, t.ord
+           FROM unnest($2::uuid[], $3::char(64)[], $4::varchar[], $5::text[], $6::varchar[],
+                       $7::text[], $8::text[], $9::text[], $10::text[], $11::int[],
+                       $12::varchar[], $13::varchar[], $14::text[], $15::text[], $16::varchar[])
+                WITH ORDINALITY
+             AS t(product_id, identity_hash, identity_kind, rule_id, severity, title, description,
+                  host, ip, port, protocol, cve, component, component_version, node_key, ord)
+           LEFT JOIN findings m ON m.product_id = t.product_id
+                AND m.identity_hash = t.identity_hash AND m.merged_into_id IS NOT NULL
+           LEFT JOIN findings sv ON sv.id = m.merged_into_id
+       ), input AS (
+         SELECT DISTINCT ON (product_id, identity_hash) * FROM polled
+          ORDER BY product_id, identity_hash, ord
        ), upserted AS (
          INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
                 description, severity, host, ip, port, protocol, cve, component, component_version,
@@ -73,7 +85,7 @@ export function upsertPolledFindingsSql(
          RETURNING id, product_id, identity_hash, (xmax = 0) AS inserted
        )
        SELECT u.id, u.inserted, i.node_key, old.status AS old_status FROM upserted u
-         JOIN input i ON i.product_id = u.product_id AND i.identity_hash = u.identity_hash
+         JOIN polled i ON i.product_id = u.product_id AND i.identity_hash = u.identity_hash
          LEFT JOIN findings old ON old.id = CASE WHEN u.inserted THEN NULL ELSE u.id END`,
     values: [
       projectId,
