@@ -189,7 +189,7 @@ export function RollupRowPanel({
         </Group>
         {noProvider && (
           <Alert
-            color="orange.9"
+            color="blue.9"
             variant="outline"
             data-testid="no-ticket-provider"
             title={t('rollup.noProviderTitle')}
