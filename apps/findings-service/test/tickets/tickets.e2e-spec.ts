@@ -290,7 +290,7 @@ describe('Tickets - create, link, group, creation form', () => {
       group: { axis: 'component', key: 'openssl' },
       title: 'x',
     }).expect(400);
-    expect(JSON.stringify(group.body)).toContain('roll-up groups are not available');
+    expect(JSON.stringify(group.body)).toContain('/api/v1/findings/inventory-rollup/bulk-status');
   });
 
   it('a tracker refusing the token is 422 unauthorized, without the token in the answer', async () => {

@@ -48,9 +48,15 @@ export class FindingTicketsController {
     @Body() body: BulkTicketDto,
   ): Promise<BulkTicketResultDto> {
     if (body.group !== undefined) {
-      // Issue 28's roll-up (the members query) is not part of this service yet.
+      // A roll-up row's task goes through the roll-up (its filters, visibility and the
+      // one-project check): docs/findings-service/groups-and-rollups.md.
       throw new InputValidationError([
-        { field: 'group', problems: ['roll-up groups are not available'] },
+        {
+          field: 'group',
+          problems: [
+            'a roll-up row: POST /api/v1/findings/inventory-rollup/bulk-status with action ticket',
+          ],
+        },
       ]);
     }
     if (!body.finding_ids) {
