@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/app/clock';
@@ -305,6 +305,49 @@ describe('Inventory roll-up - /api/v1/findings/inventory-rollup', () => {
       ['package', 2],
       ['host', 2],
     ]);
+  });
+
+  it('a package, host or rule longer than an index entry holds is stored, rolled up and grouped', async () => {
+    const own = await freshProduct(t, admin);
+    // Incompressible, far above the 2 704 bytes of a B-tree entry.
+    const long = (prefix: string) => `${prefix}-${randomBytes(3000).toString('hex')}`;
+    const [pkg, host, rule] = [long('pkg'), long('host'), long('rule')];
+    const [first, second] = await seedFindings(t, own, [
+      { component: pkg, host, rule_id: rule, severity: 'HIGH' },
+      { component: pkg, host, rule_id: rule, severity: 'LOW' },
+      { component: u('short'), host: u('short'), severity: 'LOW' },
+    ]);
+    for (const [axis, key] of [
+      ['package', pkg],
+      ['host', host],
+    ] as const) {
+      const rows = (
+        await get(bearer(admin), '/api/v1/findings/inventory-rollup', {
+          axis,
+          project_id: own.project_id,
+          sort: 'total',
+        }).expect(200)
+      ).body.data.items as Row[];
+      expect(rows.map((r) => r.total)).toEqual([2, 1]);
+      expect(rows[0]?.key).toBe(key);
+      const members = await post(bearer(admin), '/api/v1/findings/inventory-rollup/bulk-status', {
+        axis,
+        key,
+        action: 'wont_fix',
+        justification: 'long key',
+        filters: { project_id: own.project_id },
+      }).expect(200);
+      expect(members.body.data.status_change.matched).toBe(2);
+    }
+    const axes = await get(bearer(admin), `/api/v1/findings/${first}/group-axes`).expect(200);
+    expect(
+      axes.body.data.axes.map((a: { axis: string; count: number }) => [a.axis, a.count]),
+    ).toEqual([
+      ['package', 2],
+      ['host', 2],
+      ['rule', 2],
+    ]);
+    expect(second).toBeDefined();
   });
 
   it('sorts by total, key or a severity, pages by cursor, and refuses a foreign cursor', async () => {

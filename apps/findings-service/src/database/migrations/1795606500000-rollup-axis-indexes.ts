@@ -14,25 +14,47 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Partial on what the lists show by default (not merged, not suppressed: selectionSql's
  * default conditions imply the predicate) and on the value being present, so findings without
- * a package, host or CVE cost nothing. Re-sightings change none of these columns (component
- * only from NULL, status only fixed -> renewed), so they stay HOT updates.
+ * a package, host or CVE cost nothing. `component`, `host` and `rule_id` are unbounded text
+ * from reports and a B-tree entry holds at most 2 704 bytes: values longer than 2 000 bytes
+ * (AXIS_INDEX_MAX_BYTES) stay out of these indexes — ingestion never fails on them — and get a
+ * small index of their own (the project of each such finding); the queries name the side.
+ * Re-sightings change none of these columns (component only from NULL, status only fixed ->
+ * renewed), so they stay HOT updates.
  */
 export class RollupAxisIndexes1795606500000 implements MigrationInterface {
   name = 'RollupAxisIndexes1795606500000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     const shown = `"merged_into_id" IS NULL AND "suppression_rule_id" IS NULL`;
+    const short = (column: string) => `octet_length("${column}") <= 2000`;
+    const long = (column: string) => `octet_length("${column}") > 2000`;
     for (const [name, column] of AXES) {
+      const bounded = column === 'cve' ? '' : ` AND ${short(column)}`;
       await queryRunner.query(
-        `CREATE INDEX "${name}" ON "findings" ("${column}", "severity", "status", "project_id") WHERE "${column}" <> '' AND ${shown}`,
+        `CREATE INDEX "${name}" ON "findings" ("${column}", "severity", "status", "project_id") WHERE "${column}" <> ''${bounded} AND ${shown}`,
       );
     }
     await queryRunner.query(
-      `CREATE INDEX "ix_findings_rule_group" ON "findings" ("rule_id", "scanner", "project_id") WHERE ${shown}`,
+      `CREATE INDEX "ix_findings_rule_group" ON "findings" ("rule_id", "scanner", "project_id") WHERE ${short('rule_id')} AND ${shown}`,
     );
+    for (const [name, column] of LONG) {
+      await queryRunner.query(
+        `CREATE INDEX "${name}" ON "findings" ("project_id") WHERE ${long(column)} AND ${shown}`,
+      );
+      // Statistics of the length, so that `octet_length(x) <= 2000` is estimated as (nearly)
+      // every row and not the default third: with the default the planner trades the
+      // index-only scan for a bitmap heap scan of every row (200 000 findings: 62 -> 230 ms).
+      await queryRunner.query(
+        `CREATE STATISTICS "st_findings_${column}_length" ON (octet_length("${column}")) FROM "findings"`,
+      );
+    }
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    for (const [name, column] of LONG) {
+      await queryRunner.query(`DROP STATISTICS "public"."st_findings_${column}_length"`);
+      await queryRunner.query(`DROP INDEX "public"."${name}"`);
+    }
     await queryRunner.query(`DROP INDEX "public"."ix_findings_rule_group"`);
     for (const [name] of AXES) await queryRunner.query(`DROP INDEX "public"."${name}"`);
   }
@@ -42,4 +64,11 @@ const AXES = [
   ['ix_findings_component_rollup', 'component'],
   ['ix_findings_host_rollup', 'host'],
   ['ix_findings_cve_rollup', 'cve'],
+] as const;
+
+/** Values longer than the axis indexes hold (never `cve`, a varchar(64)). */
+const LONG = [
+  ['ix_findings_component_long', 'component'],
+  ['ix_findings_host_long', 'host'],
+  ['ix_findings_rule_id_long', 'rule_id'],
 ] as const;

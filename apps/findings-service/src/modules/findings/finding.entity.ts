@@ -43,6 +43,9 @@ import { ProductEntity } from '../products/product.entity';
 @Index('ix_findings_host_rollup', { synchronize: false })
 @Index('ix_findings_cve_rollup', { synchronize: false })
 @Index('ix_findings_rule_group', { synchronize: false })
+@Index('ix_findings_component_long', { synchronize: false })
+@Index('ix_findings_host_long', { synchronize: false })
+@Index('ix_findings_rule_id_long', { synchronize: false })
 /** Partial indexes of the merge migration (1795606300000): a survivor's members, merged rows per product. */
 @Index('ix_findings_merged_into_id', { synchronize: false })
 @Index('ix_findings_merged_product_id', { synchronize: false })

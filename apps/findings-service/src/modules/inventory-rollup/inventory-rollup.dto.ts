@@ -23,7 +23,8 @@ import { ROLLUP_SORT_KEYS, type RollupSortKey } from './inventory-rollup.sql';
 import type { RollupRow } from './inventory-rollup.repository';
 
 export const DEFAULT_ROLLUP_PAGE_SIZE = 50;
-const KEY_MAX = 4000;
+/** Row keys are unbounded report text (a package or host name): long ones stay addressable. */
+const KEY_MAX = 32_768;
 
 /** GET /findings/inventory-rollup: the axis, the list's filters and `q`, sort and keyset page. */
 export class InventoryRollupQueryDto extends FindingFiltersDto {
@@ -54,7 +55,7 @@ export class InventoryRollupQueryDto extends FindingFiltersDto {
   @ApiPropertyOptional({ description: 'next_cursor of the previous page (same axis, sort, order)' })
   @IsOptional()
   @IsString()
-  @MaxLength(KEY_MAX * 2)
+  @MaxLength(KEY_MAX * 6)
   cursor?: string;
 
   @QueryInt({ min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_ROLLUP_PAGE_SIZE })

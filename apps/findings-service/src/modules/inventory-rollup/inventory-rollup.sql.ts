@@ -1,6 +1,11 @@
 import type { VisibleScope } from '../projects/visibility.service';
 import { FINDING_STATUSES } from '../findings/finding-status';
-import { ROLLUP_KEY_SQL, type RollupAxis } from '../findings/groups/group-axis';
+import {
+  keyLengthSql,
+  ROLLUP_KEY_SQL,
+  UNBOUNDED_KEY,
+  type RollupAxis,
+} from '../findings/groups/group-axis';
 import { SEVERITIES, type FindingSelection } from '../findings/list/finding-filters';
 import {
   FINDINGS_FROM,
@@ -68,12 +73,7 @@ function fromFor(where: string[]): string {
 export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unknown[] } {
   const params = new SqlParams();
   const key = ROLLUP_KEY_SQL[spec.axis];
-  const where = [
-    scopeSql(spec.scope, params),
-    ...selectionSql(spec, params),
-    `${key} IS NOT NULL`,
-    `${key} <> ''`,
-  ];
+  const where = [scopeSql(spec.scope, params), ...selectionSql(spec, params)];
   const dir = spec.order === 'asc' ? 'ASC' : 'DESC';
   const sortCol =
     spec.sort === 'key' ? undefined : spec.sort === 'total' ? 'total' : `sev_${spec.sort}`;
@@ -93,17 +93,25 @@ export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unk
     : `g.key COLLATE "C" ${dir}`;
   // Two levels: the selection counted per (key, severity, state, project) — a run-length
   // count along the axis index, no per-row expressions — then pivoted per key over those few
-  // rows. The filtered sums of the pivot run once per group, not once per finding.
+  // rows. The filtered sums of the pivot run once per group, not once per finding. Keys the
+  // index cannot hold (longer than AXIS_INDEX_MAX_BYTES) are counted by a second branch over
+  // their own small index.
+  const branch = (
+    long: boolean,
+  ) => `SELECT ${key} AS key, f.severity, f.status, f.project_id, count(*) AS n
+    FROM ${fromFor(where)}
+    WHERE ${[...where, `${key} <> ''`, keyLengthSql(key, long)].join('\n      AND ')}
+    GROUP BY 1, 2, 3, 4`;
+  const counted = UNBOUNDED_KEY[spec.axis]
+    ? `${branch(false)}\n    UNION ALL\n    ${branch(true)}`
+    : branch(false);
   const sql = `SELECT g.* FROM (
   SELECT c.key,
     sum(c.n)::int AS total,
     ${SUM_COLUMNS},
     CASE WHEN min(c.project_id::text) = max(c.project_id::text) THEN min(c.project_id::text) END AS project_id
   FROM (
-    SELECT ${key} AS key, f.severity, f.status, f.project_id, count(*) AS n
-    FROM ${fromFor(where)}
-    WHERE ${where.join('\n      AND ')}
-    GROUP BY 1, 2, 3, 4
+    ${counted}
   ) c
   GROUP BY c.key
 ) g ${after}

@@ -30,7 +30,7 @@ export function decodeRollupCursor(
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { a, s, o, v, k } = parsed as Record<string, unknown>;
   if (a !== axis || s !== sort || o !== order) return undefined;
-  if (typeof k !== 'string' || k.length > 10_000 || k.includes('\u0000')) return undefined;
+  if (typeof k !== 'string' || k.length > 32_768 || k.includes('\u0000')) return undefined;
   if (sort === 'key') return v === null ? { axis, sort, order, value: null, key: k } : undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2_147_483_647) {
     return undefined;
