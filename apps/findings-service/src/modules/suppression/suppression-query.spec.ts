@@ -31,9 +31,7 @@ describe('suppression rule match language', () => {
       '(f.tags || f.report_tags || f.enrichment_tags) && ARRAY[$1]::text[]',
     );
     const staged = stagedRuleCase([{ id: 'r1', query: 'tags:vendored' }], 10);
-    expect(staged?.sql).toBe(
-      'CASE WHEN (s.report_tags && ARRAY[$11]::text[]) IS TRUE THEN $12::uuid END',
-    );
+    expect(staged?.sql).toBe('CASE WHEN s.report_tags && ARRAY[$11]::text[] THEN $12::uuid END');
   });
 
   it('folds the enabled rules into one CASE, first rule first, parameters numbered on; staged text is compared lower-cased with LIKE', () => {
@@ -46,8 +44,8 @@ describe('suppression rule match language', () => {
     );
     expect(staged).toEqual({
       sql:
-        'CASE WHEN (s.severity = $11) IS TRUE THEN $12::uuid ' +
-        "WHEN ((s.cwe && ARRAY[$13]::text[] OR l.lc_cve LIKE $14 ESCAPE '\\')) IS TRUE THEN $15::uuid END",
+        'CASE WHEN s.severity = $11 THEN $12::uuid ' +
+        "WHEN (s.cwe && ARRAY[$13]::text[] OR l.lc_cve LIKE $14 ESCAPE '\\') THEN $15::uuid END",
       params: ['INFO', 'a', 'CWE-79', '%cve-2021-1%', 'b'],
     });
     expect(stagedRuleCase([], 10)).toBeUndefined();
@@ -56,7 +54,7 @@ describe('suppression rule match language', () => {
   it('matches staged text case-insensitively, as ILIKE on a stored finding does', () => {
     const staged = stagedRuleCase([{ id: 'r', query: 'file_path:Vendor/*.JS rule:"XSS_1"' }], 10);
     expect(staged?.sql).toBe(
-      "CASE WHEN ((l.lc_file_path LIKE $11 ESCAPE '\\' AND l.lc_rule_id LIKE $12 ESCAPE '\\')) IS TRUE THEN $13::uuid END",
+      "CASE WHEN (l.lc_file_path LIKE $11 ESCAPE '\\' AND l.lc_rule_id LIKE $12 ESCAPE '\\') THEN $13::uuid END",
     );
     expect(staged?.params).toEqual(['vendor/%.js', '%xss\\_1%', 'r']);
   });

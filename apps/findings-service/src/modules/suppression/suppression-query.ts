@@ -184,7 +184,8 @@ export function stagedRuleCase(
       paramOffset + params.length,
     );
     params.push(...compiled.params, rule.id);
-    whens.push(`WHEN (${compiled.sql}) IS TRUE THEN $${paramOffset + params.length}::uuid`);
+    // CASE takes a NULL condition as false: no `IS TRUE` needed (one step less per rule and row).
+    whens.push(`WHEN ${compiled.sql} THEN $${paramOffset + params.length}::uuid`);
   }
   return { sql: `CASE ${whens.join(' ')} END`, params };
 }

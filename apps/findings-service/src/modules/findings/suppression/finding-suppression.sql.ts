@@ -86,7 +86,10 @@ function replaceOnce(text: string, from: string, to: string): string {
  * The ingestion upsert (findings-bulk-write.sql.ts UPSERT) for a project with enabled rules:
  * `ruleCase` (an expression over the staged row `s` and its lower-cased text `l` yielding the first matching rule's id or
  * NULL, its placeholders after UPSERT's ten) is evaluated once per staged row; an inserted
- * finding takes it with `suppressed_at`, and its `created` entry names the rule. A re-sighted
+ * finding takes it with `suppressed_at`, and its `created` entry names the rule. `OFFSET 0`
+ * keeps both laterals from being pulled up: pulled up, each reference to `l.lc_*` and to
+ * `sup.by_rule` would be replaced by its expression and evaluated again (the rules twice per
+ * row, `lower()` once per comparison). A re-sighted
  * finding is not changed (the conflict update does not name the columns).
  */
 /**
@@ -103,7 +106,12 @@ export const LOWERED_STAGE_COLUMNS = [
   'cve',
 ] as const;
 
-const LOWERED_STAGE = `(SELECT ${LOWERED_STAGE_COLUMNS.map((c) => `lower(s.${c}) AS lc_${c}`).join(', ')}) l`;
+/** The lateral of the lower-cased columns that `ruleCase` reads (`l.lc_<name>`). */
+function loweredStage(ruleCase: string): string {
+  const used = LOWERED_STAGE_COLUMNS.filter((c) => ruleCase.includes(`l.lc_${c}`));
+  const columns = used.map((c) => `lower(s.${c}) AS lc_${c}`);
+  return `(SELECT ${columns.length > 0 ? columns.join(', ') : 'NULL AS lc_none'} OFFSET 0) l`;
+}
 
 export function suppressingUpsertSql(ruleCase: string): string {
   let sql = replaceOnce(
@@ -114,7 +122,7 @@ export function suppressingUpsertSql(ruleCase: string): string {
   sql = replaceOnce(
     sql,
     `'{}'::jsonb, $3, $3, $4, $4\n  FROM ${STAGE}\n`,
-    `'{}'::jsonb, sup.by_rule, CASE WHEN sup.by_rule IS NOT NULL THEN now() END, $3, $3, $4, $4\n  FROM ${STAGE} s CROSS JOIN LATERAL ${LOWERED_STAGE}\n    CROSS JOIN LATERAL (SELECT ${ruleCase} AS by_rule) sup\n`,
+    `'{}'::jsonb, sup.by_rule, CASE WHEN sup.by_rule IS NOT NULL THEN now() END, $3, $3, $4, $4\n  FROM ${STAGE} s CROSS JOIN LATERAL ${loweredStage(ruleCase)}\n    CROSS JOIN LATERAL (SELECT ${ruleCase} AS by_rule OFFSET 0) sup\n`,
   );
   sql = replaceOnce(
     sql,
