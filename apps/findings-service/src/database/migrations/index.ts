@@ -25,6 +25,7 @@ import { TicketSync1795605800000 } from './1795605800000-ticket-sync';
 import { FindingMerges1795606300000 } from './1795606300000-finding-merges';
 import { SuppressionRules1795606400000 } from './1795606400000-suppression-rules';
 import { RollupAxisIndexes1795606500000 } from './1795606500000-rollup-axis-indexes';
+import { SuppressionRunRecovery1795606600000 } from './1795606600000-suppression-run-recovery';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -55,4 +56,5 @@ export const FINDINGS_MIGRATIONS = [
   FindingMerges1795606300000,
   SuppressionRules1795606400000,
   RollupAxisIndexes1795606500000,
+  SuppressionRunRecovery1795606600000,
 ];

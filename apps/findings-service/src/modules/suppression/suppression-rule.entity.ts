@@ -43,6 +43,10 @@ export class SuppressionRuleEntity {
   @Column({ type: 'integer', default: 0 }) runMatched!: number;
   @Column({ type: 'timestamptz', nullable: true }) runStartedAt!: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) runFinishedAt!: Date | null;
+  /** The run's last sign of life (start, each chunk): a stale one is replaced by the next run. */
+  @Column({ type: 'timestamptz', nullable: true }) runHeartbeatAt!: Date | null;
+  /** The last finding id the run committed: a retried job resumes after it. */
+  @Column({ type: 'uuid', nullable: true }) runAfterId!: string | null;
 }
 
 /**

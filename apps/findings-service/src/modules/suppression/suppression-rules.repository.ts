@@ -45,6 +45,18 @@ const OWN_COLUMNS = `r.id::text, r.project_id::text, r.name, r.query, r.reason, 
 const COLUMNS = `${OWN_COLUMNS},
   (SELECT count(*) FROM findings f WHERE f.suppression_rule_id = r.id)::int AS suppressed`;
 
+/**
+ * The rows of an `UPDATE ... RETURNING`: TypeORM's postgres driver answers `[rows, rowCount]`
+ * for UPDATE and DELETE (so `.length` of the raw answer is always 2), rows for anything else.
+ */
+function returned(raw: unknown): Record<string, unknown>[] {
+  const answer = raw as unknown[];
+  if (answer.length === 2 && Array.isArray(answer[0]) && typeof answer[1] === 'number') {
+    return answer[0] as Record<string, unknown>[];
+  }
+  return answer as Record<string, unknown>[];
+}
+
 function ruleOf(r: Record<string, unknown>): SuppressionRule {
   const jobId = r['run_job_id'] as string | null;
   return {
@@ -226,7 +238,10 @@ export class SuppressionRulesRepository {
     return rows[0]?.released ?? 0;
   }
 
-  /** How many of the project's findings a predicate (placeholders from `$2`) matches. */
+  /**
+   * How many of the project's findings a predicate (placeholders from `$2`) matches; merged
+   * findings are left out (a run never writes them, and the list does not show them).
+   */
   async preview(
     projectId: string,
     predicate: RulePredicate,
@@ -234,32 +249,83 @@ export class SuppressionRulesRepository {
     const rows = (await this.dataSource.query(
       `SELECT count(*)::int AS matched,
          count(*) FILTER (WHERE f.suppression_rule_id IS NOT NULL)::int AS suppressed
-         FROM findings f WHERE f.project_id = $1 AND (${predicate.sql}) IS TRUE`,
+         FROM findings f WHERE f.project_id = $1 AND f.merged_into_id IS NULL
+          AND (${predicate.sql}) IS TRUE`,
       [projectId, ...predicate.params],
     )) as { matched: number; suppressed: number }[];
     return rows[0] ?? { matched: 0, suppressed: 0 };
   }
 
   /** Marks a run started unless one is running; false when one is. */
-  async startRun(ruleId: string, jobId: string): Promise<boolean> {
-    const rows = (await this.dataSource.query(
+  async startRun(ruleId: string, jobId: string, manager?: EntityManager): Promise<boolean> {
+    const rows = (await (manager ?? this.dataSource.manager).query(
       `UPDATE suppression_rules SET run_job_id = $2, run_state = 'running', run_total = 0,
-         run_done = 0, run_matched = 0, run_started_at = now(), run_finished_at = NULL
+         run_done = 0, run_matched = 0, run_started_at = now(), run_finished_at = NULL,
+         run_heartbeat_at = now(), run_after_id = NULL
        WHERE id = $1 AND run_state IS DISTINCT FROM 'running' RETURNING id`,
       [ruleId, jobId],
-    )) as unknown[];
-    return rows.length > 0;
+    )) as unknown;
+    return returned(rows).length > 0;
   }
 
-  async setRunTotal(ruleId: string, jobId: string, total: number): Promise<void> {
+  /**
+   * Whether run `jobId` of the rule is still `running` and showed no life (start, a chunk) for
+   * `staleSeconds` (docs/findings-service/suppression.md#a-run-that-died).
+   */
+  async runHeartbeatStale(ruleId: string, jobId: string, staleSeconds: number): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT COALESCE(run_heartbeat_at, run_started_at, 'epoch'::timestamptz)
+                < now() - make_interval(secs => $3) AS stale
+         FROM suppression_rules WHERE id = $1 AND run_job_id = $2 AND run_state = 'running'`,
+      [ruleId, jobId, staleSeconds],
+    )) as { stale: boolean }[];
+    return rows[0]?.stale === true;
+  }
+
+  /**
+   * Where run `jobId` is: its committed progress and the last finding id it committed (null:
+   * no chunk yet). Undefined when the rule's run is no longer this one or no longer running.
+   * A job that starts (or is retried) with no chunk committed counts the project's findings
+   * (`total`); a retried one resumes after `afterId` with the counts committed so far.
+   */
+  async resumeRun(
+    ruleId: string,
+    jobId: string,
+    countTotal: () => Promise<number>,
+  ): Promise<{ total: number; done: number; matched: number; afterId: string | null } | undefined> {
+    const rows = (await this.dataSource.query(
+      `UPDATE suppression_rules SET run_heartbeat_at = now()
+        WHERE id = $1 AND run_job_id = $2 AND run_state = 'running'
+        RETURNING run_total, run_done, run_matched, run_after_id::text`,
+      [ruleId, jobId],
+    )) as unknown;
+    const row = returned(rows)[0];
+    if (!row) return undefined;
+    const afterId = (row['run_after_id'] as string | null) ?? null;
+    if (afterId !== null) {
+      return {
+        total: Number(row['run_total']),
+        done: Number(row['run_done']),
+        matched: Number(row['run_matched']),
+        afterId,
+      };
+    }
+    const total = await countTotal();
     await this.dataSource.query(
-      `UPDATE suppression_rules SET run_total = $3 WHERE id = $1 AND run_job_id = $2`,
+      `UPDATE suppression_rules SET run_total = $3, run_done = 0, run_matched = 0
+        WHERE id = $1 AND run_job_id = $2 AND run_after_id IS NULL`,
       [ruleId, jobId, total],
     );
+    return { total, done: 0, matched: 0, afterId: null };
   }
 
-  async finishRun(ruleId: string, jobId: string, state: RuleRunState): Promise<void> {
-    await this.dataSource.query(
+  async finishRun(
+    ruleId: string,
+    jobId: string,
+    state: RuleRunState,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(
       `UPDATE suppression_rules SET run_state = $3, run_finished_at = now()
         WHERE id = $1 AND run_job_id = $2 AND run_state = 'running'`,
       [ruleId, jobId, state],
@@ -305,10 +371,13 @@ export class SuppressionRulesRepository {
         ...input.predicate.params,
       ])) as { last_id: string | null; walked: number; matched: number }[];
       const row = rows[0] ?? { last_id: null, walked: 0, matched: 0 };
+      // The progress and the resume point commit with the chunk: a retried job resumes after
+      // `run_after_id` and never counts a chunk twice.
       await manager.query(
-        `UPDATE suppression_rules SET run_done = run_done + $3, run_matched = run_matched + $4
+        `UPDATE suppression_rules SET run_done = run_done + $3, run_matched = run_matched + $4,
+           run_after_id = COALESCE($5::uuid, run_after_id), run_heartbeat_at = now()
           WHERE id = $1 AND run_job_id = $2`,
-        [input.ruleId, input.jobId, row.walked, row.matched],
+        [input.ruleId, input.jobId, row.walked, row.matched, row.last_id],
       );
       return { lastId: row.last_id, walked: row.walked, matched: row.matched };
     });

@@ -12,7 +12,11 @@ import {
   type SuppressionRule,
   SuppressionRulesRepository,
 } from './suppression-rules.repository';
-import { SUPPRESSION_RUN } from './suppression-run.job';
+import {
+  SUPPRESSION_RUN,
+  SUPPRESSION_RUN_LIVE_STATES,
+  SUPPRESSION_RUN_STALE_SECONDS,
+} from './suppression-run.job';
 import { SuppressionRunQueue } from './suppression-run-queue.provider';
 
 /** Rules per project: the ingestion statement carries all enabled ones. */
@@ -178,17 +182,47 @@ export class SuppressionRulesService {
     });
   }
 
-  /** Starts a run over the accumulated findings (202): one at a time per rule (409). */
+  /**
+   * Starts a run over the accumulated findings (202): one at a time per rule (409), unless the
+   * running one is dead (its queue job gone, completed or failed, or no heartbeat for
+   * SUPPRESSION_RUN_STALE_SECONDS): it is marked `failed` and the new run replaces it.
+   */
   async run(access: AccessContext, projectId: string, ruleId: string): Promise<SuppressionRule> {
     await this.writer(access, projectId);
     const rule = await this.rules.get(projectId, ruleId);
     if (!rule) throw new SuppressionError('suppression_rule_not_found');
     if (!rule.enabled) throw new SuppressionError('suppression_rule_disabled');
-    const jobId = `sup-${randomUUID()}`;
-    if (!(await this.rules.startRun(ruleId, jobId))) {
-      throw new SuppressionError('suppression_rule_running');
-    }
     const actor = actorOf(access);
+    const stale = rule.lastRun?.state === 'running' ? rule.lastRun : undefined;
+    const cause = stale && (await this.deadRun(ruleId, stale.jobId));
+    if (stale && !cause) throw new SuppressionError('suppression_rule_running');
+    const jobId = `sup-${randomUUID()}`;
+    // Replacing a dead run, marking the new one started and its `run_started` entry commit
+    // together, before the job is queued (the worker logs `run_completed` after it).
+    await this.rules.transaction(async (manager) => {
+      const locked = await this.rules.get(projectId, ruleId, manager);
+      if (!locked) throw new SuppressionError('suppression_rule_not_found');
+      if (stale && locked.lastRun?.jobId === stale.jobId && locked.lastRun.state === 'running') {
+        await this.rules.finishRun(ruleId, stale.jobId, 'failed', manager);
+        await this.rules.log(manager, {
+          ruleId,
+          projectId,
+          actor,
+          action: 'run_failed',
+          to: { job_id: stale.jobId, cause, done: locked.lastRun.done },
+        });
+      }
+      if (!(await this.rules.startRun(ruleId, jobId, manager))) {
+        throw new SuppressionError('suppression_rule_running');
+      }
+      await this.rules.log(manager, {
+        ruleId,
+        projectId,
+        actor,
+        action: 'run_started',
+        to: { job_id: jobId, query: rule.query },
+      });
+    });
     try {
       await addJob(
         this.queue.queue,
@@ -202,19 +236,40 @@ export class SuppressionRulesService {
         },
       );
     } catch (error) {
-      await this.rules.finishRun(ruleId, jobId, 'failed');
+      await this.rules.transaction(async (manager) => {
+        await this.rules.finishRun(ruleId, jobId, 'failed', manager);
+        await this.rules.log(manager, {
+          ruleId,
+          projectId,
+          actor,
+          action: 'run_failed',
+          to: { job_id: jobId, cause: 'queue_unavailable' },
+        });
+      });
       throw error;
     }
-    await this.rules.transaction((manager) =>
-      this.rules.log(manager, {
-        ruleId,
-        projectId,
-        actor,
-        action: 'run_started',
-        to: { job_id: jobId, query: rule.query },
-      }),
-    );
     return this.found(projectId, ruleId);
+  }
+
+  /**
+   * Why a `running` run is dead, or undefined while it may still progress: its queue job is
+   * no longer waiting or active (`job_gone`: the worker died past BullMQ's stalled retries, or
+   * the job was removed), or it showed no life for SUPPRESSION_RUN_STALE_SECONDS (`stale`: a
+   * hung worker). Redis unreachable: the heartbeat alone decides (the new job could not be
+   * queued anyway and answers 503).
+   */
+  private async deadRun(ruleId: string, jobId: string): Promise<string | undefined> {
+    let state: string | undefined;
+    try {
+      state = await this.queue.queue.getJobState(jobId);
+    } catch {
+      state = undefined;
+    }
+    if (state !== undefined && !SUPPRESSION_RUN_LIVE_STATES.includes(state)) return 'job_gone';
+    if (await this.rules.runHeartbeatStale(ruleId, jobId, SUPPRESSION_RUN_STALE_SECONDS)) {
+      return 'stale';
+    }
+    return undefined;
   }
 
   private async found(projectId: string, ruleId: string): Promise<SuppressionRule> {

@@ -7,6 +7,22 @@ export const SUPPRESSION_RUN_QUEUE = 'suppression-run';
 /** Findings walked per chunk (one transaction each; progress follows each chunk). */
 export const SUPPRESSION_RUN_CHUNK = 5_000;
 
+/**
+ * A `running` run that showed no life (start, a chunk) for this long is taken as dead: the next
+ * run is accepted and the stale one marked `failed` (a chunk takes seconds; the worker's job lock
+ * is 60 s). A run whose queue job is gone, completed or failed is replaced at once.
+ */
+export const SUPPRESSION_RUN_STALE_SECONDS = 600;
+
+/** Queue states of a job that can still run (BullMQ `getJobState`). */
+export const SUPPRESSION_RUN_LIVE_STATES: readonly string[] = [
+  'active',
+  'waiting',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+];
+
 export interface SuppressionRunJob {
   jobId: string;
   projectId: string;

@@ -68,7 +68,16 @@ export class SuppressionRunProcessor implements OnApplicationBootstrap, OnApplic
       );
       return result;
     } catch (error) {
-      await this.rules.finishRun(payload.ruleId, payload.jobId, 'failed');
+      await this.rules.transaction(async (manager) => {
+        await this.rules.finishRun(payload.ruleId, payload.jobId, 'failed', manager);
+        await this.rules.log(manager, {
+          ruleId: payload.ruleId,
+          projectId: payload.projectId,
+          actor: systemActor('suppression-run'),
+          action: 'run_failed',
+          to: { job_id: payload.jobId, cause: 'error' },
+        });
+      });
       throw error;
     }
   }

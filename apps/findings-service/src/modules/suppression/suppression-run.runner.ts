@@ -18,9 +18,12 @@ const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 /**
  * A rule's run over the project's accumulated findings: walks them by id in chunks of
  * SUPPRESSION_RUN_CHUNK, each one set-based UPDATE (finding-suppression.sql.ts) in its own
- * transaction; the rule's row and the job's progress follow each chunk. The run stops when the
- * rule is deleted, disabled or changed meanwhile (the last chunk written stays: an edit that
- * narrowed it released what no longer matches).
+ * transaction; the rule's row (progress, the last committed id, the heartbeat) commits with each
+ * chunk, and the job's progress follows. A retried job (a stalled or restarted worker) resumes
+ * after the last committed id with the counts committed so far, so nothing is counted twice.
+ * The run stops when the rule is deleted, disabled or changed meanwhile, or when another run
+ * replaced it (the last chunk written stays: an edit that narrowed it released what no longer
+ * matches).
  */
 @Injectable()
 export class SuppressionRunRunner {
@@ -31,11 +34,17 @@ export class SuppressionRunRunner {
     report: (progress: RunProgress) => Promise<void>,
   ): Promise<RunResult> {
     const predicate = storedPredicate(job.query, 7);
-    const total = await this.rules.projectFindings(job.projectId);
-    await this.rules.setRunTotal(job.ruleId, job.jobId, total);
-    const progress: RunProgress = { total, done: 0, matched: 0 };
+    const resumed = await this.rules.resumeRun(job.ruleId, job.jobId, () =>
+      this.rules.projectFindings(job.projectId),
+    );
+    if (!resumed) return { state: 'stopped', total: 0, done: 0, matched: 0 };
+    const progress: RunProgress = {
+      total: resumed.total,
+      done: resumed.done,
+      matched: resumed.matched,
+    };
     await report(progress);
-    let after = FIRST_ID;
+    let after = resumed.afterId ?? FIRST_ID;
     for (;;) {
       const chunk = await this.rules.runChunk({
         projectId: job.projectId,

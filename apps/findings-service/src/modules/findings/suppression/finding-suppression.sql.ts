@@ -12,7 +12,9 @@ import { STAGE, UPSERT } from '../bulk-write/findings-bulk-write.sql';
 /**
  * One chunk of a rule's run over the accumulated findings: the project's next `$3` findings by
  * id after `$2`, of which those not yet suppressed (by this or another rule: the first rule
- * keeps them) that match get rule `$4`, each with a `suppressed` entry by actor `$5`-`$7`.
+ * keeps them) and not merged that match get rule `$4`, each with a `suppressed` entry by actor
+ * `$5`-`$7`. A merged finding (`merged_into_id` set) is walked but never written: it must stay
+ * as it was so that an unmerge is exact (docs/findings-service/merge.md).
  * Placeholders of the predicate start at `$8`. Returns the chunk's last id (NULL: the walk is
  * over), the findings walked and the findings suppressed.
  */
@@ -28,7 +30,8 @@ WITH chunk AS (
 ), hit AS (
   UPDATE findings f SET suppression_rule_id = $4::uuid, suppressed_at = now()
     FROM chunk c
-   WHERE f.id = c.id AND f.suppression_rule_id IS NULL AND (${predicate}) IS TRUE
+   WHERE f.id = c.id AND f.suppression_rule_id IS NULL AND f.merged_into_id IS NULL
+     AND (${predicate}) IS TRUE
   RETURNING f.id, f.project_id
 ), logged AS (
   ${log}
@@ -106,8 +109,11 @@ export const LOWERED_STAGE_COLUMNS = [
   'cve',
 ] as const;
 
-/** The lateral of the lower-cased columns that `ruleCase` reads (`l.lc_<name>`). */
-function loweredStage(ruleCase: string): string {
+/**
+ * The lateral of the lower-cased columns that `ruleCase` reads (`l.lc_<name>`) over a row `s`
+ * (ingestion's staged row; a finding source's polled row, polled-findings.sql.ts).
+ */
+export function loweredStage(ruleCase: string): string {
   const used = LOWERED_STAGE_COLUMNS.filter((c) => ruleCase.includes(`l.lc_${c}`));
   const columns = used.map((c) => `lower(s.${c}) AS lc_${c}`);
   return `(SELECT ${columns.length > 0 ? columns.join(', ') : 'NULL AS lc_none'} OFFSET 0) l`;
