@@ -295,4 +295,54 @@ describe('finding source (fleet-source plugin in a real runner, FleetDM-style st
       .expect(200);
     expect(status.body.data.last_sync).toMatchObject({ outcome: 'ok', trigger: 'schedule' });
   });
+
+  it('the findings a poll inserts take the first matching enabled suppression rule; re-sighted ones are left alone', async () => {
+    const rules = `/api/v1/projects/${projectId}/suppression-rules`;
+    const rule = async (name: string, query: string, enabled = true) => {
+      const res = await request(t.url)
+        .post(rules)
+        .set('Authorization', `Bearer ${admin.token}`)
+        .send({ name, query, enabled })
+        .expect(201);
+      return (res.body as { data: { id: string } }).data.id;
+    };
+    const off = await rule('disabled', 'host:ws-9*', false);
+    const first = await rule('first', 'cve:CVE-2031-0001 OR component:nothing-such');
+    const second = await rule('second', 'host:ws-9.corp.example scanner:*fleet*');
+    const resighted = await rule('old one', 'cve:CVE-2022-3602');
+    fleetApi.hosts = [host(1, ['CVE-2022-3602']), host(9, ['CVE-2031-0001', 'CVE-2031-0002'])];
+    await syncNow().expect(200);
+    const rows = await withDb(
+      t,
+      async (db) =>
+        (
+          await db.query<{
+            host: string;
+            cve: string;
+            rule: string | null;
+            at: boolean;
+            logged: unknown;
+          }>(
+            `SELECT f.host, f.cve, f.suppression_rule_id::text AS rule,
+                  f.suppressed_at IS NOT NULL AS at,
+                  (SELECT a.to_value->>'suppression_rule_id' FROM finding_actions a
+                    WHERE a.finding_id = f.id AND a.action = 'created') AS logged
+             FROM findings f WHERE f.project_id = $1 AND f.cve = ANY($2::text[])
+            ORDER BY f.host, f.cve`,
+            [projectId, ['CVE-2022-3602', 'CVE-2031-0001', 'CVE-2031-0002']],
+          )
+        ).rows,
+    );
+    expect(rows).toEqual([
+      { host: 'ws-1.corp.example', cve: 'CVE-2022-3602', rule: null, at: false, logged: null },
+      { host: 'ws-9.corp.example', cve: 'CVE-2031-0001', rule: first, at: true, logged: first },
+      { host: 'ws-9.corp.example', cve: 'CVE-2031-0002', rule: second, at: true, logged: second },
+    ]);
+    for (const id of [off, first, second, resighted]) {
+      await request(t.url)
+        .delete(`${rules}/${id}`)
+        .set('Authorization', `Bearer ${admin.token}`)
+        .expect(204);
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { planBulkTransition } from '../findings/lifecycle/finding-lifecycle';
 import { statusChangeCounts, statusChangeSql } from '../findings/lifecycle/status-change.sql';
 import { SqlParams } from '../findings/list/finding-selection.sql';
 import {
+  type PollRules,
   upsertPolledFindingsSql,
   type UpsertedPolledFinding,
 } from '../findings/polled-findings.sql';
@@ -107,6 +108,7 @@ export class FindingSourcesRepository {
     findings: PolledFinding[],
     actor: Actor,
     now: Date,
+    rules?: PollRules,
   ): Promise<PollApplied | 'project_missing'> {
     return this.dataSource.transaction(async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock(hashtext('finding-source:' || $1))`, [pluginId]);
@@ -119,13 +121,23 @@ export class FindingSourcesRepository {
       const products = await this.products(m, projectId, [
         ...new Set([...nodes.map((n) => n.product), ...findings.map((f) => f.product)]),
       ]);
-      const created = await this.upsertFindings(m, projectId, scanner, products, findings, now);
+      const created = await this.upsertFindings(
+        m,
+        projectId,
+        scanner,
+        products,
+        findings,
+        now,
+        rules,
+      );
       if (created.ids.length > 0) {
         await m.query(
           insertFindingActionsSql(
             ENTRY_COLUMNS,
             `SELECT f.id, f.project_id, $2, $3, $4, 'created', NULL,
-                  jsonb_build_object('status', f.status, 'severity', f.severity, 'source', $5::text), $6
+                  jsonb_build_object('status', f.status, 'severity', f.severity, 'source', $5::text)
+                    || CASE WHEN f.suppression_rule_id IS NULL THEN '{}'::jsonb ELSE
+                      jsonb_build_object('suppression_rule_id', f.suppression_rule_id::text) END, $6
              FROM findings f WHERE f.id = ANY($1::uuid[])`,
           ),
           [created.ids, actor.type, actor.id, actor.label, scanner, now],
@@ -230,7 +242,8 @@ export class FindingSourcesRepository {
    * Upserts the findings by (product, identity) with the findings module's statement: new ones
    * are inserted with the project's remediation days for their severity; seen ones get
    * `last_seen_at` and their source entry; a `fixed` one seen again (its host came back with
-   * it) becomes `renewed`, as in ingestion.
+   * it) becomes `renewed`, as in ingestion. With `rules`, an inserted finding takes the first
+   * enabled suppression rule that matches it (its `created` entry names the rule).
    */
   private async upsertFindings(
     m: EntityManager,
@@ -239,6 +252,7 @@ export class FindingSourcesRepository {
     products: Map<string, string>,
     findings: PolledFinding[],
     now: Date,
+    rules?: PollRules,
   ): Promise<{ ids: string[]; renewedIds: string[]; allIds: string[]; nodeKeys: string[] }> {
     if (findings.length === 0) return { ids: [], renewedIds: [], allIds: [], nodeKeys: [] };
     const { sql, values } = upsertPolledFindingsSql(
@@ -246,6 +260,7 @@ export class FindingSourcesRepository {
       scanner,
       findings.map((f) => ({ ...f, productId: products.get(f.product) })),
       now,
+      rules,
     );
     const rows = (await m.query(sql, values)) as UpsertedPolledFinding[];
     return {

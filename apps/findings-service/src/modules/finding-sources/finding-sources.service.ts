@@ -20,6 +20,7 @@ import {
 import { FindingSourcesError } from './finding-sources.errors';
 import { FindingSourcesRepository, type SyncRecord } from './finding-sources.repository';
 import { readPollBatch } from './poll-batch';
+import { SuppressionMatcher } from '../suppression/suppression-matcher';
 
 /** Product of nodes that name none when the installation sets no `default_product_name`. */
 export const DEFAULT_SOURCE_PRODUCT = 'Inventory';
@@ -41,6 +42,7 @@ export class FindingSourcesService {
     private readonly runner: PluginRunnerClient,
     private readonly repository: FindingSourcesRepository,
     private readonly enrichment: EnrichmentScheduler,
+    private readonly suppression: SuppressionMatcher,
     metrics: FindingsMetrics,
   ) {
     this.refusals = pluginAnswerRefusals(metrics.registry);
@@ -130,6 +132,7 @@ export class FindingSourcesService {
       batch.findings,
       systemActor(`finding_source:${scanner}`),
       startedAt,
+      await this.suppression.forPoll(projectId),
     );
     if (applied === 'project_missing') {
       return fail('misconfigured', `target project ${projectId} does not exist`);

@@ -1,3 +1,18 @@
+import { loweredStage } from './suppression/finding-suppression.sql';
+
+/** Parameters of upsertPolledFindingsSql; the rules' placeholders follow them. */
+export const POLL_UPSERT_PARAMS = 18;
+
+/**
+ * The project's enabled suppression rules as one expression over a polled row `s` and its
+ * lower-cased text `l` (modules/suppression, stagedRuleCase): the first matching rule's id or
+ * NULL; its placeholders start after POLL_UPSERT_PARAMS.
+ */
+export interface PollRules {
+  ruleCase: string;
+  params: unknown[];
+}
+
 /** A finding a finding source polled, checked, its product resolved. */
 export interface PolledFindingRow {
   productId: string | undefined;
@@ -34,19 +49,35 @@ export interface UpsertedPolledFinding {
  * survivor's (docs/findings-service/merge.md#ingestion): the merged row stays as it is, and
  * two nodes that land on one finding are written once and both answered with it. The outer
  * query reads the old status with the statement's snapshot: rows `UpsertedPolledFinding`.
+ *
+ * With `rules` (the project's enabled suppression rules), an inserted finding takes the first
+ * matching rule with `suppressed_at`, as in ingestion (docs/findings-service/suppression.md): the
+ * polled row carries the columns the rules read as the finding will store them (`scanner` the
+ * source, no file path, no CWE, no report tags); a re-sighted finding is never changed by it.
  */
 export function upsertPolledFindingsSql(
   projectId: string,
   scanner: string,
   findings: readonly PolledFindingRow[],
   now: Date,
+  rules?: PollRules,
 ): { sql: string; values: unknown[] } {
   const col = <T>(pick: (f: PolledFindingRow) => T) => findings.map(pick);
+  const suppressColumns = rules ? ', suppression_rule_id, suppressed_at' : '';
+  const suppressValues = rules
+    ? `, sup.by_rule, CASE WHEN sup.by_rule IS NOT NULL THEN $18::timestamptz END`
+    : '';
+  const suppressFrom = rules
+    ? ` CROSS JOIN LATERAL ${loweredStage(rules.ruleCase)}
+           CROSS JOIN LATERAL (SELECT ${rules.ruleCase} AS by_rule OFFSET 0) sup`
+    : '';
   return {
     sql: `WITH polled AS (
          SELECT t.product_id, COALESCE(sv.identity_hash, t.identity_hash) AS identity_hash,
                 t.identity_kind, t.rule_id, t.severity, t.title, t.description, t.host, t.ip,
-                t.port, t.protocol, t.cve, t.component, t.component_version, t.node_key, t.ord
+                t.port, t.protocol, t.cve, t.component, t.component_version, t.node_key, t.ord,
+                $17::text AS scanner, NULL::text AS file_path, '{}'::text[] AS cwe,
+                '{}'::text[] AS report_tags
            FROM unnest($2::uuid[], $3::char(64)[], $4::varchar[], $5::text[], $6::varchar[],
                        $7::text[], $8::text[], $9::text[], $10::text[], $11::int[],
                        $12::varchar[], $13::varchar[], $14::text[], $15::text[], $16::varchar[])
@@ -62,18 +93,18 @@ export function upsertPolledFindingsSql(
        ), upserted AS (
          INSERT INTO findings (product_id, project_id, identity_hash, identity_kind, rule_id, title,
                 description, severity, host, ip, port, protocol, cve, component, component_version,
-                scanner, sla_days, sources, properties, first_seen_at, last_seen_at)
-         SELECT i.product_id, $1, i.identity_hash, i.identity_kind, i.rule_id, i.title, i.description,
-                i.severity, i.host, i.ip, i.port, i.protocol, i.cve, i.component, i.component_version,
-                $17::text, CASE i.severity WHEN 'CRITICAL' THEN p.sla_critical_days
+                scanner, sla_days, sources, properties, first_seen_at, last_seen_at${suppressColumns})
+         SELECT s.product_id, $1, s.identity_hash, s.identity_kind, s.rule_id, s.title, s.description,
+                s.severity, s.host, s.ip, s.port, s.protocol, s.cve, s.component, s.component_version,
+                $17::text, CASE s.severity WHEN 'CRITICAL' THEN p.sla_critical_days
                   WHEN 'HIGH' THEN p.sla_high_days WHEN 'MEDIUM' THEN p.sla_medium_days
                   WHEN 'LOW' THEN p.sla_low_days ELSE p.sla_info_days END,
                 jsonb_build_object($17::text, jsonb_build_object('scanner', $17::text,
-                  'scanned_at', $18::timestamptz, 'rule_id', i.rule_id, 'cve', i.cve,
-                  'description', i.description)),
-                jsonb_build_object('finding_source', $17::text, 'node_key', i.node_key),
-                $18::timestamptz, $18::timestamptz
-           FROM input i JOIN projects p ON p.id = $1
+                  'scanned_at', $18::timestamptz, 'rule_id', s.rule_id, 'cve', s.cve,
+                  'description', s.description)),
+                jsonb_build_object('finding_source', $17::text, 'node_key', s.node_key),
+                $18::timestamptz, $18::timestamptz${suppressValues}
+           FROM input s${suppressFrom} JOIN projects p ON p.id = $1
          ON CONFLICT (product_id, identity_hash) DO UPDATE SET
            last_seen_at = EXCLUDED.last_seen_at,
            sources = findings.sources || EXCLUDED.sources,
@@ -106,6 +137,7 @@ export function upsertPolledFindingsSql(
       col((f) => f.nodeKey),
       scanner,
       now,
+      ...(rules?.params ?? []),
     ],
   };
 }

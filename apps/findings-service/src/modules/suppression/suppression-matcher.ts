@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { POLL_UPSERT_PARAMS, type PollRules } from '../findings/polled-findings.sql';
 import { suppressingUpsertSql } from '../findings/suppression/finding-suppression.sql';
 import { stagedRuleCase, validateRuleQuery } from './suppression-query';
 import { SuppressionRulesRepository } from './suppression-rules.repository';
@@ -7,8 +8,9 @@ import { SuppressionRulesRepository } from './suppression-rules.repository';
 const UPSERT_PARAMS = 10;
 
 /**
- * What ingestion asks once per report: the project's enabled rules as the upsert that applies
- * them to inserted findings, or undefined without rules (the plain statement runs).
+ * What the writers of new findings ask before they write: ingestion once per report, a finding
+ * source once per poll. The project's enabled rules as the statement (or expression) that
+ * applies them to inserted findings, or undefined without rules (the plain statement runs).
  */
 @Injectable()
 export class SuppressionMatcher {
@@ -19,7 +21,18 @@ export class SuppressionMatcher {
   async forIngestion(
     projectId: string,
   ): Promise<{ upsert: string; params: unknown[] } | undefined> {
-    const rules = (await this.rules.enabled(projectId)).filter((rule) => {
+    const ruleCase = stagedRuleCase(await this.valid(projectId), UPSERT_PARAMS);
+    return ruleCase && { upsert: suppressingUpsertSql(ruleCase.sql), params: ruleCase.params };
+  }
+
+  /** The rules for a finding source's poll (polled-findings.sql.ts, inserted findings only). */
+  async forPoll(projectId: string): Promise<PollRules | undefined> {
+    const ruleCase = stagedRuleCase(await this.valid(projectId), POLL_UPSERT_PARAMS);
+    return ruleCase && { ruleCase: ruleCase.sql, params: ruleCase.params };
+  }
+
+  private async valid(projectId: string): Promise<{ id: string; query: string }[]> {
+    return (await this.rules.enabled(projectId)).filter((rule) => {
       try {
         validateRuleQuery(rule.query);
         return true;
@@ -29,7 +42,5 @@ export class SuppressionMatcher {
         return false;
       }
     });
-    const ruleCase = stagedRuleCase(rules, UPSERT_PARAMS);
-    return ruleCase && { upsert: suppressingUpsertSql(ruleCase.sql), params: ruleCase.params };
   }
 }
