@@ -16,7 +16,8 @@ let cursor: number | undefined;
 
 function sliceStart(): number {
   const worker = Number(process.env['JEST_WORKER_ID']);
-  const index = Number.isInteger(worker) && worker > 0 ? (worker - 1) % SLICES : process.pid % SLICES;
+  const index =
+    Number.isInteger(worker) && worker > 0 ? (worker - 1) % SLICES : process.pid % SLICES;
   return RANGE_START + index * SLICE;
 }
 
