@@ -63,6 +63,31 @@ test('suppression rules: one click from a finding pre-fills a rule, the preview 
   const after = await api.get<{ items: Item[] }>(`/api/v1/findings?product_id=${product.id}`);
   expect(after.items.map((f) => f.rule_id).sort()).toEqual(['sql-injection', 'todo-comment']);
 
+  // The list hides it by default; the "Suppressed" filter shows it alone or with the others,
+  // and the choice is in the URL like the other filters.
+  await page.goto(`${webUrl()}/findings?product_id=${product.id}`);
+  const rows = page.getByTestId('finding-row');
+  await expect(rows).toHaveCount(2);
+  const suppressed = page.getByRole('combobox', { name: 'Suppressed' });
+  await expect(suppressed).toHaveValue('Hide (default)');
+  await suppressed.click();
+  await page.getByRole('option', { name: 'Only suppressed', exact: true }).click();
+  await expect(page).toHaveURL(/suppression=only/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('src/crypto.ts');
+  await suppressed.click();
+  await page.getByRole('option', { name: 'Include', exact: true }).click();
+  await expect(page).toHaveURL(/suppression=include/);
+  await expect(rows).toHaveCount(3);
+  await expectAccessible(page, 'findings list with suppressed findings');
+  await page.reload();
+  await expect(suppressed).toHaveValue('Include');
+  await expect(rows).toHaveCount(3);
+  await suppressed.click();
+  await page.getByRole('option', { name: 'Hide (default)', exact: true }).click();
+  await expect(page).not.toHaveURL(/suppression=/);
+  await expect(rows).toHaveCount(2);
+
   // An invalid rule is refused with the API's message, in place.
   await page.goto(`${webUrl()}/projects/${project.id}/suppression`);
   await page.getByRole('button', { name: 'New rule' }).click();
@@ -103,5 +128,9 @@ test('suppression rules in Russian: the screen and the API’s refusal are trans
   await form.getByRole('button', { name: 'Сохранить' }).click();
   await expect(page.getByTestId('api-error')).toContainText('правило подавления некорректно');
   await expectAccessible(page, 'suppression rules (ru)');
+  await page.goto(`${webUrl()}/findings?suppression=only`);
+  await expect(page.getByRole('combobox', { name: 'Подавленные' })).toHaveValue(
+    'Только подавленные',
+  );
   await page.getByText('English', { exact: true }).click();
 });

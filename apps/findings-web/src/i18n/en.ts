@@ -45,6 +45,10 @@ export const en = {
   'findings.project': 'Project',
   'findings.product': 'Product',
   'findings.tags': 'Tags',
+  'findings.suppressed': 'Suppressed',
+  'findings.suppressedHide': 'Hide (default)',
+  'findings.suppressedInclude': 'Include',
+  'findings.suppressedOnly': 'Only suppressed',
   'findings.titleCol': 'Title',
   'findings.deadline': 'Deadline',
   'findings.lastSeen': 'Last seen',
@@ -583,7 +587,8 @@ export const en = {
   'rollup.action': 'Action on the whole row',
   'rollup.oneTask': 'One task for the group',
   'rollup.noProviderTitle': 'No ticket provider',
-  'rollup.noProvider': "This project has no ticket provider configured: an administrator of the project sets one up in the project's settings (Tickets), then the task can be created.",
+  'rollup.noProvider':
+    "This project has no ticket provider configured: an administrator of the project sets one up in the project's settings (Tickets), then the task can be created.",
 };
 
 export type MessageKey = keyof typeof en;

@@ -47,6 +47,10 @@ export const ru: Record<MessageKey, string> = {
   'findings.project': 'Проект',
   'findings.product': 'Продукт',
   'findings.tags': 'Теги',
+  'findings.suppressed': 'Подавленные',
+  'findings.suppressedHide': 'Скрыть (по умолчанию)',
+  'findings.suppressedInclude': 'Показать вместе',
+  'findings.suppressedOnly': 'Только подавленные',
   'findings.titleCol': 'Заголовок',
   'findings.deadline': 'Срок',
   'findings.lastSeen': 'Последнее обнаружение',
@@ -588,5 +592,6 @@ export const ru: Record<MessageKey, string> = {
   'rollup.action': 'Действие для всей строки',
   'rollup.oneTask': 'Одна задача на группу',
   'rollup.noProviderTitle': 'Нет трекера задач',
-  'rollup.noProvider': 'Для проекта не настроен трекер задач: администратор проекта подключает его в настройках проекта (Задачи), после этого задачу можно создать.',
+  'rollup.noProvider':
+    'Для проекта не настроен трекер задач: администратор проекта подключает его в настройках проекта (Задачи), после этого задачу можно создать.',
 };

@@ -12,6 +12,7 @@ const BAR_WIDTHS = {
   severity: 200,
   project: 180,
   product: 180,
+  suppression: 170,
   scanner: 140,
   tags: 140,
   search: 180,
@@ -44,6 +45,7 @@ export function ViewBarPlaceholder({ mode }: { mode: ViewState['mode'] }) {
       {field(t('findings.severity'), BAR_WIDTHS.severity)}
       {field(t('findings.project'), BAR_WIDTHS.project)}
       {field(t('findings.product'), BAR_WIDTHS.product)}
+      {field(t('findings.suppressed'), BAR_WIDTHS.suppression)}
       <div className="bar-placeholder">
         {field(t('findings.scanner'), BAR_WIDTHS.scanner)}
         {field(t('findings.tags'), BAR_WIDTHS.tags)}
@@ -62,7 +64,10 @@ function useProjects() {
   });
 }
 
-/** The list's filters (state, group, severity, scanner, project, product, tags), bound to the view. */
+/**
+ * The list's filters (state, group, severity, scanner, project, product, suppressed, tags), bound
+ * to the view.
+ */
 export function FilterBar({
   view,
   onChange,
@@ -160,6 +165,19 @@ export function FilterBar({
         disabled={!products.data}
         clearable
         clearButtonProps={{ 'aria-label': t('common.clear') }}
+      />
+      <Select
+        w={BAR_WIDTHS.suppression}
+        size="xs"
+        label={t('findings.suppressed')}
+        data={[
+          { value: 'exclude', label: t('findings.suppressedHide') },
+          { value: 'include', label: t('findings.suppressedInclude') },
+          { value: 'only', label: t('findings.suppressedOnly') },
+        ]}
+        value={view.filters.suppression ?? 'exclude'}
+        onChange={(v) => set('suppression', v === 'exclude' ? undefined : (v ?? undefined))}
+        allowDeselect={false}
       />
       <form
         onSubmit={(e) => {

@@ -11,6 +11,8 @@ export const FILTER_KEYS = [
   'product_id',
   'tags',
   'search',
+  // Suppressed findings (docs/findings-service/suppression.md): absent = hidden (`exclude`).
+  'suppression',
   // Set by links, not by the filter bar: a group (by rule or file), a report's findings.
   'rule_id',
   'file_path_exact',
