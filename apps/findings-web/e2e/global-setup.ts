@@ -128,8 +128,14 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
     APP_ENV: 'development',
     PLUGIN_CATALOG_ALLOW_LOCAL: 'true',
     SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
-    // The scenarios sign in several times within a minute from one address.
+    // The scenarios sign in several times within a minute from one address, and two workers
+    // drive the API as the same administrator: the per-user 300 requests a minute answered a
+    // screen 429 (comment-edit.pw.ts) once the suite passed 40 scenarios. No scenario tests the
+    // limits (the service's e2e tests do).
     RATE_LIMIT_AUTH: '1000',
+    RATE_LIMIT_API: '100000',
+    RATE_LIMIT_API_USER: '100000',
+    RATE_LIMIT_API_SERVICE_ACCOUNT: '100000',
     RATE_LIMIT_KEY_PREFIX: `fweb${suffix}:rl:`,
     // auto-closure.pw.ts: the global switch, the manual re-verification routes, a check's
     // attempts 30 ms apart, and re-verification requests to the scanner stand-in on loopback
