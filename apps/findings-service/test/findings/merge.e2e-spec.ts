@@ -12,6 +12,7 @@ import {
 import { startIngestion, type IngestionStack } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
 import { upsertPolledFindingsSql } from '../../src/modules/findings/polled-findings.sql';
+import { codeResultsSarif, type CodeResult } from '../support/synthetic-sarif';
 
 /**
  * Manual merge and unmerge (docs/findings-service/merge.md) on the real stack: reports are
@@ -32,35 +33,10 @@ type Row = Record<string, unknown>;
 const sql = (text: string, values: unknown[] = []) =>
   s.t.app.get(DataSource).query(text, values) as Promise<Row[]>;
 
-interface Result {
-  rule: string;
-  file: string;
-  line: number;
-  message?: string;
-}
+type Result = CodeResult & { line: number };
 
 function sarif(results: Result[], tool = 'MergeScanner'): string {
-  return JSON.stringify({
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: tool, rules: results.map((r) => ({ id: r.rule })) } },
-        results: results.map((r) => ({
-          ruleId: r.rule,
-          level: 'error',
-          message: { text: r.message ?? `problem of ${r.rule}` },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: r.file },
-                region: { startLine: r.line, endLine: r.line },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  });
+  return codeResultsSarif(results, { tool, level: 'error' });
 }
 
 async function scan(p: Product, results: Result[], tool?: string) {

@@ -11,6 +11,7 @@ import { SuppressionRulesRepository } from '../../src/modules/suppression/suppre
 import { storedPredicate } from '../../src/modules/suppression/suppression-query';
 import { SUPPRESSION_RUN } from '../../src/modules/suppression/suppression-run.job';
 import { SuppressionRunQueue } from '../../src/modules/suppression/suppression-run-queue.provider';
+import { codeResultsSarif } from '../support/synthetic-sarif';
 
 /**
  * Suppression runs (docs/findings-service/suppression.md) against merged findings and runs
@@ -33,27 +34,7 @@ const sql = (text: string, values: unknown[] = []) =>
   s.t.app.get(DataSource).query(text, values) as Promise<Row[]>;
 
 function sarif(results: { rule: string; file: string }[]): string {
-  return JSON.stringify({
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: 'RunScanner', rules: results.map((r) => ({ id: r.rule })) } },
-        results: results.map((r, i) => ({
-          ruleId: r.rule,
-          level: 'warning',
-          message: { text: `problem of ${r.rule}` },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: r.file },
-                region: { startLine: i + 1, endLine: i + 1 },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  });
+  return codeResultsSarif(results, { tool: 'RunScanner' });
 }
 
 async function scan(p: Product, results: { rule: string; file: string }[]) {

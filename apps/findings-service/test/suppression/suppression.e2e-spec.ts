@@ -5,6 +5,7 @@ import { bearer, type Auth } from '../support/catalog';
 import { freshProduct, idsFor, listFindings, type Product } from '../support/findings-seed';
 import { startIngestion, type IngestionStack } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
+import { codeResultsSarif, type CodeResult } from '../support/synthetic-sarif';
 
 /**
  * Suppression rules (docs/findings-service/suppression.md) on the real stack: reports go
@@ -25,34 +26,11 @@ type Row = Record<string, unknown>;
 const sql = (text: string, values: unknown[] = []) =>
   s.t.app.get(DataSource).query(text, values) as Promise<Row[]>;
 
-interface Result {
-  rule: string;
-  file: string;
-  line?: number;
-}
+type Result = Omit<CodeResult, 'message'>;
 
 function sarif(results: Result[], tool = 'SupScanner'): string {
-  return JSON.stringify({
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: tool, rules: results.map((r) => ({ id: r.rule })) } },
-        results: results.map((r, i) => ({
-          ruleId: r.rule,
-          level: 'warning',
-          message: { text: `problem of ${r.rule} in ${r.file}` },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: r.file },
-                region: { startLine: r.line ?? i + 1, endLine: r.line ?? i + 1 },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  });
+  const described = results.map((r) => ({ ...r, message: `problem of ${r.rule} in ${r.file}` }));
+  return codeResultsSarif(described, { tool });
 }
 
 async function scan(p: Product, results: Result[], tool?: string) {
