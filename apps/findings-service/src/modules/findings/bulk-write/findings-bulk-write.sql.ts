@@ -142,7 +142,15 @@ FROM seen`;
  * `missing` lists it and the caller upserts the normalized result instead, in the same
  * transaction (`NOT IN` is a hashed subplan: hash joins are off for the batch, an anti-join
  * would compare every pair). Counts as in UPSERT; the update is HOT (no
- * indexed column changes) and goes by primary key.
+ * indexed column changes) and goes by primary key. It names no product: the staged ids come
+ * from the memo of this product (loadResultMemo) and a finding never changes product, and the
+ * content digest must still match. A product condition let the planner walk the product's
+ * findings against every staged row: right after a first ingest the product is not in the
+ * statistics, estimated at 1 row (`f.product_id = $1`) or a few hundred
+ * (`= (SELECT $1::uuid)`), and the walk (by ix_findings_product_id_id, a bitmap of it, or the
+ * table) took 2.5-6 s per batch — a 100 000-result re-ingest in 60 s instead of 2, in about
+ * one run of three (docs/benchmarks.md, issue 28; test/reports/resighting-plan.e2e-spec.ts).
+ * $1 (the product) stays in the parameter list, shared with UPSERT, as a one-time test only.
  */
 export const TOUCH = `
 WITH up AS (
@@ -155,7 +163,7 @@ WITH up AS (
     status_changed_at = CASE WHEN f.status = 'fixed' THEN now() ELSE f.status_changed_at END,
     updated_at = now()
   FROM ${RESIGHTED_STAGE} s
-  WHERE f.id = s.finding_id AND f.product_id = $1 AND f.content_digest = s.content_digest
+  WHERE f.id = s.finding_id AND f.content_digest = s.content_digest AND $1::uuid IS NOT NULL
     AND NOT (f.sources ? f.scanner::text) AND f.merged_into_id IS NULL
   RETURNING f.id
 ),
