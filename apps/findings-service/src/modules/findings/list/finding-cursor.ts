@@ -1,5 +1,6 @@
 import { isUUID } from 'class-validator';
 import type { FindingSortKey, SortOrder } from './finding-sort';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from './opaque-cursor';
 
 /** Position after the last row of a page: its sort value (when the key is not `id`) and id. */
 export interface FindingCursor {
@@ -11,10 +12,9 @@ export interface FindingCursor {
 
 /** PostgreSQL's text form of timestamptz, e.g. `2025-01-31 12:00:00.123456+00`. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2}){0,2}|Z)$/;
-/** Opaque to clients: base64url of a small JSON object. */
+/** Opaque to clients (opaque-cursor.ts). */
 export function encodeCursor(cursor: FindingCursor): string {
-  const raw = JSON.stringify({ s: cursor.sort, o: cursor.order, v: cursor.value, i: cursor.id });
-  return Buffer.from(raw, 'utf8').toString('base64url');
+  return encodeOpaqueCursor({ s: cursor.sort, o: cursor.order, v: cursor.value, i: cursor.id });
 }
 
 /** The cursor when well-formed and made for this sort and order; otherwise undefined. */
@@ -23,14 +23,9 @@ export function decodeCursor(
   sort: FindingSortKey,
   order: SortOrder,
 ): FindingCursor | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { s, o, v, i } = parsed as Record<string, unknown>;
+  const parsed = decodeOpaqueCursor(text);
+  if (!parsed) return undefined;
+  const { s, o, v, i } = parsed;
   if (s !== sort || o !== order || typeof i !== 'string' || !isUUID(i, 'loose')) return undefined;
   if (sort === 'id') return v === null ? { sort, order, value: null, id: i } : undefined;
   if (sort === 'severity' || sort === 'status') {

@@ -3,11 +3,11 @@ import {
   type FindingGroupCursor,
   type FindingGroupKey,
 } from './finding-groups.sql';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from './opaque-cursor';
 
-/** Opaque to clients: base64url of a small JSON object. */
+/** Opaque to clients (opaque-cursor.ts). */
 export function encodeGroupCursor(cursor: FindingGroupCursor): string {
-  const raw = JSON.stringify({ b: cursor.by, c: cursor.count, k: cursor.key });
-  return Buffer.from(raw, 'utf8').toString('base64url');
+  return encodeOpaqueCursor({ b: cursor.by, c: cursor.count, k: cursor.key });
 }
 
 /** The cursor when well-formed and made for grouping by `by`; otherwise undefined. */
@@ -15,14 +15,9 @@ export function decodeGroupCursor(
   text: string,
   by: FindingGroupKey,
 ): FindingGroupCursor | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { b, c, k } = parsed as Record<string, unknown>;
+  const parsed = decodeOpaqueCursor(text);
+  if (!parsed) return undefined;
+  const { b, c, k } = parsed;
   if (b !== by || !(FINDING_GROUP_KEYS as readonly unknown[]).includes(b)) return undefined;
   if (typeof c !== 'number' || !Number.isInteger(c) || c < 1 || c > 2_147_483_647) return undefined;
   if (typeof k !== 'string' || k.length > 10_000 || k.includes('\u0000')) return undefined;
