@@ -1,20 +1,15 @@
-import { Button, Group, Paper, Select, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { MANUAL_STATUSES, latestError, type ManualStatus } from '../../api/client';
+import { latestError } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useBulkChanges } from './api/findings';
 import { useBulkTicket } from './api/finding-ticket';
-import { endOfDay, isoDay } from './day-input';
-import { RiskUntilInput } from './RiskUntilInput';
 import { MergeDialog } from './MergeDialog';
-import { JUSTIFIED, justificationProblem } from './justification';
+import { BulkStatusFields } from './BulkStatusFields';
 
 const TICKET_TITLE_MAX = 255;
-
-// A bulk change never targets waiting (it needs a per-finding reason and date), nor renewed.
-const BULK_STATUSES = MANUAL_STATUSES.filter((s) => s !== 'waiting');
 
 function splitTags(text: string): string[] {
   return text
@@ -28,12 +23,9 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
   const { t } = useI18n();
   const [add, setAdd] = useState('');
   const [remove, setRemove] = useState('');
-  const [status, setStatus] = useState<ManualStatus | null>(null);
-  const [riskUntil, setRiskUntil] = useState(isoDay(90));
-  const [justification, setJustification] = useState('');
   const [ticketTitle, setTicketTitle] = useState('');
   const [merging, setMerging] = useState(false);
-  const { errors, check, clear } = useFieldErrors<'riskUntil' | 'justification' | 'ticketTitle'>();
+  const { errors, check, clear } = useFieldErrors<'ticketTitle'>();
   const bulk = useBulkChanges(ids, (r) =>
     onDone(t('findings.bulkDone', { changed: r.changed, matched: r.matched })),
   );
@@ -55,21 +47,6 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
     });
     if (!ok) return;
     ticket.mutate({ finding_ids: ids, title, skip_ticketed: true });
-  };
-  const applyStatus = () => {
-    if (!status) return;
-    const ok = check({
-      riskUntil:
-        status === 'risk_accepted' &&
-        (required(t, riskUntil) ?? (riskUntil < isoDay(1) && t('validation.dayFromTomorrow'))),
-      justification: justificationProblem(t, status, justification),
-    });
-    if (!ok) return;
-    bulk.status.mutate({
-      status,
-      ...(status === 'risk_accepted' ? { risk_accepted_until: endOfDay(riskUntil) } : {}),
-      ...(JUSTIFIED.has(status) ? { justification: justification.trim() } : {}),
-    });
   };
   return (
     <Paper withBorder p="xs" data-testid="bulk-bar">
@@ -97,41 +74,11 @@ export default function BulkBar({ ids, onDone }: { ids: string[]; onDone(message
         >
           {t('findings.bulkTags')}
         </Button>
-        <Select
-          size="xs"
-          w={180}
+        <BulkStatusFields
           label={t('findings.bulkStatus')}
-          data={BULK_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-          value={status}
-          onChange={(v) => setStatus(v as ManualStatus | null)}
+          pending={bulk.status.isPending}
+          onApply={(change) => bulk.status.mutate(change)}
         />
-        {status === 'risk_accepted' && (
-          <RiskUntilInput
-            value={riskUntil}
-            onChange={(day) => {
-              setRiskUntil(day);
-              clear('riskUntil');
-            }}
-            error={errors.riskUntil}
-          />
-        )}
-        {status && JUSTIFIED.has(status) && (
-          <TextInput
-            size="xs"
-            w={260}
-            withAsterisk
-            label={t('finding.justification')}
-            value={justification}
-            onChange={(e) => {
-              setJustification(e.currentTarget.value);
-              clear('justification');
-            }}
-            error={errors.justification}
-          />
-        )}
-        <Button size="xs" onClick={applyStatus} loading={bulk.status.isPending} disabled={!status}>
-          {t('common.apply')}
-        </Button>
         <TextInput
           size="xs"
           w={240}

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
-import { GROUP_STATUSES, GroupStatusFields } from './GroupStatusFields';
+import { BulkStatusFields } from '../findings/BulkStatusFields';
 import { useGroupAxes, useGroupMembers, useGroupStatus, type GroupAxis } from './rollup-api';
 
 /**
@@ -78,9 +78,9 @@ export function FindingGroupPanel({ findingId }: { findingId: string }) {
               {t('common.loadMore')}
             </Button>
           )}
-          <GroupStatusFields
+          <BulkStatusFields
             testId="group-status"
-            statuses={GROUP_STATUSES}
+            label={t('groups.statusForGroup')}
             pending={change.isPending}
             onApply={(c) => change.mutate({ axis: open, ...c })}
           />

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { MANUAL_STATUSES, type ManualStatus } from '../../api/client';
 import { useFieldErrors, required } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
-import { endOfDay, isoDay } from '../findings/day-input';
-import { JUSTIFIED, justificationProblem } from '../findings/justification';
-import { RiskUntilInput } from '../findings/RiskUntilInput';
+import { endOfDay, isoDay } from './day-input';
+import { JUSTIFIED, justificationProblem } from './justification';
+import { RiskUntilInput } from './RiskUntilInput';
 
 export type GroupStatus = Exclude<ManualStatus, 'waiting'>;
 /** A group change never targets waiting (a per-finding reason and date), nor renewed. */
@@ -19,18 +19,21 @@ export interface GroupStatusChange {
 
 /**
  * The state, the review date (risk_accepted) and the justification (decisions) of a change
- * applied to a whole group, with the bulk bar's checks.
+ * applied to many findings at once — the bulk bar's selection, a finding's group — with their
+ * checks before anything is sent.
  */
-export function GroupStatusFields({
-  statuses,
+export function BulkStatusFields({
+  label,
+  statuses = GROUP_STATUSES,
   pending,
   onApply,
   testId,
 }: {
-  statuses: readonly GroupStatus[];
+  label: string;
+  statuses?: readonly GroupStatus[];
   pending: boolean;
   onApply(change: GroupStatusChange): void;
-  testId: string;
+  testId?: string;
 }) {
   const { t } = useI18n();
   const [status, setStatus] = useState<GroupStatus | null>(null);
@@ -57,7 +60,7 @@ export function GroupStatusFields({
       <Select
         size="xs"
         w={180}
-        label={t('groups.statusForGroup')}
+        label={label}
         data={statuses.map((s) => ({ value: s, label: t(`status.${s}`) }))}
         value={status}
         onChange={(v) => setStatus(v as GroupStatus | null)}
