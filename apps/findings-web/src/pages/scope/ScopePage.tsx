@@ -1,8 +1,9 @@
-import { Alert, Anchor, Code, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Code, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { api, call, type Schemas } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { ProjectChooser } from '../../components/ProjectChooser';
 import { useI18n } from '../../i18n/i18n';
 import { IpamImport } from './IpamImport';
 import { useCanManageScope } from './scope-access';
@@ -52,34 +53,15 @@ function ScopeExport({ projectId }: { projectId: string }) {
   );
 }
 
-/** `/scope`: the projects, each linking to its perimeter. */
+/** `/scope`: the projects, each linking to its page. */
 function ScopeProjects() {
   const { t } = useI18n();
-  const projects = useQuery({
-    queryKey: ['projects'],
-    queryFn: () => call(api.GET('/api/v1/projects')),
-  });
   return (
-    <Stack gap="sm">
-      <Title order={1} size="h3">
-        {t('nav.scope')}
-      </Title>
-      <Text size="sm">{t('scope.chooseProject')}</Text>
-      <ErrorAlert error={projects.error} />
-      <Table withTableBorder fz="sm">
-        <Table.Tbody>
-          {(projects.data ?? []).map((p) => (
-            <Table.Tr key={p.id}>
-              <Table.Td>
-                <Anchor component={Link} to={`/projects/${p.id}/scope`} size="sm">
-                  {p.name}
-                </Anchor>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Stack>
+    <ProjectChooser
+      title={t('nav.scope')}
+      hint={t('scope.chooseProject')}
+      linkTo={(id) => `/projects/${id}/scope`}
+    />
   );
 }
 

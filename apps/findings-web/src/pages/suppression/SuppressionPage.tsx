@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { api, call, callVoid, type Schemas } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { ProjectChooser } from '../../components/ProjectChooser';
 import { useI18n } from '../../i18n/i18n';
 import { SuppressionRuleForm, type RuleDraft } from './SuppressionRuleForm';
 
@@ -23,34 +24,15 @@ type Rule = Schemas['SuppressionRuleDto'];
 
 const EMPTY: RuleDraft = { name: '', query: '', reason: '', enabled: true };
 
-/** `/suppression`: the projects, each linking to its rules. */
+/** `/suppression`: the projects, each linking to its page. */
 function SuppressionProjects() {
   const { t } = useI18n();
-  const projects = useQuery({
-    queryKey: ['projects'],
-    queryFn: () => call(api.GET('/api/v1/projects')),
-  });
   return (
-    <Stack gap="sm">
-      <Title order={1} size="h3">
-        {t('nav.suppression')}
-      </Title>
-      <Text size="sm">{t('suppression.chooseProject')}</Text>
-      <ErrorAlert error={projects.error} />
-      <Table withTableBorder fz="sm">
-        <Table.Tbody>
-          {(projects.data ?? []).map((p) => (
-            <Table.Tr key={p.id}>
-              <Table.Td>
-                <Anchor component={Link} to={`/projects/${p.id}/suppression`} size="sm">
-                  {p.name}
-                </Anchor>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Stack>
+    <ProjectChooser
+      title={t('nav.suppression')}
+      hint={t('suppression.chooseProject')}
+      linkTo={(id) => `/projects/${id}/suppression`}
+    />
   );
 }
 
