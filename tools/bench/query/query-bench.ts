@@ -23,10 +23,14 @@ import { createFindingsApp } from '../../../apps/findings-service/src/api/create
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import { SEED_FINDINGS_SQL } from '../support/seed-findings';
 import {
+  apiWrite,
   BENCH_ADMIN,
+  benchProducts,
+  type BenchApi,
   findingsBenchVars,
   listenOnLoopback,
   localLogin,
+  percentile,
   scratchDatabase,
 } from '../support/findings-bench-app';
 
@@ -36,13 +40,8 @@ const OVERVIEW_REQUESTS = Number(process.env['BENCH_OVERVIEW_REQUESTS'] ?? 20);
 const PROJECTS = 2;
 const PRODUCTS_PER_PROJECT = 5;
 
-interface Api {
-  url: string;
-  token: string;
-}
-
 async function call(
-  api: Api,
+  api: BenchApi,
   path: string,
   token = api.token,
 ): Promise<{ ms: number; body: unknown }> {
@@ -54,30 +53,10 @@ async function call(
   return { ms, body };
 }
 
-async function post(
-  api: Api,
-  path: string,
-  body: unknown,
-  token = api.token,
-): Promise<Record<string, unknown>> {
-  const res = await fetch(`${api.url}${path}`, {
-    method: path.includes('/members/') ? 'PUT' : 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 async function measure(
   label: string,
   paths: () => string,
-  api: Api,
+  api: BenchApi,
   token?: string,
   requests = REQUESTS,
 ): Promise<string> {
@@ -102,20 +81,9 @@ async function main(): Promise<void> {
   try {
     const url = await listenOnLoopback(app);
     const token = await localLogin(url);
-    const api: Api = { url, token };
+    const api: BenchApi = { url, token };
 
-    const products: { id: string; projectId: string }[] = [];
-    const projectIds: string[] = [];
-    for (let p = 0; p < PROJECTS; p++) {
-      const project = await post(api, '/api/v1/projects', { name: `bench-project-${p}` });
-      projectIds.push(String(project['id']));
-      for (let k = 0; k < PRODUCTS_PER_PROJECT; k++) {
-        const product = await post(api, `/api/v1/projects/${String(project['id'])}/products`, {
-          name: `bench-product-${k}`,
-        });
-        products.push({ id: String(product['id']), projectId: String(project['id']) });
-      }
-    }
+    const { projectIds, products } = await benchProducts(api, PROJECTS, PRODUCTS_PER_PROJECT);
     const ds = app.get(DataSource);
     const perProduct = Math.floor(TOTAL / products.length);
     const loadStarted = performance.now();
@@ -129,12 +97,12 @@ async function main(): Promise<void> {
 
     // A project member (analyst of project 0: half of the findings).
     const memberEmail = 'bench-member@example.test';
-    const user = await post(api, '/api/v1/admin/users', {
+    const user = await apiWrite(api, '/api/v1/admin/users', {
       email: memberEmail,
       password: BENCH_ADMIN.password,
       is_admin: false,
     });
-    await post(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
+    await apiWrite(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
       role: 'analyst',
     });
     const memberToken = await localLogin(url, memberEmail, BENCH_ADMIN.password);

@@ -18,10 +18,14 @@ import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
 import {
+  apiWrite,
   BENCH_ADMIN,
+  benchProducts,
+  type BenchApi,
   findingsBenchVars,
   listenOnLoopback,
   localLogin,
+  percentile,
   scratchDatabase,
 } from '../support/findings-bench-app';
 
@@ -53,26 +57,6 @@ SELECT $1, $2, md5($4 || g::text) || md5(g::text || $4), 'network_cve',
   now() - ((g % 525600) || ' minutes')::interval
 FROM generate_series(1::bigint, $3::bigint) AS g`;
 
-interface Api {
-  url: string;
-  token: string;
-}
-
-async function post(api: Api, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${api.url}${path}`, {
-    method: path.includes('/members/') ? 'PUT' : 'POST',
-    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
 async function timed(
   n: number,
   run: () => Promise<number>,
@@ -99,19 +83,8 @@ async function main(): Promise<void> {
   const app = await createFindingsApp(loadFindingsConfig(findingsBenchVars(db), 'api'));
   try {
     const url = await listenOnLoopback(app);
-    const api: Api = { url, token: await localLogin(url) };
-    const products: { id: string; projectId: string }[] = [];
-    const projectIds: string[] = [];
-    for (let p = 0; p < PROJECTS; p++) {
-      const project = await post(api, '/api/v1/projects', { name: `bench-project-${p}` });
-      projectIds.push(String(project['id']));
-      for (let k = 0; k < PRODUCTS_PER_PROJECT; k++) {
-        const product = await post(api, `/api/v1/projects/${String(project['id'])}/products`, {
-          name: `bench-product-${k}`,
-        });
-        products.push({ id: String(product['id']), projectId: String(project['id']) });
-      }
-    }
+    const api: BenchApi = { url, token: await localLogin(url) };
+    const { projectIds, products } = await benchProducts(api, PROJECTS, PRODUCTS_PER_PROJECT);
     const ds = app.get(DataSource);
     const perProduct = Math.floor(TOTAL / products.length);
     const loadStarted = performance.now();
@@ -137,12 +110,12 @@ async function main(): Promise<void> {
     );
 
     const memberEmail = 'bench-member@example.test';
-    const user = await post(api, '/api/v1/admin/users', {
+    const user = await apiWrite(api, '/api/v1/admin/users', {
       email: memberEmail,
       password: BENCH_ADMIN.password,
       is_admin: false,
     });
-    await post(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
+    await apiWrite(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
       role: 'analyst',
     });
     const member = await localLogin(url, memberEmail, BENCH_ADMIN.password);

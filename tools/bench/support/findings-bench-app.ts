@@ -99,3 +99,54 @@ export async function localLogin(
   if (res.status !== 200 || !token) throw new Error(`sign-in of ${login}: ${res.status}`);
   return token;
 }
+
+/** A findings API the bench signed in to. */
+export interface BenchApi {
+  url: string;
+  token: string;
+}
+
+/** A JSON write (PUT for a membership, POST otherwise) answering the envelope's data. */
+export async function apiWrite(
+  api: BenchApi,
+  path: string,
+  body: unknown,
+  token = api.token,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${api.url}${path}`, {
+    method: path.includes('/members/') ? 'PUT' : 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** `projects` projects of `perProject` products each, created through the API. */
+export async function benchProducts(
+  api: BenchApi,
+  projects: number,
+  perProject: number,
+): Promise<{ projectIds: string[]; products: { id: string; projectId: string }[] }> {
+  const projectIds: string[] = [];
+  const products: { id: string; projectId: string }[] = [];
+  for (let p = 0; p < projects; p++) {
+    const projectId = String(
+      (await apiWrite(api, '/api/v1/projects', { name: `bench-project-${p}` }))['id'],
+    );
+    projectIds.push(projectId);
+    for (let k = 0; k < perProject; k++) {
+      const product = await apiWrite(api, `/api/v1/projects/${projectId}/products`, {
+        name: `bench-product-${k}`,
+      });
+      products.push({ id: String(product['id']), projectId });
+    }
+  }
+  return { projectIds, products };
+}
+
+/** The p-th percentile of ascending `sorted` (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
