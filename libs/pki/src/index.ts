@@ -56,6 +56,9 @@ export type {
   IssueFailure,
   IssueManyOutcome,
   RevokeOutcome,
+  PendingPollState,
+  PollRequest,
+  PollOutcome,
 } from './issuer/certificate-issuer';
 
 export { buildCertificateBundle } from './bundle/certificate-bundle';

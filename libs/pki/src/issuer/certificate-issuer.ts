@@ -57,7 +57,30 @@ export type IssueOutcome =
       readonly status: 'pending';
       /** Opaque reference to poll the CA with (SCEP transaction id, order id ...). */
       readonly pendingReference: string;
+      /** What `poll` needs besides the reference; plain JSON, stored with the pending record. */
+      readonly pollState?: PendingPollState;
     };
+
+/** Serialisable state of a pending issue (stored as JSON by the caller, handed back to `poll`). */
+export type PendingPollState = Readonly<Record<string, string | number | boolean | null>>;
+
+/** What `poll` is given: the original request's CSR and what the pending outcome carried. */
+export interface PollRequest {
+  readonly requestId: string;
+  readonly purpose: X509Purpose;
+  readonly csr: IssuableCsr;
+  readonly pendingReference: string;
+  readonly pollState?: PendingPollState;
+}
+
+/**
+ * One poll of a pending issue: `issued`, still `pending` (same reference), or `failed` when
+ * the CA answered a final refusal. A transient fault (network, hostile answer) is thrown as a
+ * PkiError; the caller records it and polls again within its retry budget.
+ */
+export type PollOutcome =
+  | IssueOutcome
+  | { readonly status: 'failed'; readonly code: PkiErrorCode; readonly message: string };
 
 /** A row of `issueMany` that failed; the batch carries on. */
 export interface IssueFailure {
@@ -91,4 +114,6 @@ export interface CertificateIssuer {
   /** Bulk approval: one outcome per request in order; PkiErrors become `error` rows. */
   issueMany(requests: readonly IssueRequest[]): Promise<IssueManyOutcome[]>;
   revoke(serial: string, reason: RevocationReason): Promise<RevokeOutcome>;
+  /** Asynchronous issuers (`capabilities().async`): asks the CA again about a pending issue. */
+  poll?(request: PollRequest): Promise<PollOutcome>;
 }
