@@ -65,6 +65,11 @@ const routes: Route[] = [
     expected: MEMBERS_READ,
   },
   {
+    name: 'GET /api/v1/projects/{id}/suppression-rules/{rule_id}/actions',
+    call: (auth) => send(request(t.url).get(`${base()}/${ruleId}/actions`), auth),
+    expected: MEMBERS_READ,
+  },
+  {
     name: 'POST /api/v1/projects/{id}/suppression-rules',
     call: (auth) =>
       send(request(t.url).post(base()).send({ name: 'm', query: 'rule:matrix-*' }), auth),

@@ -192,10 +192,11 @@ describe('suppression rules', () => {
       [before],
     );
     expect(released[0]['n']).toBe(30);
-    const ruleLog = await sql(
-      `SELECT action FROM suppression_rule_actions WHERE rule_id = $1 ORDER BY id`,
-      [rule.id],
-    );
+    // The rule's log is read through its route, oldest first, and outlives the rule.
+    const logUrl = `${rulesUrl(p)}/${rule.id}/actions`;
+    const ruleLog = (
+      (await admin.apply(request(s.t.url).get(logUrl)).expect(200)).body as { data: Row[] }
+    ).data;
     expect(ruleLog.map((r) => r['action'])).toEqual([
       'created',
       'run_started',
@@ -203,6 +204,30 @@ describe('suppression rules', () => {
       'updated',
       'deleted',
     ]);
+    expect(ruleLog[0]).toMatchObject({
+      rule_id: rule.id,
+      actor: { type: 'user', id: s.admin.userId },
+    });
+    expect(ruleLog[2]?.['to']).toMatchObject({ matched: 30 });
+    expect(ruleLog[3]).toMatchObject({
+      from: { query: 'scanner:OldScanner' },
+      to: { query: 'scanner:OldScanner rule:OLD-A', released: 20 },
+    });
+    const page = await admin
+      .apply(request(s.t.url).get(logUrl).query({ limit: 2, after: ruleLog[1]?.['id'] }))
+      .expect(200);
+    expect((page.body as { data: Row[] }).data.map((r) => r['action'])).toEqual([
+      'run_completed',
+      'updated',
+    ]);
+    const unknown = await admin.apply(
+      request(s.t.url).get(`${rulesUrl(p)}/00000000-0000-4000-8000-000000000000/actions`),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'suppression_rule_not_found' });
+    // Another project's rule log is not readable through this project.
+    const other = await freshProduct(s.t, s.admin);
+    await admin.apply(request(s.t.url).get(`${rulesUrl(other)}/${rule.id}/actions`)).expect(404);
     await admin.apply(request(s.t.url).get(`${rulesUrl(p)}`)).expect(200);
     await admin
       .apply(

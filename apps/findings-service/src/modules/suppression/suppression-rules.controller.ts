@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessContext } from '../../app/access/access-context';
 import { CurrentAccess, UserOnly } from '../../app/access/access.decorators';
@@ -8,6 +8,8 @@ import { UuidParam } from '../../app/http/uuid-param';
 import {
   CreateSuppressionRuleDto,
   PreviewSuppressionRuleDto,
+  SuppressionRuleActionDto,
+  SuppressionRuleActionsQueryDto,
   SuppressionRuleDto,
   SuppressionRulePreviewDto,
   UpdateSuppressionRuleDto,
@@ -17,7 +19,7 @@ import { SuppressionRulesService } from './suppression-rules.service';
 const ACCESS =
   'User token only (a service key gets 403). Reading: membership in the project; changing and running: write_findings on the project (analyst and up).';
 
-/** The five routes of "Suppression rules" (docs/findings-service/suppression.md). */
+/** The five routes of "Suppression rules", the preview and the rule log (docs/findings-service/suppression.md). */
 @ApiTags('suppression')
 @Controller(`${API_PREFIX}/projects/:id/suppression-rules`)
 @UserOnly()
@@ -98,6 +100,26 @@ export class SuppressionRulesController {
     @UuidParam('rule_id') ruleId: string,
   ): Promise<void> {
     await this.rules.delete(access, projectId, ruleId);
+  }
+
+  @Get(':rule_id/actions')
+  @ApiOperation({
+    summary: 'The rule’s log, oldest first: changes and runs (kept after the rule is deleted)',
+    description: `${ACCESS} Keyset paging: pass the last entry's id as after.`,
+  })
+  @ApiDataResponse(SuppressionRuleActionDto, { isArray: true })
+  @ApiErrorResponses(400, 401, 403, 404, 429)
+  async actions(
+    @CurrentAccess() access: AccessContext,
+    @UuidParam('id') projectId: string,
+    @UuidParam('rule_id') ruleId: string,
+    @Query() page: SuppressionRuleActionsQueryDto,
+  ): Promise<SuppressionRuleActionDto[]> {
+    const entries = await this.rules.history(access, projectId, ruleId, {
+      limit: page.limit ?? 100,
+      after: page.after?.toString(),
+    });
+    return entries.map((e) => SuppressionRuleActionDto.from(e));
   }
 
   @Post(':rule_id/run')

@@ -85,6 +85,17 @@ function ruleOf(r: Record<string, unknown>): SuppressionRule {
   };
 }
 
+/** An entry of a rule's log (`suppression_rule_actions`). */
+export interface SuppressionRuleAction {
+  id: string;
+  ruleId: string;
+  actor: { type: string; id: string | null; label: string | null };
+  action: string;
+  from: Record<string, unknown> | null;
+  to: Record<string, unknown> | null;
+  at: Date;
+}
+
 /**
  * The only writer of `suppression_rules` and `suppression_rule_actions`; findings change only
  * through the statements the findings module exports (finding-suppression.sql.ts), in the
@@ -205,6 +216,49 @@ export class SuppressionRulesRepository {
         entry.to ? JSON.stringify(entry.to) : null,
       ],
     );
+  }
+
+  /**
+   * A page of a rule's log, oldest first, after entry `after`: the entries of a deleted rule
+   * are kept and still read. Undefined when the project has neither the rule nor any entry of
+   * it (the route's 404).
+   */
+  async history(
+    projectId: string,
+    ruleId: string,
+    page: { limit: number; after?: string },
+  ): Promise<SuppressionRuleAction[] | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT id::text, action, actor_type, actor_id, actor_label, from_value, to_value, at
+         FROM suppression_rule_actions
+        WHERE rule_id = $1 AND project_id = $2 AND id > $3::bigint
+        ORDER BY id LIMIT $4`,
+      [ruleId, projectId, page.after ?? '0', page.limit],
+    )) as Record<string, unknown>[];
+    if (rows.length === 0 && !(await this.known(projectId, ruleId))) return undefined;
+    return rows.map((r) => ({
+      id: String(r['id']),
+      ruleId,
+      actor: {
+        type: String(r['actor_type']),
+        id: (r['actor_id'] as string | null) ?? null,
+        label: (r['actor_label'] as string | null) ?? null,
+      },
+      action: String(r['action']),
+      from: (r['from_value'] as Record<string, unknown> | null) ?? null,
+      to: (r['to_value'] as Record<string, unknown> | null) ?? null,
+      at: r['at'] as Date,
+    }));
+  }
+
+  private async known(projectId: string, ruleId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM suppression_rules WHERE id = $1 AND project_id = $2)
+           OR EXISTS (SELECT 1 FROM suppression_rule_actions WHERE rule_id = $1 AND project_id = $2)
+           AS known`,
+      [ruleId, projectId],
+    )) as { known: boolean }[];
+    return rows[0]?.known === true;
   }
 
   /** The rule's log, newest first (tests and support). */

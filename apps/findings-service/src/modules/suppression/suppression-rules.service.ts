@@ -10,6 +10,7 @@ import { SuppressionError } from './suppression.errors';
 import {
   type RuleFields,
   type SuppressionRule,
+  type SuppressionRuleAction,
   SuppressionRulesRepository,
 } from './suppression-rules.repository';
 import {
@@ -60,6 +61,19 @@ export class SuppressionRulesService {
   async list(access: AccessContext, projectId: string): Promise<SuppressionRule[]> {
     await this.member(access, projectId);
     return this.rules.list(projectId);
+  }
+
+  /** A page of the rule's log, oldest first (kept, and readable, after the rule is deleted). */
+  async history(
+    access: AccessContext,
+    projectId: string,
+    ruleId: string,
+    page: { limit: number; after?: string },
+  ): Promise<SuppressionRuleAction[]> {
+    await this.member(access, projectId);
+    const entries = await this.rules.history(projectId, ruleId, page);
+    if (!entries) throw new SuppressionError('suppression_rule_not_found');
+    return entries;
   }
 
   /** The rule checked and how many findings it matches now; nothing is stored. */

@@ -2,7 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_RULE_QUERY_LENGTH } from '../suppression-query';
 import { RULE_RUN_STATES } from '../suppression-rule.entity';
-import type { SuppressionRule } from '../suppression-rules.repository';
+import { QueryInt } from '@platform/http';
+import { ACTOR_TYPES } from '../../action-log/finding-action';
+import type { SuppressionRule, SuppressionRuleAction } from '../suppression-rules.repository';
 
 const QUERY_DESCRIPTION =
   'Match language: query-language field terms over scanner, rule, file_path, host, component, cve, cwe, severity, tags (docs/findings-service/suppression.md)';
@@ -134,6 +136,74 @@ export class SuppressionRuleDto {
             finished_at: run.finishedAt?.toISOString() ?? null,
           }
         : null,
+    };
+  }
+}
+
+/** What a rule's log records (docs/findings-service/suppression.md, "Action log"). */
+export const RULE_LOG_ACTIONS = [
+  'created',
+  'updated',
+  'enabled',
+  'disabled',
+  'deleted',
+  'run_started',
+  'run_completed',
+  'run_stopped',
+  'run_failed',
+] as const;
+
+export class SuppressionRuleActionsQueryDto {
+  @QueryInt({ min: 1, max: 1000, default: 100 })
+  limit?: number;
+
+  @QueryInt({
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    description: 'Entries after this entry id (oldest first)',
+  })
+  after?: number;
+}
+
+export class SuppressionRuleActorDto {
+  @ApiProperty({ enum: ACTOR_TYPES, description: 'system = automatic' })
+  type!: string;
+  @ApiProperty({ nullable: true, type: String }) id!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'e-mail, account name or mechanism' })
+  label!: string | null;
+}
+
+export class SuppressionRuleActionDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ format: 'uuid' }) rule_id!: string;
+  @ApiProperty({ type: SuppressionRuleActorDto }) actor!: SuppressionRuleActorDto;
+  @ApiProperty({ enum: RULE_LOG_ACTIONS }) action!: string;
+  @ApiProperty({
+    nullable: true,
+    type: 'object',
+    additionalProperties: true,
+    description: 'before: the rule fields an edit changed',
+  })
+  from!: Record<string, unknown> | null;
+  @ApiProperty({
+    nullable: true,
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'after: the changed fields, findings released (released), a run’s job_id, done, matched, cause',
+  })
+  to!: Record<string, unknown> | null;
+  @ApiProperty({ format: 'date-time' }) at!: string;
+
+  static from(a: SuppressionRuleAction): SuppressionRuleActionDto {
+    return {
+      id: a.id,
+      rule_id: a.ruleId,
+      actor: { ...a.actor },
+      action: a.action,
+      from: a.from,
+      to: a.to,
+      at: a.at.toISOString(),
     };
   }
 }
