@@ -26,7 +26,21 @@ export type PkiErrorCode =
   | 'ssh_key_invalid'
   | 'ssh_key_type_unsupported'
   | 'ssh_certificate_invalid'
-  | 'ssh_ca_material_invalid';
+  | 'ssh_ca_material_invalid'
+  // EST issuer (RFC 7030): the server unreachable, refusing, or answering something unusable
+  | 'est_config_invalid'
+  | 'est_unreachable'
+  | 'est_unauthorized'
+  | 'est_refused'
+  | 'est_pending_unsupported'
+  | 'est_answer_invalid'
+  | 'est_key_mismatch'
+  // SCEP issuer (RFC 8894): configuration, transport, CA certificates, hostile or refusing answers
+  | 'scep_config_invalid'
+  | 'scep_transport_failed'
+  | 'scep_ca_certificate_invalid'
+  | 'scep_answer_invalid'
+  | 'scep_refused';
 
 /** The one error class of the PKI module. Messages never carry key material. */
 export class PkiError extends DomainError {
