@@ -18,6 +18,8 @@ const MAX_RESPONSE_HEADER_BYTES = 32 * 1024;
 export interface PinnedTransport {
   /** Trusted CA certificates (PEM); undefined: Node's defaults. */
   ca?: string[];
+  /** Client certificate and key (PEM) presented when the server asks (TLS client auth). */
+  clientTls?: { cert: string; key: string };
   policy: Pick<EgressPolicy, 'maxResponseBytes' | 'maxRedirects'>;
 }
 
@@ -77,6 +79,9 @@ function attemptAt(
             // No SNI for an IP literal (RFC 6066); the certificate is then checked for the IP.
             servername: target.host.kind === 'name' ? target.host.name : '',
             ca: transport.ca,
+            ...(transport.clientTls
+              ? { cert: transport.clientTls.cert, key: transport.clientTls.key }
+              : {}),
             rejectUnauthorized: true,
           })
         : http.request(common);

@@ -29,6 +29,13 @@ export interface PinnedEgressGuardOptions {
    * the bundled roots plus NODE_EXTRA_CA_CERTS; tests pass their own CA here.
    */
   extraCa?: readonly string[];
+  /**
+   * The only trusted CA certificates (PEM), instead of the bundled roots: a server reached
+   * with its own trust anchor (an EST server). TLS is verified against them, never skipped.
+   */
+  trustAnchors?: readonly string[];
+  /** Certificate and private key (PEM) for TLS client authentication. */
+  clientTls?: { cert: string; key: string };
   /** How refusals and the refusal log line name the caller and the settings. */
   labels?: Partial<EgressLabels>;
 }
@@ -52,7 +59,12 @@ export class PinnedEgressGuard implements EgressGuard {
     this.policy = options.policy;
     this.resolver = options.resolver ?? systemResolver;
     this.transport = {
-      ca: options.extraCa ? [...rootCertificates, ...options.extraCa] : undefined,
+      ca: options.trustAnchors
+        ? [...options.trustAnchors]
+        : options.extraCa
+          ? [...rootCertificates, ...options.extraCa]
+          : undefined,
+      ...(options.clientTls ? { clientTls: options.clientTls } : {}),
       policy: this.policy,
     };
     this.labels = { ...DEFAULT_EGRESS_LABELS, ...options.labels };

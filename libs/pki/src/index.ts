@@ -36,6 +36,12 @@ export type { CaMaterial, CaCertificateMaterial, CaMaterialStore } from './ca/ca
 export { generateCaMaterial, ensureCaMaterial } from './ca/ca-bootstrap';
 export type { CaGenerationOptions } from './ca/ca-bootstrap';
 export { loadIssuingCa } from './ca/issuing-ca';
+export {
+  signRootCrl,
+  issuingCertificateHasPointers,
+  reissueIssuingCertificate,
+} from './ca/root-ca';
+export type { RevocationPointers } from './certificate/extensions';
 export type { LoadedIssuingCa } from './ca/issuing-ca';
 export { parseKeyEncryptionKey, sealPrivateKey, openPrivateKey } from './ca/key-envelope';
 export { readCertificateInfo } from './ca/certificate-info';
@@ -60,6 +66,8 @@ export type {
   PollRequest,
   PollOutcome,
 } from './issuer/certificate-issuer';
+
+export * from './est';
 
 export { buildCertificateBundle } from './bundle/certificate-bundle';
 export type { CertificateBundleInput } from './bundle/certificate-bundle';

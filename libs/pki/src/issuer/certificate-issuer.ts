@@ -40,6 +40,11 @@ export interface IssueRequest {
   readonly sid?: string;
   /** Issuance time; default now. */
   readonly now?: Date;
+  /**
+   * A renewal: the serial (lowercase hex) of the device's current certificate of this purpose
+   * from an issuer of the same kind. An EST issuer then sends `simplereenroll`.
+   */
+  readonly renewalOf?: string;
 }
 
 export type IssueOutcome =

@@ -16,3 +16,7 @@ export type {
   SshKeygenResult,
   ListedSshCertificate,
 } from './ssh-keygen';
+export { EstStandIn } from './est-stand-in';
+export type { EstCall, EstMisbehaviour, EstStandInOptions } from './est-stand-in';
+export { selfSignedTlsIdentity } from './tls-test-identity';
+export type { TlsIdentity } from './tls-test-identity';
