@@ -98,12 +98,25 @@ test('suppression rules: one click from a finding pre-fills a rule, the preview 
   await expect(page.getByTestId('api-error')).toContainText('not valid at position');
   await fresh.getByRole('button', { name: 'Cancel' }).click();
 
+  // The rule's history: who created and ran it, and how many findings the run suppressed.
+  await row.getByRole('button', { name: 'History of rule "Similar to weak-hash"' }).click();
+  const log = page.getByTestId('suppression-rule-log-entry');
+  await expect(log).toHaveCount(3);
+  await expect(log.nth(0)).toContainText('Created');
+  await expect(log.nth(1)).toContainText('Run started');
+  await expect(log.nth(2)).toContainText('Run completed');
+  await expect(log.nth(2)).toContainText('findings suppressed: 1');
+  await expectAccessible(page, 'suppression rule history');
+
   // Disabling releases the finding; deleting removes the rule.
   // The switch has no visible label (its name is aria-label): its thumb takes the pointer.
   const enabled = row.getByRole('switch', { name: 'Rule "Similar to weak-hash" enabled' });
   await enabled.click({ force: true });
   await expect(enabled).not.toBeChecked();
   await expect(row.getByTestId('suppressed-count')).toHaveText('0');
+  await expect(log).toHaveCount(4);
+  await expect(log.nth(3)).toContainText('Disabled');
+  await expect(log.nth(3)).toContainText('findings released: 1');
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId('suppression-empty')).toBeVisible();

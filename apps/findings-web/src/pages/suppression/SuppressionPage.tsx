@@ -18,6 +18,7 @@ import { api, call, callVoid, type Schemas } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ProjectChooser } from '../../components/ProjectChooser';
 import { useI18n } from '../../i18n/i18n';
+import { RuleHistory } from './RuleHistory';
 import { SuppressionRuleForm, type RuleDraft } from './SuppressionRuleForm';
 
 type Rule = Schemas['SuppressionRuleDto'];
@@ -73,8 +74,10 @@ function RuleRow({
 }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
-  const refresh = () =>
+  const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['suppression-rules', projectId] });
+    void queryClient.invalidateQueries({ queryKey: ['suppression-rule-log', projectId, rule.id] });
+  };
   const path = { id: projectId, rule_id: rule.id };
   const toggle = useMutation({
     mutationFn: (enabled: boolean) =>
@@ -99,68 +102,87 @@ function RuleRow({
     onSuccess: refresh,
   });
   const running = rule.last_run?.state === 'running';
+  const [history, setHistory] = useState(false);
   return (
-    <Table.Tr data-testid="suppression-rule">
-      <Table.Td>
-        <Text size="sm" fw={500}>
-          {rule.name}
-        </Text>
-        {rule.reason && (
-          <Text size="xs" c="dimmed">
-            {rule.reason}
+    <>
+      <Table.Tr data-testid="suppression-rule">
+        <Table.Td>
+          <Text size="sm" fw={500}>
+            {rule.name}
           </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Code>{rule.query}</Code>
-      </Table.Td>
-      <Table.Td>
-        <Switch
-          size="xs"
-          checked={rule.enabled}
-          aria-label={t('suppression.enabledFor', { name: rule.name })}
-          onChange={(e) => toggle.mutate(e.currentTarget.checked)}
-        />
-      </Table.Td>
-      <Table.Td>
-        <Badge variant="outline" color="dark" data-testid="suppressed-count">
-          {rule.suppressed_findings}
-        </Badge>
-      </Table.Td>
-      <Table.Td>
-        <LastRun run={rule.last_run} />
-      </Table.Td>
-      <Table.Td>
-        <Group gap={4} wrap="nowrap">
-          <Button size="compact-xs" variant="default" onClick={onEdit}>
-            {t('suppression.edit')}
-          </Button>
-          <Button
-            size="compact-xs"
-            variant="default"
-            disabled={!rule.enabled || running}
-            loading={run.isPending}
-            onClick={() => run.mutate()}
-          >
-            {t('suppression.runNow')}
-          </Button>
-          <Button
-            size="compact-xs"
-            color="red.9"
-            variant="outline"
-            loading={remove.isPending}
-            onClick={() => {
-              if (window.confirm(t('suppression.confirmDelete', { name: rule.name }))) {
-                remove.mutate();
-              }
-            }}
-          >
-            {t('common.remove')}
-          </Button>
-        </Group>
-        <ErrorAlert error={toggle.error ?? run.error ?? remove.error} />
-      </Table.Td>
-    </Table.Tr>
+          {rule.reason && (
+            <Text size="xs" c="dimmed">
+              {rule.reason}
+            </Text>
+          )}
+        </Table.Td>
+        <Table.Td>
+          <Code>{rule.query}</Code>
+        </Table.Td>
+        <Table.Td>
+          <Switch
+            size="xs"
+            checked={rule.enabled}
+            aria-label={t('suppression.enabledFor', { name: rule.name })}
+            onChange={(e) => toggle.mutate(e.currentTarget.checked)}
+          />
+        </Table.Td>
+        <Table.Td>
+          <Badge variant="outline" color="dark" data-testid="suppressed-count">
+            {rule.suppressed_findings}
+          </Badge>
+        </Table.Td>
+        <Table.Td>
+          <LastRun run={rule.last_run} />
+        </Table.Td>
+        <Table.Td>
+          <Group gap={4} wrap="nowrap">
+            <Button size="compact-xs" variant="default" onClick={onEdit}>
+              {t('suppression.edit')}
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="default"
+              aria-expanded={history}
+              aria-label={t('suppression.historyOf', { name: rule.name })}
+              onClick={() => setHistory((open) => !open)}
+            >
+              {t('suppression.history')}
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="default"
+              disabled={!rule.enabled || running}
+              loading={run.isPending}
+              onClick={() => run.mutate()}
+            >
+              {t('suppression.runNow')}
+            </Button>
+            <Button
+              size="compact-xs"
+              color="red.9"
+              variant="outline"
+              loading={remove.isPending}
+              onClick={() => {
+                if (window.confirm(t('suppression.confirmDelete', { name: rule.name }))) {
+                  remove.mutate();
+                }
+              }}
+            >
+              {t('common.remove')}
+            </Button>
+          </Group>
+          <ErrorAlert error={toggle.error ?? run.error ?? remove.error} />
+        </Table.Td>
+      </Table.Tr>
+      {history && (
+        <Table.Tr>
+          <Table.Td colSpan={6}>
+            <RuleHistory projectId={projectId} ruleId={rule.id} />
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
   );
 }
 
