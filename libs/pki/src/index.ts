@@ -36,11 +36,8 @@ export type { CaMaterial, CaCertificateMaterial, CaMaterialStore } from './ca/ca
 export { generateCaMaterial, ensureCaMaterial } from './ca/ca-bootstrap';
 export type { CaGenerationOptions } from './ca/ca-bootstrap';
 export { loadIssuingCa } from './ca/issuing-ca';
-export {
-  signRootCrl,
-  issuingCertificateHasPointers,
-  reissueIssuingCertificate,
-} from './ca/root-ca';
+export { signRootCrl, caCertificatesHavePointers, reissueCaCertificates } from './ca/root-ca';
+export type { CaCertificatePointers } from './ca/root-ca';
 export type { RevocationPointers } from './certificate/extensions';
 export type { LoadedIssuingCa } from './ca/issuing-ca';
 export { parseKeyEncryptionKey, sealPrivateKey, openPrivateKey } from './ca/key-envelope';

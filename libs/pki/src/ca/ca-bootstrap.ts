@@ -1,5 +1,5 @@
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
-import { keyIdentifierOf } from '../certificate/extensions';
+import { keyIdentifierOf, type RevocationPointers } from '../certificate/extensions';
 import { addLifetime } from '../certificate/lifetime';
 import { encodeCaName } from '../certificate/subject-name';
 import { toPem } from '../der/pem';
@@ -13,6 +13,10 @@ export interface CaGenerationOptions {
   readonly rootCommonName?: string;
   readonly issuingCommonName?: string;
   readonly now?: Date;
+  /** CDP (root CRL) placed in the root certificate. */
+  readonly rootPointers?: RevocationPointers;
+  /** CDP (root CRL) and AIA (root certificate) placed in the issuing CA certificate. */
+  readonly issuingPointers?: RevocationPointers;
 }
 
 const ROOT_YEARS = 10;
@@ -68,6 +72,7 @@ export function generateCaMaterial(kek: Buffer, options: CaGenerationOptions = {
     notBefore: start,
     notAfter: addLifetime(start, { unit: 'years', amount: ROOT_YEARS }),
     signer: rootSigner,
+    pointers: options.rootPointers,
   });
   const issuing = newKey();
   const issuingDer = buildCaCertificate({
@@ -79,6 +84,7 @@ export function generateCaMaterial(kek: Buffer, options: CaGenerationOptions = {
     notAfter: addLifetime(start, { unit: 'years', amount: ISSUING_YEARS }),
     pathLength: 0,
     signer: rootSigner,
+    pointers: options.issuingPointers,
   });
   return {
     formatVersion: 1,

@@ -4,7 +4,9 @@ import {
   basicConstraintsExtension,
   keyIdentifierOf,
   keyUsageExtension,
+  revocationPointerExtensions,
   subjectKeyIdentifierExtension,
+  type RevocationPointers,
 } from '../certificate/extensions';
 import { randomSerialNumber } from '../certificate/serial-number';
 import { integer } from '../der/der-primitives';
@@ -22,9 +24,14 @@ export interface CaCertificateSpec {
   /** BasicConstraints pathLenConstraint; omitted for the root. */
   readonly pathLength?: number;
   readonly signer: CertificateSigner;
+  /** CDP / AIA pointing at the signing CA's CRL and certificate (issuing CA only). */
+  readonly pointers?: RevocationPointers;
 }
 
-/** A CA certificate: CA:true (critical), KeyUsage keyCertSign + cRLSign (critical), SKI, AKI. */
+/**
+ * A CA certificate: CA:true (critical), KeyUsage keyCertSign + cRLSign (critical), SKI, AKI,
+ * and CDP / AIA when `pointers` carries URLs.
+ */
 export function buildCaCertificate(spec: CaCertificateSpec): Buffer {
   const tbs = sequence(
     explicit(0, integer(2)),
@@ -41,6 +48,7 @@ export function buildCaCertificate(spec: CaCertificateSpec): Buffer {
         keyUsageExtension(['keyCertSign', 'cRLSign']),
         subjectKeyIdentifierExtension(keyIdentifierOf(spec.spkiDer)),
         authorityKeyIdentifierExtension(spec.issuerKeyId),
+        ...revocationPointerExtensions(spec.pointers ?? {}),
       ),
     ),
   );

@@ -47,6 +47,47 @@ export function crlDistributionPointsExtension(urls: readonly string[]): Buffer 
   return extension(Oids.cRLDistributionPoints, false, sequence(...points));
 }
 
+/**
+ * AuthorityInfoAccess (RFC 5280 4.2.2.1): `caIssuers` URLs of the issuer certificate and
+ * `ocsp` responder URLs, each as a uniformResourceIdentifier.
+ */
+export function authorityInfoAccessExtension(
+  caIssuersUrls: readonly string[],
+  ocspUrls: readonly string[] = [],
+): Buffer {
+  const access = (method: string, url: string) =>
+    sequence(oid(method), implicit(6, false, ia5Bytes(url)));
+  return extension(
+    Oids.authorityInfoAccess,
+    false,
+    sequence(
+      ...ocspUrls.map((url) => access(Oids.adOcsp, url)),
+      ...caIssuersUrls.map((url) => access(Oids.adCaIssuers, url)),
+    ),
+  );
+}
+
+/** CDP and AIA of one issuer's certificates, omitted when no URL is given. */
+export interface RevocationPointers {
+  /** CRL distribution point URLs (one point each). */
+  readonly crlDistributionUrls?: readonly string[];
+  /** AIA `caIssuers` URLs where the issuer's certificate can be fetched. */
+  readonly caIssuersUrls?: readonly string[];
+  /** AIA `ocsp` responder URLs. */
+  readonly ocspUrls?: readonly string[];
+}
+
+/** The CDP and AIA extensions for `pointers` (empty when none is configured). */
+export function revocationPointerExtensions(pointers: RevocationPointers): Buffer[] {
+  const out: Buffer[] = [];
+  const cdp = pointers.crlDistributionUrls ?? [];
+  if (cdp.length > 0) out.push(crlDistributionPointsExtension(cdp));
+  const caIssuers = pointers.caIssuersUrls ?? [];
+  const ocsp = pointers.ocspUrls ?? [];
+  if (caIssuers.length + ocsp.length > 0) out.push(authorityInfoAccessExtension(caIssuers, ocsp));
+  return out;
+}
+
 /** RFC 5280 4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING value. */
 export function keyIdentifierOf(spkiDer: Buffer): Buffer {
   const [, key] = readChildren(readSingle(spkiDer));

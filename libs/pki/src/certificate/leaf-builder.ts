@@ -51,6 +51,10 @@ export interface LeafBuilderOptions {
   readonly backdateSeconds?: number;
   /** URLs placed in a CRL distribution points extension of every leaf. */
   readonly crlDistributionUrls?: readonly string[];
+  /** AIA `caIssuers` URLs (the issuing CA certificate) placed in every leaf. */
+  readonly caIssuersUrls?: readonly string[];
+  /** AIA `ocsp` responder URLs placed in every leaf. */
+  readonly ocspUrls?: readonly string[];
 }
 
 /**
@@ -69,7 +73,7 @@ export class LeafCertificateBuilder {
     options: LeafBuilderOptions = {},
   ) {
     this.ca = buildCaTemplate(authority);
-    this.extensions = buildExtensionTemplates(authority, options.crlDistributionUrls ?? []);
+    this.extensions = buildExtensionTemplates(authority, options);
     this.lifetimes = {
       wifi: validateLifetime(options.wifiLifetime ?? PURPOSE_PROFILES.wifi.defaultLifetime),
       user_mtls: PURPOSE_PROFILES.user_mtls.defaultLifetime,

@@ -5,9 +5,10 @@ import { IssuingAuthority } from './certificate-signer';
 import {
   authorityKeyIdentifierExtension,
   basicConstraintsExtension,
-  crlDistributionPointsExtension,
   extendedKeyUsageExtension,
   keyUsageExtension,
+  revocationPointerExtensions,
+  type RevocationPointers,
 } from './extensions';
 import { PURPOSE_PROFILES, X509Purpose, X509_PURPOSES } from './purposes';
 
@@ -31,17 +32,18 @@ export function buildCaTemplate(authority: IssuingAuthority): CaTemplate {
   };
 }
 
-/** BasicConstraints, KeyUsage, EKU, AKI (and CDP when configured), once per purpose × key type. */
+/**
+ * BasicConstraints, KeyUsage, EKU, AKI (and CDP / AIA when configured), encoded once per
+ * purpose × key type: bulk signing never re-encodes them.
+ */
 export function buildExtensionTemplates(
   authority: IssuingAuthority,
-  crlDistributionUrls: readonly string[],
+  pointers: RevocationPointers,
 ): ExtensionTemplates {
   const shared = [
     basicConstraintsExtension(false),
     authorityKeyIdentifierExtension(authority.keyIdentifier),
-    ...(crlDistributionUrls.length > 0
-      ? [crlDistributionPointsExtension(crlDistributionUrls)]
-      : []),
+    ...revocationPointerExtensions(pointers),
   ];
   const templates = {} as Record<X509Purpose, Record<KeyAlgorithm, Buffer>>;
   for (const purpose of X509_PURPOSES) {
