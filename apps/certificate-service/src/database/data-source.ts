@@ -28,6 +28,7 @@ import { SshCertificateEntity } from '../modules/ssh/ssh-certificate.entity';
 import { SshKrlStateEntity } from '../modules/ssh/ssh-krl-state.entity';
 import { K8sClusterEntity } from '../modules/k8s/k8s-cluster.entity';
 import { K8sCredentialEntity } from '../modules/k8s/k8s-credential.entity';
+import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -46,6 +47,7 @@ export const CERTSVC_ENTITIES = [
   CaMaterialEntity,
   CertificateEntity,
   CrlStateEntity,
+  RootCrlStateEntity,
   LicenseLedgerEntryEntity,
   LicenseSlotEntity,
   LicenseCheckpointEntity,

@@ -32,6 +32,9 @@ import { ticketTasks } from '../modules/tickets/ticket.tasks';
 import { TicketSyncFeed } from '../modules/tickets/sync/ticket-sync.feed';
 import { TicketStatusPoller } from '../modules/tickets/ticket-status.poller';
 import { TicketsWorkerModule } from '../modules/tickets/tickets-worker.module';
+import { SuppressionCoreModule } from '../modules/suppression/suppression-core.module';
+import { SuppressionRulesRepository } from '../modules/suppression/suppression-rules.repository';
+import { suppressionTasks } from '../modules/suppression/suppression.tasks';
 import { SuppressionWorkerModule } from '../modules/suppression/suppression-worker.module';
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
 import { NotificationReconciler } from '../modules/notifications/notification-reconciler.service';
@@ -93,6 +96,7 @@ export class WorkerModule {
             AutoClosureCoreModule,
             NotificationsCoreModule,
             TicketsWorkerModule,
+            SuppressionCoreModule,
           ],
           inject: [
             StateExpiryService,
@@ -104,6 +108,7 @@ export class WorkerModule {
             NotificationReconciler,
             TicketStatusPoller,
             TicketSyncFeed,
+            SuppressionRulesRepository,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -115,6 +120,7 @@ export class WorkerModule {
             reconciler: NotificationReconciler,
             ticketPoller: TicketStatusPoller,
             ticketSync: TicketSyncFeed,
+            suppressionRules: SuppressionRulesRepository,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
@@ -125,6 +131,7 @@ export class WorkerModule {
               reconcileEveryMs: config.notifications.reconcileIntervalMs,
             }),
             ...ticketTasks(ticketPoller, ticketSync),
+            ...suppressionTasks(suppressionRules),
           ],
         }),
       ],

@@ -8,6 +8,7 @@ import { freshProduct, type Product } from '../support/findings-seed';
 import { startIngestion, type IngestionStack } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
 import { SuppressionRulesRepository } from '../../src/modules/suppression/suppression-rules.repository';
+import { suppressionTasks } from '../../src/modules/suppression/suppression.tasks';
 import { storedPredicate } from '../../src/modules/suppression/suppression-query';
 import { SUPPRESSION_RUN } from '../../src/modules/suppression/suppression-run.job';
 import { SuppressionRunQueue } from '../../src/modules/suppression/suppression-run-queue.provider';
@@ -264,6 +265,45 @@ describe('a run whose worker died', () => {
     } finally {
       await (await queue.getJob(held))?.remove();
     }
+  });
+
+  it('the worker’s sweep marks a run with a stale heartbeat failed on its own; a live one is left alone', async () => {
+    const dead = await seeded(2);
+    const live = await seeded(2);
+    const deadJob = `sup-${randomUUID()}`;
+    const liveJob = `sup-${randomUUID()}`;
+    await leftRunning(dead.rule, deadJob, '11 minutes');
+    await leftRunning(live.rule, liveJob, '5 seconds');
+    const [task] = suppressionTasks(s.t.app.get(SuppressionRulesRepository));
+    await task!.run();
+    expect(((await getRule(dead.p, dead.rule))['last_run'] as Row)['state']).toBe('failed');
+    expect((await getRule(live.p, live.rule))['last_run'] as Row).toMatchObject({
+      job_id: liveJob,
+      state: 'running',
+    });
+    const log = await sql(
+      `SELECT actor_type, actor_label, to_value FROM suppression_rule_actions
+        WHERE rule_id = $1 AND action = 'run_failed'`,
+      [dead.rule],
+    );
+    expect(log).toEqual([
+      {
+        actor_type: 'system',
+        actor_label: 'suppression-run-sweep',
+        to_value: { job_id: deadJob, cause: 'stale', done: 0 },
+      },
+    ]);
+    // Once failed, the sweep leaves it; the next run starts at once.
+    await task!.run();
+    expect(
+      await sql(
+        `SELECT 1 FROM suppression_rule_actions WHERE rule_id = $1 AND action = 'run_failed'`,
+        [dead.rule],
+      ),
+    ).toHaveLength(1);
+    const res = await startRun(dead.p, dead.rule).expect(202);
+    const jobId = (res.body as { data: { last_run: { job_id: string } } }).data.last_run.job_id;
+    expect(await finished(dead.p, dead.rule, jobId)).toMatchObject({ state: 'completed' });
   });
 
   it('a retried job resumes after the last committed chunk: nothing counted or logged twice', async () => {

@@ -3,6 +3,10 @@ import { TrustedProxies } from '@platform/http';
 import { EnvReader } from '@platform/config';
 import { readTracingSettings, type TracingSettings } from '@platform/tracing';
 import { type CertsvcOidcSettings, readOidcConfig } from './oidc-config';
+import {
+  type CertsvcPkiPublicationConfig,
+  readPkiPublicationConfig,
+} from './pki-publication-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
   type Lifetime,
@@ -89,6 +93,8 @@ export interface CertsvcConfig {
   };
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
   tracing: TracingSettings;
+  /** CRL and CA certificate URLs in issued certificates (`CERTSVC_PKI_BASE_URL`). */
+  pkiPublication: CertsvcPkiPublicationConfig;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -176,6 +182,7 @@ export function loadCertsvcConfig(
       vendorPublicKey: licenseVendorPublicKey(r),
     },
     tracing: readTracingSettings(r),
+    pkiPublication: readPkiPublicationConfig(r),
   };
   r.done();
   return config;

@@ -8,6 +8,7 @@ import { LicenseIntegrity1767710000000 } from './1767710000000-license-integrity
 import { LicenseSeatEnforcement1767720000000 } from './1767720000000-license-seat-enforcement';
 import { K8sClusters1767744000000 } from './1767744000000-k8s-clusters';
 import { K8sCredentials1795601854412 } from './1795601854412-k8s-credentials';
+import { RootCrl1795700400000 } from './1795700400000-root-crl';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const CERTSVC_MIGRATIONS = [
   LicenseSeatEnforcement1767720000000,
   K8sClusters1767744000000,
   K8sCredentials1795601854412,
+  RootCrl1795700400000,
 ];

@@ -52,4 +52,25 @@ export class CaMaterialRepository implements CaMaterialStore {
     if (!stored) throw new Error('ca_material row missing after insert');
     return stored;
   }
+
+  /**
+   * Swaps both CA certificates (same keys, re-signed by the root) only when the stored ones
+   * are still those of `previous`, then reads back: of two replicas racing, one pair wins.
+   */
+  async replaceCaCertificates(previous: CaMaterial, next: CaMaterial): Promise<CaMaterial> {
+    await this.dataSource.query(
+      `UPDATE ca_material SET root_certificate_der = $2, issuing_certificate_der = $3
+       WHERE id = $1 AND root_certificate_der = $4 AND issuing_certificate_der = $5`,
+      [
+        ROW_ID,
+        next.root.certificateDer,
+        next.issuing.certificateDer,
+        previous.root.certificateDer,
+        previous.issuing.certificateDer,
+      ],
+    );
+    const stored = await this.load();
+    if (!stored) throw new Error('ca_material row missing');
+    return stored;
+  }
 }

@@ -2,14 +2,17 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import {
   BuiltInCaIssuer,
-  ensureCaMaterial,
   loadIssuingCa,
+  signRootCrl,
+  type CaMaterial,
+  type CrlInput,
   X509_PURPOSES,
   type CertificateIssuer,
   type X509Purpose,
 } from '@platform/pki';
 import { CaMaterialRepository } from './ca-material.repository';
 import { CaError } from './ca.errors';
+import { caPointers, loadPublishedCaMaterial } from './ca-publication';
 
 /**
  * The issuer of each X.509 purpose. Today every purpose uses the built-in CA (generated at
@@ -21,6 +24,7 @@ import { CaError } from './ca.errors';
 export class IssuerRegistry implements OnApplicationBootstrap {
   private readonly logger = new Logger('IssuerRegistry');
   private builtInIssuer: BuiltInCaIssuer | undefined;
+  private material: CaMaterial | undefined;
   private readonly overrides = new Map<X509Purpose, CertificateIssuer>();
 
   constructor(
@@ -36,9 +40,17 @@ export class IssuerRegistry implements OnApplicationBootstrap {
         'CERTSVC_CA_KEY_ENC_KEY not set: dev mode uses a well-known CA key-encryption key',
       );
     }
-    const material = await ensureCaMaterial(this.store, caKeyEncryptionKey);
+    const pointers = caPointers(this.config.pkiPublication);
+    const material = await loadPublishedCaMaterial(
+      this.store,
+      caKeyEncryptionKey,
+      pointers,
+      this.logger,
+    );
+    this.material = material;
     this.builtInIssuer = new BuiltInCaIssuer(loadIssuingCa(material, caKeyEncryptionKey), {
       wifiLifetime,
+      ...pointers.leaf,
     });
     this.logger.log({ created_at: material.createdAt.toISOString() }, 'built-in CA loaded');
   }
@@ -47,6 +59,12 @@ export class IssuerRegistry implements OnApplicationBootstrap {
   builtIn(): BuiltInCaIssuer {
     if (!this.builtInIssuer) throw new CaError('ca_unavailable');
     return this.builtInIssuer;
+  }
+
+  /** The root CA's own CRL, signed with the root key opened for this call only. */
+  signRootCrl(input: CrlInput): Buffer {
+    if (!this.material) throw new CaError('ca_unavailable');
+    return signRootCrl(this.material, this.config.pki.caKeyEncryptionKey, input);
   }
 
   /** CA chain of the built-in CA: issuing CA first, root last. */

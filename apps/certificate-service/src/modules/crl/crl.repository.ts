@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrlStateEntity } from './crl-state.entity';
+import { RootCrlStateEntity } from './root-crl-state.entity';
 
 export interface StoredCrl {
   crlNumber: bigint;
@@ -9,12 +10,21 @@ export interface StoredCrl {
   der: Buffer;
 }
 
+/** Which CA's CRL: the issuing CA (leaves) or the root (issuing CAs). */
+export type CrlAuthority = 'issuing' | 'root';
+
+const TABLES = {
+  issuing: { entity: CrlStateEntity, table: 'crl_state', lock: 'certsvc:crl' },
+  root: { entity: RootCrlStateEntity, table: 'root_crl_state', lock: 'certsvc:root-crl' },
+} as const;
+
 @Injectable()
 export class CrlRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async latest(): Promise<StoredCrl | null> {
-    const row = await this.dataSource.getRepository(CrlStateEntity).findOneBy({ id: 1 });
+  async latest(authority: CrlAuthority = 'issuing'): Promise<StoredCrl | null> {
+    const { entity } = TABLES[authority];
+    const row = await this.dataSource.getRepository<CrlStateEntity>(entity).findOneBy({ id: 1 });
     return row ? { ...row, crlNumber: BigInt(row.crlNumber) } : null;
   }
 
@@ -22,16 +32,20 @@ export class CrlRepository {
    * Publishes a new CRL under a row lock: `build` gets the next cRLNumber (previous + 1), so
    * concurrent publishers (replicas) never reuse a number.
    */
-  publish(build: (crlNumber: bigint) => Promise<Omit<StoredCrl, 'crlNumber'>>): Promise<StoredCrl> {
+  publish(
+    build: (crlNumber: bigint) => Promise<Omit<StoredCrl, 'crlNumber'>>,
+    authority: CrlAuthority = 'issuing',
+  ): Promise<StoredCrl> {
+    const { table, lock } = TABLES[authority];
     return this.dataSource.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock(hashtext('certsvc:crl'))`);
-      const rows = (await em.query(`SELECT crl_number FROM crl_state WHERE id = 1`)) as {
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [lock]);
+      const rows = (await em.query(`SELECT crl_number FROM ${table} WHERE id = 1`)) as {
         crl_number: string;
       }[];
       const crlNumber = rows[0] ? BigInt(rows[0].crl_number) + 1n : 1n;
       const crl = await build(crlNumber);
       await em.query(
-        `INSERT INTO crl_state (id, crl_number, this_update, next_update, der, updated_at)
+        `INSERT INTO ${table} (id, crl_number, this_update, next_update, der, updated_at)
          VALUES (1, $1, $2, $3, $4, now())
          ON CONFLICT (id) DO UPDATE SET crl_number = EXCLUDED.crl_number,
            this_update = EXCLUDED.this_update, next_update = EXCLUDED.next_update,

@@ -4,17 +4,32 @@ import type { CrlSource, CurrentCrl } from '../enrollment/crl-source';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import { CertificatesRepository } from '../certificates/certificates.repository';
 import { isRevocationReason } from '@platform/pki';
-import { CrlRepository, type StoredCrl } from './crl.repository';
+import { CrlRepository, type CrlAuthority, type StoredCrl } from './crl.repository';
 
 /** A CRL is valid this long (nextUpdate - thisUpdate). */
 export const CRL_VALIDITY_MS = 24 * 3600_000;
 /** It is re-signed once less than this remains before nextUpdate. */
 export const CRL_REFRESH_MARGIN_MS = 12 * 3600_000;
+/** The root CA's CRL (revoked issuing CAs, normally none) is valid this long. */
+export const ROOT_CRL_VALIDITY_MS = 7 * 24 * 3600_000;
+/** ... and re-signed once less than this remains before its nextUpdate. */
+export const ROOT_CRL_REFRESH_MARGIN_MS = 4 * 24 * 3600_000;
+
+const MARGIN: Record<CrlAuthority, number> = {
+  issuing: CRL_REFRESH_MARGIN_MS,
+  root: ROOT_CRL_REFRESH_MARGIN_MS,
+};
+
+function subjectOf(der: Buffer): string {
+  return new X509Certificate(der).subject.split('\n').join(', ');
+}
 
 /**
- * The built-in CA's CRL, stored in `crl_state`: re-signed with a rising cRLNumber on every
- * revocation, lazily on read once due, and periodically before nextUpdate by the worker
- * (`refreshIfDue`). Also the `CRL_SOURCE` port of `POST /api/v1/enroll/crl`.
+ * The built-in CA's CRLs: the issuing CA's, stored in `crl_state` and re-signed with a rising
+ * cRLNumber on every revocation, and the root CA's, stored in `root_crl_state` (the issuing
+ * CAs it revoked: none, this service never revokes its issuing CA). Both are re-signed lazily
+ * on read once due, and periodically before nextUpdate by the worker (`refreshIfDue`). Also
+ * the `CRL_SOURCE` port of `POST /api/v1/enroll/crl` (issuing CA first, then root).
  */
 @Injectable()
 export class CrlService implements CrlSource {
@@ -25,20 +40,21 @@ export class CrlService implements CrlSource {
   ) {}
 
   async current(): Promise<readonly CurrentCrl[]> {
-    const crl = await this.latest();
-    const issuer = new X509Certificate(this.issuers.builtIn().caCertificates().issuingDer).subject
-      .split('\n')
-      .join(', ');
-    return [{ issuer, der: crl.der, thisUpdate: crl.thisUpdate, nextUpdate: crl.nextUpdate }];
+    const { issuingDer, rootDer } = this.issuers.builtIn().caCertificates();
+    const [issuing, root] = [await this.latest(), await this.latest(new Date(), 'root')];
+    return [
+      { issuer: subjectOf(issuingDer), ...pick(issuing) },
+      { issuer: subjectOf(rootDer), ...pick(root) },
+    ];
   }
 
   /** The stored CRL, re-signed first when missing or due. */
-  async latest(now = new Date()): Promise<StoredCrl> {
-    const stored = await this.crls.latest();
-    if (stored && stored.nextUpdate.getTime() - now.getTime() > CRL_REFRESH_MARGIN_MS) {
+  async latest(now = new Date(), authority: CrlAuthority = 'issuing'): Promise<StoredCrl> {
+    const stored = await this.crls.latest(authority);
+    if (stored && stored.nextUpdate.getTime() - now.getTime() > MARGIN[authority]) {
       return stored;
     }
-    return this.publish();
+    return authority === 'issuing' ? this.publish() : this.publishRoot();
   }
 
   /** Signs and stores a new CRL over every revoked, unexpired built-in certificate. */
@@ -62,8 +78,23 @@ export class CrlService implements CrlSource {
     });
   }
 
-  /** Re-signs the CRL when less than the refresh margin remains before its nextUpdate. */
+  /** Signs and stores a new root CRL (no entry: the issuing CA is never revoked here). */
+  publishRoot(): Promise<StoredCrl> {
+    return this.crls.publish((crlNumber) => {
+      const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const nextUpdate = new Date(thisUpdate.getTime() + ROOT_CRL_VALIDITY_MS);
+      const der = this.issuers.signRootCrl({ crlNumber, thisUpdate, nextUpdate, entries: [] });
+      return Promise.resolve({ thisUpdate, nextUpdate, der });
+    }, 'root');
+  }
+
+  /** Re-signs each CRL when less than its refresh margin remains before its nextUpdate. */
   async refreshIfDue(now = new Date()): Promise<void> {
     await this.latest(now);
+    await this.latest(now, 'root');
   }
+}
+
+function pick(crl: StoredCrl): Omit<CurrentCrl, 'issuer'> {
+  return { der: crl.der, thisUpdate: crl.thisUpdate, nextUpdate: crl.nextUpdate };
 }

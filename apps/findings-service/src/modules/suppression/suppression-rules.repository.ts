@@ -337,6 +337,33 @@ export class SuppressionRulesRepository {
   }
 
   /**
+   * Marks every run that showed no life for `staleSeconds` `failed`, each with a `run_failed`
+   * entry (cause `stale`) by the system, in one statement; the number marked. A job that comes
+   * back to life afterwards stops at its next chunk (the run is no longer its own).
+   */
+  async failStaleRuns(staleSeconds: number, label: string): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `WITH dead AS (
+         UPDATE suppression_rules SET run_state = 'failed', run_finished_at = now()
+          WHERE run_state = 'running'
+            AND COALESCE(run_heartbeat_at, run_started_at, 'epoch'::timestamptz)
+                < now() - make_interval(secs => $1)
+         RETURNING id, project_id, run_job_id, run_done
+       ), logged AS (
+         INSERT INTO suppression_rule_actions
+           (rule_id, project_id, actor_type, actor_id, actor_label, action, to_value)
+         SELECT id, project_id, 'system', NULL, $2, 'run_failed',
+                jsonb_build_object('job_id', run_job_id, 'cause', 'stale', 'done', run_done)
+           FROM dead
+         RETURNING 1
+       )
+       SELECT count(*)::int AS failed FROM logged`,
+      [staleSeconds, label],
+    )) as { failed: number }[];
+    return rows[0]?.failed ?? 0;
+  }
+
+  /**
    * Where run `jobId` is: its committed progress and the last finding id it committed (null:
    * no chunk yet). Undefined when the rule's run is no longer this one or no longer running.
    * A job that starts (or is retried) with no chunk committed counts the project's findings
