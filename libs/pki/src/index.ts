@@ -66,6 +66,14 @@ export type {
 
 export * from './est';
 
+export { ScepIssuer, protectionOf } from './scep/scep-issuer';
+export type { ScepIssuerConfig } from './scep/scep-issuer';
+export { generateScepRequester, loadScepRequester } from './scep/scep-requester';
+export type { ScepRequesterConfig } from './scep/scep-requester';
+export type { ScepEgress } from './scep/scep-transport';
+export { SCEP_MAX_ANSWER_BYTES, SCEP_DEFAULT_TIMEOUT_MS } from './scep/scep-transport';
+export { normalizeFingerprint, sha256Fingerprint } from './scep/scep-ca-certificates';
+
 export { buildCertificateBundle } from './bundle/certificate-bundle';
 export type { CertificateBundleInput } from './bundle/certificate-bundle';
 export { writeStoredZip } from './bundle/zip-writer';

@@ -20,3 +20,8 @@ export { EstStandIn } from './est-stand-in';
 export type { EstCall, EstMisbehaviour, EstStandInOptions } from './est-stand-in';
 export { selfSignedTlsIdentity } from './tls-test-identity';
 export type { TlsIdentity } from './tls-test-identity';
+export { ScepStandIn } from './scep-stand-in';
+export type { ScepStandInMode, ScepStandInOptions, ReceivedScepMessage } from './scep-stand-in';
+export { SCEPSERVER_BIN, startScepServer } from './scepserver';
+export type { RunningScepServer, ScepServerOptions } from './scepserver';
+export { loopbackEgressPolicy } from './scep-egress';
