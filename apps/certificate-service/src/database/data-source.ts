@@ -28,7 +28,11 @@ import { SshCertificateEntity } from '../modules/ssh/ssh-certificate.entity';
 import { SshKrlStateEntity } from '../modules/ssh/ssh-krl-state.entity';
 import { K8sClusterEntity } from '../modules/k8s/k8s-cluster.entity';
 import { K8sCredentialEntity } from '../modules/k8s/k8s-credential.entity';
+import { IssuerProfileEntity } from '../modules/issuer-profiles/issuer-profile.entity';
+import { WebhookEndpointEntity } from '../modules/webhooks/webhook-endpoint.entity';
+import { WebhookDeliveryEntity } from '../modules/webhooks/webhook-delivery.entity';
 import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
+import { ScepPendingEntity } from '../modules/scep/scep-pending.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -62,6 +66,10 @@ export const CERTSVC_ENTITIES = [
   SshKrlStateEntity,
   K8sClusterEntity,
   K8sCredentialEntity,
+  ScepPendingEntity,
+  IssuerProfileEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */
