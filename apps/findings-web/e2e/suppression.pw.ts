@@ -88,6 +88,17 @@ test('suppression rules: one click from a finding pre-fills a rule, the preview 
   await expect(page).not.toHaveURL(/suppression=/);
   await expect(rows).toHaveCount(2);
 
+  // The query mode has the same choice (the language has no term for it), kept in its link.
+  const q = encodeURIComponent(`product:"${product.name}"`);
+  await page.goto(`${webUrl()}/findings?mode=query&q=${q}`);
+  await expect(rows).toHaveCount(2);
+  await suppressed.click();
+  await page.getByRole('option', { name: 'Only suppressed', exact: true }).click();
+  await expect(page).toHaveURL(/mode=query.*suppression=only/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('src/crypto.ts');
+  await expectAccessible(page, 'query mode with suppressed findings');
+
   // An invalid rule is refused with the API's message, in place.
   await page.goto(`${webUrl()}/projects/${project.id}/suppression`);
   await page.getByRole('button', { name: 'New rule' }).click();

@@ -35,6 +35,7 @@ export function ViewBarPlaceholder({ mode }: { mode: ViewState['mode'] }) {
       <div className="bar-placeholder" aria-busy="true">
         {field(t('findings.query'), undefined)}
         <div className="bar-button">{t('findings.search')}</div>
+        {field(t('findings.suppressed'), BAR_WIDTHS.suppression)}
       </div>
     );
   }
@@ -53,6 +54,37 @@ export function ViewBarPlaceholder({ mode }: { mode: ViewState['mode'] }) {
         <div className="bar-button">{t('common.apply')}</div>
       </div>
     </div>
+  );
+}
+
+/** Suppressed findings: hidden (default), included, or only them — in both modes. */
+function SuppressionSelect({
+  view,
+  onChange,
+}: {
+  view: ViewState;
+  onChange(view: ViewState): void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Select
+      w={BAR_WIDTHS.suppression}
+      size="xs"
+      label={t('findings.suppressed')}
+      data={[
+        { value: 'exclude', label: t('findings.suppressedHide') },
+        { value: 'include', label: t('findings.suppressedInclude') },
+        { value: 'only', label: t('findings.suppressedOnly') },
+      ]}
+      value={view.filters.suppression ?? 'exclude'}
+      onChange={(v) =>
+        onChange({
+          ...view,
+          filters: { ...view.filters, suppression: v === 'exclude' ? undefined : (v ?? undefined) },
+        })
+      }
+      allowDeselect={false}
+    />
   );
 }
 
@@ -166,19 +198,7 @@ export function FilterBar({
         clearable
         clearButtonProps={{ 'aria-label': t('common.clear') }}
       />
-      <Select
-        w={BAR_WIDTHS.suppression}
-        size="xs"
-        label={t('findings.suppressed')}
-        data={[
-          { value: 'exclude', label: t('findings.suppressedHide') },
-          { value: 'include', label: t('findings.suppressedInclude') },
-          { value: 'only', label: t('findings.suppressedOnly') },
-        ]}
-        value={view.filters.suppression ?? 'exclude'}
-        onChange={(v) => set('suppression', v === 'exclude' ? undefined : (v ?? undefined))}
-        allowDeselect={false}
-      />
+      <SuppressionSelect view={view} onChange={onChange} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -267,6 +287,7 @@ export function QueryBar({
         <Button size="xs" type="submit" mt={22}>
           {t('findings.search')}
         </Button>
+        <SuppressionSelect view={{ ...view, q: text }} onChange={onChange} />
       </Group>
     </form>
   );

@@ -52,6 +52,25 @@ describe('findings view state in the URL', () => {
       status: 'new',
     });
   });
+
+  it('query mode keeps the suppressed findings choice, which the language has no term for', () => {
+    const view: ViewState = {
+      mode: 'query',
+      q: 'severity:HIGH',
+      filters: { status: 'new', suppression: 'only' },
+      sort: 'created_at',
+      order: 'desc',
+    };
+    const link = writeViewState(view);
+    expect(link.toString()).toBe('mode=query&q=severity%3AHIGH&suppression=only');
+    expect(listQuery(view)).toEqual({
+      sort: 'created_at',
+      order: 'desc',
+      q: 'severity:HIGH',
+      suppression: 'only',
+    });
+    expect(listQuery(readViewState(link))).toEqual(listQuery(view));
+  });
 });
 
 describe('grouping and the selection', () => {

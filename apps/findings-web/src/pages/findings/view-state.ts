@@ -61,6 +61,7 @@ export function writeViewState(view: ViewState): URLSearchParams {
   if (view.mode === 'query') {
     params.set('mode', 'query');
     if (view.q) params.set('q', view.q);
+    if (view.filters.suppression) params.set('suppression', view.filters.suppression);
   } else {
     for (const key of FILTER_KEYS) {
       const value = view.filters[key];
@@ -73,11 +74,15 @@ export function writeViewState(view: ViewState): URLSearchParams {
   return params;
 }
 
-/** The list request's query parameters for a view (query mode sends only `q`). */
+/**
+ * The list request's query parameters for a view (query mode sends `q` and the suppressed
+ * findings' choice, which the query language has no term for).
+ */
 export function listQuery(view: ViewState): Record<string, string> {
   const query: Record<string, string> = { sort: view.sort, order: view.order };
   if (view.mode === 'query') {
     if (view.q.trim()) query.q = view.q;
+    if (view.filters.suppression) query.suppression = view.filters.suppression;
   } else {
     Object.assign(query, view.filters);
   }
