@@ -18,6 +18,7 @@ import { EnrollmentModule } from '../modules/enrollment/enrollment.module';
 import { RequestsModule } from '../modules/requests/requests.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SettingsModule } from '../modules/settings/settings.module';
+import { AgentUpdateModule } from '../modules/agent-update/agent-update.module';
 import { SystemModule } from '../modules/system/system.module';
 import { UsersModule } from '../modules/users/users.module';
 import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
@@ -25,6 +26,8 @@ import { SshModule } from '../modules/ssh/ssh.module';
 import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-aliases.module';
 import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 import { K8sModule } from '../modules/k8s/k8s.module';
+import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
+import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -47,9 +50,11 @@ export class AppModule {
         DevicesModule,
         RequestsModule,
         SettingsModule,
+        AgentUpdateModule,
         EnrollmentModule,
         AgentModule,
         CaModule,
+        IssuerSettingsModule,
         CertificatesModule,
         CrlModule,
         LicenseModule,
@@ -61,6 +66,7 @@ export class AppModule {
         PrincipalAliasesModule,
         KeyholderModule,
         K8sModule,
+        WebhooksModule,
         ...extraImports,
       ],
     };

@@ -17,6 +17,10 @@ import { startCertsvcTracing } from '../app/tracing/certsvc-tracing';
 import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
 import { K8S_CREDENTIALS_PURGE_MS, k8sCredentialsPurgeTask } from './k8s-credentials-purge.task';
 import { tracedTask } from './traced-task';
+import { WebhookDeliveryModule } from '../modules/webhooks/webhooks.module';
+import { WebhookDeliveryWorker } from '../modules/webhooks/webhook-delivery.worker';
+import { WebhookRetention } from '../modules/webhooks/webhook-retention';
+import { webhookDeliveryTask, webhookRetentionTask } from './webhook-tasks';
 
 /** One leader among the worker replicas runs every periodic task. */
 export const WORKER_LEADER_LOCK = 'certificate-service:worker-leader';
@@ -31,6 +35,10 @@ export interface WorkerSchedule {
   crlRefreshEveryMs: number;
   /** Default `K8S_CREDENTIALS_PURGE_MS` (hourly). */
   k8sCredentialsPurgeEveryMs?: number;
+  /** Default `CERTSVC_WEBHOOK_POLL_SECONDS`. */
+  webhookDeliveryEveryMs?: number;
+  /** Default `WEBHOOK_RETENTION_PURGE_MS` (6 hours). */
+  webhookRetentionEveryMs?: number;
 }
 
 /**
@@ -55,9 +63,15 @@ export class WorkerModule {
         CrlModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [K8sRetentionModule],
-          inject: [CrlService, K8sCredentialsRetention, Tracing],
-          tasks: (crl: CrlService, k8s: K8sCredentialsRetention, tracing: Tracing) => [
+          imports: [K8sRetentionModule, WebhookDeliveryModule],
+          inject: [CrlService, K8sCredentialsRetention, Tracing, WebhookDeliveryWorker, WebhookRetention],
+          tasks: (
+            crl: CrlService,
+            k8s: K8sCredentialsRetention,
+            tracing: Tracing,
+            webhooks: WebhookDeliveryWorker,
+            webhookRetention: WebhookRetention,
+          ) => [
             tracedTask(tracing, 'crl-refresh', crlRefreshTask(crl, schedule.crlRefreshEveryMs)),
             tracedTask(
               tracing,
@@ -66,6 +80,16 @@ export class WorkerModule {
                 k8s,
                 schedule.k8sCredentialsPurgeEveryMs ?? K8S_CREDENTIALS_PURGE_MS,
               ),
+            ),
+            ...webhookDeliveryTask(
+              runtime.config,
+              webhooks,
+              schedule.webhookDeliveryEveryMs,
+            ).map((task) => tracedTask(tracing, 'webhook-delivery', task)),
+            tracedTask(
+              tracing,
+              'webhook-retention-purge',
+              webhookRetentionTask(webhookRetention, schedule.webhookRetentionEveryMs),
             ),
           ],
         }),

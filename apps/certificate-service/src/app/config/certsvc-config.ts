@@ -3,10 +3,12 @@ import { TrustedProxies } from '@platform/http';
 import { EnvReader } from '@platform/config';
 import { readTracingSettings, type TracingSettings } from '@platform/tracing';
 import { type CertsvcOidcSettings, readOidcConfig } from './oidc-config';
+import { type CertsvcIssuerConfig, readIssuerConfig } from './issuer-config';
 import {
   type CertsvcPkiPublicationConfig,
   readPkiPublicationConfig,
 } from './pki-publication-config';
+import { type CertsvcWebhookConfig, readWebhookConfig } from './webhook-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
   type Lifetime,
@@ -93,8 +95,12 @@ export interface CertsvcConfig {
   };
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
   tracing: TracingSettings;
+  /** Issuer profiles: default kind, profile secret key, reload, egress (`CERTSVC_ISSUER*`). */
+  issuers: CertsvcIssuerConfig;
   /** CRL and CA certificate URLs in issued certificates (`CERTSVC_PKI_BASE_URL`). */
   pkiPublication: CertsvcPkiPublicationConfig;
+  /** Outgoing webhooks (`CERTSVC_WEBHOOK*`, docs/certificate-service/webhooks.md). */
+  webhooks: CertsvcWebhookConfig;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -182,7 +188,9 @@ export function loadCertsvcConfig(
       vendorPublicKey: licenseVendorPublicKey(r),
     },
     tracing: readTracingSettings(r),
+    issuers: readIssuerConfig(r, devMode),
     pkiPublication: readPkiPublicationConfig(r),
+    webhooks: readWebhookConfig(r, devMode),
   };
   r.done();
   return config;

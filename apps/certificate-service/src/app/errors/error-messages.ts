@@ -107,6 +107,25 @@ export const CERTSVC_ERROR_MESSAGES = {
   k8s_prompt_unavailable:
     'cluster access needs a person to confirm and this session cannot ask (no terminal or graphical session)',
   k8s_public_key_invalid: 'public_key must be a PEM SubjectPublicKeyInfo (EC P-256/P-384 or RSA)',
+  // Issuer profiles (settings/issuers)
+  issuer_purpose_invalid:
+    'issuer profiles exist for the X.509 purposes wifi, user_mtls, ad_logon and vpn',
+  issuer_kind_invalid: 'kind must be built_in, scep or est',
+  issuer_url_invalid:
+    'url must be an https URL the request-forgery guard accepts (no credentials, query, local or metadata address)',
+  issuer_settings_invalid: 'a setting of the issuer profile is invalid',
+  issuer_secret_missing: 'a secret this issuer profile needs is missing',
+  issuer_secret_key_missing:
+    'issuer profile secrets cannot be stored: CERTSVC_SCEP_ENC_KEY is not configured',
+  issuer_secret_unreadable:
+    'the stored secrets of this profile cannot be opened with CERTSVC_SCEP_ENC_KEY; send them again',
+  // Outgoing webhooks
+  webhook_not_found: 'webhook endpoint not found',
+  webhook_url_refused:
+    'the webhook URL is refused by the request-forgery guard (scheme, credentials, local or metadata address)',
+  webhook_disabled: 'the webhook endpoint is disabled; enable it first',
+  webhook_encryption_key_missing:
+    'webhook secrets cannot be stored: CERTSVC_WEBHOOK_ENC_KEY is not configured',
 } as const satisfies Partial<Record<CertsvcErrorCode, string>>;
 
 /** A code that module error classes throw (it has a catalogue message). */

@@ -113,6 +113,19 @@ export const CERTSVC_ERROR_STATUSES = {
   k8s_cluster_disabled: 403,
   k8s_prompt_unavailable: 403,
   k8s_public_key_invalid: 400,
+  // Issuer profiles (settings/issuers)
+  issuer_purpose_invalid: 400,
+  issuer_kind_invalid: 400,
+  issuer_url_invalid: 400,
+  issuer_settings_invalid: 400,
+  issuer_secret_missing: 400,
+  issuer_secret_key_missing: 409,
+  issuer_secret_unreadable: 409,
+  // Outgoing webhooks
+  webhook_not_found: 404,
+  webhook_url_refused: 400,
+  webhook_disabled: 409,
+  webhook_encryption_key_missing: 409,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { IssuanceModule } from '../issuance/issuance.module';
 import { SettingsModule } from '../settings/settings.module';
+import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 import { ApprovalController } from './approval.controller';
 import { ApprovalRepository } from './approval.repository';
 import { ApprovalService } from './approval.service';
@@ -10,7 +11,7 @@ import { RejectionService } from './rejection.service';
 
 /** `POST /requests/approve`, `/requests/reject`, `/requests/check-conflicts`. */
 @Module({
-  imports: [AuditModule, IssuanceModule, SettingsModule],
+  imports: [AuditModule, IssuanceModule, SettingsModule, WebhookOutboxModule],
   controllers: [ApprovalController],
   providers: [ApprovalRepository, ApprovalService, RejectionService, ConflictsService],
 })

@@ -4,6 +4,7 @@ import type { Purpose } from '../../app/domain/purposes';
 import type { IssuableCsr } from '@platform/pki';
 import type { RequestStatus } from '../requests/request-status';
 import { rejectPendingRequests } from '../requests/request-writes.repository';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 
 /** A request as the approval checks see it, with its device. */
 export interface ApprovalCandidate {
@@ -35,7 +36,10 @@ export interface ConflictGroup {
 
 @Injectable()
 export class ApprovalRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   async candidates(ids: readonly string[]): Promise<ApprovalCandidate[]> {
     const rows = (await this.dataSource.query(
@@ -94,14 +98,27 @@ export class ApprovalRepository {
     return new Map(rows.map((r) => [r.id, r.status]));
   }
 
-  /** Rejects the requests still pending (one UPDATE of the requests module); returns their ids. */
+  /**
+   * Rejects the requests still pending (one UPDATE of the requests module) and writes their
+   * `request.rejected` webhook events in the same transaction; returns their ids.
+   */
   async rejectPending(
     ids: readonly string[],
     reason: string | null,
     decidedBy: string,
     at: Date,
   ): Promise<Set<string>> {
-    return rejectPendingRequests(this.dataSource.manager, ids, reason, decidedBy, at);
+    return this.dataSource.transaction(async (em) => {
+      const rejected = await rejectPendingRequests(em, ids, reason, decidedBy, at);
+      await this.outbox.enqueue(
+        em,
+        [...rejected].map((requestId) => ({
+          type: 'request.rejected' as const,
+          data: { request_id: requestId, reason, decided_by: decidedBy },
+        })),
+      );
+      return rejected;
+    });
   }
 
   /** For each device+purpose(+user) of the pending requests: its pending requests and current certificates. */

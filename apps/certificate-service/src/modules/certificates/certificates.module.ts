@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ISSUED_CERTIFICATE_READER } from '../agent/issued-certificate-reader';
 import { AuditModule } from '../audit/audit.module';
 import { CaModule } from '../ca/ca.module';
+import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 import { CertificatesController } from './certificates.controller';
 import { CertificatesRepository } from './certificates.repository';
 import { CertificatesService } from './certificates.service';
@@ -10,7 +11,7 @@ import { CertificateTableReader } from './certificate-table-reader';
 /** Issued certificates: bundle, key protection, and the agent's reader port (global). */
 @Global()
 @Module({
-  imports: [AuditModule, CaModule],
+  imports: [AuditModule, CaModule, WebhookOutboxModule],
   controllers: [CertificatesController],
   providers: [
     CertificatesRepository,

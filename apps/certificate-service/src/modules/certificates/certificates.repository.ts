@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CertificateEntity } from './certificate.entity';
 import type { KeyProtectionLevel } from './certificate-status';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 
 export interface RevokedEntryRow {
   serial: string;
@@ -11,7 +12,10 @@ export interface RevokedEntryRow {
 
 @Injectable()
 export class CertificatesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   private get repo() {
     return this.dataSource.getRepository(CertificateEntity);
@@ -41,15 +45,35 @@ export class CertificatesRepository {
     });
   }
 
-  /** Marks active certificates revoked; returns the serials that changed. */
+  /**
+   * Marks active certificates revoked; returns the serials that changed. Their
+   * `certificate.revoked` webhook events are written in the same transaction.
+   */
   async markRevoked(serials: readonly string[], reason: string, at: Date): Promise<string[]> {
     if (serials.length === 0) return [];
-    const rows = (await this.dataSource.query(
-      `UPDATE certificates SET status = 'revoked', revoked_at = $2, revocation_reason = $3
-       WHERE serial = ANY($1::varchar[]) AND status = 'active' RETURNING serial`,
-      [serials, at, reason],
-    )) as [{ serial: string }[], number];
-    return rows[0].map((r) => r.serial);
+    return this.dataSource.transaction(async (em) => {
+      const rows = (await em.query(
+        `UPDATE certificates SET status = 'revoked', revoked_at = $2, revocation_reason = $3
+         WHERE serial = ANY($1::varchar[]) AND status = 'active'
+         RETURNING serial, device_id, purpose, user_identity`,
+        [serials, at, reason],
+      )) as [{ serial: string; device_id: string; purpose: string; user_identity: string | null }[], number];
+      await this.outbox.enqueue(
+        em,
+        rows[0].map((r) => ({
+          type: 'certificate.revoked' as const,
+          data: {
+            serial: r.serial,
+            device_id: r.device_id,
+            purpose: r.purpose,
+            user_identity: r.user_identity,
+            reason,
+            revoked_at: at.toISOString(),
+          },
+        })),
+      );
+      return rows[0].map((r) => r.serial);
+    });
   }
 
   /** Revoked, not yet expired certificates of an issuer kind, for its CRL. */

@@ -13,10 +13,11 @@ import { SourceAuthGate } from './source-auth/source-auth.gate';
 import { SshEnrollmentService } from './ssh-enrollment.service';
 import { UserEnrollmentService } from './user-enrollment.service';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';
+import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
 @Module({
-  imports: [DevicesModule, SettingsModule, RateLimitsModule],
+  imports: [DevicesModule, SettingsModule, RateLimitsModule, WebhookOutboxModule],
   controllers: [EnrollmentController],
   providers: [
     EnrollNoncesRepository,

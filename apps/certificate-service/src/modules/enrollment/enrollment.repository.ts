@@ -13,13 +13,17 @@ import {
   supersedePendingRequests,
   type NewRequest,
 } from '../requests/request-writes.repository';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 
 /**
  * The writes of one enrollment, inside one transaction: the devices' and the requests' own
  * statements (devices/device-writes.repository.ts, requests/request-writes.repository.ts).
  */
 export class EnrollmentTx {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   /** Inserts the device unless its serial exists; true when inserted. */
   insertDeviceIfAbsent(device: NewDevice): Promise<boolean> {
@@ -45,16 +49,34 @@ export class EnrollmentTx {
     return supersedePendingRequests(this.em, deviceId, purpose, userIdentity);
   }
 
-  insertRequest(request: NewRequest): Promise<void> {
-    return insertRequest(this.em, request);
+  /** Inserts the request and its `request.created` webhook event (same transaction). */
+  async insertRequest(request: NewRequest): Promise<void> {
+    await insertRequest(this.em, request);
+    await this.outbox.enqueue(this.em, [
+      {
+        type: 'request.created',
+        data: {
+          request_id: request.id,
+          device_id: request.deviceId,
+          purpose: request.purpose,
+          requester_kind: request.requesterKind,
+          requested_by: request.requestedBy,
+          user_identity: request.userIdentity,
+          registered_during_block: request.registeredDuringBlock,
+        },
+      },
+    ]);
   }
 }
 
 @Injectable()
 export class EnrollmentRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   transaction<T>(work: (tx: EnrollmentTx) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((em) => work(new EnrollmentTx(em)));
+    return this.dataSource.transaction((em) => work(new EnrollmentTx(em, this.outbox)));
   }
 }

@@ -4,10 +4,23 @@ import { IssuerRegistry } from '../ca/issuer-registry';
 import type { SlotCandidate } from '../license/license.repository';
 import { LicenseSeatsService } from '../license/license-seats.service';
 import { LicenseSlotsService } from '../license/license-slots.service';
-import { type CertificateIssuer, type IssueManyOutcome, type IssueRequest } from '@platform/pki';
+import {
+  toPem,
+  type CertificateIssuer,
+  type IssueManyOutcome,
+  type IssueRequest,
+} from '@platform/pki';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { issuanceEvents } from './issuance-events';
 import { elapsedMs, IssuanceTimings } from './issuance-timings';
 import {
+  insertScepPending,
+  type NewScepPending,
+} from '../scep/scep-pending-writes.repository';
+import {
+  currentCertificateKey,
   IssuanceRepository,
+  type CurrentCertificate,
   type IssuanceTx,
   type NewCertificate,
   type RequestDecision,
@@ -38,6 +51,7 @@ export class IssuanceService {
     private readonly timings: IssuanceTimings,
     private readonly ssh: SshCertificateIssuer,
     private readonly tracing: Tracing,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   async issue(
@@ -86,13 +100,18 @@ export class IssuanceService {
       const x509 = admitted.filter((r): r is IssuableRequest => !isSshIssuable(r));
       const ssh = admitted.filter(isSshIssuable);
       const signStarted = process.hrtime.bigint();
-      const results = await this.signAll(x509);
+      const results = await this.signAll(x509, await tx.currentCertificates(x509));
       // SSH certificates: signed and inserted (one multi-row INSERT) in this transaction.
       const sshResults = await this.ssh.issue(ltx.em, ssh, at);
       issueMs = elapsedMs(signStarted);
-      const certificates = this.collect(x509, results, outcomes, decisions);
+      const pending: NewScepPending[] = [];
+      const certificates = this.collect(x509, results, outcomes, decisions, pending);
       const sshIssued = this.collectSsh(ssh, sshResults, outcomes, decisions);
       await this.persist(tx, certificates, decisions, decidedBy, at);
+      // SCEP pending records commit with the `ca_pending` decisions (scep module's write).
+      await insertScepPending(ltx.em, pending, at);
+      // Webhook outbox rows commit with the issuance or not at all (one INSERT per batch).
+      await this.outbox.enqueue(ltx.em, issuanceEvents(admitted, outcomes, certificates, decidedBy));
       const counted: SlotCandidate[] = admitted
         .filter((r) => outcomes.get(r.requestId)?.status !== 'error')
         .map((r) => ({ identityKey: r.identityKey, deviceId: r.deviceId }));
@@ -104,17 +123,23 @@ export class IssuanceService {
     return outcomes;
   }
 
-  /** One `issueMany` per issuer (purposes may use different issuers). */
+  /**
+   * One `issueMany` per issuer (purposes may use different issuers, two purposes two EST
+   * servers of the same kind). A device holding a current certificate of the purpose from an
+   * issuer of the same kind renews it (`renewalOf`: EST `simplereenroll`).
+   */
   private async signAll(
     admitted: readonly IssuableRequest[],
+    current: ReadonlyMap<string, CurrentCertificate>,
   ): Promise<Map<string, IssueManyOutcome & { issuerKind: string }>> {
     const byIssuer = new Map<
-      string,
+      CertificateIssuer,
       { kind: string; requests: IssueRequest[]; issuer: CertificateIssuer }
     >();
     for (const row of admitted) {
       const issuer = this.issuers.forPurpose(row.purpose);
-      const group = byIssuer.get(issuer.kind) ?? { kind: issuer.kind, requests: [], issuer };
+      const group = byIssuer.get(issuer) ?? { kind: issuer.kind, requests: [], issuer };
+      const held = current.get(currentCertificateKey(row));
       group.requests.push({
         requestId: row.requestId,
         purpose: row.purpose,
@@ -122,8 +147,9 @@ export class IssuanceService {
         subjectCommonName: row.subject,
         ...(row.upn ? { userPrincipalName: row.upn } : {}),
         ...(row.sid ? { sid: row.sid } : {}),
+        ...(held?.issuerKind === issuer.kind ? { renewalOf: held.serial } : {}),
       });
-      byIssuer.set(issuer.kind, group);
+      byIssuer.set(issuer, group);
     }
     const results = new Map<string, IssueManyOutcome & { issuerKind: string }>();
     for (const group of byIssuer.values()) {
@@ -139,6 +165,7 @@ export class IssuanceService {
     results: Map<string, IssueManyOutcome & { issuerKind: string }>,
     outcomes: Map<string, IssuanceOutcome>,
     decisions: RequestDecision[],
+    pending: NewScepPending[],
   ): NewCertificate[] {
     const certificates: NewCertificate[] = [];
     for (const row of admitted) {
@@ -150,6 +177,16 @@ export class IssuanceService {
       } else if (result.status === 'pending') {
         outcomes.set(row.requestId, { status: 'ca_pending' });
         decisions.push({ id: row.requestId, status: 'ca_pending', reason: null });
+        pending.push({
+          requestId: row.requestId,
+          transactionId: result.pendingReference,
+          issuerKind: result.issuerKind,
+          pollState: result.pollState ?? null,
+          deviceId: row.deviceId,
+          purpose: row.purpose,
+          subject: row.subject,
+          userIdentity: row.userIdentity,
+        });
       } else {
         outcomes.set(row.requestId, { status: 'issued', serial: result.serial });
         decisions.push({ id: row.requestId, status: 'issued', reason: null });
@@ -164,6 +201,11 @@ export class IssuanceService {
           notAfter: result.notAfter,
           der: result.certificateDer,
           issuerKind: result.issuerKind,
+          // An external issuer's chain is kept with the certificate (bundles, agents).
+          chainPem:
+            result.issuerKind === 'built_in'
+              ? null
+              : result.chainDer.map((der) => toPem('CERTIFICATE', der)).join(''),
           supersededBy: null,
         });
       }

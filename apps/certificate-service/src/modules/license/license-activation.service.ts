@@ -26,7 +26,11 @@ export class LicenseActivationService {
     if (!state) throw new LicenseError('license_invalid', 'the deployment instance key is missing');
     const now = new Date();
     const terms = this.license.acceptable(licenseB64, state.instancePublicKey, now);
-    await this.licenses.storeLicense(licenseB64, now);
+    await this.licenses.storeLicense(licenseB64, now, {
+      license_id: terms.licenseId,
+      max_devices: terms.maxDevices,
+      expires_at: terms.expiresAt?.toISOString() ?? null,
+    });
     await this.audit.record({
       action: 'license.activate',
       actor,

@@ -3,6 +3,7 @@ import type { Actor } from '../../app/access/actor';
 import { AuditService } from '../audit/audit.service';
 import { LicenseLedgerService } from './license-ledger.service';
 import { LicenseRepository } from './license.repository';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 
 export interface ReanchorResult {
   activeCount: number;
@@ -21,6 +22,7 @@ export class LicenseReanchorService {
     private readonly licenses: LicenseRepository,
     private readonly ledger: LicenseLedgerService,
     private readonly audit: AuditService,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   /**
@@ -54,6 +56,12 @@ export class LicenseReanchorService {
       await tx.raiseHighWater();
       await this.ledger.checkpoint(tx, at, true);
       await tx.clearTamper();
+      await this.outbox.enqueue(tx.em, [
+        {
+          type: 'license.reanchored',
+          data: { active_count: count, placeholders, at: at.toISOString() },
+        },
+      ]);
       return {
         activeCount: count,
         recount: recount.length,

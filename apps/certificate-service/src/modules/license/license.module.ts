@@ -13,10 +13,11 @@ import { LicenseSeatsService } from './license-seats.service';
 import { LicenseSlotsService } from './license-slots.service';
 import { LicenseStatusService } from './license-status.service';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';
+import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 
 /** Device slots, the usage ledger, signed licenses and `/api/v1/license/*`. */
 @Module({
-  imports: [AuditModule, RateLimitsModule],
+  imports: [AuditModule, RateLimitsModule, WebhookOutboxModule],
   controllers: [LicenseController],
   providers: [
     LicenseRepository,

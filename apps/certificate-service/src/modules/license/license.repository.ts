@@ -9,6 +9,7 @@ import {
 } from './license-ledger';
 import { LicenseCheckpointEntity } from './license-checkpoint.entity';
 import { LicenseStateEntity } from './license-state.entity';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 
 /** Serializes every ledger append and slot count (API replicas included). */
 const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('certsvc:license-ledger'))`;
@@ -268,7 +269,10 @@ export class LicenseTx {
 
 @Injectable()
 export class LicenseRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   /** A transaction holding the ledger lock for its whole duration. */
   transaction<T>(work: (tx: LicenseTx) => Promise<T>): Promise<T> {
@@ -321,11 +325,19 @@ export class LicenseRepository {
   }
 
   /** Enters `tamper` (outside any ledger transaction, so a refused approval keeps it). */
+  /** Enters `tamper` (once); entering writes its `license.tamper` webhook event with it. */
   async setTamper(reason: string, at: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE license_state SET tamper_reason = $1, tamper_at = $2, updated_at = now() WHERE id = 1 AND tamper_reason IS NULL`,
-      [reason, at],
-    );
+    await this.dataSource.transaction(async (em) => {
+      const [, changed] = (await em.query(
+        `UPDATE license_state SET tamper_reason = $1, tamper_at = $2, updated_at = now() WHERE id = 1 AND tamper_reason IS NULL`,
+        [reason, at],
+      )) as [unknown, number];
+      if (changed > 0) {
+        await this.outbox.enqueue(em, [
+          { type: 'license.tamper', data: { reason, at: at.toISOString() } },
+        ]);
+      }
+    });
   }
 
   async createStateIfAbsent(publicKey: string, encryptedPrivateKey: string): Promise<void> {
@@ -337,11 +349,21 @@ export class LicenseRepository {
   }
 
   /** Stores an activated license (replacing the previous one). */
-  async storeLicense(licenseB64: string, at: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE license_state SET license_b64 = $1, license_activated_at = $2, updated_at = now() WHERE id = 1`,
-      [licenseB64, at],
-    );
+  /** Stores an accepted license with its `license.activated` webhook event (one transaction). */
+  async storeLicense(
+    licenseB64: string,
+    at: Date,
+    event: Record<string, unknown> = {},
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await em.query(
+        `UPDATE license_state SET license_b64 = $1, license_activated_at = $2, updated_at = now() WHERE id = 1`,
+        [licenseB64, at],
+      );
+      await this.outbox.enqueue(em, [
+        { type: 'license.activated', data: { ...event, activated_at: at.toISOString() } },
+      ]);
+    });
   }
 
   async slotCount(): Promise<number> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { setDeviceBlocked } from '../devices/device-writes.repository';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 
 export interface DeviceRef {
   id: string;
@@ -15,7 +16,10 @@ export interface DeviceRef {
  */
 @Injectable()
 export class DeviceBlockRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   async findBySerial(serial: string): Promise<DeviceRef | null> {
     const rows = (await this.dataSource.query(
@@ -28,7 +32,20 @@ export class DeviceBlockRepository {
       : null;
   }
 
-  async setBlocked(deviceId: string, blocked: boolean, at: Date): Promise<void> {
-    await setDeviceBlocked(this.dataSource.manager, deviceId, blocked, at);
+  /**
+   * Sets the block state; a change writes its `device.blocked` / `device.unblocked` webhook
+   * event in the same transaction (a repeated unblock reports nothing).
+   */
+  async setBlocked(device: DeviceRef, blocked: boolean, at: Date): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await setDeviceBlocked(em, device.id, blocked, at);
+      if (device.blocked === blocked) return;
+      await this.outbox.enqueue(em, [
+        {
+          type: blocked ? 'device.blocked' : 'device.unblocked',
+          data: { device_id: device.id, serial: device.serial, at: at.toISOString() },
+        },
+      ]);
+    });
   }
 }

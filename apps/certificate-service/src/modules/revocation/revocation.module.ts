@@ -7,10 +7,11 @@ import { CertificateRevoker } from './certificate-revoker';
 import { DeviceBlockRepository } from './device-block.repository';
 import { RevocationController } from './revocation.controller';
 import { RevocationService } from './revocation.service';
+import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 
 /** Certificate, device and user revocation; device block and unblock. */
 @Module({
-  imports: [AuditModule, CaModule, LicenseModule, SshModule],
+  imports: [AuditModule, CaModule, LicenseModule, SshModule, WebhookOutboxModule],
   controllers: [RevocationController],
   providers: [DeviceBlockRepository, CertificateRevoker, RevocationService],
 })

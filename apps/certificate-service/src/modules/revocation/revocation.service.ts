@@ -101,7 +101,7 @@ export class RevocationService {
       slotReleased = await this.slots.inLedgerTransaction((tx) =>
         this.slots.decommissionIn(tx, device.identityKey, at),
       );
-      await this.devices.setBlocked(device.id, true, at);
+      await this.devices.setBlocked(device, true, at);
     }
     await this.audit.record({
       action: 'device.revoke',
@@ -132,7 +132,7 @@ export class RevocationService {
   async unblockDevice(actor: Actor, serial: string): Promise<{ serial: string; blocked: false }> {
     const device = await this.devices.findBySerial(serial);
     if (!device) throw new RevocationError('device_not_found');
-    await this.devices.setBlocked(device.id, false, new Date());
+    await this.devices.setBlocked(device, false, new Date());
     await this.audit.record({
       action: 'device.unblock',
       actor,

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CorpAllowlistRepository } from './corp-allowlist.repository';
+import { CorpOwnershipWebhook } from './corp-ownership-webhook';
 import { PolicySettingsService } from './policy-settings.service';
-import { usesAllowlist, usesWebhook, type SaAutoApprovePolicy } from './sa-auto-approve.policy';
+import { usesAllowlist } from './sa-auto-approve.policy';
 
 /** `error` is never permission: the approval flow refuses on `denied` and on `error`. */
 export type CorpOwnershipVerdict = 'allowed' | 'denied' | 'error';
@@ -16,6 +17,7 @@ export class CorpOwnershipCheck {
   constructor(
     private readonly policies: PolicySettingsService,
     private readonly allowlist: CorpAllowlistRepository,
+    private readonly webhook: CorpOwnershipWebhook,
   ) {}
 
   /** Whether the check applies at all (policy other than `off`). */
@@ -28,19 +30,38 @@ export class CorpOwnershipCheck {
   }
 
   /**
-   * Verdicts for a batch of serials: one policy read and one allowlist query, whatever the
-   * batch size (bulk approval by a service account).
+   * Verdicts for a batch of serials: one policy read, one allowlist query and, for the serials
+   * the webhook decides, ceil(n / 100) webhook calls, whatever the batch size.
+   *  - `webhook`: the webhook decides every serial;
+   *  - `allowlist_or_webhook`: listed serials pass, the webhook decides the others;
+   *  - `allowlist_and_webhook`: unlisted serials are denied, the webhook decides the listed.
    */
   async checkMany(serials: readonly string[]): Promise<Map<string, CorpOwnershipVerdict>> {
     const unique = [...new Set(serials)];
     try {
       const { value: policy } = await this.policies.saAutoApprove();
+      if (policy.policy === 'off') return new Map(unique.map((s) => [s, 'allowed' as const]));
       const listed = usesAllowlist(policy.policy)
         ? await this.allowlist.listed(unique)
         : new Set<string>();
-      return new Map(
-        unique.map((serial) => [serial, this.verdict(policy, serial, listed.has(serial))]),
-      );
+      if (policy.policy === 'allowlist') {
+        return new Map(unique.map((s) => [s, listed.has(s) ? 'allowed' : 'denied']));
+      }
+      const verdicts = new Map<string, CorpOwnershipVerdict>();
+      const ask: string[] = [];
+      for (const serial of unique) {
+        if (policy.policy === 'allowlist_or_webhook' && listed.has(serial)) {
+          verdicts.set(serial, 'allowed');
+        } else if (policy.policy === 'allowlist_and_webhook' && !listed.has(serial)) {
+          verdicts.set(serial, 'denied');
+        } else {
+          ask.push(serial);
+        }
+      }
+      for (const [serial, verdict] of await this.webhook.ask(policy, ask)) {
+        verdicts.set(serial, verdict);
+      }
+      return verdicts;
     } catch (error) {
       this.logger.warn(
         { serials: unique.length, error: error instanceof Error ? error.message : String(error) },
@@ -48,34 +69,5 @@ export class CorpOwnershipCheck {
       );
       return new Map(unique.map((serial) => [serial, 'error' as const]));
     }
-  }
-
-  private verdict(
-    policy: SaAutoApprovePolicy,
-    serial: string,
-    listed: boolean,
-  ): CorpOwnershipVerdict {
-    switch (policy.policy) {
-      case 'off':
-        return 'allowed';
-      case 'allowlist':
-        return listed ? 'allowed' : 'denied';
-      case 'webhook':
-        return this.askWebhook(policy, serial);
-      case 'allowlist_or_webhook':
-        return listed ? 'allowed' : this.askWebhook(policy, serial);
-      case 'allowlist_and_webhook':
-        return listed ? this.askWebhook(policy, serial) : 'denied';
-    }
-  }
-
-  /** No ownership webhook client exists: every webhook answer is `error`, which refuses approval. */
-  private askWebhook(policy: SaAutoApprovePolicy, serial: string): CorpOwnershipVerdict {
-    if (!usesWebhook(policy.policy) || policy.webhookUrl === null) {
-      this.logger.warn({ serial }, 'corp-ownership webhook not configured; refusing');
-      return 'error';
-    }
-    this.logger.warn({ serial }, 'corp-ownership webhook not implemented yet; refusing');
-    return 'error';
   }
 }

@@ -20,10 +20,12 @@ import {
   type K8sPromptPolicy,
 } from './k8s-prompt.policy';
 import {
+  saAutoApproveForAudit,
   saAutoApproveFromJson,
   saAutoApproveToJson,
   type SaAutoApprovePolicy,
 } from './sa-auto-approve.policy';
+import { CorpOwnershipWebhook } from './corp-ownership-webhook';
 
 export interface Stored<T> {
   value: T;
@@ -38,6 +40,7 @@ export class PolicySettingsService {
     private readonly settings: PolicySettingsRepository,
     private readonly audit: AuditService,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    private readonly corpWebhook: CorpOwnershipWebhook,
   ) {}
 
   async enrollSourceAuth(): Promise<Stored<EnrollSourceAuthPolicy>> {
@@ -81,11 +84,26 @@ export class PolicySettingsService {
     };
   }
 
+  /**
+   * `webhookSecret`: undefined keeps the stored secret, null removes it, a string replaces it
+   * (sealed). The URL passes the request-forgery guard's checks before anything is stored.
+   */
   async setSaAutoApprove(
     actor: Actor,
-    policy: SaAutoApprovePolicy,
+    input: Omit<SaAutoApprovePolicy, 'webhookSecretSealed'> & { webhookSecret?: string | null },
   ): Promise<Stored<SaAutoApprovePolicy>> {
     const before = await this.saAutoApprove();
+    if (input.webhookUrl !== null) this.corpWebhook.checkUrl(input.webhookUrl);
+    const { webhookSecret, ...fields } = input;
+    const policy: SaAutoApprovePolicy = {
+      ...fields,
+      webhookSecretSealed:
+        webhookSecret === undefined
+          ? before.value.webhookSecretSealed
+          : webhookSecret === null
+            ? null
+            : this.corpWebhook.seal(webhookSecret),
+    };
     const row = await this.settings.put(
       'sa_auto_approve',
       saAutoApproveToJson(policy),
@@ -95,7 +113,10 @@ export class PolicySettingsService {
       action: 'settings.sa_auto_approve_change',
       actor,
       target: 'sa_auto_approve',
-      details: { old: saAutoApproveToJson(before.value), new: row.value },
+      details: {
+        old: saAutoApproveForAudit(before.value),
+        new: saAutoApproveForAudit(saAutoApproveFromJson(row.value)),
+      },
     });
     return {
       value: saAutoApproveFromJson(row.value),

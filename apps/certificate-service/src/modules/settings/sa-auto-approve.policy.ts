@@ -13,6 +13,11 @@ export interface SaAutoApprovePolicy {
   /** Ownership webhook; null when not configured (never read as permission). */
   webhookUrl: string | null;
   webhookTimeoutMs: number;
+  /**
+   * Secret signing the ownership query (HMAC, as outgoing webhooks), sealed with
+   * `CERTSVC_WEBHOOK_ENC_KEY`; null when not set (never read as permission). Never returned.
+   */
+  webhookSecretSealed: string | null;
 }
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
@@ -21,6 +26,7 @@ export const DEFAULT_SA_AUTO_APPROVE: SaAutoApprovePolicy = {
   policy: 'off',
   webhookUrl: null,
   webhookTimeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
+  webhookSecretSealed: null,
 };
 
 export function saAutoApproveFromJson(
@@ -31,10 +37,12 @@ export function saAutoApproveFromJson(
   const policy = CORP_OWNERSHIP_POLICIES.find((p) => p === value.policy) ?? 'allowlist_and_webhook';
   const url = value.webhook_url;
   const timeout = value.webhook_timeout_ms;
+  const sealed = value.webhook_secret_sealed;
   return {
     policy,
     webhookUrl: typeof url === 'string' && url !== '' ? url : null,
     webhookTimeoutMs: typeof timeout === 'number' ? timeout : DEFAULT_WEBHOOK_TIMEOUT_MS,
+    webhookSecretSealed: typeof sealed === 'string' && sealed !== '' ? sealed : null,
   };
 }
 
@@ -43,7 +51,14 @@ export function saAutoApproveToJson(policy: SaAutoApprovePolicy): Record<string,
     policy: policy.policy,
     webhook_url: policy.webhookUrl,
     webhook_timeout_ms: policy.webhookTimeoutMs,
+    webhook_secret_sealed: policy.webhookSecretSealed,
   };
+}
+
+/** The stored policy as the audit log shows it: whether a secret is set, never the secret. */
+export function saAutoApproveForAudit(policy: SaAutoApprovePolicy): Record<string, unknown> {
+  const { webhook_secret_sealed: sealed, ...rest } = saAutoApproveToJson(policy);
+  return { ...rest, webhook_secret_set: sealed !== null };
 }
 
 export function usesAllowlist(policy: CorpOwnershipPolicy): boolean {

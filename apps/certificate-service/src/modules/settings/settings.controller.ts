@@ -53,6 +53,7 @@ export class SettingsController {
       policy: body.policy,
       webhookUrl: body.webhook_url ?? null,
       webhookTimeoutMs: body.webhook_timeout_ms ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+      webhookSecret: body.webhook_secret,
     });
     return SaAutoApproveDto.from(stored);
   }
