@@ -19,6 +19,7 @@ import { RequestsModule } from '../modules/requests/requests.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SettingsModule } from '../modules/settings/settings.module';
 import { AgentUpdateModule } from '../modules/agent-update/agent-update.module';
+import { AgentUpdateModule } from '../modules/agent-update/agent-update.module';
 import { SystemModule } from '../modules/system/system.module';
 import { UsersModule } from '../modules/users/users.module';
 import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
@@ -50,6 +51,7 @@ export class AppModule {
         DevicesModule,
         RequestsModule,
         SettingsModule,
+        AgentUpdateModule,
         AgentUpdateModule,
         EnrollmentModule,
         AgentModule,
