@@ -35,6 +35,8 @@ export type PkiErrorCode =
   | 'est_pending_unsupported'
   | 'est_answer_invalid'
   | 'est_key_mismatch'
+  // an issuer profile that cannot issue (kind without settings, unreadable secrets)
+  | 'issuer_not_configured'
   // SCEP issuer (RFC 8894): configuration, transport, CA certificates, hostile or refusing answers
   | 'scep_config_invalid'
   | 'scep_transport_failed'

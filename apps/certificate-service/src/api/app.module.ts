@@ -28,6 +28,7 @@ import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-a
 import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 import { K8sModule } from '../modules/k8s/k8s.module';
 import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
+import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */

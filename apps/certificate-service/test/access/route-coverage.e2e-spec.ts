@@ -7,6 +7,7 @@ import { ISSUANCE_ROWS } from './matrices/issuance.matrix';
 import { SSH_KEYHOLDER_ROWS } from './matrices/ssh-keyholder.matrix';
 import { SSH_ROWS } from './matrices/ssh.matrix';
 import { K8S_ROWS } from './matrices/k8s.matrix';
+import { PKI_SETTINGS_ROWS } from './matrices/pki-settings.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -16,6 +17,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'ssh-keyholder-role-matrix.e2e-spec.ts': SSH_KEYHOLDER_ROWS,
   'ssh-role-matrix.e2e-spec.ts': SSH_ROWS,
   'k8s-role-matrix.e2e-spec.ts': K8S_ROWS,
+  'pki-settings-role-matrix.e2e-spec.ts': PKI_SETTINGS_ROWS,
 };
 
 /**

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import {
   BuiltInCaIssuer,
+  certificatesFromPem,
   loadIssuingCa,
   signRootCrl,
   type CaMaterial,
@@ -10,7 +11,14 @@ import {
   type CertificateIssuer,
   type X509Purpose,
 } from '@platform/pki';
+import { ProfileIssuers, type ProfileIssuerEntry } from '../issuer-profiles/profile-issuers';
 import { CaMaterialRepository } from './ca-material.repository';
+
+export interface PurposeIssuerStatus extends Pick<ProfileIssuerEntry, 'configured' | 'problem'> {
+  issuer: CertificateIssuer;
+  /** `override`: injected with `use`; `profile`: a stored profile; `default`: CERTSVC_ISSUER. */
+  source: 'override' | ProfileIssuerEntry['source'];
+}
 import { CaError } from './ca.errors';
 import { caPointers, loadPublishedCaMaterial } from './ca-publication';
 
@@ -30,6 +38,7 @@ export class IssuerRegistry implements OnApplicationBootstrap {
   constructor(
     private readonly store: CaMaterialRepository,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
+    private readonly profiles: ProfileIssuers,
   ) {}
 
   /** Runs after migrations (app.init): loads or generates the CA. */
@@ -67,14 +76,36 @@ export class IssuerRegistry implements OnApplicationBootstrap {
     return signRootCrl(this.material, this.config.pki.caKeyEncryptionKey, input);
   }
 
+  /**
+   * The CA chain of a stored certificate: the one an external issuer sent with it
+   * (`certificates.chain_pem`), else the built-in CA's. Issuing CA first, root last.
+   */
+  chainFor(chainPem: string | null): Buffer[] {
+    return chainPem ? certificatesFromPem(chainPem) : this.builtInChain();
+  }
+
   /** CA chain of the built-in CA: issuing CA first, root last. */
   builtInChain(): Buffer[] {
     const { issuingDer, rootDer } = this.builtIn().caCertificates();
     return [issuingDer, rootDer];
   }
 
+  /**
+   * The issuer of a purpose: one injected with `use` (tests), else the one its issuer profile
+   * (or `CERTSVC_ISSUER`) gives, else the built-in CA.
+   */
   forPurpose(purpose: X509Purpose): CertificateIssuer {
-    return this.overrides.get(purpose) ?? this.builtIn();
+    return this.overrides.get(purpose) ?? this.profiles.entry(purpose).issuer ?? this.builtIn();
+  }
+
+  /** Where a purpose's issuer comes from and whether it can issue (`GET /api/v1/issuer`). */
+  status(purpose: X509Purpose): PurposeIssuerStatus {
+    const issuer = this.forPurpose(purpose);
+    if (this.overrides.has(purpose)) {
+      return { issuer, source: 'override', configured: true, problem: null };
+    }
+    const { source, configured, problem } = this.profiles.entry(purpose);
+    return { issuer, source, configured, problem };
   }
 
   /** Replaces the issuer of a purpose (issuer profiles; tests inject failing issuers). */

@@ -15,13 +15,17 @@ export class IssuerController {
   @ApiOkResponse({ type: IssuerDto })
   issuer(): IssuerDto {
     const byPurpose = this.registry.purposes().map((purpose) => {
-      const c = this.registry.forPurpose(purpose).capabilities();
+      const status = this.registry.status(purpose);
+      const c = status.issuer.capabilities();
       return {
         purpose,
         kind: c.kind,
         async: c.async,
         supports_revoke: c.supportsRevoke,
         supports_crl: c.supportsCrl,
+        source: status.source,
+        configured: status.configured,
+        problem: status.problem,
       };
     });
     const main = this.registry.forPurpose('wifi').capabilities();

@@ -20,7 +20,7 @@ export class CertificateTableReader implements IssuedCertificateReader {
     return {
       serial: row.serial,
       certificateDer: row.der,
-      chainDer: this.issuers.builtInChain(),
+      chainDer: this.issuers.chainFor(row.chainPem),
       notBefore: row.notBefore,
       notAfter: row.notAfter,
     };

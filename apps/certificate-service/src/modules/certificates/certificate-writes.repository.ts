@@ -17,6 +17,8 @@ export interface NewCertificate {
   notAfter: Date;
   der: Buffer;
   issuerKind: string;
+  /** CA chain (PEM, issuing CA first) of an external issuer's certificate; null: built-in CA. */
+  chainPem?: string | null;
   /** Set when a later certificate of the same batch replaces it. */
   supersededBy: string | null;
 }
@@ -62,13 +64,13 @@ export async function insertCertificates(
   await em.query(
     `INSERT INTO certificates (serial, request_id, device_id, purpose, subject, user_identity,
          not_before, not_after, der, status, issuer_kind, key_protection, superseded_at,
-         superseded_by, created_at)
+         superseded_by, created_at, chain_pem)
        SELECT s, r, d, p, sub, u, nb, na, der, 'active', k, 'none',
-              CASE WHEN sb IS NULL THEN NULL ELSE $12::timestamptz END, sb, $12::timestamptz
+              CASE WHEN sb IS NULL THEN NULL ELSE $12::timestamptz END, sb, $12::timestamptz, ch
        FROM unnest($1::varchar[], $2::uuid[], $3::uuid[], $4::varchar[], $5::varchar[],
                    $6::varchar[], $7::timestamptz[], $8::timestamptz[], $9::bytea[],
-                   $10::varchar[], $11::varchar[])
-         AS t(s, r, d, p, sub, u, nb, na, der, k, sb)`,
+                   $10::varchar[], $11::varchar[], $13::text[])
+         AS t(s, r, d, p, sub, u, nb, na, der, k, sb, ch)`,
     [
       rows.map((r) => r.serial),
       rows.map((r) => r.requestId),
@@ -82,6 +84,7 @@ export async function insertCertificates(
       rows.map((r) => r.issuerKind),
       rows.map((r) => r.supersededBy),
       at,
+      rows.map((r) => r.chainPem ?? null),
     ],
   );
 }

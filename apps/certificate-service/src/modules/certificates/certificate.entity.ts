@@ -64,6 +64,13 @@ export class CertificateEntity {
   @Column({ type: 'timestamptz', nullable: true })
   supersededAt!: Date | null;
 
+  /**
+   * CA chain (PEM, issuing CA first) a certificate of an external issuer (EST, SCEP) came
+   * with; null: the built-in CA's chain.
+   */
+  @Column({ type: 'text', nullable: true })
+  chainPem!: string | null;
+
   @Column({ type: 'varchar', length: 40, nullable: true })
   supersededBy!: string | null;
 

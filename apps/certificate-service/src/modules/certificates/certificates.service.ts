@@ -29,7 +29,7 @@ export class CertificatesService {
     const row = await this.find(serial);
     const zip = buildCertificateBundle({
       certificateDer: row.der,
-      chainDer: this.issuers.builtInChain(),
+      chainDer: this.issuers.chainFor(row.chainPem),
       modifiedAt: row.notBefore,
     });
     return { serial: row.serial, zip };

@@ -10,6 +10,21 @@ import { decideRequests, type RequestDecision } from '../requests/request-writes
 
 export type { NewCertificate, RequestDecision, Supersession };
 
+/** A device's current certificate of a purpose (renewals: EST `simplereenroll`). */
+export interface CurrentCertificate {
+  serial: string;
+  issuerKind: string;
+}
+
+/** Key of `currentCertificates`: device, purpose and user (user purposes). */
+export function currentCertificateKey(row: {
+  deviceId: string;
+  purpose: string;
+  userIdentity: string | null;
+}): string {
+  return `${row.deviceId}|${row.purpose}|${row.userIdentity ?? ''}`;
+}
+
 /**
  * Set-based statements of one issuance batch (never row by row): the certificates' and the
  * requests' own statements (certificates/certificate-writes.repository.ts,
@@ -27,6 +42,41 @@ export class IssuanceTx {
       [ids],
     )) as { id: string }[];
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The newest active, unexpired and not superseded certificate of each device+purpose(+user)
+   * of the batch (read only; the certificates module owns the table).
+   */
+  async currentCertificates(
+    rows: readonly { deviceId: string; purpose: string; userIdentity: string | null }[],
+  ): Promise<Map<string, CurrentCertificate>> {
+    const current = new Map<string, CurrentCertificate>();
+    if (rows.length === 0) return current;
+    const found = (await this.em.query(
+      `SELECT DISTINCT ON (device_id, purpose, coalesce(user_identity, ''))
+         device_id, purpose, user_identity, serial, issuer_kind
+       FROM certificates
+       WHERE device_id = ANY($1::uuid[]) AND purpose = ANY($2::varchar[]) AND status = 'active'
+         AND superseded_by IS NULL AND not_after > now()
+       ORDER BY device_id, purpose, coalesce(user_identity, ''), not_before DESC`,
+      [[...new Set(rows.map((r) => r.deviceId))], [...new Set(rows.map((r) => r.purpose))]],
+    )) as {
+      device_id: string;
+      purpose: string;
+      user_identity: string | null;
+      serial: string;
+      issuer_kind: string;
+    }[];
+    for (const f of found) {
+      const key = currentCertificateKey({
+        deviceId: f.device_id,
+        purpose: f.purpose,
+        userIdentity: f.user_identity,
+      });
+      current.set(key, { serial: f.serial, issuerKind: f.issuer_kind });
+    }
+    return current;
   }
 
   /** Marks the previous active certificate of each device+purpose(+user) superseded. */

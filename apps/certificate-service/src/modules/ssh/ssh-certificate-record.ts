@@ -24,6 +24,7 @@ export function sshCertificateRecord(row: SshCertificateEntity): CertificateEnti
     keyProtection: 'none',
     supersededAt: null,
     supersededBy: null,
+    chainPem: null,
     createdAt: row.createdAt,
   };
 }
