@@ -16,10 +16,12 @@ export interface Received {
 }
 
 /** How the receiver answers its n-th request (1-based) on a path. */
-export type Behaviour = (
-  n: number,
-  req: Received,
-) => { status: number; delayMs?: number; body?: string } | 'hang';
+export interface Answer {
+  status: number;
+  delayMs?: number;
+  body?: string;
+}
+export type Behaviour = (n: number, req: Received) => Answer | 'hang';
 
 /**
  * A loopback webhook receiver (a real HTTP server on 127.0.0.1): verifies signatures with the
@@ -34,10 +36,10 @@ export class WebhookReceiver {
   private server!: Server;
   port = 0;
 
-  async start(host = '127.0.0.1'): Promise<this> {
+  async start(host = '127.0.0.1', port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 1000;
-    await new Promise<void>((resolve) => this.server.listen(0, host, resolve));
+    await new Promise<void>((resolve) => this.server.listen(port, host, resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
   }
@@ -105,7 +107,8 @@ export class WebhookReceiver {
     this.received.push(received);
     const n = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, n);
-    const answer = (this.behaviours.get(path) ?? (() => ({ status: 200 })))(n, received);
+    const behaviour: Behaviour = this.behaviours.get(path) ?? (() => ({ status: 200 }));
+    const answer = behaviour(n, received);
     if (answer === 'hang') return;
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     if (res.destroyed) return;

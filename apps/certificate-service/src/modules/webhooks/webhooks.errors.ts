@@ -8,7 +8,8 @@ export type WebhooksErrorCode =
   | 'webhook_encryption_key_missing';
 
 export class WebhooksError extends CertsvcError<WebhooksErrorCode> {
-  constructor(code: WebhooksErrorCode, details?: Record<string, unknown>) {
-    super(code, certsvcErrorMessage(code), details);
+  /** `detail`: what exactly was refused (the guard's reason), appended to the message. */
+  constructor(code: WebhooksErrorCode, detail?: string) {
+    super(code, detail ? `${certsvcErrorMessage(code)} (${detail})` : certsvcErrorMessage(code));
   }
 }

@@ -160,7 +160,7 @@ export class WebhooksService {
   private checkUrl(url: string): void {
     const check = this.http.check(url);
     if (!check.ok) {
-      throw new WebhooksError('webhook_url_refused', { reason: check.reason, detail: check.message });
+      throw new WebhooksError('webhook_url_refused', `${check.reason}: ${check.message}`);
     }
   }
 }
