@@ -19,7 +19,6 @@ import { RequestsModule } from '../modules/requests/requests.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SettingsModule } from '../modules/settings/settings.module';
 import { AgentUpdateModule } from '../modules/agent-update/agent-update.module';
-import { AgentUpdateModule } from '../modules/agent-update/agent-update.module';
 import { SystemModule } from '../modules/system/system.module';
 import { UsersModule } from '../modules/users/users.module';
 import { SshKeysModule } from '../modules/ssh-keys/ssh-keys.module';
@@ -27,7 +26,6 @@ import { SshModule } from '../modules/ssh/ssh.module';
 import { PrincipalAliasesModule } from '../modules/principal-aliases/principal-aliases.module';
 import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 import { K8sModule } from '../modules/k8s/k8s.module';
-import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 
@@ -52,7 +50,6 @@ export class AppModule {
         DevicesModule,
         RequestsModule,
         SettingsModule,
-        AgentUpdateModule,
         AgentUpdateModule,
         EnrollmentModule,
         AgentModule,

@@ -29,7 +29,6 @@ import { SshKrlStateEntity } from '../modules/ssh/ssh-krl-state.entity';
 import { K8sClusterEntity } from '../modules/k8s/k8s-cluster.entity';
 import { K8sCredentialEntity } from '../modules/k8s/k8s-credential.entity';
 import { IssuerProfileEntity } from '../modules/issuer-profiles/issuer-profile.entity';
-import { IssuerProfileEntity } from '../modules/issuer-profiles/issuer-profile.entity';
 import { WebhookEndpointEntity } from '../modules/webhooks/webhook-endpoint.entity';
 import { WebhookDeliveryEntity } from '../modules/webhooks/webhook-delivery.entity';
 import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
@@ -67,7 +66,6 @@ export const CERTSVC_ENTITIES = [
   SshKrlStateEntity,
   K8sClusterEntity,
   K8sCredentialEntity,
-  IssuerProfileEntity,
   ScepPendingEntity,
   IssuerProfileEntity,
   WebhookEndpointEntity,

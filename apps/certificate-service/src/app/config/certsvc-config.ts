@@ -4,7 +4,6 @@ import { EnvReader } from '@platform/config';
 import { readTracingSettings, type TracingSettings } from '@platform/tracing';
 import { type CertsvcOidcSettings, readOidcConfig } from './oidc-config';
 import { type CertsvcIssuerConfig, readIssuerConfig } from './issuer-config';
-import { type CertsvcIssuerConfig, readIssuerConfig } from './issuer-config';
 import {
   type CertsvcPkiPublicationConfig,
   readPkiPublicationConfig,
@@ -98,8 +97,6 @@ export interface CertsvcConfig {
   tracing: TracingSettings;
   /** Issuer profiles: default kind, profile secret key, reload, egress (`CERTSVC_ISSUER*`). */
   issuers: CertsvcIssuerConfig;
-  /** Issuer profiles: default kind, profile secret key, reload, egress (`CERTSVC_ISSUER*`). */
-  issuers: CertsvcIssuerConfig;
   /** CRL and CA certificate URLs in issued certificates (`CERTSVC_PKI_BASE_URL`). */
   pkiPublication: CertsvcPkiPublicationConfig;
   /** Outgoing webhooks (`CERTSVC_WEBHOOK*`, docs/certificate-service/webhooks.md). */
@@ -191,7 +188,6 @@ export function loadCertsvcConfig(
       vendorPublicKey: licenseVendorPublicKey(r),
     },
     tracing: readTracingSettings(r),
-    issuers: readIssuerConfig(r, devMode),
     issuers: readIssuerConfig(r, devMode),
     pkiPublication: readPkiPublicationConfig(r),
     webhooks: readWebhookConfig(r, devMode),

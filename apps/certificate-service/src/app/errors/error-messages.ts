@@ -119,18 +119,6 @@ export const CERTSVC_ERROR_MESSAGES = {
     'issuer profile secrets cannot be stored: CERTSVC_SCEP_ENC_KEY is not configured',
   issuer_secret_unreadable:
     'the stored secrets of this profile cannot be opened with CERTSVC_SCEP_ENC_KEY; send them again',
-  // Issuer profiles (settings/issuers)
-  issuer_purpose_invalid:
-    'issuer profiles exist for the X.509 purposes wifi, user_mtls, ad_logon and vpn',
-  issuer_kind_invalid: 'kind must be built_in, scep or est',
-  issuer_url_invalid:
-    'url must be an https URL the request-forgery guard accepts (no credentials, query, local or metadata address)',
-  issuer_settings_invalid: 'a setting of the issuer profile is invalid',
-  issuer_secret_missing: 'a secret this issuer profile needs is missing',
-  issuer_secret_key_missing:
-    'issuer profile secrets cannot be stored: CERTSVC_SCEP_ENC_KEY is not configured',
-  issuer_secret_unreadable:
-    'the stored secrets of this profile cannot be opened with CERTSVC_SCEP_ENC_KEY; send them again',
   // Outgoing webhooks
   webhook_not_found: 'webhook endpoint not found',
   webhook_url_refused:

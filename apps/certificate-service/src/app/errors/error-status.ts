@@ -121,14 +121,6 @@ export const CERTSVC_ERROR_STATUSES = {
   issuer_secret_missing: 400,
   issuer_secret_key_missing: 409,
   issuer_secret_unreadable: 409,
-  // Issuer profiles (settings/issuers)
-  issuer_purpose_invalid: 400,
-  issuer_kind_invalid: 400,
-  issuer_url_invalid: 400,
-  issuer_settings_invalid: 400,
-  issuer_secret_missing: 400,
-  issuer_secret_key_missing: 409,
-  issuer_secret_unreadable: 409,
   // Outgoing webhooks
   webhook_not_found: 404,
   webhook_url_refused: 400,

@@ -8,8 +8,6 @@ import { LicenseIntegrity1767710000000 } from './1767710000000-license-integrity
 import { LicenseSeatEnforcement1767720000000 } from './1767720000000-license-seat-enforcement';
 import { K8sClusters1767744000000 } from './1767744000000-k8s-clusters';
 import { K8sCredentials1795601854412 } from './1795601854412-k8s-credentials';
-import { IssuerProfiles1795700200000 } from './1795700200000-issuer-profiles';
-import { CertificateChain1795700201000 } from './1795700201000-certificate-chain';
 import { ScepPending1795700100000 } from './1795700100000-scep-pending';
 import { IssuerProfiles1795700200000 } from './1795700200000-issuer-profiles';
 import { CertificateChain1795700201000 } from './1795700201000-certificate-chain';
@@ -28,8 +26,6 @@ export const CERTSVC_MIGRATIONS = [
   LicenseSeatEnforcement1767720000000,
   K8sClusters1767744000000,
   K8sCredentials1795601854412,
-  IssuerProfiles1795700200000,
-  CertificateChain1795700201000,
   ScepPending1795700100000,
   IssuerProfiles1795700200000,
   CertificateChain1795700201000,

@@ -28,7 +28,6 @@ export const AUDIT_ACTIONS = [
   'settings.sa_auto_approve_change',
   'settings.system_change',
   'settings.issuer_profile_change',
-  'settings.issuer_profile_change',
   'corp_allowlist.add',
   'corp_allowlist.remove',
   'request.approve',
