@@ -8,6 +8,7 @@ import { SSH_KEYHOLDER_ROWS } from './matrices/ssh-keyholder.matrix';
 import { SSH_ROWS } from './matrices/ssh.matrix';
 import { K8S_ROWS } from './matrices/k8s.matrix';
 import { PKI_SETTINGS_ROWS } from './matrices/pki-settings.matrix';
+import { WEBHOOKS_ROWS } from './matrices/webhooks.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -18,6 +19,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'ssh-role-matrix.e2e-spec.ts': SSH_ROWS,
   'k8s-role-matrix.e2e-spec.ts': K8S_ROWS,
   'pki-settings-role-matrix.e2e-spec.ts': PKI_SETTINGS_ROWS,
+  'webhooks-role-matrix.e2e-spec.ts': WEBHOOKS_ROWS,
 };
 
 /**

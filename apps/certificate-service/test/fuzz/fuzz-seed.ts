@@ -42,6 +42,8 @@ export class CertificateFuzzSeed {
   /** A registered Kubernetes cluster, and the API-server CA bundle clusters are created with. */
   k8sClusterId = '';
   k8sCaBundle = '';
+  /** A webhook endpoint (never called: the fuzz app does not deliver). */
+  webhookId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -74,6 +76,17 @@ export class CertificateFuzzSeed {
     await this.newSshCertificateDevice();
     this.k8sCaBundle = opensslSelfSignedCa('fuzz-apiserver-ca');
     await this.newK8sCluster();
+    await this.newWebhook();
+  }
+
+  /** Registers a webhook endpoint (the fuzz may delete the previous one). */
+  async newWebhook(): Promise<void> {
+    const res = await this.http
+      .post('/api/v1/admin/webhooks')
+      .set(...bearer(this.admin.accessToken))
+      .send({ url: 'https://hooks.fuzz.test/certsvc', event_types: ['certificate.issued'] })
+      .expect(201);
+    this.webhookId = (res.body as { id: string }).id;
   }
 
   /** Registers a cluster under a fresh name (the fuzz may rename or delete the previous one). */

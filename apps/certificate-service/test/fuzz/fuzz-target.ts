@@ -20,6 +20,7 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   }
   if (p.startsWith('/api/v1/admin/keyholder-tokens/')) return { id: seed.keyholderTokenId };
   if (p.startsWith('/api/v1/admin/k8s-clusters/')) return { id: seed.k8sClusterId };
+  if (p.startsWith('/api/v1/admin/webhooks/')) return { id: seed.webhookId };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
   if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
   if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
@@ -53,6 +54,9 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
       groups: [{ source: 'any', value: '', group: 'fuzzers' }],
     },
     'PUT /api/v1/admin/k8s-clusters/{id}': { enabled: true },
+    'POST /api/v1/admin/webhooks': { url: 'https://hooks.fuzz.test/created' },
+    'PUT /api/v1/admin/webhooks/{id}': { description: 'fuzz' },
+    'PUT /api/v1/admin/webhooks/{id}/enabled': { enabled: true },
     'POST /api/v1/admin/principal-aliases': {
       name: 'fuzz-created',
       members: ['fuzz-created@certsvc.test'],
@@ -236,6 +240,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/admin/k8s-clusters/{id}':
       await seed.newK8sCluster();
+      return;
+    case 'DELETE /api/v1/admin/webhooks/{id}':
+      await seed.newWebhook();
       return;
     default:
       return;
