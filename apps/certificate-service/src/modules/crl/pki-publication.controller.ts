@@ -1,6 +1,6 @@
-import { Controller, Get, Headers, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import { applyDecorators, Controller, Get, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../../app/access/access.decorators';
 import { IssuerRegistry } from '../ca/issuer-registry';
 import type { CrlAuthority } from './crl.repository';
@@ -23,6 +23,26 @@ const CERT_DOC = {
     'CA certificate, DER (`application/pkix-cert`), or PEM with `Accept: application/x-pem-file`; strong ETag',
   schema: { type: 'string', format: 'binary' },
 } as const;
+/** The optional request headers, documented (read from the request, never required). */
+const ConditionalHeaderDocs = () =>
+  applyDecorators(
+    ApiHeader({ name: 'Accept', required: false, description: `${PEM_MEDIA_TYPE} for PEM` }),
+    ApiHeader({ name: 'If-None-Match', required: false }),
+    ApiHeader({ name: 'If-Modified-Since', required: false }),
+  );
+
+function conditionalHeaders(request: FastifyRequest): ConditionalHeaders {
+  const text = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  return {
+    accept: text('accept'),
+    ifNoneMatch: text('if-none-match'),
+    ifModifiedSince: text('if-modified-since'),
+  };
+}
+
 const NOT_MODIFIED = {
   status: 304,
   description: 'If-None-Match names the current ETag, or If-Modified-Since is not older',
@@ -48,50 +68,36 @@ export class PkiPublicationController {
   @ApiProduces('application/pkix-crl', PEM_MEDIA_TYPE)
   @ApiOkResponse(CRL_DOC)
   @ApiResponse(NOT_MODIFIED)
-  issuingCrl(
-    @Res() reply: FastifyReply,
-    @Headers('accept') accept?: string,
-    @Headers('if-none-match') ifNoneMatch?: string,
-    @Headers('if-modified-since') ifModifiedSince?: string,
-  ): Promise<void> {
-    return this.sendCrl('issuing', reply, { accept, ifNoneMatch, ifModifiedSince });
+  @ConditionalHeaderDocs()
+  issuingCrl(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.sendCrl('issuing', reply, conditionalHeaders(request));
   }
 
   @Get('root-ca.crl')
   @ApiProduces('application/pkix-crl', PEM_MEDIA_TYPE)
   @ApiOkResponse(CRL_DOC)
   @ApiResponse(NOT_MODIFIED)
-  rootCrl(
-    @Res() reply: FastifyReply,
-    @Headers('accept') accept?: string,
-    @Headers('if-none-match') ifNoneMatch?: string,
-    @Headers('if-modified-since') ifModifiedSince?: string,
-  ): Promise<void> {
-    return this.sendCrl('root', reply, { accept, ifNoneMatch, ifModifiedSince });
+  @ConditionalHeaderDocs()
+  rootCrl(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.sendCrl('root', reply, conditionalHeaders(request));
   }
 
   @Get('issuing-ca.crt')
   @ApiProduces('application/pkix-cert', PEM_MEDIA_TYPE)
   @ApiOkResponse(CERT_DOC)
   @ApiResponse(NOT_MODIFIED)
-  issuingCertificate(
-    @Res() reply: FastifyReply,
-    @Headers('accept') accept?: string,
-    @Headers('if-none-match') ifNoneMatch?: string,
-  ): Promise<void> {
-    return this.sendCertificate('issuing', reply, { accept, ifNoneMatch });
+  @ConditionalHeaderDocs()
+  issuingCertificate(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.sendCertificate('issuing', reply, conditionalHeaders(request));
   }
 
   @Get('root-ca.crt')
   @ApiProduces('application/pkix-cert', PEM_MEDIA_TYPE)
   @ApiOkResponse(CERT_DOC)
   @ApiResponse(NOT_MODIFIED)
-  rootCertificate(
-    @Res() reply: FastifyReply,
-    @Headers('accept') accept?: string,
-    @Headers('if-none-match') ifNoneMatch?: string,
-  ): Promise<void> {
-    return this.sendCertificate('root', reply, { accept, ifNoneMatch });
+  @ConditionalHeaderDocs()
+  rootCertificate(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.sendCertificate('root', reply, conditionalHeaders(request));
   }
 
   private async sendCrl(
