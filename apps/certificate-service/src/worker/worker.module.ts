@@ -17,6 +17,9 @@ import { startCertsvcTracing } from '../app/tracing/certsvc-tracing';
 import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
 import { K8S_CREDENTIALS_PURGE_MS, k8sCredentialsPurgeTask } from './k8s-credentials-purge.task';
 import { tracedTask } from './traced-task';
+import { ScepModule } from '../modules/scep/scep.module';
+import { ScepPollerService } from '../modules/scep/scep-poller.service';
+import { scepPollTask } from './scep-poll.task';
 import { WebhookDeliveryModule } from '../modules/webhooks/webhooks.module';
 import { WebhookDeliveryWorker } from '../modules/webhooks/webhook-delivery.worker';
 import { WebhookRetention } from '../modules/webhooks/webhook-retention';
@@ -39,6 +42,8 @@ export interface WorkerSchedule {
   webhookDeliveryEveryMs?: number;
   /** Default `WEBHOOK_RETENTION_PURGE_MS` (6 hours). */
   webhookRetentionEveryMs?: number;
+  /** Default `CERTSVC_SCEP_POLL_SECONDS`. */
+  scepPollEveryMs?: number;
 }
 
 /**
@@ -63,14 +68,22 @@ export class WorkerModule {
         CrlModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [K8sRetentionModule, WebhookDeliveryModule],
-          inject: [CrlService, K8sCredentialsRetention, Tracing, WebhookDeliveryWorker, WebhookRetention],
+          imports: [K8sRetentionModule, WebhookDeliveryModule, ScepModule],
+          inject: [
+            CrlService,
+            K8sCredentialsRetention,
+            Tracing,
+            WebhookDeliveryWorker,
+            WebhookRetention,
+            ScepPollerService,
+          ],
           tasks: (
             crl: CrlService,
             k8s: K8sCredentialsRetention,
             tracing: Tracing,
             webhooks: WebhookDeliveryWorker,
             webhookRetention: WebhookRetention,
+            scep: ScepPollerService,
           ) => [
             tracedTask(tracing, 'crl-refresh', crlRefreshTask(crl, schedule.crlRefreshEveryMs)),
             tracedTask(
@@ -90,6 +103,11 @@ export class WorkerModule {
               tracing,
               'webhook-retention-purge',
               webhookRetentionTask(webhookRetention, schedule.webhookRetentionEveryMs),
+            ),
+            tracedTask(
+              tracing,
+              'scep-poll',
+              scepPollTask(runtime.config, scep, schedule.scepPollEveryMs),
             ),
           ],
         }),

@@ -101,6 +101,8 @@ export interface CertsvcConfig {
   pkiPublication: CertsvcPkiPublicationConfig;
   /** Outgoing webhooks (`CERTSVC_WEBHOOK*`, docs/certificate-service/webhooks.md). */
   webhooks: CertsvcWebhookConfig;
+  /** `CERTSVC_SCEP_POLL_SECONDS` (30): the worker's SCEP poller period (docs/certificate-service/scep.md). */
+  scepPollSeconds: number;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -191,6 +193,7 @@ export function loadCertsvcConfig(
     issuers: readIssuerConfig(r, devMode),
     pkiPublication: readPkiPublicationConfig(r),
     webhooks: readWebhookConfig(r, devMode),
+    scepPollSeconds: r.int('CERTSVC_SCEP_POLL_SECONDS', 30, { min: 1, max: 86_400 }),
   };
   r.done();
   return config;

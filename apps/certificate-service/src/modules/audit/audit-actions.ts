@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'webhook.disable',
   'webhook.test',
   'request.reject',
+  'request.scep_issued',
+  'request.scep_failed',
   'certificate.revoke',
   'certificate.key_protection_change',
   'device.revoke',

@@ -13,10 +13,7 @@ import {
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { issuanceEvents } from './issuance-events';
 import { elapsedMs, IssuanceTimings } from './issuance-timings';
-import {
-  insertScepPending,
-  type NewScepPending,
-} from '../scep/scep-pending-writes.repository';
+import { insertScepPending, type NewScepPending } from '../scep/scep-pending-writes.repository';
 import {
   currentCertificateKey,
   IssuanceRepository,
