@@ -32,12 +32,16 @@ export interface DeliveryTuning {
 export const WEBHOOK_DELIVERY_TUNING = Symbol('WEBHOOK_DELIVERY_TUNING');
 
 export function defaultTuning(config: CertsvcConfig): DeliveryTuning {
+  const batchSize = 200;
+  const perEndpointConcurrency = 16;
   return {
-    batchSize: 200,
+    batchSize,
     concurrency: 64,
-    perEndpointConcurrency: 16,
-    // Longer than one call can take, so a live worker never loses its claim.
-    leaseMs: config.webhooks.egress.timeoutMs + 30_000,
+    perEndpointConcurrency,
+    // Longer than a live worker can hold a batch (all of it for one slow endpoint, each call at
+    // most the guard's deadline), so only a dead worker's claim ever expires.
+    leaseMs:
+      Math.ceil(batchSize / perEndpointConcurrency) * config.webhooks.egress.timeoutMs + 5_000,
     maxDrainMs: Math.max(config.webhooks.pollSeconds * 1000, 5_000),
     retryBaseMs: RETRY_BASE_MS,
   };
