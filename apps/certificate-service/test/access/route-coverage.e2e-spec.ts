@@ -9,6 +9,7 @@ import { SSH_ROWS } from './matrices/ssh.matrix';
 import { K8S_ROWS } from './matrices/k8s.matrix';
 import { PKI_SETTINGS_ROWS } from './matrices/pki-settings.matrix';
 import { WEBHOOKS_ROWS } from './matrices/webhooks.matrix';
+import { ISSUER_PROFILES_ROWS } from './matrices/issuer-profiles.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -20,6 +21,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'k8s-role-matrix.e2e-spec.ts': K8S_ROWS,
   'pki-settings-role-matrix.e2e-spec.ts': PKI_SETTINGS_ROWS,
   'webhooks-role-matrix.e2e-spec.ts': WEBHOOKS_ROWS,
+  'issuer-profiles-role-matrix.e2e-spec.ts': ISSUER_PROFILES_ROWS,
 };
 
 /**

@@ -21,6 +21,7 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   if (p.startsWith('/api/v1/admin/keyholder-tokens/')) return { id: seed.keyholderTokenId };
   if (p.startsWith('/api/v1/admin/k8s-clusters/')) return { id: seed.k8sClusterId };
   if (p.startsWith('/api/v1/admin/webhooks/')) return { id: seed.webhookId };
+  if (p.startsWith('/api/v1/settings/issuers/')) return { purpose: 'vpn' };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
   if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
   if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
@@ -57,6 +58,7 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
     'POST /api/v1/admin/webhooks': { url: 'https://hooks.fuzz.test/created' },
     'PUT /api/v1/admin/webhooks/{id}': { description: 'fuzz' },
     'PUT /api/v1/admin/webhooks/{id}/enabled': { enabled: true },
+    'PUT /api/v1/settings/issuers/{purpose}': { kind: 'built_in' },
     'POST /api/v1/admin/principal-aliases': {
       name: 'fuzz-created',
       members: ['fuzz-created@certsvc.test'],

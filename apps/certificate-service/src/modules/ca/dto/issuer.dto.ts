@@ -9,7 +9,8 @@ export class PurposeIssuerDto {
   @ApiProperty() supports_crl!: boolean;
   @ApiProperty({
     enum: ['profile', 'default', 'override'],
-    description: '`profile`: a stored issuer profile; `default`: none stored, CERTSVC_ISSUER applies',
+    description:
+      '`profile`: a stored issuer profile; `default`: none stored, CERTSVC_ISSUER applies',
   })
   source!: 'profile' | 'default' | 'override';
   @ApiProperty({ description: 'false: approvals of this purpose fail (issuer_not_configured)' })
