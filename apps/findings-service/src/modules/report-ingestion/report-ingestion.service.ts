@@ -153,7 +153,7 @@ export class ReportIngestionService implements OnApplicationShutdown {
           skipped: batch.skipped,
           ignored: batch.ignored,
         },
-        { data: batch.copy, rows: batch.rows },
+        { data: batch.copy, rows: batch.rows, facts: batch.facts },
         batch.resighted && {
           staged: batch.resighted,
           normalizeAfterAll: (ids) => run.resolve(batch.index, ids),

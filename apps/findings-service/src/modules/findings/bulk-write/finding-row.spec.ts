@@ -4,6 +4,7 @@ import {
   copyLine,
   copyText,
   copyTextArray,
+  FACT_COLUMNS,
   mergeFindings,
   STAGE_COLUMNS,
   stagedBatch,
@@ -94,6 +95,31 @@ describe('COPY text encoding of ingestion batches', () => {
     const lines = batch.data.toString('utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('\tlast\t');
+  });
+
+  it('records the batch scanners and exactly the fact columns some encoded row has a value in', () => {
+    const variants: NormalizedFinding[][] = [
+      [finding()],
+      [finding({ cwe: [], tags: [] })],
+      [finding({ location: { kind: 'network', host: 'db.corp', port: 5432 }, cve: 'CVE-1' })],
+      [finding({ location: { kind: 'web', url: 'https://x.test/' }, component: 'lodash' })],
+      [
+        finding({ scanner: 'CodeQL', cwe: [], tags: [] }),
+        finding({ identity: 'b'.repeat(64), location: { kind: 'network', host: 'h' } }),
+      ],
+    ];
+    for (const findings of variants) {
+      const batch = stagedBatch(findings);
+      const lines = batch.data.toString('utf8').split('\n').filter(Boolean);
+      const encoded = FACT_COLUMNS.filter((column) => {
+        const at = STAGE_COLUMNS.findIndex(([n]) => n === column);
+        return lines.some((line) => !['\\N', '{}'].includes(line.split('\t')[at] ?? '\\N'));
+      });
+      expect(batch.facts?.present.slice().sort()).toEqual(encoded.slice().sort());
+      expect(batch.facts?.scanners.slice().sort()).toEqual(
+        [...new Set(findings.map((f) => f.scanner))].sort(),
+      );
+    }
   });
 
   it('generates time-ordered version 7 UUIDs', () => {

@@ -60,6 +60,29 @@ export interface StagedBatch {
   data: Buffer;
   /** Distinct identities (rows) in `text`. */
   rows: number;
+  /** What the rows hold, for the suppression rules to skip those no row can meet. */
+  facts?: StagedFacts;
+}
+
+/** Staged columns whose presence StagedFacts records (text: not NULL; arrays: not empty). */
+export const FACT_COLUMNS = [
+  'file_path',
+  'host',
+  'component',
+  'cve',
+  'cwe',
+  'report_tags',
+] as const;
+export type FactColumn = (typeof FACT_COLUMNS)[number];
+
+/**
+ * What a batch's rows hold, computed while they are encoded: its distinct scanners and the
+ * FACT_COLUMNS at least one row has a value in. A suppression rule that needs a value no row
+ * has cannot match the batch (docs/findings-service/suppression.md, "Cost").
+ */
+export interface StagedFacts {
+  scanners: string[];
+  present: FactColumn[];
 }
 
 const NULL = '\\N';
@@ -255,8 +278,33 @@ export function stagedBatch(findings: readonly NormalizedFinding[]): StagedBatch
     byIdentity.set(f.identity, earlier ? mergeFindings(earlier, f) : f);
   }
   let text = '';
-  for (const f of byIdentity.values()) text += copyLine(f);
-  return { data: Buffer.from(text, 'utf8'), rows: byIdentity.size };
+  const scanners = new Set<string>();
+  const present = new Set<FactColumn>();
+  for (const f of byIdentity.values()) {
+    text += copyLine(f);
+    scanners.add(f.scanner);
+    noteFacts(f, present);
+  }
+  return {
+    data: Buffer.from(text, 'utf8'),
+    rows: byIdentity.size,
+    facts: { scanners: [...scanners], present: [...present] },
+  };
+}
+
+/** What `opt` writes as NULL. */
+function missing(value: string | undefined | null): boolean {
+  return value === undefined || value === null;
+}
+
+function noteFacts(f: NormalizedFinding, present: Set<FactColumn>): void {
+  const loc = f.location;
+  if (loc.kind === 'file' && !missing(loc.path)) present.add('file_path');
+  if (loc.kind === 'network' && !missing(loc.host)) present.add('host');
+  if (!missing(f.component)) present.add('component');
+  if (!missing(f.cve)) present.add('cve');
+  if (f.cwe.length > 0) present.add('cwe');
+  if (f.tags.length > 0) present.add('report_tags');
 }
 
 /**

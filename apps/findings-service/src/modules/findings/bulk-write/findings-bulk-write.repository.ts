@@ -7,7 +7,7 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { IgnoredValues, ResultWarnings } from '@platform/report-parsing';
 import { advanceReportSql } from '../../reports/report-writes.sql';
 import { lockProductForWrite } from '../product-write-lock';
-import { pgText, StagedBatch } from './finding-row';
+import { pgText, StagedBatch, type StagedFacts } from './finding-row';
 import {
   PREPARE_STAGE,
   RESIGHTED_STAGE,
@@ -30,10 +30,16 @@ export interface BatchTarget {
   seenAt: Date;
   sla: SlaDays;
   /**
-   * The project's enabled suppression rules, read once per job (modules/suppression): the
-   * upsert that applies them to inserted findings and its parameters after the ten of UPSERT.
+   * The project's enabled suppression rules, read once per job (modules/suppression): per
+   * batch, the upsert that applies those its rows can meet to inserted findings and its
+   * parameters after the ten of UPSERT (undefined: the plain statement).
    */
-  suppression?: { upsert: string; params: unknown[] };
+  suppression?: BatchSuppression;
+}
+
+/** The suppression rules' upsert for a batch, given what its rows hold (all rules without facts). */
+export interface BatchSuppression {
+  forBatch(facts: StagedFacts | undefined): { upsert: string; params: unknown[] } | undefined;
 }
 
 export interface BatchCounts {
@@ -229,7 +235,8 @@ async function upsert(
   await copyInto(manager, STAGE, STAGED, batch.data);
   await redirectMergedIdentities(manager, target.productId);
   const { sla } = target;
-  const sql = target.suppression?.upsert ?? UPSERT;
+  const suppression = target.suppression?.forBatch(batch.facts);
+  const sql = suppression?.upsert ?? UPSERT;
   const result = (await manager.query(sql, [
     target.productId,
     target.projectId,
@@ -241,7 +248,7 @@ async function upsert(
     sla.MEDIUM,
     sla.LOW,
     sla.INFO,
-    ...(target.suppression?.params ?? []),
+    ...(suppression?.params ?? []),
   ])) as BatchCounts[];
   return result[0] ?? { new: 0, updated: 0, renewed: 0 };
 }

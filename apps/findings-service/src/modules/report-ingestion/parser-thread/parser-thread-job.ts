@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { StagedBatch } from '../../findings/bulk-write/finding-row';
+import type { StagedBatch, StagedFacts } from '../../findings/bulk-write/finding-row';
 import {
   ReportChunk,
   ReportParseError,
@@ -32,6 +32,8 @@ export interface EncodedBatch {
   revision: string | null;
   /** COPY text (see finding-row.ts). */
   copy: Buffer;
+  /** What its rows hold (finding-row.ts, StagedFacts). */
+  facts: StagedFacts | undefined;
   /** Unchanged re-sightings (`finding_id \t content_digest` lines), if any. */
   resighted: StagedBatch | undefined;
   /** Results read since the previous batch that cannot be stored, per warning code. */
@@ -116,6 +118,7 @@ export class ParserThreadJob {
         scannerVersion: message.scannerVersion,
         revision: message.revision,
         copy: Buffer.from(message.copy),
+        facts: message.facts,
         resighted: message.resighted
           ? { data: Buffer.from(message.resighted), rows: message.resightedRows }
           : undefined,

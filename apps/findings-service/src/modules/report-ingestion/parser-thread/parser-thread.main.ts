@@ -90,6 +90,7 @@ class ParserJob {
             scannerVersion: batch.run.scanner_version ?? null,
             revision: batch.run.revision ?? null,
             copy,
+            facts: staged.facts,
             resighted,
             resightedRows,
             skipped: batch.skipped,

@@ -5,6 +5,7 @@ import type {
   UploadDefaults,
 } from '@platform/report-parsing';
 import type { ReportRunCoverage } from '../../reports/report-coverage';
+import type { StagedFacts } from '../../findings/bulk-write/finding-row';
 
 /**
  * Messages between the worker's main thread and its ingestion parser thread. The main thread
@@ -45,6 +46,8 @@ export type ParserThreadMessage =
       scannerVersion: string | null;
       revision: string | null;
       copy: ArrayBuffer;
+      /** What the rows of `copy` hold (finding-row.ts, StagedFacts). */
+      facts: StagedFacts | undefined;
       /** `finding_id \t content_digest` lines of the unchanged re-sightings, if any. */
       resighted: ArrayBuffer | null;
       resightedRows: number;
