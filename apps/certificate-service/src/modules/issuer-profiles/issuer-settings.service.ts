@@ -1,12 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createOutboundHttp } from '@platform/egress';
-import { isX509Purpose, type X509Purpose } from '@platform/pki';
+import { generateScepRequester, isX509Purpose, type X509Purpose } from '@platform/pki';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { IssuerKind } from '../../app/config/issuer-config';
 import { AuditService } from '../audit/audit.service';
 import type { PutIssuerProfileDto } from './dto/put-issuer-profile.dto';
-import { SECRET_FIELDS, type ProfileSecrets, type StoredProfile } from './issuer-profile.model';
+import {
+  SECRET_FIELDS,
+  type ProfileSecrets,
+  type ScepProfileSettings,
+  type StoredProfile,
+} from './issuer-profile.model';
 import { IssuerProfilesError } from './issuer-profiles.errors';
 import { IssuerProfilesRepository } from './issuer-profiles.repository';
 import { sealSecrets, secretFlags } from './profile-secrets';
@@ -66,6 +71,7 @@ export class IssuerSettingsService {
     const before = await this.stored(purpose);
     const keptSecrets = this.keptSecrets(before, profile.kind, given);
     const secrets = onlyFieldsOf(profile.kind, { ...keptSecrets, ...given }, profile);
+    if (profile.kind === 'scep') withRequester(profile.settings, secrets, before);
     checkSecrets(profile, secrets);
     const hasSecrets = Object.keys(secrets).length > 0;
     const key = this.config.issuers.secretKey;
@@ -161,6 +167,25 @@ function onlyFieldsOf(
         !(mode === 'client_certificate' && field === 'password'),
     ),
   ) as ProfileSecrets;
+}
+
+/**
+ * The SCEP requester identity: kept from the stored SCEP profile, generated at the first save
+ * (RSA-2048 key and a self-signed certificate; the key is a secret).
+ */
+function withRequester(
+  settings: ScepProfileSettings,
+  secrets: ProfileSecrets,
+  before: StoredProfile | undefined,
+): void {
+  const stored = before?.kind === 'scep' ? (before.settings as Partial<ScepProfileSettings>) : {};
+  if (secrets.requester_key_pem && stored.requester_certificate_pem) {
+    settings.requester_certificate_pem = stored.requester_certificate_pem;
+    return;
+  }
+  const requester = generateScepRequester();
+  settings.requester_certificate_pem = requester.certificatePem;
+  secrets.requester_key_pem = requester.keyPem;
 }
 
 /** What the audit record keeps of a profile: kind, settings, which secrets are stored. */

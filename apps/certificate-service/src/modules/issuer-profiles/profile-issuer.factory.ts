@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createOutboundHttp } from '@platform/egress';
-import { EstIssuer, type CertificateIssuer } from '@platform/pki';
+import { EstIssuer, ScepIssuer, type CertificateIssuer } from '@platform/pki';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type {
   EstProfileSecrets,
   EstProfileSettings,
   ProfileSecrets,
+  ScepProfileSettings,
   StoredProfile,
 } from './issuer-profile.model';
 import { openSecrets } from './profile-secrets';
@@ -34,9 +35,26 @@ export class ProfileIssuerFactory {
       const settings = profile.settings as unknown as EstProfileSettings;
       return new EstIssuer(estConfig(settings, secrets), this.estHttp(settings, secrets));
     }
-    return new UnavailableIssuer(
-      'scep',
-      'the SCEP issuer is not available in this build; use est or built_in',
+    const settings = profile.settings as unknown as ScepProfileSettings;
+    if (!settings.requester_certificate_pem || !secrets.requester_key_pem) {
+      return new UnavailableIssuer(
+        'scep',
+        'the SCEP requester identity is missing; save the profile again',
+      );
+    }
+    return new ScepIssuer(
+      {
+        url: settings.url,
+        caCertFingerprint: settings.ca_fingerprint,
+        requester: {
+          certificatePem: settings.requester_certificate_pem,
+          keyPem: secrets.requester_key_pem,
+        },
+        ...(secrets.challenge_password === undefined
+          ? {}
+          : { challengePassword: secrets.challenge_password }),
+      },
+      { policy: this.config.issuers.egress },
     );
   }
 
