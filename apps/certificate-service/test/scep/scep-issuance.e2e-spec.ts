@@ -7,7 +7,7 @@ import { startScepServer, ScepStandIn, type RunningScepServer } from '@platform/
 import { ScepModule } from '../../src/modules/scep/scep.module';
 import { enrollDevice, sql, startEnrollApp } from '../fixtures/enroll';
 import { approveRows } from '../fixtures/issue';
-import { loginAdmin, type TestUser } from '../support/sessions';
+import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import type { TestApp } from '../support/test-app';
 import { later, pendingRecord, poller, requestState, scepIssuer, useScep } from './scep-support';
 
@@ -131,5 +131,45 @@ describe('SCEP issuer - issuance through the real scepserver and the PENDING sta
     expect(record).toMatchObject({ attempts: 1, next_poll_at: null });
     expect(record?.last_error).toMatch(/badRequest/);
     ca.mode = 'normal';
+  });
+
+  it('revoking a SCEP-issued certificate marks it revoked here, says it stays valid at the CA', async () => {
+    ca.mode = 'normal';
+    ca.pendingPolls = 0;
+    useScep(t, scepIssuer(ca.url));
+    const device = await enrollDevice(t);
+    const [row] = await approveRows(t, admin.accessToken, [device.requestId]);
+    expect(row).toMatchObject({ status: 'issued' });
+    const res = await t.http
+      .post(`/api/v1/certificates/${row.serial}/revoke`)
+      .set(...bearer(admin.accessToken))
+      .send({ reason: 'keyCompromise' })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      serial: row.serial,
+      status: 'revoked',
+      ca_revoke_unsupported: true,
+      warning: expect.stringContaining('stays valid at the external CA') as unknown,
+    });
+    // Marked revoked in the store (the built-in CA's CRL lists only built-in certificates).
+    const [crl] = await sql<{ n: number }>(
+      t,
+      `SELECT count(*)::int AS n FROM certificates WHERE serial = $1 AND status = 'revoked' AND issuer_kind = 'scep'`,
+      [row.serial],
+    );
+    expect(crl.n).toBe(1);
+    // A device revoke completes (block, slot) with the same flag on the row.
+    const other = await enrollDevice(t);
+    const [issued] = await approveRows(t, admin.accessToken, [other.requestId]);
+    const full = await t.http
+      .post(`/api/v1/devices/${other.serial}/revoke`)
+      .set(...bearer(admin.accessToken))
+      .send({})
+      .expect(200);
+    expect(full.body).toMatchObject({
+      status: 'revoked',
+      blocked: true,
+      certificates: [{ serial: issued.serial, status: 'revoked', ca_revoke_unsupported: true }],
+    });
   });
 });

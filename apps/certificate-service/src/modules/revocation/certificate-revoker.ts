@@ -6,11 +6,27 @@ import { CrlService } from '../crl/crl.service';
 import { isX509Purpose, PkiError, type RevocationReason } from '@platform/pki';
 
 export type RevocationRowOutcome =
-  { serial: string; status: 'revoked' } | { serial: string; status: 'error'; error: string };
+  | {
+      serial: string;
+      status: 'revoked';
+      /**
+       * True when the issuer configured for the purpose has no revoke operation (SCEP): the
+       * row is marked revoked here, the certificate stays valid at the CA (revoke it there by
+       * hand). docs/certificate-service/revocation.md.
+       */
+      caRevokeUnsupported?: true;
+    }
+  | { serial: string; status: 'error'; error: string };
+
+/** The warning the answers carry with `ca_revoke_unsupported`. */
+export const CA_REVOKE_UNSUPPORTED_WARNING =
+  'marked revoked in this service only: the issuer configured for this purpose (SCEP) cannot revoke, so the certificate stays valid at the external CA until it is revoked there by hand';
 
 /**
  * Revokes certificates at the issuer configured for their purpose now, records the
  * successes in one UPDATE and re-signs the CRL (rising cRLNumber) when anything changed.
+ * An issuer without revoke (SCEP) answers `unsupported`: the row is marked revoked here with
+ * `caRevokeUnsupported` (the spec's second behaviour; the CA is told nothing).
  */
 @Injectable()
 export class CertificateRevoker {
@@ -48,7 +64,7 @@ export class CertificateRevoker {
       const result = await this.issuers.forPurpose(row.purpose).revoke(row.serial, reason);
       return result.status === 'revoked'
         ? { serial: row.serial, status: 'revoked' }
-        : { serial: row.serial, status: 'error', error: 'ca_revoke_unsupported' };
+        : { serial: row.serial, status: 'revoked', caRevokeUnsupported: true };
     } catch (error) {
       return {
         serial: row.serial,

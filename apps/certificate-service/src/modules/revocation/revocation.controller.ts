@@ -3,11 +3,11 @@ import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles } from '../../app/access/access.decorators';
 import type { Actor } from '../../app/access/actor';
-import { CertificateDto } from '../certificates/dto/certificate.dto';
 import {
   DeviceRevocationDto,
   RevocationRowDto,
   RevokeCertificateDto,
+  RevokedCertificateDto,
   UnblockResultDto,
   UserRevocationDto,
 } from './dto/revocation.dto';
@@ -22,13 +22,17 @@ export class RevocationController {
 
   @Post('certificates/:serial/revoke')
   @HttpCode(200)
-  @ApiOkResponse({ type: CertificateDto })
+  @ApiOkResponse({
+    type: RevokedCertificateDto,
+    description:
+      'revoked; with an issuer that cannot revoke (SCEP) marked revoked here only, with `ca_revoke_unsupported` and a `warning`',
+  })
   async revokeCertificate(
     @CurrentActor() actor: Actor,
     @Param('serial') serial: string,
     @Body() body: RevokeCertificateDto,
-  ): Promise<CertificateDto> {
-    return CertificateDto.from(
+  ): Promise<RevokedCertificateDto> {
+    return RevokedCertificateDto.fromRevocation(
       await this.revocation.revokeCertificate(actor, serial, body.reason ?? 'unspecified'),
     );
   }

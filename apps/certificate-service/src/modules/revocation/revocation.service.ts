@@ -35,31 +35,40 @@ export class RevocationService {
     private readonly ssh: SshCertificateRevoker,
   ) {}
 
-  /** Revoking does not free a licence slot. Already revoked: answered as it is. */
+  /**
+   * Revoking does not free a licence slot. Already revoked: answered as it is. With an issuer
+   * that cannot revoke (SCEP), the row is marked revoked and `caRevokeUnsupported` is set.
+   */
   async revokeCertificate(
     actor: Actor,
     serial: string,
     reason: RevocationReason,
-  ): Promise<CertificateEntity> {
+  ): Promise<{ certificate: CertificateEntity; caRevokeUnsupported: boolean }> {
     const sshSerial = parseSshCertificateRef(serial);
-    if (sshSerial !== undefined) return this.revokeSshCertificate(actor, sshSerial, reason);
+    if (sshSerial !== undefined) {
+      const certificate = await this.revokeSshCertificate(actor, sshSerial, reason);
+      return { certificate, caRevokeUnsupported: false };
+    }
     const normalized = normalizeSerialHex(serial);
     const row = normalized ? await this.certificates.findBySerial(normalized) : null;
     if (!row) throw new RevocationError('certificate_not_found');
-    if (row.status === 'revoked') return row;
+    if (row.status === 'revoked') return { certificate: row, caRevokeUnsupported: false };
     const [outcome] = await this.revoker.revoke([row], reason);
-    if (outcome.status === 'error') {
-      if (outcome.error === 'ca_revoke_unsupported')
-        throw new RevocationError('ca_revoke_unsupported');
-      throw new RevocationError('issuer_revoke_failed');
-    }
+    if (outcome.status === 'error') throw new RevocationError('issuer_revoke_failed');
+    const unsupported = outcome.caRevokeUnsupported === true;
     await this.audit.record({
       action: 'certificate.revoke',
       actor,
       target: row.serial,
-      details: { reason, purpose: row.purpose, device_id: row.deviceId },
+      details: {
+        reason,
+        purpose: row.purpose,
+        device_id: row.deviceId,
+        ...(unsupported ? { ca_revoke_unsupported: true } : {}),
+      },
     });
-    return (await this.certificates.findBySerial(row.serial)) ?? row;
+    const certificate = (await this.certificates.findBySerial(row.serial)) ?? row;
+    return { certificate, caRevokeUnsupported: unsupported };
   }
 
   /** `ssh-<serial>`: an SSH certificate, into the KRL (no issuer, no CRL). */

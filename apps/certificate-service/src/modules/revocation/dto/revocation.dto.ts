@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
+import { CertificateDto } from '../../certificates/dto/certificate.dto';
+import type { CertificateEntity } from '../../certificates/certificate.entity';
 import { REVOCATION_REASON_CODES, type RevocationReason } from '@platform/pki';
-import type { RevocationRowOutcome } from '../certificate-revoker';
+import { CA_REVOKE_UNSUPPORTED_WARNING, type RevocationRowOutcome } from '../certificate-revoker';
 import type { DeviceRevocation } from '../revocation.service';
 
 const REASONS = Object.keys(REVOCATION_REASON_CODES) as RevocationReason[];
@@ -14,15 +16,49 @@ export class RevokeCertificateDto {
   reason?: RevocationReason;
 }
 
+/** `POST /certificates/{serial}/revoke`: the certificate, and the SCEP warning when it applies. */
+export class RevokedCertificateDto extends CertificateDto {
+  @ApiPropertyOptional({
+    description:
+      'true: marked revoked here only; the issuer configured for the purpose (SCEP) cannot revoke and the certificate stays valid at the CA',
+  })
+  ca_revoke_unsupported?: true;
+  @ApiPropertyOptional({ description: 'with `ca_revoke_unsupported`: what the admin must do' })
+  warning?: string;
+
+  static fromRevocation(r: {
+    certificate: CertificateEntity;
+    caRevokeUnsupported: boolean;
+  }): RevokedCertificateDto {
+    const dto = CertificateDto.from(r.certificate);
+    return r.caRevokeUnsupported
+      ? { ...dto, ca_revoke_unsupported: true, warning: CA_REVOKE_UNSUPPORTED_WARNING }
+      : dto;
+  }
+}
+
 export class RevocationRowDto {
   @ApiProperty() serial!: string;
   @ApiProperty({ enum: ['revoked', 'error'] }) status!: 'revoked' | 'error';
   @ApiPropertyOptional() error?: string;
+  @ApiPropertyOptional({
+    description:
+      'true: marked revoked here only; the issuer of the purpose (SCEP) cannot revoke and the certificate stays valid at the CA',
+  })
+  ca_revoke_unsupported?: true;
+  @ApiPropertyOptional({ description: 'with `ca_revoke_unsupported`: what the admin must do' })
+  warning?: string;
 
   static from(o: RevocationRowOutcome): RevocationRowDto {
-    return o.status === 'revoked'
-      ? { serial: o.serial, status: 'revoked' }
-      : { serial: o.serial, status: 'error', error: o.error };
+    if (o.status === 'error') return { serial: o.serial, status: 'error', error: o.error };
+    return o.caRevokeUnsupported
+      ? {
+          serial: o.serial,
+          status: 'revoked',
+          ca_revoke_unsupported: true,
+          warning: CA_REVOKE_UNSUPPORTED_WARNING,
+        }
+      : { serial: o.serial, status: 'revoked' };
   }
 }
 
