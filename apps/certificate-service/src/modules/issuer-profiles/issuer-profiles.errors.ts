@@ -10,8 +10,25 @@ export type IssuerProfilesErrorCode =
   | 'issuer_secret_key_missing'
   | 'issuer_secret_unreadable';
 
+/**
+ * The catalogue message, followed by what exactly is wrong (the field and the problem; never a
+ * value the client sent), since the envelope carries `details` only for `invalid_request`.
+ */
 export class IssuerProfilesError extends CertsvcError<IssuerProfilesErrorCode> {
   constructor(code: IssuerProfilesErrorCode, details?: Record<string, unknown>) {
-    super(code, certsvcErrorMessage(code), details);
+    const precise = details === undefined ? '' : precision(details);
+    super(
+      code,
+      precise ? `${certsvcErrorMessage(code)} (${precise})` : certsvcErrorMessage(code),
+      details,
+    );
   }
+}
+
+function precision(details: Record<string, unknown>): string {
+  const parts = [details.field, details.reason, details.problem]
+    .filter((part): part is string => typeof part === 'string')
+    .map((part) => part.slice(0, 300));
+  if (Array.isArray(details.fields)) parts.push(`send ${details.fields.join(', ')}`);
+  return parts.join(': ');
 }

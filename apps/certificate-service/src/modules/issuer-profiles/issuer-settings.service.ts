@@ -117,7 +117,10 @@ export class IssuerSettingsService {
     if (!before || before.kind !== kind || before.sealedSecrets === null) return {};
     const opened = this.factory.secretsOf(before);
     if (opened !== undefined) return opened;
-    const needed = SECRET_FIELDS[kind].filter((field) => given[field] === undefined);
+    // the SCEP requester key is generated, not sent: a new one replaces an unreadable one
+    const needed = SECRET_FIELDS[kind].filter(
+      (field) => given[field] === undefined && field !== 'requester_key_pem',
+    );
     if (needed.length === 0) return {};
     throw new IssuerProfilesError('issuer_secret_unreadable', { fields: needed });
   }
