@@ -216,8 +216,30 @@ describe('Issuer profiles - /api/v1/settings/issuers*', () => {
   ])('refuses %s with 400 %s, nothing stored', async (_what, code, purpose, body) => {
     const res = await putProfile(t, admin.accessToken, purpose, body).expect(400);
     expect(res.body.code).toBe(code);
+    expect(String(res.body.message)).not.toMatch(/PRIVATE KEY|\bp\b.*password/);
     const rows = await sql(t, `SELECT 1 FROM issuer_profiles WHERE purpose = 'vpn'`);
     expect(rows).toHaveLength(0);
+  });
+
+  it('says which field is wrong and why', async () => {
+    const res = await putProfile(t, admin.accessToken, 'vpn', {
+      kind: 'est',
+      url: 'https://est.example.com',
+      auth_mode: 'client_certificate',
+      client_certificate_pem: selfSignedTlsIdentity().certPem,
+      client_key_pem: selfSignedTlsIdentity().keyPem,
+    }).expect(400);
+    expect(res.body.message).toBe(
+      'a setting of the issuer profile is invalid (client_key_pem: does not match client_certificate_pem)',
+    );
+    const url = await putProfile(t, admin.accessToken, 'vpn', {
+      kind: 'est',
+      url: 'https://169.254.169.254',
+      auth_mode: 'basic',
+      username: 'u',
+      password: 'p',
+    }).expect(400);
+    expect(url.body.message).toContain('address_not_allowed');
   });
 
   it('test-connection names the failing step: wrong port (connect), wrong trust anchor (tls), wrong password (auth)', async () => {

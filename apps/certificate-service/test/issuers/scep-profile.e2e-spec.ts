@@ -5,6 +5,7 @@ import { enrollDevice, sql } from '../fixtures/enroll';
 import { approveRows } from '../fixtures/issue';
 import { loginAdmin, type TestUser } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { ProfileIssuers } from '../../src/modules/issuer-profiles/profile-issuers';
 import { ISSUER_TEST_ENV, putProfile, testConnection } from './issuer-support';
 
 describe('SCEP issuer profile - through the routes to the real scepserver', () => {
@@ -100,5 +101,43 @@ describe('SCEP issuer profile - through the routes to the real scepserver', () =
         new X509Certificate(server.caCertificatePem).raw,
       ),
     ).toBe(true);
+  });
+
+  it('secrets the key cannot open: the requester is generated anew, a missing password must be sent again', async () => {
+    await putProfile(t, admin.accessToken, 'ad_logon', {
+      kind: 'scep',
+      url: server.url,
+      ca_fingerprint: fingerprint,
+    }).expect(200);
+    // as if CERTSVC_SCEP_ENC_KEY had changed: the stored envelope no longer opens
+    await sql(
+      t,
+      `UPDATE issuer_profiles SET sealed_secrets = 'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA:AAAA' WHERE purpose = 'ad_logon'`,
+    );
+    await t.app.get(ProfileIssuers).reload();
+    const broken = await t.http.get('/api/v1/issuer').expect(200);
+    expect(
+      (broken.body as { by_purpose: { purpose: string; configured: boolean }[] }).by_purpose.find(
+        (p) => p.purpose === 'ad_logon',
+      ),
+    ).toMatchObject({ configured: false });
+    const refused = await putProfile(t, admin.accessToken, 'ad_logon', {
+      kind: 'scep',
+      url: server.url,
+      ca_fingerprint: fingerprint,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('issuer_secret_unreadable');
+    expect(refused.body.message).toContain('send challenge_password');
+    const saved = await putProfile(t, admin.accessToken, 'ad_logon', {
+      kind: 'scep',
+      url: server.url,
+      ca_fingerprint: fingerprint,
+      challenge_password: 'again',
+    }).expect(200);
+    expect(saved.body).toMatchObject({
+      configured: true,
+      has_secrets: { challenge_password: true, requester_key_pem: true },
+    });
   });
 });

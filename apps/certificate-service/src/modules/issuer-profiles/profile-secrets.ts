@@ -1,4 +1,4 @@
-import { openPrivateKey, sealPrivateKey, X509_PURPOSES } from '@platform/pki';
+import { openPrivateKey, sealPrivateKey } from '@platform/pki';
 import type { ProfileSecrets } from './issuer-profile.model';
 
 /** Additional data binding an envelope to its purpose: one purpose's secrets cannot be moved to another. */
@@ -42,5 +42,3 @@ export function secretFlags(secrets: ProfileSecrets | undefined): Record<string,
     requester_key_pem: secrets?.requester_key_pem !== undefined,
   };
 }
-
-export const KNOWN_PURPOSES = X509_PURPOSES;
