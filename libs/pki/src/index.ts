@@ -47,6 +47,10 @@ export type { CertificateInfo } from './ca/certificate-info';
 export { encodeCrl } from './crl/crl-encoder';
 export type { CrlInput, RevokedCertificateEntry } from './crl/crl-encoder';
 export { REVOCATION_REASON_CODES, isRevocationReason } from './crl/revocation-reason';
+export { parseOcspRequest, OCSP_MAX_REQUESTS } from './ocsp/ocsp-request';
+export type { OcspCertId, ParsedOcspRequest } from './ocsp/ocsp-request';
+export { OcspResponder, ocspErrorResponse } from './ocsp/ocsp-response';
+export type { OcspAnswer, OcspCertStatus, OcspErrorStatus } from './ocsp/ocsp-response';
 export type { RevocationReason } from './crl/revocation-reason';
 
 export { BuiltInCaIssuer } from './issuer/built-in-ca-issuer';

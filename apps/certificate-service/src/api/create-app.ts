@@ -10,6 +10,7 @@ import { InvalidRequestError } from '../app/errors/certsvc-error';
 import { CertsvcExceptionFilter } from '../app/errors/certsvc-exception.filter';
 import { installAccessLog } from '../app/logging/access-log';
 import { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
+import { installOcspRequestParser } from '../modules/crl/ocsp-body';
 import { contentTypeEnforcement } from '../app/metrics/content-type.hook';
 import { CERTSVC_OPENAPI } from './openapi/openapi-document';
 import { installRequestContext } from '../app/request-context/request-context.hooks';
@@ -69,5 +70,8 @@ export function createCertificateApp(
     openApi: CERTSVC_OPENAPI,
     routeAccess: CERTSVC_ACCESS,
     preview: options.preview,
+    // OCSP requests (`POST /pki/ocsp`, DER; refused on every other route by the media-type gate).
+    plugins: (nest) =>
+      Promise.resolve(installOcspRequestParser(nest.getHttpAdapter().getInstance())),
   });
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,21 +39,26 @@ export async function startListeningApp(options: TestAppOptions = {}): Promise<L
 }
 
 /**
- * `openssl <args>` in a temporary directory holding `files`, run asynchronously: the app under
+ * `openssl <args>` in a temporary directory holding `files`, run asynchronously (`outputs`:
+ * files openssl wrote there, read back): the app under
  * test answers openssl's CRL downloads from this very process.
  */
 export async function opensslAsync(
   args: (dir: string) => string[],
   files: Record<string, string | Buffer>,
-): Promise<{ ok: boolean; out: string }> {
+  outputs: readonly string[] = [],
+): Promise<{ ok: boolean; out: string; files: Record<string, Buffer> }> {
   const dir = await mkdtemp(join(tmpdir(), 'certsvc-pki-'));
   try {
     for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
-    return await new Promise((resolve) => {
+    const result = await new Promise<{ ok: boolean; out: string }>((resolve) => {
       execFile('openssl', args(dir), { timeout: 30_000 }, (error, stdout, stderr) => {
         resolve({ ok: error === null, out: `${stdout}${stderr}` });
       });
     });
+    const read: Record<string, Buffer> = {};
+    for (const name of outputs) read[name] = await readFile(join(dir, name));
+    return { ...result, files: read };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import { normalizeSerialHex } from '../certificate/serial-number';
 import { SubjectAltName } from '../certificate/subject-alt-names';
 import { CrlInput, encodeCrl } from '../crl/crl-encoder';
 import { isRevocationReason, RevocationReason } from '../crl/revocation-reason';
+import { OcspResponder } from '../ocsp/ocsp-response';
 import { PkiError } from '../pki.errors';
 import {
   CertificateIssuer,
@@ -26,6 +27,7 @@ const BATCH_SLICE = 64;
 export class BuiltInCaIssuer implements CertificateIssuer {
   readonly kind = 'built_in';
   private readonly builder: LeafCertificateBuilder;
+  private responder: OcspResponder | undefined;
 
   constructor(
     private readonly ca: LoadedIssuingCa,
@@ -89,6 +91,12 @@ export class BuiltInCaIssuer implements CertificateIssuer {
   /** DER CRL over the revoked entries the caller keeps. */
   buildCrl(input: CrlInput): Buffer {
     return encodeCrl(this.ca, input);
+  }
+
+  /** The issuing CA as OCSP responder (signs with the issuing CA key). */
+  ocspResponder(): OcspResponder {
+    this.responder ??= new OcspResponder(this.ca);
+    return this.responder;
   }
 
   /** Root and issuing CA certificates (public). */

@@ -6,6 +6,7 @@ export const PKI_PATHS = {
   rootCrl: '/pki/root-ca.crl',
   issuingCertificate: '/pki/issuing-ca.crt',
   rootCertificate: '/pki/root-ca.crt',
+  ocsp: '/pki/ocsp',
 } as const;
 
 /**
@@ -32,6 +33,7 @@ export function pkiPublicUrls(
     rootCrl: base + PKI_PATHS.rootCrl,
     issuingCertificate: base + PKI_PATHS.issuingCertificate,
     rootCertificate: base + PKI_PATHS.rootCertificate,
+    ocsp: base + PKI_PATHS.ocsp,
   };
 }
 

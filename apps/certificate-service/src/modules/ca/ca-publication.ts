@@ -23,7 +23,11 @@ export function caPointers(config: CertsvcPkiPublicationConfig): CaPointers {
     // The root names its own CRL: `-crl_check_all` checks the trust anchor too.
     root: { crlDistributionUrls: [urls.rootCrl] },
     issuing: { crlDistributionUrls: [urls.rootCrl], caIssuersUrls: [urls.rootCertificate] },
-    leaf: { crlDistributionUrls: [urls.issuingCrl], caIssuersUrls: [urls.issuingCertificate] },
+    leaf: {
+      crlDistributionUrls: [urls.issuingCrl],
+      caIssuersUrls: [urls.issuingCertificate],
+      ocspUrls: [urls.ocsp],
+    },
   };
 }
 

@@ -3,6 +3,8 @@ import { CaModule } from '../ca/ca.module';
 import { CRL_SOURCE } from '../enrollment/crl-source';
 import { CrlRepository } from './crl.repository';
 import { CrlService } from './crl.service';
+import { OcspController } from './ocsp.controller';
+import { OcspService } from './ocsp.service';
 import { PkiPublicationController } from './pki-publication.controller';
 
 /**
@@ -12,8 +14,13 @@ import { PkiPublicationController } from './pki-publication.controller';
 @Global()
 @Module({
   imports: [CaModule],
-  controllers: [PkiPublicationController],
-  providers: [CrlRepository, CrlService, { provide: CRL_SOURCE, useExisting: CrlService }],
+  controllers: [PkiPublicationController, OcspController],
+  providers: [
+    CrlRepository,
+    CrlService,
+    OcspService,
+    { provide: CRL_SOURCE, useExisting: CrlService },
+  ],
   exports: [CrlService, CRL_SOURCE],
 })
 export class CrlModule {}
