@@ -25,5 +25,9 @@ export function webhookRetentionTask(
   retention: WebhookRetention,
   everyMs = WEBHOOK_RETENTION_PURGE_MS,
 ): PeriodicTask {
-  return { name: 'webhook retention purge', everyMs, run: async () => void (await retention.purge()) };
+  return {
+    name: 'webhook retention purge',
+    everyMs,
+    run: async () => void (await retention.purge()),
+  };
 }

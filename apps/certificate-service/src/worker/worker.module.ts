@@ -94,11 +94,9 @@ export class WorkerModule {
                 schedule.k8sCredentialsPurgeEveryMs ?? K8S_CREDENTIALS_PURGE_MS,
               ),
             ),
-            ...webhookDeliveryTask(
-              runtime.config,
-              webhooks,
-              schedule.webhookDeliveryEveryMs,
-            ).map((task) => tracedTask(tracing, 'webhook-delivery', task)),
+            ...webhookDeliveryTask(runtime.config, webhooks, schedule.webhookDeliveryEveryMs).map(
+              (task) => tracedTask(tracing, 'webhook-delivery', task),
+            ),
             tracedTask(
               tracing,
               'webhook-retention-purge',

@@ -4,7 +4,10 @@ import { itDeclaresEveryRow, runRoleMatrix } from './matrices/run-role-matrix';
 
 describe('Role matrix - outgoing webhooks', () => {
   const matrix = runRoleMatrix(WEBHOOKS_ROWS, {
-    startApp: () => startTestApp({ env: { CERTSVC_WEBHOOK_ENC_KEY: '77'.repeat(32) } }),
+    startApp: () =>
+      startTestApp({
+        env: { CERTSVC_WEBHOOKS_ENABLED: 'true', CERTSVC_WEBHOOK_ENC_KEY: '77'.repeat(32) },
+      }),
     name: 'template',
     allowedBelow500: true,
   });

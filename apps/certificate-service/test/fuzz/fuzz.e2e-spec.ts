@@ -59,6 +59,7 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
         CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE: NO_LIMIT,
         CERTSVC_ACCESS_TOKEN_TTL_SECONDS: '86400',
         CERTSVC_DEFAULT_MAX_DEVICES: '100000',
+        CERTSVC_WEBHOOKS_ENABLED: 'true',
         CERTSVC_WEBHOOK_ENC_KEY: '77'.repeat(32),
       },
     });

@@ -99,7 +99,12 @@ describe('Corp-ownership webhook policies - webhook, allowlist_or_webhook, allow
     expect(await check.check('CORP-1')).toBe('allowed');
     expect(await check.check('ROGUE-1')).toBe('denied');
     expect(await check.check('LISTED-1')).toBe('denied');
-    expect(receiver.of('/owner').slice(before).every((r) => r.verified)).toBe(true);
+    expect(
+      receiver
+        .of('/owner')
+        .slice(before)
+        .every((r) => r.verified),
+    ).toBe(true);
     expect(receiver.of('/owner')[before].event).toBe('corp_ownership.check');
     const serials = Array.from({ length: 250 }, (_, i) => (i % 2 ? `CORP-${i}` : `ROGUE-${i}`));
     const start = calls();
@@ -128,9 +133,12 @@ describe('Corp-ownership webhook policies - webhook, allowlist_or_webhook, allow
       'CORP-2': 'allowed',
       'ROGUE-2': 'denied',
     });
-    expect(receiver.of('/owner').slice(before).map((r) => r.json.serials)).toEqual([
-      ['CORP-2', 'ROGUE-2'],
-    ]);
+    expect(
+      receiver
+        .of('/owner')
+        .slice(before)
+        .map((r) => r.json.serials),
+    ).toEqual([['CORP-2', 'ROGUE-2']]);
   });
 
   it('allowlist_and_webhook: unlisted serials are denied without a call, listed ones asked', async () => {
@@ -152,12 +160,21 @@ describe('Corp-ownership webhook policies - webhook, allowlist_or_webhook, allow
     ['a redirect (never followed)', { status: 302, body: '{"allowed":true}' }],
     ['an answer that is not JSON', { status: 200, body: 'yes' }],
     ['allowed that is not a boolean', { status: 200, body: '{"allowed":"true"}' }],
-    ['results without the serial', { status: 200, body: '{"results":[{"serial":"OTHER","allowed":true}]}' }],
-    ['contradicting results', {
-      status: 200,
-      body: '{"results":[{"serial":"CORP-9","allowed":true},{"serial":"CORP-9","allowed":false}]}',
-    }],
-    ['a slow answer past webhook_timeout_ms', { status: 200, body: '{"allowed":true}', delayMs: 1500 }],
+    [
+      'results without the serial',
+      { status: 200, body: '{"results":[{"serial":"OTHER","allowed":true}]}' },
+    ],
+    [
+      'contradicting results',
+      {
+        status: 200,
+        body: '{"results":[{"serial":"CORP-9","allowed":true},{"serial":"CORP-9","allowed":false}]}',
+      },
+    ],
+    [
+      'a slow answer past webhook_timeout_ms',
+      { status: 200, body: '{"allowed":true}', delayMs: 1500 },
+    ],
   ])('%s is an error, never permission, in every webhook mode', async (_name, answer) => {
     const path = `/failing-${_name.replace(/\W+/g, '-')}`;
     receiver.on(path, () => answer);
@@ -175,7 +192,11 @@ describe('Corp-ownership webhook policies - webhook, allowlist_or_webhook, allow
       webhook_secret: SECRET,
     }).expect(200);
     expect(await check.check('CORP-1')).toBe('error');
-    await setPolicy({ policy: 'webhook', webhook_url: receiver.url('/owner'), webhook_secret: null }).expect(200);
+    await setPolicy({
+      policy: 'webhook',
+      webhook_url: receiver.url('/owner'),
+      webhook_secret: null,
+    }).expect(200);
     const before = calls();
     expect(await check.check('CORP-1')).toBe('error');
     expect(calls()).toBe(before);

@@ -87,13 +87,11 @@ export async function createEndpoint(
 }
 
 export function deliveryRows(t: TestApp, where = 'true', params: unknown[] = []) {
-  return t.app
-    .get(DataSource)
-    .query(
-      `SELECT id, endpoint_id, event_type, status, attempts, last_response_code, last_error, payload
+  return t.app.get(DataSource).query(
+    `SELECT id, endpoint_id, event_type, status, attempts, last_response_code, last_error, payload
        FROM webhook_deliveries WHERE ${where} ORDER BY created_at, id`,
-      params,
-    ) as Promise<
+    params,
+  ) as Promise<
     {
       id: string;
       endpoint_id: string;

@@ -43,7 +43,10 @@ describe('Webhook outbox - events written with their transaction, delivered sign
     const device = await enrollDevice(t);
     const [row] = await approveRows(t, admin.accessToken, [device.requestId]);
     expect(row.status).toBe('issued');
-    await drainUntil(t, () => receiver.of('/all').length >= 3 && receiver.of('/issued').length >= 1);
+    await drainUntil(
+      t,
+      () => receiver.of('/all').length >= 3 && receiver.of('/issued').length >= 1,
+    );
 
     const events = receiver.of('/all').map((r) => r.event);
     expect(events.sort()).toEqual(['certificate.issued', 'request.approved', 'request.created']);
@@ -92,7 +95,10 @@ describe('Webhook outbox - events written with their transaction, delivered sign
     );
     await enrollDevice(t);
     const [row] = await deliveryRows(t, 'endpoint_id = $1', [flaky.id]);
-    await drainUntil(t, async () => (await deliveryRows(t, 'id = $1', [row.id]))[0].status !== 'pending');
+    await drainUntil(
+      t,
+      async () => (await deliveryRows(t, 'id = $1', [row.id]))[0].status !== 'pending',
+    );
     const [done] = await deliveryRows(t, 'id = $1', [row.id]);
     expect(done).toMatchObject({ status: 'delivered', attempts: 3, last_response_code: 200 });
     // The receiver saw three requests for one delivery, and handles it once.
@@ -268,8 +274,9 @@ describe('Webhook outbox - events written with their transaction, delivered sign
     await drainUntil(t, () => receiver.of('/bulk').length >= 40);
     expect(receiver.of('/bulk')).toHaveLength(40);
     expect(receiver.unique('/bulk')).toHaveLength(40);
-    expect(new Set(receiver.of('/bulk').map((r) => (r.json.data as { request_id: string }).request_id)))
-      .toEqual(new Set(devices.map((d) => d.requestId)));
+    expect(
+      new Set(receiver.of('/bulk').map((r) => (r.json.data as { request_id: string }).request_id)),
+    ).toEqual(new Set(devices.map((d) => d.requestId)));
     expect(bulk.id).toBeDefined();
   });
 });

@@ -60,11 +60,11 @@ describe('Webhook worker - the delivery and retention tasks of the real worker',
 
   it('a worker killed (SIGKILL) in the middle of a delivery loses nothing: the claim expires, another worker delivers, the receiver dedups', async () => {
     const { id } = await createEndpoint(t, admin, { url: receiver.url('/killed') });
-    let first: ServiceProcess | undefined;
+    const holder: { first?: ServiceProcess } = {};
     // The first request hangs; the worker sending it is killed while it waits for the answer.
     receiver.on('/killed', (n) => {
       if (n === 1) {
-        void first?.kill();
+        void holder.first?.kill();
         return 'hang';
       }
       return { status: 200 };
@@ -74,11 +74,12 @@ describe('Webhook worker - the delivery and retention tasks of the real worker',
       .set(...bearer(admin.accessToken))
       .expect(202);
     const deliveryId = queued.body.delivery_id as string;
-    first = startWorker();
+    const first = startWorker();
+    holder.first = first;
     await waitFor(
       () => {
-        if (!first?.running() && receiver.of('/killed').length === 0) {
-          throw new WaitAborted(`worker exited:\n${first?.output()}`);
+        if (!first.running() && receiver.of('/killed').length === 0) {
+          throw new WaitAborted(`worker exited:\n${first.output()}`);
         }
         expect(receiver.of('/killed')).toHaveLength(1);
       },
@@ -119,7 +120,11 @@ describe('Webhook worker - the delivery and retention tasks of the real worker',
       ...(await insert('31 days', 'pending')),
     ].map((r) => r.id);
     const kept = [...(await insert('29 days', 'delivered')), ...(await insert('1 hour', 'failed'))];
-    const config = loadCertsvcConfig({ ...workerEnv, CERTSVC_DATABASE_URL: t.db.url, CERTSVC_WEBHOOK_RETENTION_DAYS: '30' });
+    const config = loadCertsvcConfig({
+      ...workerEnv,
+      CERTSVC_DATABASE_URL: t.db.url,
+      CERTSVC_WEBHOOK_RETENTION_DAYS: '30',
+    });
     context = await NestFactory.createApplicationContext(
       WorkerModule.forRoot(
         {

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { loadCertsvcConfig } from '../../src/app/config/certsvc-config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { bearer, createUser, loginAdmin, type TestUser } from '../support/sessions';
 import { createEndpoint, drainUntil, startWebhookApp, TEST_WEBHOOK_KEY } from './webhook-app';
@@ -21,9 +22,15 @@ describe('Webhooks - /api/v1/admin/webhooks (GET, POST, PUT, DELETE, enabled, te
   const api = () => ({
     get: (path: string) => t.http.get(path).set(...bearer(admin.accessToken)),
     post: (path: string, body: object = {}) =>
-      t.http.post(path).set(...bearer(admin.accessToken)).send(body),
+      t.http
+        .post(path)
+        .set(...bearer(admin.accessToken))
+        .send(body),
     put: (path: string, body: object) =>
-      t.http.put(path).set(...bearer(admin.accessToken)).send(body),
+      t.http
+        .put(path)
+        .set(...bearer(admin.accessToken))
+        .send(body),
     delete: (path: string) => t.http.delete(path).set(...bearer(admin.accessToken)),
   });
 
@@ -98,7 +105,9 @@ describe('Webhooks - /api/v1/admin/webhooks (GET, POST, PUT, DELETE, enabled, te
       const res = await api().post('/api/v1/admin/webhooks', body);
       expect({ body, status: res.status, code: res.body.code }).toMatchObject({ status: 400 });
     }
-    const res = await api().post('/api/v1/admin/webhooks', { url: 'ftp://example.com/x' }).expect(400);
+    const res = await api()
+      .post('/api/v1/admin/webhooks', { url: 'ftp://example.com/x' })
+      .expect(400);
     expect(res.body).toMatchObject({
       code: 'webhook_url_refused',
       message: expect.stringContaining('(scheme_not_allowed: '),
@@ -127,11 +136,19 @@ describe('Webhooks - /api/v1/admin/webhooks (GET, POST, PUT, DELETE, enabled, te
       ids.push(queued.body.delivery_id as string);
     }
     await drainUntil(t, () => receiver.of('/test').length === 3);
-    expect(receiver.of('/test').map((r) => r.event)).toEqual(['webhook.test', 'webhook.test', 'webhook.test']);
+    expect(receiver.of('/test').map((r) => r.event)).toEqual([
+      'webhook.test',
+      'webhook.test',
+      'webhook.test',
+    ]);
     expect(receiver.of('/test').every((r) => r.verified)).toBe(true);
     expect(new Set(receiver.of('/test').map((r) => r.delivery))).toEqual(new Set(ids));
-    const page1 = await api().get(`/api/v1/admin/webhooks/${id}/deliveries?limit=2&page=1`).expect(200);
-    const page2 = await api().get(`/api/v1/admin/webhooks/${id}/deliveries?limit=2&page=2`).expect(200);
+    const page1 = await api()
+      .get(`/api/v1/admin/webhooks/${id}/deliveries?limit=2&page=1`)
+      .expect(200);
+    const page2 = await api()
+      .get(`/api/v1/admin/webhooks/${id}/deliveries?limit=2&page=2`)
+      .expect(200);
     expect(page1.body).toMatchObject({ total: 3, page: 1, limit: 2 });
     expect(page1.body.items).toHaveLength(2);
     expect(page2.body.items).toHaveLength(1);
@@ -150,9 +167,12 @@ describe('Webhooks - /api/v1/admin/webhooks (GET, POST, PUT, DELETE, enabled, te
 
   it('is cert-admin only, reading included', async () => {
     const { id } = await createEndpoint(t, admin, { url: receiver.url('/roles') });
-    for (const role of ['cert-approver', 'cert-viewer']) {
+    for (const role of ['cert-approver', 'cert-viewer'] as const) {
       const user = await createUser(t, admin, [role]);
-      await t.http.get('/api/v1/admin/webhooks').set(...bearer(user.accessToken)).expect(403);
+      await t.http
+        .get('/api/v1/admin/webhooks')
+        .set(...bearer(user.accessToken))
+        .expect(403);
       await t.http
         .get(`/api/v1/admin/webhooks/${id}/deliveries`)
         .set(...bearer(user.accessToken))
@@ -162,7 +182,7 @@ describe('Webhooks - /api/v1/admin/webhooks (GET, POST, PUT, DELETE, enabled, te
   });
 });
 
-describe('Webhooks - without CERTSVC_WEBHOOK_ENC_KEY and with the default egress policy', () => {
+describe('Webhooks - switched off (default), and without CERTSVC_WEBHOOK_ENC_KEY', () => {
   let t: TestApp;
   let admin: TestUser;
   beforeAll(async () => {
@@ -171,16 +191,66 @@ describe('Webhooks - without CERTSVC_WEBHOOK_ENC_KEY and with the default egress
   });
   afterAll(() => t.close());
 
-  it('cannot store a secret without the key (409), and nothing is stored', async () => {
+  it('answers 404 webhooks_disabled on every webhook route, to every caller', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const calls = [
+      t.http.get('/api/v1/admin/webhooks'),
+      t.http.post('/api/v1/admin/webhooks').send({ url: 'https://hooks.example.com/x' }),
+      t.http.put(`/api/v1/admin/webhooks/${id}`).send({}),
+      t.http.delete(`/api/v1/admin/webhooks/${id}`),
+      t.http.put(`/api/v1/admin/webhooks/${id}/enabled`).send({ enabled: true }),
+      t.http.post(`/api/v1/admin/webhooks/${id}/test`),
+      t.http.get(`/api/v1/admin/webhooks/${id}/deliveries`),
+    ];
+    for (const call of calls) {
+      const res = await call.set(...bearer(admin.accessToken));
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('webhooks_disabled');
+    }
+    const viewer = await createUser(t, admin, ['cert-viewer']);
+    await t.http
+      .get('/api/v1/admin/webhooks')
+      .set(...bearer(viewer.accessToken))
+      .expect(404);
+    const anonymous = await t.http.get('/api/v1/admin/webhooks').expect(404);
+    expect(anonymous.body.code).toBe('webhooks_disabled');
+  });
+
+  it('cannot seal a corp-ownership webhook secret without the key (409), and stores nothing', async () => {
     const res = await t.http
-      .post('/api/v1/admin/webhooks')
+      .put('/api/v1/settings/sa-auto-approve')
       .set(...bearer(admin.accessToken))
-      .send({ url: 'https://hooks.example.com/x' })
+      .send({
+        policy: 'webhook',
+        webhook_url: 'https://owner.example.com/check',
+        webhook_secret: 'a-secret-that-is-long-enough-0123',
+      })
       .expect(409);
     expect(res.body.code).toBe('webhook_encryption_key_missing');
-    expect(
-      await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM webhook_endpoints`),
-    ).toEqual([{ n: 0 }]);
+    const policy = await t.http
+      .get('/api/v1/settings/sa-auto-approve')
+      .set(...bearer(admin.accessToken))
+      .expect(200);
+    expect(policy.body).toMatchObject({ policy: 'off', webhook_secret_set: false });
+  });
+
+  it('refuses to start with webhooks switched on and no key (outside dev mode)', () => {
+    expect(() =>
+      loadCertsvcConfig({
+        CERTSVC_DATABASE_URL: 'postgres://unused',
+        CERTSVC_JWT_SECRET: 'x'.repeat(40),
+        CERTSVC_CA_KEY_ENC_KEY: '42'.repeat(32),
+        CERTSVC_WEBHOOKS_ENABLED: 'true',
+      }),
+    ).toThrow(/CERTSVC_WEBHOOK_ENC_KEY is required with CERTSVC_WEBHOOKS_ENABLED=true/);
+    expect(() =>
+      loadCertsvcConfig({
+        CERTSVC_DATABASE_URL: 'postgres://unused',
+        CERTSVC_JWT_SECRET: 'x'.repeat(40),
+        CERTSVC_CA_KEY_ENC_KEY: '42'.repeat(32),
+        CERTSVC_WEBHOOK_ENC_KEY: 'short',
+      }),
+    ).toThrow(/CERTSVC_WEBHOOK_ENC_KEY must be 32 bytes/);
   });
 });
 
@@ -188,7 +258,9 @@ describe('Webhooks - request-forgery guard at save', () => {
   let t: TestApp;
   let admin: TestUser;
   beforeAll(async () => {
-    t = await startTestApp({ env: { CERTSVC_WEBHOOK_ENC_KEY: TEST_WEBHOOK_KEY } });
+    t = await startTestApp({
+      env: { CERTSVC_WEBHOOKS_ENABLED: 'true', CERTSVC_WEBHOOK_ENC_KEY: TEST_WEBHOOK_KEY },
+    });
     admin = await loginAdmin(t);
   });
   afterAll(() => t.close());

@@ -63,7 +63,8 @@ function webhookKey(
         derived: true,
       };
     }
-    if (enabled) r.problem('CERTSVC_WEBHOOK_ENC_KEY is required with CERTSVC_WEBHOOKS_ENABLED=true');
+    if (enabled)
+      r.problem('CERTSVC_WEBHOOK_ENC_KEY is required with CERTSVC_WEBHOOKS_ENABLED=true');
     return undefined;
   }
   try {

@@ -126,6 +126,7 @@ export const CERTSVC_ERROR_MESSAGES = {
   webhook_disabled: 'the webhook endpoint is disabled; enable it first',
   webhook_encryption_key_missing:
     'webhook secrets cannot be stored: CERTSVC_WEBHOOK_ENC_KEY is not configured',
+  webhooks_disabled: 'outgoing webhooks are switched off on this server (CERTSVC_WEBHOOKS_ENABLED)',
 } as const satisfies Partial<Record<CertsvcErrorCode, string>>;
 
 /** A code that module error classes throw (it has a catalogue message). */

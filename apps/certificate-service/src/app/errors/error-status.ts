@@ -126,6 +126,7 @@ export const CERTSVC_ERROR_STATUSES = {
   webhook_url_refused: 400,
   webhook_disabled: 409,
   webhook_encryption_key_missing: 409,
+  webhooks_disabled: 404,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

@@ -57,7 +57,10 @@ export class CertificatesRepository {
          WHERE serial = ANY($1::varchar[]) AND status = 'active'
          RETURNING serial, device_id, purpose, user_identity`,
         [serials, at, reason],
-      )) as [{ serial: string; device_id: string; purpose: string; user_identity: string | null }[], number];
+      )) as [
+        { serial: string; device_id: string; purpose: string; user_identity: string | null }[],
+        number,
+      ];
       await this.outbox.enqueue(
         em,
         rows[0].map((r) => ({

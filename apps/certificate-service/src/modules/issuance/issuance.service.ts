@@ -108,7 +108,10 @@ export class IssuanceService {
       // SCEP pending records commit with the `ca_pending` decisions (scep module's write).
       await insertScepPending(ltx.em, pending, at);
       // Webhook outbox rows commit with the issuance or not at all (one INSERT per batch).
-      await this.outbox.enqueue(ltx.em, issuanceEvents(admitted, outcomes, certificates, decidedBy));
+      await this.outbox.enqueue(
+        ltx.em,
+        issuanceEvents(admitted, outcomes, certificates, decidedBy),
+      );
       const counted: SlotCandidate[] = admitted
         .filter((r) => outcomes.get(r.requestId)?.status !== 'error')
         .map((r) => ({ identityKey: r.identityKey, deviceId: r.deviceId }));

@@ -59,7 +59,11 @@ export class CorpOwnershipWebhook {
         : undefined;
     if (policy.webhookUrl === null || secret === undefined) {
       this.logger.warn(
-        { serials: serials.length, url_set: policy.webhookUrl !== null, secret_readable: secret !== undefined },
+        {
+          serials: serials.length,
+          url_set: policy.webhookUrl !== null,
+          secret_readable: secret !== undefined,
+        },
         'corp-ownership webhook not configured (URL and secret); refusing',
       );
       return verdicts;
@@ -72,7 +76,12 @@ export class CorpOwnershipWebhook {
     for (let i = 0; i < chunks.length; i += PARALLEL_CALLS) {
       await Promise.all(
         chunks.slice(i, i + PARALLEL_CALLS).map(async (chunk) => {
-          for (const [serial, verdict] of await this.call(url, secret, policy.webhookTimeoutMs, chunk)) {
+          for (const [serial, verdict] of await this.call(
+            url,
+            secret,
+            policy.webhookTimeoutMs,
+            chunk,
+          )) {
             verdicts.set(serial, verdict);
           }
         }),
@@ -88,10 +97,21 @@ export class CorpOwnershipWebhook {
     serials: readonly string[],
   ): Promise<Map<string, 'allowed' | 'denied'>> {
     const body = JSON.stringify({ type: CORP_OWNERSHIP_EVENT, serials });
-    const headers = signedHeaders({ secret, body, event: CORP_OWNERSHIP_EVENT, deliveryId: randomUUID() });
-    const outcome = await this.http.post(url, body, headers, { caller: 'corp-ownership', timeoutMs });
+    const headers = signedHeaders({
+      secret,
+      body,
+      event: CORP_OWNERSHIP_EVENT,
+      deliveryId: randomUUID(),
+    });
+    const outcome = await this.http.post(url, body, headers, {
+      caller: 'corp-ownership',
+      timeoutMs,
+    });
     const fail = (error: string) => {
-      this.logger.warn({ serials: serials.length, error }, 'corp-ownership webhook failed; refusing');
+      this.logger.warn(
+        { serials: serials.length, error },
+        'corp-ownership webhook failed; refusing',
+      );
       return new Map<string, 'allowed' | 'denied'>();
     };
     if (!outcome.ok) return fail(`${outcome.reason}: ${outcome.message}`);

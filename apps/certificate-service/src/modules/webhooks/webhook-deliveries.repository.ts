@@ -45,7 +45,11 @@ export type AttemptResult =
 export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async page(endpointId: string, limit: number, page: number): Promise<{ items: DeliveryRow[]; total: number }> {
+  async page(
+    endpointId: string,
+    limit: number,
+    page: number,
+  ): Promise<{ items: DeliveryRow[]; total: number }> {
     const rows = (await this.dataSource.query(
       `SELECT id, endpoint_id, event_type, event_id, status, attempts, last_response_code, last_error,
               next_attempt_at, created_at, delivered_at, count(*) OVER () AS total
@@ -57,10 +61,12 @@ export class WebhookDeliveriesRepository {
       rows.length > 0
         ? Number(rows[0].total)
         : Number(
-            ((await this.dataSource.query(
-              `SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1`,
-              [endpointId],
-            )) as { n: string }[])[0].n,
+            (
+              (await this.dataSource.query(
+                `SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1`,
+                [endpointId],
+              )) as { n: string }[]
+            )[0].n,
           );
     return {
       total,
@@ -111,7 +117,10 @@ export class WebhookDeliveriesRepository {
        WHERE d.id = due.id
        RETURNING d.id, d.endpoint_id, d.event_type, d.payload::text AS body, d.attempts`,
       [limit, leaseMs],
-    )) as [{ id: string; endpoint_id: string; event_type: string; body: string; attempts: number }[], number];
+    )) as [
+      { id: string; endpoint_id: string; event_type: string; body: string; attempts: number }[],
+      number,
+    ];
     return rows[0].map((r) => ({
       id: r.id,
       endpointId: r.endpoint_id,
@@ -136,7 +145,11 @@ export class WebhookDeliveriesRepository {
              last_error = NULL, delivered_at = now()
          FROM unnest($1::uuid[], $2::int[], $3::int[]) AS r(id, attempts, code)
          WHERE d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
-        [delivered.map((r) => r.id), delivered.map((r) => r.attempts), delivered.map((r) => r.code)],
+        [
+          delivered.map((r) => r.id),
+          delivered.map((r) => r.attempts),
+          delivered.map((r) => r.code),
+        ],
       );
     }
     if (failed.length > 0) {

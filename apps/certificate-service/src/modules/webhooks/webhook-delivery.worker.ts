@@ -120,9 +120,17 @@ export class WebhookDeliveryWorker {
   ): Promise<AttemptResult> {
     const key = this.config.webhooks.encryptionKey;
     const secret =
-      endpoint && key ? openSecret(endpoint.secretSealed, key, endpointSecretLabel(endpoint.id)) : undefined;
+      endpoint && key
+        ? openSecret(endpoint.secretSealed, key, endpointSecretLabel(endpoint.id))
+        : undefined;
     if (!endpoint || secret === undefined) {
-      return this.failure(delivery, null, endpoint ? 'secret_unreadable: the endpoint secret cannot be decrypted with CERTSVC_WEBHOOK_ENC_KEY' : 'endpoint_missing');
+      return this.failure(
+        delivery,
+        null,
+        endpoint
+          ? 'secret_unreadable: the endpoint secret cannot be decrypted with CERTSVC_WEBHOOK_ENC_KEY'
+          : 'endpoint_missing',
+      );
     }
     const headers = signedHeaders({
       secret,
@@ -135,7 +143,12 @@ export class WebhookDeliveryWorker {
     });
     if (!outcome.ok) return this.failure(delivery, null, `${outcome.reason}: ${outcome.message}`);
     if (outcome.status >= 200 && outcome.status < 300) {
-      return { id: delivery.id, attempts: delivery.attempts, outcome: 'delivered', code: outcome.status };
+      return {
+        id: delivery.id,
+        attempts: delivery.attempts,
+        outcome: 'delivered',
+        code: outcome.status,
+      };
     }
     return this.failure(delivery, outcome.status, `http_${outcome.status}`);
   }

@@ -37,7 +37,9 @@ export class WebhookEndpointsRepository {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  async create(row: Omit<WebhookEndpointEntity, 'createdAt' | 'updatedAt'>): Promise<WebhookEndpointEntity> {
+  async create(
+    row: Omit<WebhookEndpointEntity, 'createdAt' | 'updatedAt'>,
+  ): Promise<WebhookEndpointEntity> {
     return this.repo().save(this.repo().create(row));
   }
 

@@ -65,7 +65,10 @@ export class WebhookHttp {
     options: { caller?: string; timeoutMs?: number } = {},
   ): Promise<EgressOutcome> {
     let http = this.http;
-    if (options.timeoutMs !== undefined && options.timeoutMs !== this.config.webhooks.egress.timeoutMs) {
+    if (
+      options.timeoutMs !== undefined &&
+      options.timeoutMs !== this.config.webhooks.egress.timeoutMs
+    ) {
       http = this.byTimeout.get(options.timeoutMs) ?? this.client(options.timeoutMs);
       this.byTimeout.set(options.timeoutMs, http);
     }

@@ -5,7 +5,12 @@ import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 export const WEBHOOK_DELIVERIES_METRIC = 'certsvc_webhook_deliveries_total';
 export const WEBHOOK_EGRESS_DENIALS_METRIC = 'certsvc_webhook_egress_denials_total';
 
-function counter<L extends string>(registry: Registry, name: string, help: string, labels: L[]): Counter<L> {
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labels: L[],
+): Counter<L> {
   const existing = registry.getSingleMetric(name);
   if (existing) return existing as Counter<L>;
   return new Counter({ name, help, labelNames: labels, registers: [registry] });

@@ -12,7 +12,9 @@ export function sealSecret(secret: string, key: Buffer, label: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(label, 'utf8'));
   const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join(':');
+  return [VERSION, iv, cipher.getAuthTag(), body]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join(':');
 }
 
 /** The secret, or undefined when the envelope is damaged or sealed under another key or label. */
@@ -23,7 +25,10 @@ export function openSecret(envelope: string, key: Buffer, label: string): string
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(parts[1], 'base64url'));
     decipher.setAAD(Buffer.from(label, 'utf8'));
     decipher.setAuthTag(Buffer.from(parts[2], 'base64url'));
-    const plain = Buffer.concat([decipher.update(Buffer.from(parts[3], 'base64url')), decipher.final()]);
+    const plain = Buffer.concat([
+      decipher.update(Buffer.from(parts[3], 'base64url')),
+      decipher.final(),
+    ]);
     return plain.toString('utf8');
   } catch {
     return undefined;

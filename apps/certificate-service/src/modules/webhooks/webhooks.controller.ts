@@ -22,7 +22,10 @@ import {
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
-/** Outgoing webhook endpoints: every route, reads included, is cert-admin only. */
+/**
+ * Outgoing webhook endpoints: every route, reads included, is cert-admin only; 404
+ * `webhooks_disabled` while `CERTSVC_WEBHOOKS_ENABLED` is off (`WebhooksSwitch`).
+ */
 @ApiTags('webhooks')
 @Controller('api/v1/admin/webhooks')
 @Roles('cert-admin')
@@ -89,7 +92,10 @@ export class WebhooksController {
 
   @Post(':id/test')
   @HttpCode(202)
-  @ApiAcceptedResponse({ type: WebhookTestQueuedDto, description: 'a webhook.test delivery is queued' })
+  @ApiAcceptedResponse({
+    type: WebhookTestQueuedDto,
+    description: 'a webhook.test delivery is queued',
+  })
   async test(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<WebhookTestQueuedDto> {
     return { delivery_id: await this.webhooks.test(actor, id) };
   }

@@ -8,6 +8,7 @@ import { WebhookMetrics } from './webhook-metrics';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhookRetention } from './webhook-retention';
 import { WebhooksController } from './webhooks.controller';
+import { WebhooksSwitch } from './webhooks-switch';
 import { WebhooksService } from './webhooks.service';
 
 /**
@@ -24,7 +25,12 @@ export class WebhookOutboxModule {}
 @Module({
   imports: [AuditModule, WebhookOutboxModule],
   controllers: [WebhooksController],
-  providers: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhooksService],
+  providers: [
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhooksService,
+    WebhooksSwitch,
+  ],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

@@ -66,7 +66,8 @@ export class SaAutoApproveDto {
   @ApiProperty({ description: 'whether a signing secret is stored (it is never returned)' })
   webhook_secret_set!: boolean;
   @ApiProperty({
-    description: 'URL and secret set; false: webhook policies refuse every service-account approval',
+    description:
+      'URL and secret set; false: webhook policies refuse every service-account approval',
   })
   webhook_configured!: boolean;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) updated_at!: string | null;

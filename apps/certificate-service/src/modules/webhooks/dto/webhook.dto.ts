@@ -155,7 +155,8 @@ export class DeliveriesQueryDto {
 }
 
 export class WebhookDeliveryDto {
-  @ApiProperty({ format: 'uuid', description: 'also the X-Certsvc-Delivery idempotency key' }) id!: string;
+  @ApiProperty({ format: 'uuid', description: 'also the X-Certsvc-Delivery idempotency key' })
+  id!: string;
   @ApiProperty() event_type!: string;
   @ApiProperty({ format: 'uuid' }) event_id!: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status!: string;
