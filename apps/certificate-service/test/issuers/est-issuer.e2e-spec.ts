@@ -135,15 +135,19 @@ describe('EST issuer through the service (loopback EST stand-in over TLS)', () =
     }
   });
 
-  it('revoking an EST-issued certificate does not claim a revocation at the CA', async () => {
+  it('revoking an EST-issued certificate marks it revoked here only, with ca_revoke_unsupported (as for SCEP)', async () => {
     await putProfile(t, admin.accessToken, 'wifi', estBasicProfile(est)).expect(200);
     const device = await enrollDevice(t);
     const [row] = await approveRows(t, admin.accessToken, [device.requestId]);
+    const calls = est.calls.length;
     const res = await t.http
       .post(`/api/v1/certificates/${row.serial}/revoke`)
       .set(...bearer(admin.accessToken))
-      .send({ reason: 'keyCompromise' });
-    expect(res.status).toBeLessThan(500);
-    expect(JSON.stringify(res.body)).toMatch(/ca_revoke_unsupported/);
+      .send({ reason: 'keyCompromise' })
+      .expect(200);
+    expect(res.body).toMatchObject({ status: 'revoked', ca_revoke_unsupported: true });
+    expect(String((res.body as { warning: string }).warning)).toContain('stays valid');
+    // EST has no revoke operation: nothing was sent to the EST server
+    expect(est.calls.length).toBe(calls);
   });
 });
