@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { issuedDevice } from '../fixtures/issue';
 import { bundleOf, type Bundle } from '../issuance/issuance-support';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
+import { CrlService } from '../../src/modules/crl/crl.service';
 import { getBytes, opensslAsync, startListeningApp, type ListeningApp } from './pki-support';
 
 /** `openssl verify` following every CDP of the chain over HTTP, up through the root. */
@@ -104,5 +105,17 @@ describe('CRL distribution points - /pki/* followed by openssl -crl_download', (
     const next = /Next Update: (.+)/.exec(text.out)?.[1] ?? '';
     const last = /Last Update: (.+)/.exec(text.out)?.[1] ?? '';
     expect(Date.parse(next) - Date.parse(last)).toBe(7 * 24 * 3600_000);
+  });
+
+  it('the periodic refresh re-signs the root CRL once less than 4 days remain, not before', async () => {
+    const crls = t.app.get(CrlService);
+    const before = await crls.latest(new Date(), 'root');
+    const day = 24 * 3600_000;
+    await crls.refreshIfDue(new Date(before.nextUpdate.getTime() - 5 * day));
+    expect((await crls.latest(new Date(), 'root')).crlNumber).toBe(before.crlNumber);
+    await crls.refreshIfDue(new Date(before.nextUpdate.getTime() - 3 * day));
+    const after = await crls.latest(new Date(), 'root');
+    expect(after.crlNumber).toBe(before.crlNumber + 1n);
+    expect(after.der.equals(before.der)).toBe(false);
   });
 });
