@@ -30,6 +30,8 @@ import { readDegenerateCertificates } from './scep-signed';
 import { ScepTransport, type ScepEgress } from './scep-transport';
 import { subjectOfCertificate, subjectOfCsr } from './scep-x509';
 
+const DISCOVERY_TTL_MS = 60_000;
+
 /** A SCEP issuer profile as stored (plain JSON; `requester.keyPem` and the password are secrets). */
 export interface ScepIssuerConfig {
   /** The CA's SCEP URL, e.g. `https://ndes.corp.example/certsrv/mscep/mscep.dll`. */
@@ -52,6 +54,8 @@ export class ScepIssuer implements CertificateIssuer {
   readonly kind = 'scep';
   private readonly transport: ScepTransport;
   private readonly requester: ScepRequester;
+  /** GetCACaps and GetCACert answers, reused for a minute (a bulk approval asks once). */
+  private discovered: { at: number; caps: Set<string>; ca: ScepCaCertificates } | undefined;
 
   constructor(
     private readonly config: ScepIssuerConfig,
@@ -114,8 +118,7 @@ export class ScepIssuer implements CertificateIssuer {
   }
 
   async issue(request: IssueRequest): Promise<IssueOutcome> {
-    const caps = await this.caCaps();
-    const ca = await this.caCertificates();
+    const { caps, ca } = await this.discover();
     const transactionId = transactionIdOf(request.csr.publicKeySpkiDer);
     const out = this.outgoing(transactionId, ca, caps);
     const message = buildPkcsReq(request.csr.der, out, this.config.challengePassword);
@@ -127,8 +130,7 @@ export class ScepIssuer implements CertificateIssuer {
   }
 
   async poll(request: PollRequest): Promise<PollOutcome> {
-    const caps = await this.caCaps();
-    const ca = await this.caCertificates();
+    const { caps, ca } = await this.discover();
     const out = this.outgoing(request.pendingReference, ca, caps);
     const message = buildCertPoll(
       subjectOfCertificate(ca.issuingCaDer),
@@ -166,6 +168,15 @@ export class ScepIssuer implements CertificateIssuer {
 
   revoke(serial: string, _reason: RevocationReason): Promise<RevokeOutcome> {
     return Promise.resolve({ status: 'unsupported', serial: normalizeSerialHex(serial) ?? serial });
+  }
+
+  private async discover(): Promise<{ caps: Set<string>; ca: ScepCaCertificates }> {
+    const cached = this.discovered;
+    if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached;
+    const caps = await this.caCaps();
+    const ca = await this.caCertificates();
+    this.discovered = { at: Date.now(), caps, ca };
+    return this.discovered;
   }
 
   private outgoing(transactionId: string, ca: ScepCaCertificates, caps: ReadonlySet<string>) {

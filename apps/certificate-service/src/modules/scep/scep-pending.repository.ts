@@ -14,6 +14,8 @@ export interface ClaimedScepPending {
   userIdentity: string | null;
   attempts: number;
   createdAt: Date;
+  /** The lease this claim wrote into `next_poll_at` (proof the claim is still ours). */
+  claimedUntil: Date;
   csrDer: Buffer;
   publicKeySpkiDer: Buffer;
   /** X.509 requests only (an `ssh` request never reaches an X.509 issuer). */
@@ -51,6 +53,7 @@ export class ScepPendingRepository {
    * claim skips it until this poll is recorded (or the lease ends after a crash).
    */
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedScepPending[]> {
+    const claimedUntil = new Date(now.getTime() + leaseMs);
     const rows = (await this.dataSource.query(
       `WITH due AS (
          SELECT request_id FROM scep_pending
@@ -62,7 +65,7 @@ export class ScepPendingRepository {
        RETURNING s.request_id, s.transaction_id, s.issuer_kind, s.poll_state, s.device_id,
          s.purpose, s.subject, s.user_identity, s.attempts, s.created_at, r.csr_der,
          r.public_key_spki_der, r.key_algorithm`,
-      [now, limit, new Date(now.getTime() + leaseMs)],
+      [now, limit, claimedUntil],
     )) as [ClaimedRow[], number];
     return rows[0].map((r) => ({
       requestId: r.request_id,
@@ -75,6 +78,7 @@ export class ScepPendingRepository {
       userIdentity: r.user_identity,
       attempts: r.attempts,
       createdAt: r.created_at,
+      claimedUntil,
       csrDer: r.csr_der,
       publicKeySpkiDer: r.public_key_spki_der,
       keyAlgorithm: r.key_algorithm,
@@ -94,6 +98,18 @@ export class ScepPendingRepository {
          WHERE request_id = $1`,
       [requestId, attempts, nextPollAt, lastError?.slice(0, 500) ?? null],
     );
+  }
+
+  /**
+   * Locks the record and tells whether it still carries this claim's lease: a poll slower than
+   * the lease lets another poller claim the record, and then only that one records the outcome.
+   */
+  async stillClaimed(em: EntityManager, requestId: string, claimedUntil: Date): Promise<boolean> {
+    const rows = (await em.query(
+      `SELECT next_poll_at FROM scep_pending WHERE request_id = $1 FOR UPDATE`,
+      [requestId],
+    )) as { next_poll_at: Date | null }[];
+    return rows[0]?.next_poll_at?.getTime() === claimedUntil.getTime();
   }
 
   async remove(em: EntityManager, requestId: string): Promise<void> {

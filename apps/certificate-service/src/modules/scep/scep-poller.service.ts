@@ -16,6 +16,7 @@ import {
   nextPollDelayMs,
   SCEP_CLAIM_LEASE_MS,
   SCEP_POLL_BATCH,
+  SCEP_POLL_RUN_MAX,
   SCEP_RETRY_BUDGET,
   type ScepRetryBudget,
 } from './scep-retry-budget';
@@ -56,15 +57,18 @@ export class ScepPollerService {
   async pollOnce(run: ScepPollRun = {}): Promise<ScepPollSummary> {
     const now = run.now ?? new Date();
     const budget = run.budget ?? SCEP_RETRY_BUDGET;
-    const claimed = await this.pending.claimDue(now, SCEP_POLL_BATCH, SCEP_CLAIM_LEASE_MS);
     const summary: ScepPollSummary = { polled: 0, issued: 0, failed: 0, pending: 0 };
-    for (const record of claimed) {
-      summary.polled++;
-      const result = await this.pollRecord(record);
-      const audit: AuditEntry[] = [];
-      const ended = await this.record(record, result, now, budget, audit);
-      await this.audit.recordMany(audit);
-      summary[ended]++;
+    while (summary.polled < SCEP_POLL_RUN_MAX) {
+      const claimed = await this.pending.claimDue(now, SCEP_POLL_BATCH, SCEP_CLAIM_LEASE_MS);
+      if (claimed.length === 0) break;
+      for (const record of claimed) {
+        summary.polled++;
+        const result = await this.pollRecord(record);
+        const audit: AuditEntry[] = [];
+        const ended = await this.record(record, result, now, budget, audit);
+        await this.audit.recordMany(audit);
+        if (ended !== 'lost') summary[ended]++;
+      }
     }
     return summary;
   }
@@ -106,8 +110,11 @@ export class ScepPollerService {
     now: Date,
     budget: ScepRetryBudget,
     audit: AuditEntry[],
-  ): Promise<'issued' | 'failed' | 'pending'> {
+  ): Promise<'issued' | 'failed' | 'pending' | 'lost'> {
     return this.pending.transaction(async (em) => {
+      if (!(await this.pending.stillClaimed(em, record.requestId, record.claimedUntil))) {
+        return 'lost'; // the lease ran out and another poller owns the record now
+      }
       const request = await this.pending.lockRequest(em, record.requestId);
       if (request?.status !== 'ca_pending') {
         // Decided elsewhere meanwhile (cancelled, superseded): nothing to poll any more.

@@ -22,8 +22,14 @@ export const SCEP_RETRY_BUDGET: ScepRetryBudget = {
 /** A claimed record is not handed out again for this long (a poller that died mid-poll). */
 export const SCEP_CLAIM_LEASE_MS = 5 * 60_000;
 
-/** Records polled per run (the rest wait for the next run). */
-export const SCEP_POLL_BATCH = 50;
+/**
+ * Records claimed at a time (a run claims again until nothing is due): small enough that a
+ * claimed batch is polled well within the lease even at the 15 s timeout of each call.
+ */
+export const SCEP_POLL_BATCH = 10;
+
+/** Records one run polls at most (the rest wait for the next run). */
+export const SCEP_POLL_RUN_MAX = 500;
 
 /** Delay before the poll after `attempts` polls. */
 export function nextPollDelayMs(attempts: number, pollMs: number, budget: ScepRetryBudget): number {
