@@ -78,6 +78,11 @@ describe('Issuer profiles - /api/v1/settings/issuers*', () => {
       secrets_changed: ['password'],
     });
 
+    const one = await t.http
+      .get('/api/v1/settings/issuers/user_mtls')
+      .set(...bearer(admin.accessToken))
+      .expect(200);
+    expect(one.body).toEqual(body);
     // a PUT without the password keeps it: the connection test still authenticates
     const { password: _omitted, ...withoutPassword } = estBasicProfile(est);
     await putProfile(t, admin.accessToken, 'user_mtls', withoutPassword).expect(200);

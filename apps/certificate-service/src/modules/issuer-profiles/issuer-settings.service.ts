@@ -50,7 +50,9 @@ export class IssuerSettingsService {
     return raw;
   }
 
+  /** Reads refresh this process's issuers first, so `configured` matches the rows shown. */
   async list(): Promise<IssuerProfileView[]> {
+    await this.issuers.refresh();
     const rows = new Map((await this.repository.all()).map((row) => [row.purpose, row]));
     return this.purposes().map((purpose) => {
       const row = rows.get(purpose);
@@ -59,6 +61,7 @@ export class IssuerSettingsService {
   }
 
   async get(purpose: X509Purpose): Promise<IssuerProfileView> {
+    await this.issuers.refresh();
     return this.view(purpose, await this.stored(purpose));
   }
 
