@@ -169,6 +169,17 @@ describe('ScepIssuer against the loopback PENDING stand-in', () => {
     });
   });
 
+  it('sends PKIOperation by GET with SHA-1 and 3DES to a CA without POSTPKIOperation or AES', async () => {
+    const legacy = await new ScepStandIn({ caps: ['SHA-1', 'DES3'] }).start();
+    try {
+      const issuer = new ScepIssuer({ url: legacy.url, requester }, egress);
+      await expect(issuer.issue(request(ecKeyPair()))).resolves.toMatchObject({ status: 'issued' });
+      expect(legacy.received.map((m) => [m.method, m.messageType])).toEqual([['GET', '19']]);
+    } finally {
+      await legacy.close();
+    }
+  });
+
   it('rejects a bad configuration', () => {
     expect(() => new ScepIssuer({ url: 'nope', requester }, egress)).toThrow(
       /not a valid absolute URL/,

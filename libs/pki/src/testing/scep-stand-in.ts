@@ -29,6 +29,8 @@ export interface ScepStandInOptions {
   readonly pendingPolls?: number;
   /** Delay before each PKIOperation answer (ms), to let racing pollers overlap. */
   readonly delayMs?: number;
+  /** GetCACaps answer (default POSTPKIOperation, SHA-256, AES, SCEPStandard). */
+  readonly caps?: readonly string[];
 }
 
 /** One pkiMessage the stand-in received. */
@@ -38,6 +40,8 @@ export interface ReceivedScepMessage {
   /** IssuerAndSubject subject of a CertPoll, CSR subject of a PKCSReq (DER hex). */
   readonly subjectHex: string;
   readonly challengePassword?: string;
+  /** HTTP method of the PKIOperation (POST, or GET with the message in the query). */
+  readonly method: string;
 }
 
 export class ScepStandIn {
@@ -102,7 +106,9 @@ export class ScepStandIn {
         return send(
           res,
           'text/plain',
-          Buffer.from('POSTPKIOperation\nSHA-256\nAES\nSCEPStandard\n'),
+          Buffer.from(
+            `${(this.options.caps ?? ['POSTPKIOperation', 'SHA-256', 'AES', 'SCEPStandard']).join('\n')}\n`,
+          ),
         );
       if (operation === 'GetCACert')
         return send(res, 'application/x-x509-ca-cert', this.caCertificateDer);
@@ -113,13 +119,13 @@ export class ScepStandIn {
           ? Buffer.concat(chunks)
           : Buffer.from(url.searchParams.get('message') ?? '', 'base64');
       if (this.options.delayMs) await new Promise((r) => setTimeout(r, this.options.delayMs));
-      return this.pkiOperation(body, res);
+      return this.pkiOperation(body, res, req.method ?? 'GET');
     } catch (error) {
       return send(res, 'text/plain', Buffer.from(String(error)), 500);
     }
   }
 
-  private pkiOperation(body: Buffer, res: ServerResponse): void {
+  private pkiOperation(body: Buffer, res: ServerResponse, method: string): void {
     const message = openSignedMessage(body, undefined, 'request');
     const requesterDer = message.certificates[0];
     const attr = (oid: string) => message.attributes.get(oid);
@@ -146,6 +152,7 @@ export class ScepStandIn {
     }
     const challenge = attr(ScepOids.challengePassword);
     this.received.push({
+      method,
       messageType,
       transactionId,
       subjectHex: subjectDer.toString('hex'),
