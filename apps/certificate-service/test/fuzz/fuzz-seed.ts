@@ -12,6 +12,7 @@ import {
   type TestUser,
 } from '../support/sessions';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from '../support/test-app';
+import { ocspGetPathValue } from '../pki/ocsp-get-path';
 
 /** Real objects the fuzz requests address, replaced when a request consumes one. */
 export class CertificateFuzzSeed {
@@ -42,6 +43,8 @@ export class CertificateFuzzSeed {
   /** A registered Kubernetes cluster, and the API-server CA bundle clusters are created with. */
   k8sClusterId = '';
   k8sCaBundle = '';
+  /** `GET /pki/ocsp/{path}`: a real OCSP request (base64, unencoded) for the issued certificate. */
+  ocspRequestPath = '';
   /** A webhook endpoint (never called: the fuzz app does not deliver). */
   webhookId = '';
 
@@ -64,6 +67,7 @@ export class CertificateFuzzSeed {
     ).email;
     this.userCsrPem = opensslCsr('ec', 'fuzz-user').csrPem;
     await this.newIssuedDevice();
+    this.ocspRequestPath = ocspGetPathValue(this.t, this.issued.certificateSerial);
     await this.newPendingDevice();
     this.reenrolling = await enrollDevice(this.t);
     this.decommissioned = await enrollDevice(this.t);

@@ -22,6 +22,7 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   if (p.startsWith('/api/v1/admin/k8s-clusters/')) return { id: seed.k8sClusterId };
   if (p.startsWith('/api/v1/admin/webhooks/')) return { id: seed.webhookId };
   if (p.startsWith('/api/v1/settings/issuers/')) return { purpose: 'vpn' };
+  if (p.startsWith('/pki/ocsp/')) return { path: seed.ocspRequestPath };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
   if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
   if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
