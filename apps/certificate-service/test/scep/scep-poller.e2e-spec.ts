@@ -66,6 +66,27 @@ describe('SCEP poller - one poll per record, restarts, retry budget, hostile ans
     for (const id of ids) expect(await pendingRecord(t, id)).toMatchObject({ attempts: 3 });
   });
 
+  it('a poll that outlasts its lease records nothing: the poller that re-claimed the record decides', async () => {
+    const [id] = await caPending(1);
+    const slow = await new ScepStandIn({ delayMs: 1500 }).start();
+    try {
+      useScep(t, scepIssuer(slow.url));
+      slow.pendingPolls = 1000;
+      const start = later(30);
+      const first = poller(t).pollOnce({ now: start, leaseMs: 200 });
+      await new Promise((r) => setTimeout(r, 500));
+      // The first poll is still waiting for the CA; its 200 ms lease is over.
+      const second = secondPoller(t).pollOnce({ now: new Date(start.getTime() + 300) });
+      const [a, b] = await Promise.all([first, second]);
+      expect(a).toMatchObject({ polled: 1, pending: 0 });
+      expect(b).toMatchObject({ polled: 1, pending: 1 });
+      expect(await pendingRecord(t, id)).toMatchObject({ attempts: 1 });
+    } finally {
+      useScep(t, scepIssuer(ca.url));
+      await slow.close();
+    }
+  });
+
   it('the retry budget ends in failed / scep_retry_budget_exhausted with last_error kept', async () => {
     const [id] = await caPending(1);
     const budget = { steadyPolls: 1, maxIntervalMs: 60_000, maxAttempts: 3, maxAgeMs: 86_400_000 };

@@ -163,7 +163,8 @@ export class ScepStandIn {
     if (this.mode === 'garbage') return send(res, 'application/x-pki-message', randomBytes(300));
     if (this.mode === 'oversize')
       return send(res, 'application/x-pki-message', Buffer.alloc(2 * 1024 * 1024, 0x30));
-    const left = this.remaining.get(transactionId) ?? 0;
+    // A transaction it never saw (another CA took the PKCSReq) is PENDING for `pendingPolls`.
+    const left = this.remaining.get(transactionId) ?? this.pendingPolls;
     let status: string = ScepPkiStatus.SUCCESS;
     if (this.mode === 'failure') status = ScepPkiStatus.FAILURE;
     else if (left > 0) {

@@ -27,6 +27,8 @@ export interface ScepPollRun {
   /** Clock of the run (tests move it forward instead of waiting). */
   now?: Date;
   budget?: ScepRetryBudget;
+  /** Claim lease (default `SCEP_CLAIM_LEASE_MS`); tests shorten it to make a poll outlast it. */
+  leaseMs?: number;
 }
 
 export interface ScepPollSummary {
@@ -59,7 +61,8 @@ export class ScepPollerService {
     const budget = run.budget ?? SCEP_RETRY_BUDGET;
     const summary: ScepPollSummary = { polled: 0, issued: 0, failed: 0, pending: 0 };
     while (summary.polled < SCEP_POLL_RUN_MAX) {
-      const claimed = await this.pending.claimDue(now, SCEP_POLL_BATCH, SCEP_CLAIM_LEASE_MS);
+      const leaseMs = run.leaseMs ?? SCEP_CLAIM_LEASE_MS;
+      const claimed = await this.pending.claimDue(now, SCEP_POLL_BATCH, leaseMs);
       if (claimed.length === 0) break;
       for (const record of claimed) {
         summary.polled++;
