@@ -44,5 +44,7 @@ export function controllerRoutes(app: INestApplicationContext): ControllerRoute[
 
 /** `get /api/v1/findings/{id}`: a route as its OpenAPI operation is named. */
 export function openApiOperationOf(route: ControllerRoute): string {
-  return `${RequestMethod[route.method].toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`;
+  // `:id` is `{id}`; a trailing wildcard (`ocsp/*`) is documented by @nestjs/swagger as `{path}`.
+  const path = route.path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
+  return `${RequestMethod[route.method].toLowerCase()} ${path}`;
 }
