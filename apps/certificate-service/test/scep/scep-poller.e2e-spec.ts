@@ -87,6 +87,18 @@ describe('SCEP poller - one poll per record, restarts, retry budget, hostile ans
     }
   });
 
+  it('a purpose switched back to the built-in CA keeps its record, with last_error saying why', async () => {
+    const [id] = await caPending(1);
+    useScep(t, undefined);
+    try {
+      await poller(t).pollOnce({ now: later(40) });
+      expect((await pendingRecord(t, id))?.last_error).toMatch(/built_in\) cannot poll/);
+      expect(await requestState(t, id)).toMatchObject({ status: 'ca_pending', certificates: 0 });
+    } finally {
+      useScep(t, scepIssuer(ca.url));
+    }
+  });
+
   it('the retry budget ends in failed / scep_retry_budget_exhausted with last_error kept', async () => {
     const [id] = await caPending(1);
     const budget = { steadyPolls: 1, maxIntervalMs: 60_000, maxAttempts: 3, maxAgeMs: 86_400_000 };
@@ -113,12 +125,14 @@ describe('SCEP poller - one poll per record, restarts, retry budget, hostile ans
       maxAttempts: 100,
       maxAgeMs: 60 * 60_000,
     };
-    await poller(t).pollOnce({ now: later(1), budget });
-    const first = (await pendingRecord(t, id))?.next_poll_at;
-    await poller(t).pollOnce({ now: later(2), budget });
-    const second = (await pendingRecord(t, id))?.next_poll_at;
-    // 30 s, then doubling: the second delay is 60 s.
-    expect(first && second && second.getTime() - later(2).getTime()).toBeGreaterThan(50_000);
+    const n1 = later(1);
+    await poller(t).pollOnce({ now: n1, budget });
+    const first = (await pendingRecord(t, id))?.next_poll_at?.getTime();
+    const n2 = later(2);
+    await poller(t).pollOnce({ now: n2, budget });
+    const second = (await pendingRecord(t, id))?.next_poll_at?.getTime();
+    // CERTSVC_SCEP_POLL_SECONDS (30 s) for the steady polls, then doubling.
+    expect([first, second]).toEqual([n1.getTime() + 30_000, n2.getTime() + 60_000]);
     await poller(t).pollOnce({ now: later(61), budget });
     expect(await requestState(t, id)).toMatchObject({
       status: 'failed',
