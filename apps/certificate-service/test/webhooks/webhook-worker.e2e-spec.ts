@@ -44,8 +44,8 @@ describe('Webhook worker - the delivery and retention tasks of the real worker',
     CERTSVC_WEBHOOKS_ENABLED: 'true',
     CERTSVC_WEBHOOK_ENC_KEY: TEST_WEBHOOK_KEY,
     CERTSVC_WEBHOOK_POLL_SECONDS: '1',
-    // Lease of a claim: ceil(200 / 16) x 1 s + 5 s = 18 s.
-    CERTSVC_WEBHOOK_EGRESS_TIMEOUT_MS: '1000',
+    // Lease of a claim: ceil(2 x 200 / 16) x 0.5 s + 5 s = 17.5 s.
+    CERTSVC_WEBHOOK_EGRESS_TIMEOUT_MS: '500',
     ...LOOPBACK_EGRESS,
   };
 

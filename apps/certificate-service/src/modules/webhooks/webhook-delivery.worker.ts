@@ -7,6 +7,7 @@ import {
 } from './webhook-deliveries.repository';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { runDrain } from './delivery-run';
 import { WebhookHttp } from './webhook-http';
 import { WebhookMetrics } from './webhook-metrics';
 import { endpointSecretLabel, openSecret } from './webhook-secret';
@@ -31,6 +32,12 @@ export interface DeliveryTuning {
 
 export const WEBHOOK_DELIVERY_TUNING = Symbol('WEBHOOK_DELIVERY_TUNING');
 
+/** Where one endpoint's deliveries go during a drain; `secret` undefined: cannot be opened. */
+interface Target {
+  url: string;
+  secret: string | undefined;
+}
+
 export function defaultTuning(config: CertsvcConfig): DeliveryTuning {
   const batchSize = 200;
   const perEndpointConcurrency = 16;
@@ -38,21 +45,24 @@ export function defaultTuning(config: CertsvcConfig): DeliveryTuning {
     batchSize,
     concurrency: 64,
     perEndpointConcurrency,
-    // Longer than a live worker can hold a batch (all of it for one slow endpoint, each call at
-    // most the guard's deadline), so only a dead worker's claim ever expires.
+    // Longer than a live worker can hold a claimed row (a drain holds at most two batches, all
+    // of them possibly for one slow endpoint, each call at most the guard's deadline), so only
+    // a dead worker's claim ever expires.
     leaseMs:
-      Math.ceil(batchSize / perEndpointConcurrency) * config.webhooks.egress.timeoutMs + 5_000,
+      Math.ceil((2 * batchSize) / perEndpointConcurrency) * config.webhooks.egress.timeoutMs +
+      5_000,
     maxDrainMs: Math.max(config.webhooks.pollSeconds * 1000, 5_000),
     retryBaseMs: RETRY_BASE_MS,
   };
 }
 
 /**
- * The outbox's sender. `drain()` claims due rows batch after batch (`FOR UPDATE SKIP LOCKED`:
- * N worker replicas never send the same row at once), POSTs each signed body through the
- * request-forgery guard with bounded concurrency per endpoint, and records the attempts of a
- * batch in two statements: 2xx delivered; anything else retried with exponential back-off and
- * jitter until `CERTSVC_WEBHOOK_MAX_ATTEMPTS`, then failed.
+ * The outbox's sender. `drain()` claims due rows in batches (`FOR UPDATE SKIP LOCKED`: N worker
+ * replicas never send the same row at once), POSTs each signed body through the
+ * request-forgery guard with bounded concurrency per endpoint (a pipeline, `delivery-run.ts`),
+ * and records attempts in two statements per batch of results: 2xx delivered; anything else
+ * retried with exponential back-off and jitter until `CERTSVC_WEBHOOK_MAX_ATTEMPTS`, then
+ * failed.
  */
 @Injectable()
 export class WebhookDeliveryWorker {
@@ -72,73 +82,58 @@ export class WebhookDeliveryWorker {
 
   /** Sends what is due until nothing is left or the drain's time is up; the attempts made. */
   async drain(): Promise<number> {
-    const started = Date.now();
-    let attempts = 0;
-    while (Date.now() - started < this.tuning.maxDrainMs) {
-      const batch = await this.deliveries.claim(this.tuning.batchSize, this.tuning.leaseMs);
-      if (batch.length === 0) break;
-      attempts += await this.sendBatch(batch);
-      if (batch.length < this.tuning.batchSize) break;
-    }
-    return attempts;
+    const endpoints = new Map<string, Target | null>();
+    return runDrain(
+      {
+        claim: (limit) => this.deliveries.claim(limit, this.tuning.leaseMs),
+        prepare: async (batch) => {
+          const missing = [...new Set(batch.map((d) => d.endpointId))].filter(
+            (id) => !endpoints.has(id),
+          );
+          const rows = await this.endpoints.byIds(missing);
+          for (const id of missing) endpoints.set(id, this.target(rows.get(id)));
+        },
+        attempt: (delivery) => this.attempt(delivery, endpoints.get(delivery.endpointId) ?? null),
+        record: async (results) => {
+          await this.deliveries.record(results);
+          for (const r of results) this.metrics.deliveries.inc({ outcome: r.outcome });
+        },
+      },
+      {
+        batchSize: this.tuning.batchSize,
+        concurrency: this.tuning.concurrency,
+        perEndpointConcurrency: this.tuning.perEndpointConcurrency,
+        claimUntil: Date.now() + this.tuning.maxDrainMs,
+      },
+    );
   }
 
-  private async sendBatch(batch: readonly ClaimedDelivery[]): Promise<number> {
-    const endpoints = await this.endpoints.byIds([...new Set(batch.map((d) => d.endpointId))]);
-    const results: AttemptResult[] = [];
-    const inFlight = new Map<string, number>();
-    const queue = [...batch];
-    const worker = async (): Promise<void> => {
-      for (;;) {
-        const index = queue.findIndex(
-          (d) => (inFlight.get(d.endpointId) ?? 0) < this.tuning.perEndpointConcurrency,
-        );
-        if (index < 0) {
-          if (queue.length === 0) return;
-          await new Promise((resolve) => setImmediate(resolve));
-          continue;
-        }
-        const [delivery] = queue.splice(index, 1);
-        inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1);
-        try {
-          results.push(await this.attempt(delivery, endpoints.get(delivery.endpointId)));
-        } finally {
-          inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 1) - 1);
-        }
-      }
-    };
-    const workers = Math.min(this.tuning.concurrency, batch.length);
-    await Promise.all(Array.from({ length: workers }, worker));
-    await this.deliveries.record(results);
-    for (const r of results) this.metrics.deliveries.inc({ outcome: r.outcome });
-    return results.length;
-  }
-
-  private async attempt(
-    delivery: ClaimedDelivery,
-    endpoint: WebhookEndpointEntity | undefined,
-  ): Promise<AttemptResult> {
+  /** The endpoint's URL and opened secret (once per drain), or why it cannot be sent to. */
+  private target(endpoint: WebhookEndpointEntity | undefined): Target | null {
+    if (!endpoint) return null;
     const key = this.config.webhooks.encryptionKey;
-    const secret =
-      endpoint && key
-        ? openSecret(endpoint.secretSealed, key, endpointSecretLabel(endpoint.id))
-        : undefined;
-    if (!endpoint || secret === undefined) {
+    const secret = key
+      ? openSecret(endpoint.secretSealed, key, endpointSecretLabel(endpoint.id))
+      : undefined;
+    return { url: endpoint.url, secret };
+  }
+
+  private async attempt(delivery: ClaimedDelivery, target: Target | null): Promise<AttemptResult> {
+    if (!target) return this.failure(delivery, null, 'endpoint_missing');
+    if (target.secret === undefined) {
       return this.failure(
         delivery,
         null,
-        endpoint
-          ? 'secret_unreadable: the endpoint secret cannot be decrypted with CERTSVC_WEBHOOK_ENC_KEY'
-          : 'endpoint_missing',
+        'secret_unreadable: the endpoint secret cannot be decrypted with CERTSVC_WEBHOOK_ENC_KEY',
       );
     }
     const headers = signedHeaders({
-      secret,
+      secret: target.secret,
       body: delivery.body,
       event: delivery.eventType,
       deliveryId: delivery.id,
     });
-    const outcome = await this.http.post(endpoint.url, delivery.body, headers, {
+    const outcome = await this.http.post(target.url, delivery.body, headers, {
       caller: 'webhook-delivery',
     });
     if (!outcome.ok) return this.failure(delivery, null, `${outcome.reason}: ${outcome.message}`);
