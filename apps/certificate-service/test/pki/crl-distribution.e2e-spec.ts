@@ -118,4 +118,17 @@ describe('CRL distribution points - /pki/* followed by openssl -crl_download', (
     expect(after.crlNumber).toBe(before.crlNumber + 1n);
     expect(after.der.equals(before.der)).toBe(false);
   });
+
+  it('lists the same two CRLs to agents (POST /enroll/crl): issuing CA first, then the root', async () => {
+    const res = await t.http.post('/api/v1/enroll/crl').send({}).expect(200);
+    const crls = res.body.crls as { issuer: string; pem: string }[];
+    expect(crls.map((c) => c.issuer)).toEqual([
+      'CN=Device Certificate Service Issuing CA',
+      'CN=Device Certificate Service Root CA',
+    ]);
+    const served = await getBytes(t, '/pki/root-ca.crl', {
+      Accept: 'application/x-pem-file',
+    }).expect(200);
+    expect((served.body as Buffer).toString()).toBe(crls[1].pem);
+  });
 });
