@@ -14,11 +14,20 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 /** Serializes every ledger append and slot count (API replicas included). */
 const LEDGER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('certsvc:license-ledger'))`;
 
+/**
+ * A request waiting at an asynchronous CA (`ca_pending`, SCEP) holds the seat of its purpose
+ * like the certificate it will become: the CA may issue at any poll, and a seat check that
+ * ignored it would let two approvals take the last seat.
+ */
+const CA_PENDING_SEATS = `SELECT device_id, purpose FROM certificate_requests WHERE status = 'ca_pending'`;
+
 /** Seats in use per purpose (`$1` = now); see `LicenseRepository.seatHolders`. */
 const SEAT_HOLDERS = `SELECT p AS purpose, count(DISTINCT device_id)::int AS n FROM (
   SELECT id AS device_id, unnest(assigned_purposes) AS p FROM devices
   UNION ALL
   SELECT device_id, purpose FROM certificates WHERE status = 'active' AND not_after > $1
+  UNION ALL
+  ${CA_PENDING_SEATS}
   UNION ALL
   SELECT device_id, 'k8s' FROM k8s_credentials WHERE not_after > $1
 ) held GROUP BY p`;
@@ -26,6 +35,7 @@ const SEAT_HOLDERS = `SELECT p AS purpose, count(DISTINCT device_id)::int AS n F
 /** Purposes whose seat device `$1` holds at `$2`; see `LicenseRepository.seatsHeldBy`. */
 const SEATS_HELD_BY = `SELECT unnest(assigned_purposes) AS p FROM devices WHERE id = $1
   UNION SELECT purpose FROM certificates WHERE device_id = $1 AND status = 'active' AND not_after > $2
+  UNION SELECT purpose FROM certificate_requests WHERE device_id = $1 AND status = 'ca_pending'
   UNION SELECT 'k8s' FROM k8s_credentials WHERE device_id = $1 AND not_after > $2`;
 
 export interface EphemeralAdmissionFacts {
@@ -122,6 +132,8 @@ export class LicenseTx {
     const rows = (await this.em.query(
       `SELECT device_id, purpose FROM certificates
        WHERE device_id = ANY($1::uuid[]) AND status = 'active' AND not_after > $2
+       UNION SELECT device_id, purpose FROM certificate_requests
+       WHERE device_id = ANY($1::uuid[]) AND status = 'ca_pending'
        UNION SELECT device_id, 'k8s' FROM k8s_credentials
        WHERE device_id = ANY($1::uuid[]) AND not_after > $2`,
       [deviceIds, now],
@@ -130,13 +142,15 @@ export class LicenseTx {
   }
 
   /**
-   * Devices holding an active, unexpired certificate (for `k8s` also an unexpired Kubernetes
-   * credential), per purpose: seats taken by issuance.
+   * Devices holding an active, unexpired certificate or a request waiting at the CA
+   * (`ca_pending`; for `k8s` also an unexpired Kubernetes credential), per purpose: seats
+   * taken by issuance.
    */
   async issuedSeats(now: Date): Promise<Map<string, number>> {
     const rows = (await this.em.query(
       `SELECT purpose, count(DISTINCT device_id)::int AS n FROM (
          SELECT device_id, purpose FROM certificates WHERE status = 'active' AND not_after > $1
+         UNION ALL ${CA_PENDING_SEATS}
          UNION ALL SELECT device_id, 'k8s' FROM k8s_credentials WHERE not_after > $1
        ) issued GROUP BY purpose`,
       [now],
