@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { issuedDevice } from '../fixtures/issue';
 import { bundleOf, type Bundle } from '../issuance/issuance-support';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
+import { DataSource } from 'typeorm';
 import { CrlService } from '../../src/modules/crl/crl.service';
 import { getBytes, opensslAsync, startListeningApp, type ListeningApp } from './pki-support';
 
@@ -130,5 +131,28 @@ describe('CRL distribution points - /pki/* followed by openssl -crl_download', (
       Accept: 'application/x-pem-file',
     }).expect(200);
     expect((served.body as Buffer).toString()).toBe(crls[1].pem);
+  });
+
+  it('re-signs a due CRL once when many relying parties fetch it at the same moment', async () => {
+    const db = t.app.get(DataSource);
+    for (const [table, path] of [
+      ['crl_state', '/pki/issuing-ca.crl'],
+      ['root_crl_state', '/pki/root-ca.crl'],
+    ] as const) {
+      await getBytes(t, path).expect(200);
+      // Due: less than the refresh margin left before nextUpdate.
+      await db.query(`UPDATE ${table} SET next_update = now() + interval '1 hour'`);
+      const [{ crl_number: before }] = (await db.query(`SELECT crl_number FROM ${table}`)) as {
+        crl_number: string;
+      }[];
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => getBytes(t, path).expect(200)),
+      );
+      expect(new Set(answers.map((a) => a.headers.etag)).size).toBe(1);
+      const [{ crl_number: after }] = (await db.query(`SELECT crl_number FROM ${table}`)) as {
+        crl_number: string;
+      }[];
+      expect(BigInt(after)).toBe(BigInt(before) + 1n);
+    }
   });
 });

@@ -30,19 +30,32 @@ export class CrlRepository {
 
   /**
    * Publishes a new CRL under a row lock: `build` gets the next cRLNumber (previous + 1), so
-   * concurrent publishers (replicas) never reuse a number.
+   * concurrent publishers (replicas) never reuse a number. With `unlessValidAfter`, the stored
+   * CRL is kept when it is valid beyond that instant (a due refresh someone else just did).
    */
   publish(
     build: (crlNumber: bigint) => Promise<Omit<StoredCrl, 'crlNumber'>>,
     authority: CrlAuthority = 'issuing',
+    options: { unlessValidAfter?: Date } = {},
   ): Promise<StoredCrl> {
     const { table, lock } = TABLES[authority];
     return this.dataSource.transaction(async (em) => {
       await em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [lock]);
-      const rows = (await em.query(`SELECT crl_number FROM ${table} WHERE id = 1`)) as {
-        crl_number: string;
-      }[];
-      const crlNumber = rows[0] ? BigInt(rows[0].crl_number) + 1n : 1n;
+      const rows = (await em.query(
+        `SELECT crl_number, this_update, next_update, der FROM ${table} WHERE id = 1`,
+      )) as { crl_number: string; this_update: Date; next_update: Date; der: Buffer }[];
+      const current = rows[0];
+      // A scheduled refresh that another replica (or request) already did while this one
+      // waited for the lock: keep that CRL instead of signing one more.
+      if (current && options.unlessValidAfter && current.next_update > options.unlessValidAfter) {
+        return {
+          crlNumber: BigInt(current.crl_number),
+          thisUpdate: current.this_update,
+          nextUpdate: current.next_update,
+          der: current.der,
+        };
+      }
+      const crlNumber = current ? BigInt(current.crl_number) + 1n : 1n;
       const crl = await build(crlNumber);
       await em.query(
         `INSERT INTO ${table} (id, crl_number, this_update, next_update, der, updated_at)

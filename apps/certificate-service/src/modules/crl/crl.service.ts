@@ -51,41 +51,52 @@ export class CrlService implements CrlSource {
   /** The stored CRL, re-signed first when missing or due. */
   async latest(now = new Date(), authority: CrlAuthority = 'issuing'): Promise<StoredCrl> {
     const stored = await this.crls.latest(authority);
-    if (stored && stored.nextUpdate.getTime() - now.getTime() > MARGIN[authority]) {
-      return stored;
-    }
-    return authority === 'issuing' ? this.publish() : this.publishRoot();
+    const dueUntil = new Date(now.getTime() + MARGIN[authority]);
+    if (stored && stored.nextUpdate > dueUntil) return stored;
+    // Concurrent readers of a due CRL: the first re-signs, the others get its CRL.
+    return authority === 'issuing' ? this.publish(dueUntil) : this.publishRoot(dueUntil);
   }
 
-  /** Signs and stores a new CRL over every revoked, unexpired built-in certificate. */
-  publish(): Promise<StoredCrl> {
-    return this.crls.publish(async (crlNumber) => {
-      const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const nextUpdate = new Date(thisUpdate.getTime() + CRL_VALIDITY_MS);
-      const issuer = this.issuers.builtIn();
-      const rows = await this.certificates.revokedEntries(issuer.kind, thisUpdate);
-      const der = issuer.buildCrl({
-        crlNumber,
-        thisUpdate,
-        nextUpdate,
-        entries: rows.map((r) => ({
-          serial: r.serial,
-          revokedAt: r.revokedAt,
-          ...(r.reason !== null && isRevocationReason(r.reason) ? { reason: r.reason } : {}),
-        })),
-      });
-      return { thisUpdate, nextUpdate, der };
-    });
+  /**
+   * Signs and stores a new CRL over every revoked, unexpired built-in certificate (always, after
+   * a revocation; with `unlessValidAfter`, only when the stored one is not valid beyond it).
+   */
+  publish(unlessValidAfter?: Date): Promise<StoredCrl> {
+    return this.crls.publish(
+      async (crlNumber) => {
+        const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000);
+        const nextUpdate = new Date(thisUpdate.getTime() + CRL_VALIDITY_MS);
+        const issuer = this.issuers.builtIn();
+        const rows = await this.certificates.revokedEntries(issuer.kind, thisUpdate);
+        const der = issuer.buildCrl({
+          crlNumber,
+          thisUpdate,
+          nextUpdate,
+          entries: rows.map((r) => ({
+            serial: r.serial,
+            revokedAt: r.revokedAt,
+            ...(r.reason !== null && isRevocationReason(r.reason) ? { reason: r.reason } : {}),
+          })),
+        });
+        return { thisUpdate, nextUpdate, der };
+      },
+      'issuing',
+      { unlessValidAfter },
+    );
   }
 
   /** Signs and stores a new root CRL (no entry: the issuing CA is never revoked here). */
-  publishRoot(): Promise<StoredCrl> {
-    return this.crls.publish((crlNumber) => {
-      const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const nextUpdate = new Date(thisUpdate.getTime() + ROOT_CRL_VALIDITY_MS);
-      const der = this.issuers.signRootCrl({ crlNumber, thisUpdate, nextUpdate, entries: [] });
-      return Promise.resolve({ thisUpdate, nextUpdate, der });
-    }, 'root');
+  publishRoot(unlessValidAfter?: Date): Promise<StoredCrl> {
+    return this.crls.publish(
+      (crlNumber) => {
+        const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000);
+        const nextUpdate = new Date(thisUpdate.getTime() + ROOT_CRL_VALIDITY_MS);
+        const der = this.issuers.signRootCrl({ crlNumber, thisUpdate, nextUpdate, entries: [] });
+        return Promise.resolve({ thisUpdate, nextUpdate, der });
+      },
+      'root',
+      { unlessValidAfter },
+    );
   }
 
   /** Re-signs each CRL when less than its refresh margin remains before its nextUpdate. */
