@@ -125,7 +125,7 @@ describe('Agent update - /api/v1/settings/agent-update/stuck and /platform-updat
         .get(`/api/v1/settings/agent-update/stuck${q}`)
         .set(...bearer(admin.accessToken))
         .expect(400);
-      expect(res.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+      expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.any(String) });
     }
   });
 });
