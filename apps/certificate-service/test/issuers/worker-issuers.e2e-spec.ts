@@ -52,7 +52,14 @@ describe('Issuer profiles in the worker (the SCEP poller asks registry.forPurpos
     expect(registry.forPurpose('wifi').kind).toBe('built_in');
     const admin = await loginAdmin(t);
     await putProfile(t, admin.accessToken, 'wifi', estBasicProfile(est)).expect(200);
-    await waitFor(() => expect(registry.forPurpose('wifi').kind).toBe('est'), { timeoutMs: 5000 });
+    // What the worker's users of an issuer (the SCEP poller) do first: ensureFresh.
+    await waitFor(
+      async () => {
+        await registry.ensureFresh();
+        expect(registry.forPurpose('wifi').kind).toBe('est');
+      },
+      { timeoutMs: 5000 },
+    );
     const keyPair = ecKeyPair();
     const outcome = await registry.forPurpose('wifi').issue({
       requestId: 'worker-probe',

@@ -23,8 +23,9 @@ export interface CertsvcIssuerConfig {
   /** True when dev mode derived the key (no `CERTSVC_SCEP_ENC_KEY`). */
   secretKeyDerived: boolean;
   /**
-   * `CERTSVC_ISSUER_RELOAD_SECONDS` (10): how often each process (API replicas, worker)
-   * compares the stored profiles with the ones it built its issuers from.
+   * `CERTSVC_ISSUER_RELOAD_SECONDS` (10): at most how often each process (API replicas,
+   * worker) compares, before it uses an issuer, the stored profiles with the ones it built its
+   * issuers from.
    */
   reloadSeconds: number;
   /**

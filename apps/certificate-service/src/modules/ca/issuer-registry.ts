@@ -91,6 +91,14 @@ export class IssuerRegistry implements OnApplicationBootstrap {
   }
 
   /**
+   * Picks up issuer-profile changes made through another process (at most one check every
+   * `CERTSVC_ISSUER_RELOAD_SECONDS`): call before `forPurpose` where an issuer is used.
+   */
+  ensureFresh(): Promise<void> {
+    return this.profiles.ensureFresh();
+  }
+
+  /**
    * The issuer of a purpose: one injected with `use` (tests), else the one its issuer profile
    * (or `CERTSVC_ISSUER`) gives, else the built-in CA.
    */

@@ -13,7 +13,8 @@ export class IssuerController {
 
   @Get('issuer')
   @ApiOkResponse({ type: IssuerDto })
-  issuer(): IssuerDto {
+  async issuer(): Promise<IssuerDto> {
+    await this.registry.ensureFresh();
     const byPurpose = this.registry.purposes().map((purpose) => {
       const status = this.registry.status(purpose);
       const c = status.issuer.capabilities();

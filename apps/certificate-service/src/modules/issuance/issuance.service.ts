@@ -67,6 +67,8 @@ export class IssuanceService {
   ): Promise<Map<string, IssuanceOutcome>> {
     const outcomes = new Map<string, IssuanceOutcome>();
     if (rows.length === 0) return outcomes;
+    // Before the ledger lock: a profile changed through another replica is picked up here.
+    await this.issuers.ensureFresh();
     const started = process.hrtime.bigint();
     let issueMs = 0;
     await this.licenseSlots.inLedgerTransaction(async (ltx) => {

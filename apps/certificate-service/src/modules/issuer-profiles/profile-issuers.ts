@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   isX509Purpose,
   X509_PURPOSES,
@@ -38,16 +32,20 @@ export function toStoredProfile(row: IssuerProfileRow): StoredProfile | undefine
 
 /**
  * The issuers built from `issuer_profiles`, in every process (API replicas and worker). A PUT
- * reloads the process that served it at once (`reload`); every process also compares the
- * table's revision (profile count and newest `updated_at`) every `CERTSVC_ISSUER_RELOAD_SECONDS`
- * and rebuilds when it moved, so other replicas and the worker follow within that period.
+ * reloads the process that served it at once (`reload`). Whoever is about to use an issuer
+ * (approval, revoke, the SCEP poller, the issuer routes) first calls `ensureFresh`, which
+ * compares the table's revision (profile count and newest `updated_at`) at most once every
+ * `CERTSVC_ISSUER_RELOAD_SECONDS` and rebuilds when it moved: other replicas and the worker
+ * follow within that period, and no process runs a timer for it (the API starts none).
  */
 @Injectable()
-export class ProfileIssuers implements OnApplicationBootstrap, OnModuleDestroy {
+export class ProfileIssuers implements OnApplicationBootstrap {
   private readonly logger = new Logger('IssuerProfiles');
   private entries = new Map<X509Purpose, ProfileIssuerEntry>();
   private revision: string | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** When the revision was last compared (ms since the epoch). */
+  private checkedAt = 0;
+  private checking: Promise<void> | undefined;
   private loading: Promise<void> | undefined;
 
   constructor(
@@ -63,16 +61,26 @@ export class ProfileIssuers implements OnApplicationBootstrap, OnModuleDestroy {
       );
     }
     await this.reload();
-    this.timer = setInterval(() => {
-      this.refresh().catch((error: unknown) =>
-        this.logger.warn({ error: loggableError(error).message }, 'issuer profile reload failed'),
-      );
-    }, this.config.issuers.reloadSeconds * 1000);
-    this.timer.unref();
   }
 
-  onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
+  /**
+   * Follows profile changes made through other processes: compares the stored revision when
+   * the last comparison is older than `CERTSVC_ISSUER_RELOAD_SECONDS` (one comparison at a
+   * time; a failed one is logged and the issuers last built stay in use).
+   */
+  async ensureFresh(): Promise<void> {
+    if (Date.now() - this.checkedAt < this.config.issuers.reloadSeconds * 1000) return;
+    this.checking ??= this.refresh()
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.logger.warn({ error: loggableError(error).message }, 'issuer profile reload failed');
+        },
+      )
+      .finally(() => {
+        this.checking = undefined;
+      });
+    await this.checking;
   }
 
   /** The entry of a purpose (before the first load: the default kind). */
@@ -82,7 +90,9 @@ export class ProfileIssuers implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Rebuilds when the stored profiles changed since the last load; true when it did. */
   async refresh(): Promise<boolean> {
-    if ((await this.repository.revision()) === this.revision) return false;
+    const revision = await this.repository.revision();
+    this.checkedAt = Date.now();
+    if (revision === this.revision) return false;
     await this.reload();
     return true;
   }
@@ -112,6 +122,7 @@ export class ProfileIssuers implements OnApplicationBootstrap, OnModuleDestroy {
     }
     this.entries = entries;
     this.revision = revision;
+    this.checkedAt = Date.now();
   }
 
   private profileEntry(profile: StoredProfile): ProfileIssuerEntry {

@@ -42,6 +42,7 @@ export class CertificateRevoker {
   ): Promise<RevocationRowOutcome[]> {
     const outcomes: RevocationRowOutcome[] = [];
     const revoked: string[] = [];
+    await this.issuers.ensureFresh();
     for (const row of rows) {
       const outcome = await this.revokeAtIssuer(row, reason);
       outcomes.push(outcome);

@@ -60,6 +60,7 @@ export class ScepPollerService {
     const now = run.now ?? new Date();
     const budget = run.budget ?? SCEP_RETRY_BUDGET;
     const summary: ScepPollSummary = { polled: 0, issued: 0, failed: 0, pending: 0 };
+    await this.issuers.ensureFresh();
     while (summary.polled < SCEP_POLL_RUN_MAX) {
       const leaseMs = run.leaseMs ?? SCEP_CLAIM_LEASE_MS;
       const claimed = await this.pending.claimDue(now, SCEP_POLL_BATCH, leaseMs);
