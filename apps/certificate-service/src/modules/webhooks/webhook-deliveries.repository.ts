@@ -101,6 +101,10 @@ export class WebhookDeliveriesRepository {
    * Claims up to `limit` due deliveries of enabled endpoints: `FOR UPDATE SKIP LOCKED` so
    * concurrent workers never take the same row, and `next_attempt_at` moved one lease ahead so
    * a row whose worker dies before recording the attempt becomes due again after the lease.
+   * No ORDER BY: with a burst of due rows the planner (often without fresh statistics for
+   * them) sorted every due row on each claim — 40 ms and more per 200 rows at 80 000 due; in
+   * any order the scan stops after `limit` rows. A drain claims until nothing is due, so no
+   * due row waits longer than one drain behind the others.
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const rows = (await this.dataSource.query(
@@ -110,7 +114,6 @@ export class WebhookDeliveriesRepository {
          SELECT w.id FROM webhook_deliveries w
          JOIN webhook_endpoints e ON e.id = w.endpoint_id AND e.enabled
          WHERE w.status = 'pending' AND w.next_attempt_at <= now()
-         ORDER BY w.next_attempt_at
          LIMIT $1
          FOR UPDATE OF w SKIP LOCKED
        ) due
