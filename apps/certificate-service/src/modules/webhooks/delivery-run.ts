@@ -32,22 +32,43 @@ export async function runDrain(steps: DrainSteps, limits: DrainLimits): Promise<
   let exhausted = false;
   let claiming: Promise<void> | undefined;
   let attempts = 0;
+  // Senders with nothing they may take (every held row's endpoint at its limit) wait here
+  // until a call ends, instead of spinning.
+  let slotFreed!: () => void;
+  let freed = new Promise<void>((resolve) => (slotFreed = resolve));
+  const wakeSenders = () => {
+    slotFreed();
+    freed = new Promise<void>((resolve) => (slotFreed = resolve));
+  };
 
+  // A failed claim or record ends the drain (after what is held was sent) and is raised at
+  // its end; the promises never reject unobserved.
+  let failure: unknown;
   const claimNext = (): Promise<void> => {
     claiming ??= (async () => {
       const batch = await steps.claim(limits.batchSize);
       if (batch.length < limits.batchSize) exhausted = true;
       await steps.prepare(batch);
       queue.push(...batch);
-    })().finally(() => {
-      claiming = undefined;
-    });
+    })()
+      .catch((error: unknown) => {
+        failure ??= error;
+        exhausted = true;
+      })
+      .finally(() => {
+        claiming = undefined;
+      });
     return claiming;
   };
   const canClaim = () => !exhausted && Date.now() < limits.claimUntil;
   const flush = () => {
     const chunk = results.splice(0);
-    if (chunk.length > 0) recording.push(steps.record(chunk));
+    if (chunk.length === 0) return;
+    recording.push(
+      steps.record(chunk).catch((error: unknown) => {
+        failure ??= error;
+      }),
+    );
   };
 
   const sender = async (): Promise<void> => {
@@ -59,9 +80,9 @@ export async function runDrain(steps: DrainSteps, limits: DrainLimits): Promise<
         (d) => (inFlight.get(d.endpointId) ?? 0) < limits.perEndpointConcurrency,
       );
       if (index < 0) {
-        if (claiming) await claiming;
+        if (claiming) await Promise.race([claiming, freed]);
         else if (queue.length === 0) return;
-        else await new Promise((resolve) => setImmediate(resolve));
+        else await freed;
         continue;
       }
       const [delivery] = queue.splice(index, 1);
@@ -72,6 +93,7 @@ export async function runDrain(steps: DrainSteps, limits: DrainLimits): Promise<
         if (results.length >= limits.batchSize) flush();
       } finally {
         inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 1) - 1);
+        wakeSenders();
       }
     }
   };
@@ -81,5 +103,6 @@ export async function runDrain(steps: DrainSteps, limits: DrainLimits): Promise<
   if (claiming) await claiming;
   flush();
   await Promise.all(recording);
+  if (failure !== undefined) throw failure;
   return attempts;
 }
