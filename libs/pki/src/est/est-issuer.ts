@@ -12,6 +12,7 @@ import type {
   IssuerCapabilities,
   RevokeOutcome,
 } from '../issuer/certificate-issuer';
+import { failedRow } from '../issuer/issue-many';
 import { EstClient } from './est-client';
 import type { EstIssuerConfig } from './est-config';
 import type { EstHttp } from './est-http';
@@ -75,13 +76,7 @@ export class EstIssuer implements CertificateIssuer {
           ...(await this.issueWith(request, caCertificates)),
         });
       } catch (error) {
-        if (!(error instanceof PkiError)) throw error;
-        outcomes.push({
-          requestId: request.requestId,
-          status: 'error',
-          code: error.code,
-          message: error.message,
-        });
+        outcomes.push(failedRow(request.requestId, error));
       }
     }
     return outcomes;

@@ -16,6 +16,7 @@ import {
   IssuerCapabilities,
   RevokeOutcome,
 } from './certificate-issuer';
+import { failedRow } from './issue-many';
 
 /** Certificates issued between two yields to the event loop in `issueMany`. */
 const BATCH_SLICE = 64;
@@ -62,13 +63,7 @@ export class BuiltInCaIssuer implements CertificateIssuer {
       try {
         outcomes.push({ requestId: request.requestId, ...this.issueNow(request) });
       } catch (error) {
-        if (!(error instanceof PkiError)) throw error;
-        outcomes.push({
-          requestId: request.requestId,
-          status: 'error',
-          code: error.code,
-          message: error.message,
-        });
+        outcomes.push(failedRow(request.requestId, error));
       }
     }
     return outcomes;

@@ -13,6 +13,7 @@ import type {
   PollRequest,
   RevokeOutcome,
 } from '../issuer/certificate-issuer';
+import { failedRow } from '../issuer/issue-many';
 import { answerInvalid } from './scep-asn1';
 import { selectCaCertificates, type ScepCaCertificates } from './scep-ca-certificates';
 import { ScepOids } from './scep-constants';
@@ -154,13 +155,7 @@ export class ScepIssuer implements CertificateIssuer {
       try {
         outcomes.push({ requestId: request.requestId, ...(await this.issue(request)) });
       } catch (error) {
-        if (!(error instanceof PkiError)) throw error;
-        outcomes.push({
-          requestId: request.requestId,
-          status: 'error',
-          code: error.code,
-          message: error.message,
-        });
+        outcomes.push(failedRow(request.requestId, error));
       }
     }
     return outcomes;
