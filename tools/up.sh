@@ -132,6 +132,14 @@ if ! grep -q '^PLUGIN_SECRETS_KEY=' "$SECRETS_FILE"; then
   printf "PLUGIN_SECRETS_KEY='%s'\n" "$(node -p 'require("node:crypto").randomBytes(32).toString("base64url")')" \
     >>"$SECRETS_FILE"
 fi
+# The certificate service's keys for webhook secrets and issuer-profile secrets
+# (docs/certificate-service/configuration.md): 32 bytes each, added to an older secrets file.
+for name in CERTSVC_WEBHOOK_ENC_KEY CERTSVC_SCEP_ENC_KEY; do
+  if ! grep -q "^$name=" "$SECRETS_FILE"; then
+    printf "%s='%s'\n" "$name" "$(node -p 'require("node:crypto").randomBytes(32).toString("base64")')" \
+      >>"$SECRETS_FILE"
+  fi
+done
 # shellcheck disable=SC1090
 . "$SECRETS_FILE"
 
@@ -265,6 +273,11 @@ CERTSVC_ENV=(
   "CERTSVC_LOCAL_ADMIN_PASSWORD=$CERTSVC_ADMIN_PASSWORD"
   "CERTSVC_DEV_MODE=true"
   "CERTSVC_CA_KEY_ENC_KEY=$CERTSVC_CA_KEY_ENC_KEY"
+  "CERTSVC_SCEP_ENC_KEY=$CERTSVC_SCEP_ENC_KEY"
+  "CERTSVC_WEBHOOK_ENC_KEY=$CERTSVC_WEBHOOK_ENC_KEY"
+  "CERTSVC_WEBHOOKS_ENABLED=true"
+  # CRL distribution points, AIA and OCSP of issued certificates point here (/pki/*).
+  "CERTSVC_PKI_BASE_URL=http://localhost:$CERTSVC_PORT"
 )
 
 step "starting the APIs (migrations run at start under an advisory lock)"
