@@ -10,6 +10,7 @@ import { K8S_ROWS } from './matrices/k8s.matrix';
 import { PKI_SETTINGS_ROWS } from './matrices/pki-settings.matrix';
 import { WEBHOOKS_ROWS } from './matrices/webhooks.matrix';
 import { ISSUER_PROFILES_ROWS } from './matrices/issuer-profiles.matrix';
+import { NETWORKS_ROWS } from './matrices/networks.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -22,6 +23,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'pki-settings-role-matrix.e2e-spec.ts': PKI_SETTINGS_ROWS,
   'webhooks-role-matrix.e2e-spec.ts': WEBHOOKS_ROWS,
   'issuer-profiles-role-matrix.e2e-spec.ts': ISSUER_PROFILES_ROWS,
+  'networks-role-matrix.e2e-spec.ts': NETWORKS_ROWS,
 };
 
 /**

@@ -17,6 +17,7 @@ describe('Device purposes - /api/v1/enroll/purposes and /api/v1/enroll/purpose-r
     expect((await t.http.post('/api/v1/enroll/purposes').send(creds).expect(200)).body).toEqual({
       serial: device.serial,
       purposes: ['wifi'],
+      networks: [],
     });
     await t.http
       .put(`/api/v1/devices/${device.serial}/purpose-overrides`)

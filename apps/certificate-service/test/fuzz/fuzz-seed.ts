@@ -47,6 +47,8 @@ export class CertificateFuzzSeed {
   ocspRequestPath = '';
   /** A webhook endpoint (never called: the fuzz app does not deliver). */
   webhookId = '';
+  /** A Wi-Fi network (the fuzz may delete the previous one). */
+  networkId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -81,6 +83,17 @@ export class CertificateFuzzSeed {
     this.k8sCaBundle = opensslSelfSignedCa('fuzz-apiserver-ca');
     await this.newK8sCluster();
     await this.newWebhook();
+    await this.newNetwork();
+  }
+
+  /** Creates a Wi-Fi network (the fuzz may delete the previous one). */
+  async newNetwork(): Promise<void> {
+    const res = await this.http
+      .post('/api/v1/admin/networks')
+      .set(...bearer(this.admin.accessToken))
+      .send({ kind: 'wifi', name: 'fuzz', ssid: `fuzz-${randomBytes(4).toString('hex')}` })
+      .expect(201);
+    this.networkId = (res.body as { id: string }).id;
   }
 
   /** Registers a webhook endpoint (the fuzz may delete the previous one). */

@@ -21,6 +21,7 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   if (p.startsWith('/api/v1/admin/keyholder-tokens/')) return { id: seed.keyholderTokenId };
   if (p.startsWith('/api/v1/admin/k8s-clusters/')) return { id: seed.k8sClusterId };
   if (p.startsWith('/api/v1/admin/webhooks/')) return { id: seed.webhookId };
+  if (p.startsWith('/api/v1/admin/networks/')) return { id: seed.networkId };
   if (p.startsWith('/api/v1/settings/issuers/')) return { purpose: 'vpn' };
   if (p.startsWith('/pki/ocsp/')) return { path: seed.ocspRequestPath };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
@@ -59,6 +60,12 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
     'POST /api/v1/admin/webhooks': { url: 'https://hooks.fuzz.test/created' },
     'PUT /api/v1/admin/webhooks/{id}': { description: 'fuzz' },
     'PUT /api/v1/admin/webhooks/{id}/enabled': { enabled: true },
+    'POST /api/v1/admin/networks': { kind: 'wifi', name: 'fuzz-created', ssid: 'FuzzNet' },
+    'PUT /api/v1/admin/networks/{id}/agent-profile-disabled': { disabled: false },
+    'PUT /api/v1/admin/networks/{id}/macos-agent-profile-disabled': { disabled: false },
+    'PUT /api/v1/admin/networks/{id}/radius-server-names': {
+      radius_server_names: ['radius.fuzz.test'],
+    },
     'PUT /api/v1/settings/issuers/{purpose}': { kind: 'built_in' },
     'POST /api/v1/admin/principal-aliases': {
       name: 'fuzz-created',
@@ -246,6 +253,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/admin/webhooks/{id}':
       await seed.newWebhook();
+      return;
+    case 'DELETE /api/v1/admin/networks/{id}':
+      await seed.newNetwork();
       return;
     default:
       return;

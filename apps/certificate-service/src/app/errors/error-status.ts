@@ -113,6 +113,10 @@ export const CERTSVC_ERROR_STATUSES = {
   k8s_cluster_disabled: 403,
   k8s_prompt_unavailable: 403,
   k8s_public_key_invalid: 400,
+  // Networks (Wi-Fi and wired 802.1X profiles)
+  network_not_found: 404,
+  network_wired_active_exists: 409,
+  network_ssid_invalid: 400,
   // Issuer profiles (settings/issuers)
   issuer_purpose_invalid: 400,
   issuer_kind_invalid: 400,

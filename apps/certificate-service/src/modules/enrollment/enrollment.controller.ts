@@ -13,6 +13,8 @@ import type { FastifyRequest } from 'fastify';
 import { Public } from '../../app/access/access.decorators';
 import { DevicePurposesDto } from '../devices/dto/device.dto';
 import { toPem } from '@platform/pki';
+import { AgentNetworksService } from '../networks/agent-networks.service';
+import { AgentNetworkDto } from '../networks/dto/agent-network.dto';
 import { CrlDistributionService } from './crl-distribution.service';
 import { DeviceSelfService } from './device-self-service.service';
 import {
@@ -44,6 +46,7 @@ export class EnrollmentController {
     private readonly ssh: SshEnrollmentService,
     private readonly self: DeviceSelfService,
     private readonly crls: CrlDistributionService,
+    private readonly networks: AgentNetworksService,
   ) {}
 
   @Post('nonce')
@@ -140,10 +143,17 @@ export class EnrollmentController {
   @HttpCode(200)
   @ApiOkResponse({ type: DevicePurposesResponseDto })
   async purposes(@Body() body: DeviceCredentialsDto): Promise<DevicePurposesResponseDto> {
-    const view = DevicePurposesDto.from(
-      await this.self.purposes(body.serial, body.enrollment_token),
-    );
-    return { serial: view.serial, purposes: view.effective };
+    const device = await this.self.purposes(body.serial, body.enrollment_token);
+    const view = DevicePurposesDto.from(device);
+    const networks = await this.networks.forDevice({
+      platform: device.device.platform,
+      effectivePurposes: device.effectivePurposes,
+    });
+    return {
+      serial: view.serial,
+      purposes: view.effective,
+      networks: networks.map(AgentNetworkDto.from),
+    };
   }
 
   @Post('purpose-request')

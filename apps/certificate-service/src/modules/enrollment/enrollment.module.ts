@@ -14,10 +14,17 @@ import { SshEnrollmentService } from './ssh-enrollment.service';
 import { UserEnrollmentService } from './user-enrollment.service';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';
 import { WebhookOutboxModule } from '../webhooks/webhooks.module';
+import { NetworksModule } from '../networks/networks.module';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
 @Module({
-  imports: [DevicesModule, SettingsModule, RateLimitsModule, WebhookOutboxModule],
+  imports: [
+    DevicesModule,
+    SettingsModule,
+    RateLimitsModule,
+    WebhookOutboxModule,
+    NetworksModule,
+  ],
   controllers: [EnrollmentController],
   providers: [
     EnrollNoncesRepository,

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
+import { AgentNetworkDto } from '../../networks/dto/agent-network.dto';
 import { EnrollNote } from './enroll-text';
 import { DeviceCredentialsDto } from './enroll.dto';
 
@@ -13,6 +14,13 @@ export class DevicePurposesResponseDto {
     description: 'purposes this device may enroll for',
   })
   purposes!: Purpose[];
+
+  @ApiProperty({
+    type: [AgentNetworkDto],
+    description:
+      'network profiles to install (docs/certificate-service/networks.md): enabled networks whose opt-out does not apply to this platform; empty without the wifi purpose',
+  })
+  networks!: AgentNetworkDto[];
 }
 
 export class PurposeRequestBodyDto extends DeviceCredentialsDto {
