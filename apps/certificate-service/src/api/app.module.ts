@@ -4,6 +4,7 @@ import type { CertsvcConfig } from '../app/config/certsvc-config';
 import { CoreModule } from '../app/core.module';
 import type { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
 import { AgentModule } from '../modules/agent/agent.module';
+import { LogSnapshotsModule } from '../modules/log-snapshots/log-snapshots.module';
 import { ApprovalModule } from '../modules/approval/approval.module';
 import { CaModule } from '../modules/ca/ca.module';
 import { CertificatesModule } from '../modules/certificates/certificates.module';
@@ -28,7 +29,6 @@ import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 import { K8sModule } from '../modules/k8s/k8s.module';
 import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
-import { NetworksModule } from '../modules/networks/networks.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -68,7 +68,7 @@ export class AppModule {
         KeyholderModule,
         K8sModule,
         WebhooksModule,
-        NetworksModule,
+        LogSnapshotsModule,
         ...extraImports,
       ],
     };

@@ -11,6 +11,7 @@ import { CertsvcExceptionFilter } from '../app/errors/certsvc-exception.filter';
 import { installAccessLog } from '../app/logging/access-log';
 import { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
 import { installOcspRequestParser } from '../modules/crl/ocsp-body';
+import { installLogSnapshotParser } from '../modules/log-snapshots/log-snapshot-files';
 import { contentTypeEnforcement } from '../app/metrics/content-type.hook';
 import { CERTSVC_OPENAPI } from './openapi/openapi-document';
 import { installRequestContext } from '../app/request-context/request-context.hooks';
@@ -71,7 +72,12 @@ export function createCertificateApp(
     routeAccess: CERTSVC_ACCESS,
     preview: options.preview,
     // OCSP requests (`POST /pki/ocsp`, DER; refused on every other route by the media-type gate).
-    plugins: (nest) =>
-      Promise.resolve(installOcspRequestParser(nest.getHttpAdapter().getInstance())),
+    // Agent log snapshots (`POST /requests/{id}/logs`, gzip, streamed; same gate).
+    plugins: (nest) => {
+      const fastify = nest.getHttpAdapter().getInstance();
+      installOcspRequestParser(fastify);
+      installLogSnapshotParser(fastify);
+      return Promise.resolve();
+    },
   });
 }

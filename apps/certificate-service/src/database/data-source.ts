@@ -1,6 +1,8 @@
 import { buildDataSourceOptions, type PostgresDataSourceOptions } from '@platform/database';
 import { AuditRecordEntity } from '../modules/audit/audit-record.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
+import { LogRequestEntity } from '../modules/log-snapshots/log-request.entity';
+import { LogSnapshotEntity } from '../modules/log-snapshots/log-snapshot.entity';
 import { PurposeOverrideEntity } from '../modules/devices/purpose-override.entity';
 import { PurposeRequestEntity } from '../modules/devices/purpose-request.entity';
 import { EnrollNonceEntity } from '../modules/enrollment/enroll-nonce.entity';
@@ -33,7 +35,6 @@ import { WebhookEndpointEntity } from '../modules/webhooks/webhook-endpoint.enti
 import { WebhookDeliveryEntity } from '../modules/webhooks/webhook-delivery.entity';
 import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
 import { ScepPendingEntity } from '../modules/scep/scep-pending.entity';
-import { NetworkEntity } from '../modules/networks/network.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -71,7 +72,8 @@ export const CERTSVC_ENTITIES = [
   IssuerProfileEntity,
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
-  NetworkEntity,
+  LogSnapshotEntity,
+  LogRequestEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -17,6 +17,9 @@ import { startCertsvcTracing } from '../app/tracing/certsvc-tracing';
 import { CRL_REFRESH_CHECK_MS, crlRefreshTask } from './crl-refresh.task';
 import { K8S_CREDENTIALS_PURGE_MS, k8sCredentialsPurgeTask } from './k8s-credentials-purge.task';
 import { tracedTask } from './traced-task';
+import { LOG_SNAPSHOTS_PURGE_MS, logSnapshotsPurgeTask } from './log-snapshots-purge.task';
+import { LogSnapshotsRetentionModule } from '../modules/log-snapshots/log-snapshots.module';
+import { LogSnapshotsRetention } from '../modules/log-snapshots/log-snapshots-retention';
 import { ScepModule } from '../modules/scep/scep.module';
 import { ScepPollerService } from '../modules/scep/scep-poller.service';
 import { scepPollTask } from './scep-poll.task';
@@ -44,6 +47,8 @@ export interface WorkerSchedule {
   webhookRetentionEveryMs?: number;
   /** Default `CERTSVC_SCEP_POLL_SECONDS`. */
   scepPollEveryMs?: number;
+  /** Default `LOG_SNAPSHOTS_PURGE_MS` (hourly). */
+  logSnapshotsPurgeEveryMs?: number;
 }
 
 /**
@@ -68,7 +73,7 @@ export class WorkerModule {
         CrlModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [K8sRetentionModule, WebhookDeliveryModule, ScepModule],
+          imports: [K8sRetentionModule, WebhookDeliveryModule, ScepModule, LogSnapshotsRetentionModule],
           inject: [
             CrlService,
             K8sCredentialsRetention,
@@ -76,6 +81,7 @@ export class WorkerModule {
             WebhookDeliveryWorker,
             WebhookRetention,
             ScepPollerService,
+            LogSnapshotsRetention,
           ],
           tasks: (
             crl: CrlService,
@@ -84,6 +90,7 @@ export class WorkerModule {
             webhooks: WebhookDeliveryWorker,
             webhookRetention: WebhookRetention,
             scep: ScepPollerService,
+            logSnapshots: LogSnapshotsRetention,
           ) => [
             tracedTask(tracing, 'crl-refresh', crlRefreshTask(crl, schedule.crlRefreshEveryMs)),
             tracedTask(
@@ -106,6 +113,14 @@ export class WorkerModule {
               tracing,
               'scep-poll',
               scepPollTask(runtime.config, scep, schedule.scepPollEveryMs),
+            ),
+            tracedTask(
+              tracing,
+              'log-snapshots-purge',
+              logSnapshotsPurgeTask(
+                logSnapshots,
+                schedule.logSnapshotsPurgeEveryMs ?? LOG_SNAPSHOTS_PURGE_MS,
+              ),
             ),
           ],
         }),

@@ -9,6 +9,7 @@ import {
   readPkiPublicationConfig,
 } from './pki-publication-config';
 import { type CertsvcWebhookConfig, readWebhookConfig } from './webhook-config';
+import { type CertsvcLogSnapshotConfig, readLogSnapshotConfig } from './log-snapshot-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
   type Lifetime,
@@ -103,6 +104,8 @@ export interface CertsvcConfig {
   webhooks: CertsvcWebhookConfig;
   /** `CERTSVC_SCEP_POLL_SECONDS` (30): the worker's SCEP poller period (docs/certificate-service/scep.md). */
   scepPollSeconds: number;
+  /** Agent log snapshots (`CERTSVC_LOG_SNAPSHOT_*`, docs/certificate-service/log-snapshots.md). */
+  logSnapshots: CertsvcLogSnapshotConfig;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -194,6 +197,7 @@ export function loadCertsvcConfig(
     pkiPublication: readPkiPublicationConfig(r),
     webhooks: readWebhookConfig(r, devMode),
     scepPollSeconds: r.int('CERTSVC_SCEP_POLL_SECONDS', 30, { min: 1, max: 86_400 }),
+    logSnapshots: readLogSnapshotConfig(r),
   };
   r.done();
   return config;

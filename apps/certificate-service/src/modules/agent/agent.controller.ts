@@ -13,6 +13,7 @@ import { toPem } from '@platform/pki';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { AgentRequest, AgentSecretGuard } from './agent-secret.guard';
 import { AgentService } from './agent.service';
+import { LogSnapshotsService } from '../log-snapshots/log-snapshots.service';
 import { etagMatches } from './bundle-version';
 import {
   AgentCertificateDto,
@@ -30,7 +31,10 @@ import {
 @AgentAuth()
 @UseGuards(AgentSecretGuard)
 export class AgentController {
-  constructor(private readonly agent: AgentService) {}
+  constructor(
+    private readonly agent: AgentService,
+    private readonly logs: LogSnapshotsService,
+  ) {}
 
   @Get('status')
   @ApiOkResponse({ type: RequestStatusDto })
@@ -46,7 +50,11 @@ export class AgentController {
     @Body() body: CheckinDto,
   ): Promise<CheckinResponseDto> {
     const at = await this.agent.checkin(request, body.agent_version ?? null);
-    return { request_id: request.id, installed_at: at.toISOString() };
+    return {
+      request_id: request.id,
+      installed_at: at.toISOString(),
+      upload_logs: await this.logs.uploadRequested(request.deviceId),
+    };
   }
 
   @Get('bundle-version')

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LogSnapshotsModule } from '../log-snapshots/log-snapshots.module';
 import { RequestsModule } from '../requests/requests.module';
 import { AgentSecretGuard } from './agent-secret.guard';
 import { AgentController } from './agent.controller';
@@ -7,7 +8,7 @@ import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /** `/api/v1/requests/:id/*` for the agent (X-Agent-Secret). */
 @Module({
-  imports: [RequestsModule, RateLimitsModule],
+  imports: [RequestsModule, RateLimitsModule, LogSnapshotsModule],
   controllers: [AgentController],
   providers: [AgentService, AgentSecretGuard],
 })

@@ -42,6 +42,11 @@ export class CheckinDto {
 export class CheckinResponseDto {
   @ApiProperty({ format: 'uuid' }) request_id!: string;
   @ApiProperty({ format: 'date-time' }) installed_at!: string;
+  @ApiProperty({
+    description:
+      'true when an admin asked for a log snapshot: upload one to POST /requests/{id}/logs (docs/certificate-service/log-snapshots.md)',
+  })
+  upload_logs!: boolean;
 }
 
 export class BundleVersionDto {
