@@ -17,6 +17,7 @@ const PROBES: Record<string, Probe> = {
   },
   ssh: { method: 'get', path: '/api/v1/ssh/ca-public-key' },
   webhooks: { method: 'get', path: '/api/v1/admin/webhooks' },
+  networks: { method: 'get', path: '/api/v1/admin/networks' },
 };
 
 async function features(t: TestApp): Promise<Record<string, boolean>> {
@@ -62,6 +63,7 @@ describe('Features - /api/v1/features (GET)', () => {
         ssh: true,
         k8s: false,
         webhooks: false,
+        networks: true,
       });
     } finally {
       await t.close();
@@ -89,6 +91,7 @@ describe('Features - /api/v1/features (GET)', () => {
         ssh: false,
         k8s: false,
         webhooks: true,
+        networks: true,
       });
     } finally {
       await t.close();

@@ -29,6 +29,8 @@ export const FEATURE_ROUTES: Record<
     url: '/api/v1/admin/webhooks',
     switchedOn: (c) => c.features.webhooks,
   },
+  // No switch: reported true wherever the networks module is mounted.
+  networks: { method: 'GET', url: '/api/v1/admin/networks', switchedOn: () => true },
 };
 
 /** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
@@ -51,6 +53,7 @@ export class ServedFeatures {
       // (CERTSVC_K8S_BROKER_URL), not by the cluster registry of this port.
       k8s: this.k8sBroker.port() !== undefined,
       webhooks: this.served('webhooks'),
+      networks: this.served('networks'),
     };
   }
 

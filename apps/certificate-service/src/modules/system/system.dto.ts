@@ -27,4 +27,8 @@ export class FeaturesDto {
   })
   k8s!: boolean;
   @ApiProperty({ description: 'outgoing webhooks (/api/v1/admin/webhooks)' }) webhooks!: boolean;
+  @ApiProperty({
+    description: 'Wi-Fi and wired 802.1X profiles (/api/v1/admin/networks, enroll/purposes)',
+  })
+  networks!: boolean;
 }
