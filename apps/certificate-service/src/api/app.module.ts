@@ -29,6 +29,7 @@ import { KeyholderModule } from '../modules/keyholder/keyholder.module';
 import { K8sModule } from '../modules/k8s/k8s.module';
 import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
+import { NetworksModule } from '../modules/networks/networks.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -68,6 +69,7 @@ export class AppModule {
         KeyholderModule,
         K8sModule,
         WebhooksModule,
+        NetworksModule,
         LogSnapshotsModule,
         ...extraImports,
       ],

@@ -35,6 +35,7 @@ import { WebhookEndpointEntity } from '../modules/webhooks/webhook-endpoint.enti
 import { WebhookDeliveryEntity } from '../modules/webhooks/webhook-delivery.entity';
 import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
 import { ScepPendingEntity } from '../modules/scep/scep-pending.entity';
+import { NetworkEntity } from '../modules/networks/network.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -72,6 +73,7 @@ export const CERTSVC_ENTITIES = [
   IssuerProfileEntity,
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
+  NetworkEntity,
   LogSnapshotEntity,
   LogRequestEntity,
 ];

@@ -107,6 +107,12 @@ export const CERTSVC_ERROR_MESSAGES = {
   k8s_prompt_unavailable:
     'cluster access needs a person to confirm and this session cannot ask (no terminal or graphical session)',
   k8s_public_key_invalid: 'public_key must be a PEM SubjectPublicKeyInfo (EC P-256/P-384 or RSA)',
+  // Networks (Wi-Fi and wired 802.1X profiles)
+  network_not_found: 'network not found',
+  network_wired_active_exists:
+    'another wired network is active: disable it first (at most one active wired network)',
+  network_ssid_invalid:
+    'ssid is required for a Wi-Fi network (1 to 32 bytes of UTF-8, no control characters) and not allowed for a wired one',
   // Agent log snapshots
   log_snapshot_not_found: 'no log snapshot with this id on this device',
   log_snapshot_empty: 'the log snapshot is empty',

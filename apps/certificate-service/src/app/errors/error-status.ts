@@ -113,6 +113,10 @@ export const CERTSVC_ERROR_STATUSES = {
   k8s_cluster_disabled: 403,
   k8s_prompt_unavailable: 403,
   k8s_public_key_invalid: 400,
+  // Networks (Wi-Fi and wired 802.1X profiles)
+  network_not_found: 404,
+  network_wired_active_exists: 409,
+  network_ssid_invalid: 400,
   // Agent log snapshots (docs/certificate-service/log-snapshots.md)
   log_snapshot_not_found: 404,
   log_snapshot_empty: 400,

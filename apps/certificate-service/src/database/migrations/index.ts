@@ -13,6 +13,7 @@ import { IssuerProfiles1795700200000 } from './1795700200000-issuer-profiles';
 import { CertificateChain1795700201000 } from './1795700201000-certificate-chain';
 import { Webhooks1795700300000 } from './1795700300000-webhooks';
 import { RootCrl1795700400000 } from './1795700400000-root-crl';
+import { Networks1795700500000 } from './1795700500000-networks';
 import { LogSnapshots1795700600000 } from './1795700600000-log-snapshots';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
@@ -32,5 +33,6 @@ export const CERTSVC_MIGRATIONS = [
   CertificateChain1795700201000,
   Webhooks1795700300000,
   RootCrl1795700400000,
+  Networks1795700500000,
   LogSnapshots1795700600000,
 ];
