@@ -4,6 +4,7 @@ import type { CertsvcConfig } from '../app/config/certsvc-config';
 import { CoreModule } from '../app/core.module';
 import type { CertsvcMetrics } from '../app/metrics/certsvc-metrics';
 import { AgentModule } from '../modules/agent/agent.module';
+import { IssuanceDirectivesModule } from '../modules/issuance-directives/issuance-directives.module';
 import { LogSnapshotsModule } from '../modules/log-snapshots/log-snapshots.module';
 import { ApprovalModule } from '../modules/approval/approval.module';
 import { CaModule } from '../modules/ca/ca.module';
@@ -69,6 +70,7 @@ export class AppModule {
         KeyholderModule,
         K8sModule,
         WebhooksModule,
+        IssuanceDirectivesModule,
         NetworksModule,
         LogSnapshotsModule,
         ...extraImports,

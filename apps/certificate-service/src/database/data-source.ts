@@ -3,6 +3,7 @@ import { AuditRecordEntity } from '../modules/audit/audit-record.entity';
 import { DeviceEntity } from '../modules/devices/device.entity';
 import { LogRequestEntity } from '../modules/log-snapshots/log-request.entity';
 import { LogSnapshotEntity } from '../modules/log-snapshots/log-snapshot.entity';
+import { IssuanceDirectiveEntity } from '../modules/issuance-directives/issuance-directive.entity';
 import { PurposeOverrideEntity } from '../modules/devices/purpose-override.entity';
 import { PurposeRequestEntity } from '../modules/devices/purpose-request.entity';
 import { EnrollNonceEntity } from '../modules/enrollment/enroll-nonce.entity';
@@ -76,6 +77,7 @@ export const CERTSVC_ENTITIES = [
   NetworkEntity,
   LogSnapshotEntity,
   LogRequestEntity,
+  IssuanceDirectiveEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -49,6 +49,8 @@ export class CertificateFuzzSeed {
   webhookId = '';
   /** A Wi-Fi network (the fuzz may delete the previous one). */
   networkId = '';
+  /** An open issuance directive on the issued device (cancel and report close it). */
+  directiveId = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -202,6 +204,17 @@ export class CertificateFuzzSeed {
       .send({ purposes: ['wifi', 'user_mtls'] })
       .expect(200);
     await this.askPurpose();
+    await this.newDirective();
+  }
+
+  /** Addresses `user_mtls` to a fresh person on the issued device. */
+  async newDirective(): Promise<void> {
+    const res = await this.http
+      .post(`/api/v1/devices/${this.issued.serial}/issuance-directives`)
+      .set(...bearer(this.admin.accessToken))
+      .send({ purpose: 'user_mtls', user: `fz-${randomBytes(4).toString('hex')}@certsvc.test` })
+      .expect(201);
+    this.directiveId = (res.body as { id: string }).id;
   }
 
   /**

@@ -22,6 +22,8 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   if (p.startsWith('/api/v1/admin/k8s-clusters/')) return { id: seed.k8sClusterId };
   if (p.startsWith('/api/v1/admin/webhooks/')) return { id: seed.webhookId };
   if (p.startsWith('/api/v1/admin/networks/')) return { id: seed.networkId };
+  if (p.startsWith('/api/v1/admin/issuance-directives/')) return { id: seed.directiveId };
+  if (p.startsWith('/api/v1/enroll/issuance-directives/')) return { id: seed.directiveId };
   if (p.startsWith('/api/v1/settings/issuers/')) return { purpose: 'vpn' };
   if (p.startsWith('/pki/ocsp/')) return { path: seed.ocspRequestPath };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
@@ -120,6 +122,11 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
     'POST /api/v1/requests/check-conflicts': { request_ids: [seed.pending.requestId] },
     'POST /api/v1/requests/reject': { request_ids: [seed.pending.requestId], reason: 'fuzz' },
     'POST /api/v1/requests/{id}/checkin': { agent_version: '2.4.1' },
+    'POST /api/v1/devices/{serial}/issuance-directives': {
+      purpose: 'user_mtls',
+      user: 'fuzz-directive@certsvc.test',
+    },
+    'POST /api/v1/enroll/issuance-directives/{id}/report': { outcome: 'done', message: 'fuzz' },
     'POST /api/v1/service-accounts': { name: 'fuzz-created', allowed_purposes: ['wifi'] },
     'PUT /api/v1/service-accounts/{id}/allowed-purposes': { allowed_purposes: ['wifi'] },
     'PUT /api/v1/service-accounts/{id}/enabled': { enabled: true },
@@ -144,6 +151,7 @@ const QUERIES: Record<string, Record<string, string>> = {
   'GET /api/v1/requests': { page: '1', limit: '5' },
   'GET /api/v1/requests.csv': { page: '1', limit: '5' },
   'GET /api/v1/admin/purpose-requests': { page: '1', limit: '5' },
+  'GET /api/v1/admin/issuance-directives': { page: '1', limit: '5', state: 'pending' },
   'GET /api/v1/admin/ssh-keys': { page: '1', limit: '5', state: 'pending' },
   'GET /api/v1/keyholder/keys': { login: 'fuzzalias' },
   'GET /api/v1/keyholder/principals': { serial: '1', login: 'fuzzalias' },
@@ -160,7 +168,10 @@ export async function validCertificateRequest(
     query: QUERIES[op.key],
     body: bodies(seed)[op.key],
   };
-  if (op.path.startsWith('/api/v1/requests/{id}/')) {
+  if (
+    op.path.startsWith('/api/v1/requests/{id}/') ||
+    op.path.startsWith('/api/v1/enroll/issuance-directives/{id}/')
+  ) {
     valid.headers = { 'x-agent-secret': seed.issued.agentSecret };
   }
   if (op.key === 'POST /api/v1/enroll') {
@@ -256,6 +267,10 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/admin/networks/{id}':
       await seed.newNetwork();
+      return;
+    case 'DELETE /api/v1/admin/issuance-directives/{id}':
+    case 'POST /api/v1/enroll/issuance-directives/{id}/report':
+      await seed.newDirective();
       return;
     default:
       return;

@@ -123,6 +123,12 @@ export const CERTSVC_ERROR_MESSAGES = {
   log_snapshot_not_text: 'a text/plain snapshot must be UTF-8 text without NUL bytes',
   log_snapshot_upload_in_progress: 'another upload for this device is in progress; retry later',
   log_request_not_found: 'no snapshot request is pending for this device',
+  // Issuance directives
+  issuance_directive_not_found: 'no issuance directive with this id',
+  issuance_directive_exists:
+    'an open directive for this purpose and person on this device exists: cancel it first',
+  issuance_directive_closed: 'the directive is already done or failed',
+  issuance_directive_cancelled: 'the directive was cancelled',
   // Issuer profiles (settings/issuers)
   issuer_purpose_invalid:
     'issuer profiles exist for the X.509 purposes wifi, user_mtls, ad_logon and vpn',

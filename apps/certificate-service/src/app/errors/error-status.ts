@@ -126,6 +126,11 @@ export const CERTSVC_ERROR_STATUSES = {
   log_snapshot_not_text: 415,
   log_snapshot_upload_in_progress: 409,
   log_request_not_found: 404,
+  // Issuance directives (docs/certificate-service/issuance-directives.md)
+  issuance_directive_not_found: 404,
+  issuance_directive_exists: 409,
+  issuance_directive_closed: 409,
+  issuance_directive_cancelled: 409,
   // Issuer profiles (settings/issuers)
   issuer_purpose_invalid: 400,
   issuer_kind_invalid: 400,

@@ -15,6 +15,7 @@ import { Webhooks1795700300000 } from './1795700300000-webhooks';
 import { RootCrl1795700400000 } from './1795700400000-root-crl';
 import { Networks1795700500000 } from './1795700500000-networks';
 import { LogSnapshots1795700600000 } from './1795700600000-log-snapshots';
+import { IssuanceDirectives1795700700000 } from './1795700700000-issuance-directives';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const CERTSVC_MIGRATIONS = [
   RootCrl1795700400000,
   Networks1795700500000,
   LogSnapshots1795700600000,
+  IssuanceDirectives1795700700000,
 ];

@@ -11,6 +11,7 @@ import type { FastifyReply } from 'fastify';
 import { AgentAuth } from '../../app/access/access.decorators';
 import { toPem } from '@platform/pki';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
+import { AgentDirectiveDto } from '../issuance-directives/dto/issuance-directive.dto';
 import { AgentRequest, AgentSecretGuard } from './agent-secret.guard';
 import { AgentService } from './agent.service';
 import { LogSnapshotsService } from '../log-snapshots/log-snapshots.service';
@@ -49,10 +50,11 @@ export class AgentController {
     @AgentRequest() request: CertificateRequestEntity,
     @Body() body: CheckinDto,
   ): Promise<CheckinResponseDto> {
-    const at = await this.agent.checkin(request, body.agent_version ?? null);
+    const { at, directives } = await this.agent.checkin(request, body.agent_version ?? null);
     return {
       request_id: request.id,
       installed_at: at.toISOString(),
+      issuance_directives: directives.map(AgentDirectiveDto.from),
       upload_logs: await this.logs.uploadRequested(request.deviceId),
     };
   }

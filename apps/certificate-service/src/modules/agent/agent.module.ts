@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IssuanceDirectivesModule } from '../issuance-directives/issuance-directives.module';
 import { LogSnapshotsModule } from '../log-snapshots/log-snapshots.module';
 import { RequestsModule } from '../requests/requests.module';
 import { AgentSecretGuard } from './agent-secret.guard';
@@ -8,7 +9,7 @@ import { RateLimitsModule } from '../../app/http/rate-limits.module';
 
 /** `/api/v1/requests/:id/*` for the agent (X-Agent-Secret). */
 @Module({
-  imports: [RequestsModule, RateLimitsModule, LogSnapshotsModule],
+  imports: [RequestsModule, RateLimitsModule, IssuanceDirectivesModule, LogSnapshotsModule],
   controllers: [AgentController],
   providers: [AgentService, AgentSecretGuard],
 })

@@ -2,6 +2,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { IN_PROGRESS_REQUEST_STATUSES } from '../requests/request-status';
 import { RequestsRepository } from '../requests/requests.repository';
+import type { IssuanceDirectiveEntity } from '../issuance-directives/issuance-directive.entity';
+import { IssuanceDirectivesService } from '../issuance-directives/issuance-directives.service';
 import { AgentError } from './agent.errors';
 import { bundleVersion, sshBundleVersion } from './bundle-version';
 import {
@@ -24,6 +26,7 @@ export type DeliveredCertificate =
 export class AgentService {
   constructor(
     private readonly requests: RequestsRepository,
+    private readonly directives: IssuanceDirectivesService,
     @Optional()
     @Inject(ISSUED_CERTIFICATE_READER)
     private readonly certificates?: IssuedCertificateReader,
@@ -53,11 +56,17 @@ export class AgentService {
     return { kind: 'x509', certificate, version: bundleVersion(certificate) };
   }
 
-  /** The agent installed the certificate. */
-  async checkin(request: CertificateRequestEntity, agentVersion: string | null): Promise<Date> {
+  /**
+   * The agent installed the certificate. The answer carries the device's open issuance
+   * directives (pending ones become `delivered`).
+   */
+  async checkin(
+    request: CertificateRequestEntity,
+    agentVersion: string | null,
+  ): Promise<{ at: Date; directives: IssuanceDirectiveEntity[] }> {
     await this.certificate(request);
     const at = new Date();
     await this.requests.markInstalled(request.id, agentVersion, at);
-    return at;
+    return { at, directives: await this.directives.deliver(request.deviceId) };
   }
 }

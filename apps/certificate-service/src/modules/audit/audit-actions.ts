@@ -71,6 +71,8 @@ export const AUDIT_ACTIONS = [
   'device.logs_request_cancel',
   'device.log_snapshot_download',
   'device.log_snapshot_delete',
+  'issuance_directive.create',
+  'issuance_directive.cancel',
   'k8s_credential.issue',
   'k8s_credential.refuse',
   'license.activate',

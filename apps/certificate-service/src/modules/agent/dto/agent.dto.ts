@@ -4,6 +4,7 @@ import { OptionalNotNull } from '@platform/http';
 import { PURPOSES, type Purpose } from '../../../app/domain/purposes';
 import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import type { CertificateRequestEntity } from '../../requests/certificate-request.entity';
+import { AgentDirectiveDto } from '../../issuance-directives/dto/issuance-directive.dto';
 import type { IssuedSshCertificate } from '../issued-ssh-certificate-reader';
 import {
   isTerminalStatus,
@@ -42,6 +43,12 @@ export class CheckinDto {
 export class CheckinResponseDto {
   @ApiProperty({ format: 'uuid' }) request_id!: string;
   @ApiProperty({ format: 'date-time' }) installed_at!: string;
+  @ApiProperty({
+    type: [AgentDirectiveDto],
+    description:
+      'open issuance directives of this device, oldest first (docs/certificate-service/issuance-directives.md)',
+  })
+  issuance_directives!: AgentDirectiveDto[];
   @ApiProperty({
     description:
       'true when an admin asked for a log snapshot: upload one to POST /requests/{id}/logs (docs/certificate-service/log-snapshots.md)',
