@@ -18,6 +18,7 @@ const PROBES: Record<string, Probe> = {
   ssh: { method: 'get', path: '/api/v1/ssh/ca-public-key' },
   webhooks: { method: 'get', path: '/api/v1/admin/webhooks' },
   networks: { method: 'get', path: '/api/v1/admin/networks' },
+  issuance_directives: { method: 'get', path: '/api/v1/admin/issuance-directives' },
 };
 
 async function features(t: TestApp): Promise<Record<string, boolean>> {
@@ -64,6 +65,7 @@ describe('Features - /api/v1/features (GET)', () => {
         k8s: false,
         webhooks: false,
         networks: true,
+        issuance_directives: true,
       });
     } finally {
       await t.close();
@@ -92,6 +94,7 @@ describe('Features - /api/v1/features (GET)', () => {
         k8s: false,
         webhooks: true,
         networks: true,
+        issuance_directives: true,
       });
     } finally {
       await t.close();

@@ -31,6 +31,12 @@ export const FEATURE_ROUTES: Record<
   },
   // No switch: reported true wherever the networks module is mounted.
   networks: { method: 'GET', url: '/api/v1/admin/networks', switchedOn: () => true },
+  // No switch: reported true wherever the issuance-directives module is mounted.
+  issuance_directives: {
+    method: 'GET',
+    url: '/api/v1/admin/issuance-directives',
+    switchedOn: () => true,
+  },
 };
 
 /** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
@@ -54,6 +60,7 @@ export class ServedFeatures {
       k8s: this.k8sBroker.port() !== undefined,
       webhooks: this.served('webhooks'),
       networks: this.served('networks'),
+      issuance_directives: this.served('issuance_directives'),
     };
   }
 

@@ -31,4 +31,9 @@ export class FeaturesDto {
     description: 'Wi-Fi and wired 802.1X profiles (/api/v1/admin/networks, enroll/purposes)',
   })
   networks!: boolean;
+  @ApiProperty({
+    description:
+      'issuance directives (/api/v1/admin/issuance-directives, checkin issuance_directives)',
+  })
+  issuance_directives!: boolean;
 }
