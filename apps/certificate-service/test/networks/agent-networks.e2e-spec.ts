@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toPem } from '@platform/pki';
+import { toPem, type CertificateIssuer } from '@platform/pki';
+import { IssuerRegistry } from '../../src/modules/ca/issuer-registry';
 import { enrollDevice, sql, startEnrollApp, type EnrolledDevice } from '../fixtures/enroll';
 import { issueCertificate } from '../fixtures/issue';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
@@ -102,6 +103,20 @@ describe('Networks to agents - networks field of POST /api/v1/enroll/purposes', 
     expect(opensslVerify(toPem('CERTIFICATE', row.der), network.ca_chain_pem ?? '')).toContain(
       'OK',
     );
+  });
+
+  it('sends no CA chain when an external issuer serves wifi (the certificate brings its own)', async () => {
+    const registry = t.app.get(IssuerRegistry);
+    const external = Object.create(registry.builtIn()) as CertificateIssuer;
+    const device = await enrollDevice(t, { extra: { platform: 'linux' } });
+    registry.use('wifi', external);
+    try {
+      const networks = await networksOf(device);
+      expect(networks.length).toBeGreaterThan(0);
+      for (const n of networks) expect(n.ca_chain_pem).toBeNull();
+    } finally {
+      registry.use('wifi', undefined);
+    }
   });
 
   it('applies the macOS opt-out (not the agent one) to agents reporting macOS', async () => {
