@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { enrollDevice, type EnrolledDevice } from '../fixtures/enroll';
 import { opensslCsr, opensslSelfSignedCa } from '../fixtures/openssl';
@@ -47,6 +48,8 @@ export class CertificateFuzzSeed {
   ocspRequestPath = '';
   /** A webhook endpoint (never called: the fuzz app does not deliver). */
   webhookId = '';
+  /** A log snapshot of the issued device (the fuzz may delete it). */
+  logSnapshotId = '';
   /** A Wi-Fi network (the fuzz may delete the previous one). */
   networkId = '';
   /** An open issuance directive on the issued device (cancel and report close it). */
@@ -86,6 +89,18 @@ export class CertificateFuzzSeed {
     await this.newK8sCluster();
     await this.newWebhook();
     await this.newNetwork();
+    await this.newLogSnapshot();
+  }
+
+  /** Uploads a log snapshot for the issued device (the fuzz may delete the previous one). */
+  async newLogSnapshot(): Promise<void> {
+    const res = await this.http
+      .post(`/api/v1/requests/${this.issued.requestId}/logs`)
+      .set('x-agent-secret', this.issued.agentSecret)
+      .set('content-type', 'application/gzip')
+      .send(gzipSync('{"level":"info","msg":"fuzz"}\n'))
+      .expect(201);
+    this.logSnapshotId = (res.body as { id: string }).id;
   }
 
   /** Creates a Wi-Fi network (the fuzz may delete the previous one). */

@@ -27,7 +27,9 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   if (p.startsWith('/api/v1/settings/issuers/')) return { purpose: 'vpn' };
   if (p.startsWith('/pki/ocsp/')) return { path: seed.ocspRequestPath };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
-  if (p.startsWith('/api/v1/devices/')) return { serial: seed.issued.serial, purpose: 'vpn' };
+  if (p.startsWith('/api/v1/devices/')) {
+    return { serial: seed.issued.serial, purpose: 'vpn', logId: seed.logSnapshotId };
+  }
   if (p.startsWith('/api/v1/requests/')) return { id: seed.issued.requestId };
   if (p.startsWith('/api/v1/service-accounts/')) return { id: seed.targetAccountId };
   if (p.startsWith('/api/v1/users/')) {
@@ -228,6 +230,7 @@ export async function replaceConsumed(
     case 'POST /api/v1/devices/{serial}/revoke':
     case 'POST /api/v1/certificates/{serial}/revoke':
       await seed.newIssuedDevice();
+      await seed.newLogSnapshot();
       return;
     case 'POST /api/v1/devices/{serial}/purposes/{purpose}/decision':
       await seed.askPurpose();
@@ -264,6 +267,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/admin/webhooks/{id}':
       await seed.newWebhook();
+      return;
+    case 'DELETE /api/v1/devices/{serial}/logs/{logId}':
+      await seed.newLogSnapshot();
       return;
     case 'DELETE /api/v1/admin/networks/{id}':
       await seed.newNetwork();

@@ -142,6 +142,14 @@ describe('Log snapshots - POST /requests/{id}/logs, /devices/{serial}/logs*, req
       .set('content-type', 'application/octet-stream')
       .send(Buffer.from('abc'));
     expect(chunked.status).toBe(415);
+    const json = await t.http
+      .post(`/api/v1/requests/${d.requestId}/logs`)
+      .set('x-agent-secret', d.agentSecret)
+      .send({ logs: 'not a snapshot' });
+    expect({ status: json.status, code: json.body.code }).toEqual({
+      status: 415,
+      code: 'unsupported_media_type',
+    });
     expect(readdirSync(dir).filter((n) => n.endsWith('.part'))).toEqual([]);
     const rows = await sql(t, `SELECT id FROM device_log_snapshots WHERE request_id = $1`, [
       d.requestId,

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/comm
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { AcceptsBody } from '@platform/http';
+import { AcceptsBody, RequestBodyError } from '@platform/http';
 import { AgentAuth } from '../../app/access/access.decorators';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { AgentRequest, AgentSecretGuard } from '../agent/agent-secret.guard';
@@ -39,8 +39,10 @@ export class LogSnapshotsAgentController {
     @Req() http: FastifyRequest,
   ): Promise<LogSnapshotDto> {
     const body = http.body as Readable | undefined;
-    if (!body || typeof (body as Partial<Readable>).iterator !== 'function') {
-      throw new LogSnapshotsError('log_snapshot_empty');
+    if (body === undefined || body === null) throw new LogSnapshotsError('log_snapshot_empty');
+    // a JSON body (the only other type the gate lets through) is not a snapshot
+    if (typeof (body as Partial<Readable>).iterator !== 'function') {
+      throw RequestBodyError.unsupportedMediaType();
     }
     const length = http.headers['content-length'];
     const row = await this.snapshots.upload(
