@@ -73,7 +73,12 @@ export class WorkerModule {
         CrlModule,
         PeriodicTasksModule.forRoot({
           leaderLock: WORKER_LEADER_LOCK,
-          imports: [K8sRetentionModule, WebhookDeliveryModule, ScepModule, LogSnapshotsRetentionModule],
+          imports: [
+            K8sRetentionModule,
+            WebhookDeliveryModule,
+            ScepModule,
+            LogSnapshotsRetentionModule,
+          ],
           inject: [
             CrlService,
             K8sCredentialsRetention,

@@ -26,7 +26,7 @@ describe('Worker - src/worker.ts', () => {
       expect(start).toMatchObject({ level: 'info', built_at: expect.any(String) });
       expect(String(start?.version)).toMatch(/^\d+\.\d+\.\d{14}\+[0-9a-z]+$/);
       expect(lines.map((l) => l.msg)).toContain(
-        'periodic tasks, run by the leading worker: CRL refresh every 900s, Kubernetes credential rows purge every 3600s, webhook retention purge every 21600s, SCEP poll every 30s',
+        'periodic tasks, run by the leading worker: CRL refresh every 900s, Kubernetes credential rows purge every 3600s, webhook retention purge every 21600s, SCEP poll every 30s, agent log snapshots purge every 3600s',
       );
       // Nest runs the shutdown hooks, then re-raises the signal: exit by SIGTERM, not a crash.
       expect(await worker.stop()).toBe(true);
