@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { DeviceEntity } from '../devices/device.entity';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import type { WebhookEventType } from '../webhooks/webhook-events';
 import {
   OPEN_DIRECTIVE_STATES,
   type DirectiveOutcome,
@@ -27,22 +29,36 @@ export type NewDirective = Pick<
 /** The only code that touches `issuance_directives`. */
 @Injectable()
 export class IssuanceDirectivesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   private get repo() {
     return this.dataSource.getRepository(IssuanceDirectiveEntity);
   }
 
-  /** Inserts a pending directive; false when an open one for the same target exists. */
-  async create(row: NewDirective): Promise<boolean> {
-    const inserted = await this.repo
-      .createQueryBuilder()
-      .insert()
-      .values({ ...row, state: 'pending' })
-      .orIgnore()
-      .returning('id')
-      .execute();
-    return inserted.raw.length > 0;
+  /**
+   * Inserts a pending directive and its `directive.created` event in one transaction; false
+   * when an open one for the same target exists.
+   */
+  create(row: NewDirective, serial: string): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const inserted = await em
+        .createQueryBuilder()
+        .insert()
+        .into(IssuanceDirectiveEntity)
+        .values({ ...row, state: 'pending' })
+        .orIgnore()
+        .returning('id')
+        .execute();
+      if (inserted.raw.length === 0) return false;
+      await this.event(em, 'directive.created', serial, row, {
+        upn: row.upn,
+        created_by: row.createdBy,
+      });
+      return true;
+    });
   }
 
   findById(id: string): Promise<IssuanceDirectiveEntity | null> {
@@ -103,31 +119,86 @@ export class IssuanceDirectivesRepository {
     });
   }
 
-  /** Moves an open directive to `cancelled`; false when it is not open (any more). */
-  async cancel(id: string, by: string, at: Date): Promise<boolean> {
-    const result = await this.repo
-      .createQueryBuilder()
-      .update()
-      .set({ state: 'cancelled', cancelledAt: at, cancelledBy: by })
-      .where('id = :id AND state IN (:...open)', { id, open: OPEN_DIRECTIVE_STATES })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  /**
+   * Moves an open directive to `cancelled` (with `directive.cancelled`); false when it is not
+   * open (any more).
+   */
+  cancel(directive: DirectiveRow, by: string, at: Date): Promise<boolean> {
+    return this.closeOpen(
+      directive,
+      { state: 'cancelled', cancelledAt: at, cancelledBy: by },
+      (em) =>
+        this.event(em, 'directive.cancelled', directive.serial, directive.directive, {
+          cancelled_by: by,
+          at: at.toISOString(),
+        }),
+    );
   }
 
-  /** Records the agent's outcome on an open directive; false when it is not open (any more). */
-  async report(
-    id: string,
+  /**
+   * Records the agent's outcome on an open directive (with `directive.reported`); false when
+   * it is not open (any more).
+   */
+  report(
+    directive: DirectiveRow,
     outcome: DirectiveOutcome,
     message: string | null,
     at: Date,
   ): Promise<boolean> {
-    const result = await this.repo
-      .createQueryBuilder()
-      .update()
-      .set({ state: outcome, outcomeMessage: message, reportedAt: at })
-      .where('id = :id AND state IN (:...open)', { id, open: OPEN_DIRECTIVE_STATES })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return this.closeOpen(
+      directive,
+      { state: outcome, outcomeMessage: message, reportedAt: at },
+      (em) =>
+        this.event(em, 'directive.reported', directive.serial, directive.directive, {
+          outcome,
+          message,
+          at: at.toISOString(),
+        }),
+    );
+  }
+
+  private closeOpen(
+    { directive }: DirectiveRow,
+    changes: Partial<IssuanceDirectiveEntity>,
+    then: (em: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const result = await em
+        .createQueryBuilder()
+        .update(IssuanceDirectiveEntity)
+        .set(changes)
+        .where('id = :id AND state IN (:...open)', {
+          id: directive.id,
+          open: OPEN_DIRECTIVE_STATES,
+        })
+        .execute();
+      if ((result.affected ?? 0) === 0) return false;
+      await then(em);
+      return true;
+    });
+  }
+
+  /** One webhook event about a directive (docs/certificate-service/webhooks.md). */
+  private async event(
+    em: EntityManager,
+    type: WebhookEventType,
+    serial: string,
+    d: Pick<IssuanceDirectiveEntity, 'id' | 'deviceId' | 'purpose' | 'person'>,
+    extra: Record<string, unknown>,
+  ): Promise<void> {
+    await this.outbox.enqueue(em, [
+      {
+        type,
+        data: {
+          directive_id: d.id,
+          device_id: d.deviceId,
+          serial,
+          purpose: d.purpose,
+          user: d.person,
+          ...extra,
+        },
+      },
+    ]);
   }
 
   /**

@@ -47,14 +47,17 @@ export class IssuanceDirectivesService {
     const id = randomUUID();
     const person = normalizePerson(input.user);
     const upn = input.upn?.trim() ?? null;
-    const created = await this.directives.create({
-      id,
-      deviceId: device.id,
-      purpose: input.purpose,
-      person,
-      upn,
-      createdBy: actorLabel(actor),
-    });
+    const created = await this.directives.create(
+      {
+        id,
+        deviceId: device.id,
+        purpose: input.purpose,
+        person,
+        upn,
+        createdBy: actorLabel(actor),
+      },
+      device.serial,
+    );
     if (!created) throw new IssuanceDirectivesError('issuance_directive_exists');
     await this.audit.record({
       action: 'issuance_directive.create',
@@ -67,9 +70,10 @@ export class IssuanceDirectivesService {
 
   /** Cancels an open directive; cancelling a cancelled one again changes nothing. */
   async cancel(actor: Actor, id: string): Promise<void> {
-    const { directive, serial } = await this.row(id);
+    const row = await this.row(id);
+    const { directive, serial } = row;
     if (directive.state === 'cancelled') return;
-    if (!(await this.directives.cancel(id, actorLabel(actor), new Date()))) {
+    if (!(await this.directives.cancel(row, actorLabel(actor), new Date()))) {
       const now = await this.row(id);
       if (now.directive.state === 'cancelled') return;
       throw new IssuanceDirectivesError('issuance_directive_closed');
@@ -100,7 +104,8 @@ export class IssuanceDirectivesService {
       settle(directive.state);
       return this.row(directive.id);
     }
-    if (!(await this.directives.report(directive.id, outcome, message, new Date()))) {
+    const row = await this.row(directive.id);
+    if (!(await this.directives.report(row, outcome, message, new Date()))) {
       settle((await this.row(directive.id)).directive.state);
     }
     return this.row(directive.id);

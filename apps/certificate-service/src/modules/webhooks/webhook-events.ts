@@ -12,6 +12,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'license.activated',
   'license.tamper',
   'license.reanchored',
+  'directive.created',
+  'directive.reported',
+  'directive.cancelled',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
