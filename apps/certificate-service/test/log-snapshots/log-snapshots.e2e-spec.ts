@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync, statSync, readdirSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { waitFor } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { enrollDevice, sql, startEnrollApp, type EnrolledDevice } from '../fixtures/enroll';
 import { issueCertificate } from '../fixtures/issue';
@@ -155,6 +158,41 @@ describe('Log snapshots - POST /requests/{id}/logs, /devices/{serial}/logs*, req
       d.requestId,
     ]);
     expect(rows).toEqual([]);
+  });
+
+  it('an upload that breaks off leaves no file and no row', async () => {
+    const d = await enrollDevice(t);
+    const server = t.app.getHttpServer() as Server;
+    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const body = gzipSync(logLines(5000));
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v1/requests/${d.requestId}/logs`,
+        headers: {
+          'content-type': 'application/gzip',
+          'content-length': String(body.length),
+          'x-agent-secret': d.agentSecret,
+        },
+      });
+      req.on('error', () => resolve());
+      req.write(body.subarray(0, 1000), () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 200),
+      );
+    });
+    await waitFor(() => {
+      expect(readdirSync(dir).filter((n) => n.endsWith('.part'))).toEqual([]);
+    });
+    expect(
+      await sql(t, `SELECT id FROM device_log_snapshots WHERE request_id = $1`, [d.requestId]),
+    ).toEqual([]);
+    await upload(d, gzipSync(logLines(1))).expect(201);
   });
 
   it('request-logs sets upload_logs in the next checkin answer; an upload clears it', async () => {

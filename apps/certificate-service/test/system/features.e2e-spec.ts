@@ -19,6 +19,7 @@ const PROBES: Record<string, Probe> = {
   webhooks: { method: 'get', path: '/api/v1/admin/webhooks' },
   networks: { method: 'get', path: '/api/v1/admin/networks' },
   issuance_directives: { method: 'get', path: '/api/v1/admin/issuance-directives' },
+  log_snapshots: { method: 'get', path: '/api/v1/devices/ANY-SERIAL/logs' },
 };
 
 async function features(t: TestApp): Promise<Record<string, boolean>> {
@@ -66,6 +67,7 @@ describe('Features - /api/v1/features (GET)', () => {
         webhooks: false,
         networks: true,
         issuance_directives: true,
+        log_snapshots: true,
       });
     } finally {
       await t.close();
@@ -95,6 +97,7 @@ describe('Features - /api/v1/features (GET)', () => {
         webhooks: true,
         networks: true,
         issuance_directives: true,
+        log_snapshots: true,
       });
     } finally {
       await t.close();

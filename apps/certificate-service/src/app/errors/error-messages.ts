@@ -116,11 +116,11 @@ export const CERTSVC_ERROR_MESSAGES = {
   // Agent log snapshots
   log_snapshot_not_found: 'no log snapshot with this id on this device',
   log_snapshot_empty: 'the log snapshot is empty',
-  log_snapshot_corrupt: 'the body is not a valid gzip stream',
+  log_snapshot_corrupt: 'the body is not a complete gzip stream',
   log_snapshot_too_large: 'the log snapshot exceeds CERTSVC_LOG_SNAPSHOT_MAX_BYTES',
   log_snapshot_inflated_too_large:
     'the gzip snapshot inflates beyond CERTSVC_LOG_SNAPSHOT_MAX_INFLATED_BYTES',
-  log_snapshot_not_text: 'a text/plain snapshot must be UTF-8 text without NUL bytes',
+  log_snapshot_not_text: 'the inflated snapshot must be UTF-8 text without NUL bytes',
   log_snapshot_upload_in_progress: 'another upload for this device is in progress; retry later',
   log_request_not_found: 'no snapshot request is pending for this device',
   // Issuance directives

@@ -34,8 +34,11 @@ export async function writeGzipUpload(
   const hash = createHash('sha256');
   let sizeBytes = 0;
   try {
-    for await (const chunk of source.iterator({ destroyOnReturn: false })) {
-      const bytes = chunk as Buffer;
+    const chunks = source.iterator({ destroyOnReturn: false });
+    for (;;) {
+      const next = await nextChunk(chunks);
+      if (next === null) break;
+      const bytes = next;
       sizeBytes += bytes.length;
       if (sizeBytes > limits.maxBytes) throw new LogSnapshotsError('log_snapshot_too_large');
       hash.update(bytes);
@@ -50,6 +53,16 @@ export async function writeGzipUpload(
     if (!gunzip.destroyed) gunzip.destroy();
   }
   return { sizeBytes, sha256: hash.digest('hex') };
+}
+
+/** The next chunk; a body that breaks off (client gone, socket error) is an incomplete gzip. */
+async function nextChunk(chunks: AsyncIterator<unknown>): Promise<Buffer | null> {
+  try {
+    const next = await chunks.next();
+    return next.done ? null : (next.value as Buffer);
+  } catch {
+    throw new LogSnapshotsError('log_snapshot_corrupt');
+  }
 }
 
 async function feed(gunzip: Gunzip, bytes: Buffer, inspected: Promise<number>): Promise<void> {

@@ -37,6 +37,12 @@ export const FEATURE_ROUTES: Record<
     url: '/api/v1/admin/issuance-directives',
     switchedOn: () => true,
   },
+  // No switch: reported true wherever the log-snapshots module is mounted.
+  log_snapshots: {
+    method: 'GET',
+    url: '/api/v1/devices/:serial/logs',
+    switchedOn: () => true,
+  },
 };
 
 /** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
@@ -61,6 +67,7 @@ export class ServedFeatures {
       webhooks: this.served('webhooks'),
       networks: this.served('networks'),
       issuance_directives: this.served('issuance_directives'),
+      log_snapshots: this.served('log_snapshots'),
     };
   }
 

@@ -36,4 +36,9 @@ export class FeaturesDto {
       'issuance directives (/api/v1/admin/issuance-directives, checkin issuance_directives)',
   })
   issuance_directives!: boolean;
+  @ApiProperty({
+    description:
+      'agent log snapshots (/api/v1/devices/{serial}/logs, request-logs, checkin upload_logs)',
+  })
+  log_snapshots!: boolean;
 }
