@@ -12,7 +12,7 @@ import { AgentAuth } from '../../app/access/access.decorators';
 import { toPem } from '@platform/pki';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { AgentDirectiveDto } from '../issuance-directives/dto/issuance-directive.dto';
-import { AgentRequest, AgentSecretGuard } from './agent-secret.guard';
+import { AgentRequest, AgentSecretGuard } from '../agent-auth/agent-secret.guard';
 import { AgentService } from './agent.service';
 import { LogSnapshotsService } from '../log-snapshots/log-snapshots.service';
 import { etagMatches } from './bundle-version';

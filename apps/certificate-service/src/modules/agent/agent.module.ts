@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IssuanceDirectivesModule } from '../issuance-directives/issuance-directives.module';
 import { LogSnapshotsModule } from '../log-snapshots/log-snapshots.module';
 import { RequestsModule } from '../requests/requests.module';
-import { AgentSecretGuard } from './agent-secret.guard';
+import { AgentSecretGuard } from '../agent-auth/agent-secret.guard';
 import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { AcceptsBody, RequestBodyError } from '@platform/http';
 import { AgentAuth } from '../../app/access/access.decorators';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
-import { AgentRequest, AgentSecretGuard } from '../agent/agent-secret.guard';
+import { AgentRequest, AgentSecretGuard } from '../agent-auth/agent-secret.guard';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { LogSnapshotDto } from './dto/log-snapshot.dto';
 import { LogSnapshotsError } from './log-snapshots.errors';

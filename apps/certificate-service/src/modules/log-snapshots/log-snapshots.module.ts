@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';
-import { AgentSecretGuard } from '../agent/agent-secret.guard';
+import { AgentSecretGuard } from '../agent-auth/agent-secret.guard';
 import { AuditModule } from '../audit/audit.module';
 import { DevicesModule } from '../devices/devices.module';
 import { RequestsModule } from '../requests/requests.module';

@@ -13,7 +13,7 @@ import { SharedRateLimits } from '@platform/http';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { RequestsRepository } from '../requests/requests.repository';
-import { AgentError } from './agent.errors';
+import { AgentAuthError } from './agent-auth.errors';
 
 const authenticated = new WeakMap<IncomingMessage, CertificateRequestEntity>();
 
@@ -34,17 +34,17 @@ export class AgentSecretGuard implements CanActivate {
     const id = http.params.id ?? '';
     const secret = http.headers['x-agent-secret'];
     if (!isUUID(id, 'loose') || typeof secret !== 'string' || secret === '') {
-      throw new AgentError('agent_unauthorized');
+      throw new AgentAuthError('agent_unauthorized');
     }
     const decision = await this.limits.hit(
       `agent:${id.toLowerCase()}`,
       this.config.rateLimits.agent,
     );
     if (!decision.allowed)
-      throw new AgentError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
+      throw new AgentAuthError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
     const request = await this.requests.findById(id);
     if (!request || !safeEqual(sha256Hex(secret), request.agentSecretHash)) {
-      throw new AgentError('agent_unauthorized');
+      throw new AgentAuthError('agent_unauthorized');
     }
     authenticated.set(http.raw, request);
     return true;
