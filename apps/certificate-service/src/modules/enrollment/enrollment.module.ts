@@ -18,13 +18,7 @@ import { NetworksModule } from '../networks/networks.module';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
 @Module({
-  imports: [
-    DevicesModule,
-    SettingsModule,
-    RateLimitsModule,
-    WebhookOutboxModule,
-    NetworksModule,
-  ],
+  imports: [DevicesModule, SettingsModule, RateLimitsModule, WebhookOutboxModule, NetworksModule],
   controllers: [EnrollmentController],
   providers: [
     EnrollNoncesRepository,
