@@ -1,4 +1,3 @@
-import { isUUID } from 'class-validator';
 import {
   CanActivate,
   createParamDecorator,
@@ -14,6 +13,7 @@ import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-con
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { RequestsRepository } from '../requests/requests.repository';
 import { AgentAuthError } from './agent-auth.errors';
+import { admitAgentCall } from './agent-call';
 
 const authenticated = new WeakMap<IncomingMessage, CertificateRequestEntity>();
 
@@ -31,17 +31,12 @@ export class AgentSecretGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp().getRequest<FastifyRequest<{ Params: { id?: string } }>>();
-    const id = http.params.id ?? '';
-    const secret = http.headers['x-agent-secret'];
-    if (!isUUID(id, 'loose') || typeof secret !== 'string' || secret === '') {
-      throw new AgentAuthError('agent_unauthorized');
-    }
-    const decision = await this.limits.hit(
-      `agent:${id.toLowerCase()}`,
+    const { id, secret } = await admitAgentCall(
+      http,
+      this.limits,
       this.config.rateLimits.agent,
+      'agent',
     );
-    if (!decision.allowed)
-      throw new AgentAuthError('rate_limited', { retryAfterSeconds: decision.retryAfterSeconds });
     const request = await this.requests.findById(id);
     if (!request || !safeEqual(sha256Hex(secret), request.agentSecretHash)) {
       throw new AgentAuthError('agent_unauthorized');

@@ -1,4 +1,3 @@
-import { isUUID } from 'class-validator';
 import {
   CanActivate,
   createParamDecorator,
@@ -12,7 +11,8 @@ import { sha256Hex } from '@platform/auth';
 import { SharedRateLimits } from '@platform/http';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { IssuanceDirectiveEntity } from './issuance-directive.entity';
-import { IssuanceDirectivesError } from './issuance-directives.errors';
+import { AgentAuthError } from '../agent-auth/agent-auth.errors';
+import { admitAgentCall } from '../agent-auth/agent-call';
 import { IssuanceDirectivesRepository } from './issuance-directives.repository';
 
 const authenticated = new WeakMap<IncomingMessage, IssuanceDirectiveEntity>();
@@ -34,26 +34,18 @@ export class DirectiveAgentGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp().getRequest<FastifyRequest<{ Params: { id?: string } }>>();
-    const id = http.params.id ?? '';
-    const secret = http.headers['x-agent-secret'];
-    if (!isUUID(id, 'loose') || typeof secret !== 'string' || secret === '') {
-      throw new IssuanceDirectivesError('agent_unauthorized');
-    }
-    const decision = await this.limits.hit(
-      `agent-directive:${id.toLowerCase()}`,
+    const { id, secret } = await admitAgentCall(
+      http,
+      this.limits,
       this.config.rateLimits.agent,
+      'agent-directive',
     );
-    if (!decision.allowed) {
-      throw new IssuanceDirectivesError('rate_limited', {
-        retryAfterSeconds: decision.retryAfterSeconds,
-      });
-    }
     const directive = await this.directives.findById(id);
     if (
       !directive ||
       !(await this.directives.agentOfDevice(directive.deviceId, sha256Hex(secret)))
     ) {
-      throw new IssuanceDirectivesError('agent_unauthorized');
+      throw new AgentAuthError('agent_unauthorized');
     }
     authenticated.set(http.raw, directive);
     return true;

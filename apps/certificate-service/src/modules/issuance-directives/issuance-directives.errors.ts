@@ -7,9 +7,7 @@ export type IssuanceDirectivesErrorCode =
   | 'issuance_directive_not_found'
   | 'issuance_directive_exists'
   | 'issuance_directive_closed'
-  | 'issuance_directive_cancelled'
-  | 'agent_unauthorized'
-  | 'rate_limited';
+  | 'issuance_directive_cancelled';
 
 export class IssuanceDirectivesError extends CertsvcError<IssuanceDirectivesErrorCode> {
   constructor(code: IssuanceDirectivesErrorCode, details?: Record<string, unknown>) {
