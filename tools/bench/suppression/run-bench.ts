@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SuppressionRulesRepository } from '../../../apps/findings-service/src/modules/suppression/suppression-rules.repository';
+import { SuppressionRunsRepository } from '../../../apps/findings-service/src/modules/suppression/suppression-runs.repository';
 import { SuppressionRunRunner } from '../../../apps/findings-service/src/modules/suppression/suppression-run.runner';
 import { SEED_FINDINGS_SQL } from '../support/seed-findings';
 import { fmt, median, post, startBenchApi } from './bench-app';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       query: QUERY,
     });
     const ruleId = String(rule['id']);
-    const rules = api.app.get(SuppressionRulesRepository, { strict: false });
+    const rules = api.app.get(SuppressionRunsRepository, { strict: false });
     const runner = new SuppressionRunRunner(rules);
     const release = () =>
       ds.query(

@@ -33,7 +33,7 @@ import { TicketSyncFeed } from '../modules/tickets/sync/ticket-sync.feed';
 import { TicketStatusPoller } from '../modules/tickets/ticket-status.poller';
 import { TicketsWorkerModule } from '../modules/tickets/tickets-worker.module';
 import { SuppressionCoreModule } from '../modules/suppression/suppression-core.module';
-import { SuppressionRulesRepository } from '../modules/suppression/suppression-rules.repository';
+import { SuppressionRunsRepository } from '../modules/suppression/suppression-runs.repository';
 import { suppressionTasks } from '../modules/suppression/suppression.tasks';
 import { SuppressionWorkerModule } from '../modules/suppression/suppression-worker.module';
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
@@ -108,7 +108,7 @@ export class WorkerModule {
             NotificationReconciler,
             TicketStatusPoller,
             TicketSyncFeed,
-            SuppressionRulesRepository,
+            SuppressionRunsRepository,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -120,7 +120,7 @@ export class WorkerModule {
             reconciler: NotificationReconciler,
             ticketPoller: TicketStatusPoller,
             ticketSync: TicketSyncFeed,
-            suppressionRules: SuppressionRulesRepository,
+            suppressionRuns: SuppressionRunsRepository,
           ) => [
             ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
             ...cleanupTasks(cleanup),
@@ -131,7 +131,7 @@ export class WorkerModule {
               reconcileEveryMs: config.notifications.reconcileIntervalMs,
             }),
             ...ticketTasks(ticketPoller, ticketSync),
-            ...suppressionTasks(suppressionRules),
+            ...suppressionTasks(suppressionRuns),
           ],
         }),
       ],

@@ -7,7 +7,7 @@ import { bearer, type Auth } from '../support/catalog';
 import { freshProduct, type Product } from '../support/findings-seed';
 import { startIngestion, type IngestionStack } from '../support/ingestion-env';
 import { uploadReport, waitForReport } from '../support/reports';
-import { SuppressionRulesRepository } from '../../src/modules/suppression/suppression-rules.repository';
+import { SuppressionRunsRepository } from '../../src/modules/suppression/suppression-runs.repository';
 import { suppressionTasks } from '../../src/modules/suppression/suppression.tasks';
 import { storedPredicate } from '../../src/modules/suppression/suppression-query';
 import { SUPPRESSION_RUN } from '../../src/modules/suppression/suppression-run.job';
@@ -274,7 +274,7 @@ describe('a run whose worker died', () => {
     const liveJob = `sup-${randomUUID()}`;
     await leftRunning(dead.rule, deadJob, '11 minutes');
     await leftRunning(live.rule, liveJob, '5 seconds');
-    const [task] = suppressionTasks(s.t.app.get(SuppressionRulesRepository));
+    const [task] = suppressionTasks(s.t.app.get(SuppressionRunsRepository));
     await task!.run();
     expect(((await getRule(dead.p, dead.rule))['last_run'] as Row)['state']).toBe('failed');
     expect((await getRule(live.p, live.rule))['last_run'] as Row).toMatchObject({
@@ -308,7 +308,7 @@ describe('a run whose worker died', () => {
 
   it('a retried job resumes after the last committed chunk: nothing counted or logged twice', async () => {
     const { p, rule, ids } = await seeded(30);
-    const repo = s.t.app.get(SuppressionRulesRepository);
+    const repo = s.t.app.get(SuppressionRunsRepository);
     const jobId = `sup-${randomUUID()}`;
     const actor = { type: 'system' as const, id: null, label: 'test' };
     // The first attempt: started, one chunk of 10 committed, then the worker died.

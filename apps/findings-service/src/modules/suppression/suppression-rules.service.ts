@@ -19,6 +19,7 @@ import {
   SUPPRESSION_RUN_STALE_SECONDS,
 } from './suppression-run.job';
 import { SuppressionRunQueue } from './suppression-run-queue.provider';
+import { SuppressionRunsRepository } from './suppression-runs.repository';
 
 /** Rules per project: the ingestion statement carries all enabled ones. */
 export const MAX_RULES_PER_PROJECT = 100;
@@ -40,6 +41,7 @@ export interface RuleInput {
 export class SuppressionRulesService {
   constructor(
     private readonly rules: SuppressionRulesRepository,
+    private readonly runs: SuppressionRunsRepository,
     private readonly visibility: VisibilityService,
     private readonly queue: SuppressionRunQueue,
   ) {}
@@ -217,7 +219,7 @@ export class SuppressionRulesService {
       const locked = await this.rules.get(projectId, ruleId, manager);
       if (!locked) throw new SuppressionError('suppression_rule_not_found');
       if (stale && locked.lastRun?.jobId === stale.jobId && locked.lastRun.state === 'running') {
-        await this.rules.finishRun(ruleId, stale.jobId, 'failed', manager);
+        await this.runs.finishRun(ruleId, stale.jobId, 'failed', manager);
         await this.rules.log(manager, {
           ruleId,
           projectId,
@@ -226,7 +228,7 @@ export class SuppressionRulesService {
           to: { job_id: stale.jobId, cause, done: locked.lastRun.done },
         });
       }
-      if (!(await this.rules.startRun(ruleId, jobId, manager))) {
+      if (!(await this.runs.startRun(ruleId, jobId, manager))) {
         throw new SuppressionError('suppression_rule_running');
       }
       await this.rules.log(manager, {
@@ -251,7 +253,7 @@ export class SuppressionRulesService {
       );
     } catch (error) {
       await this.rules.transaction(async (manager) => {
-        await this.rules.finishRun(ruleId, jobId, 'failed', manager);
+        await this.runs.finishRun(ruleId, jobId, 'failed', manager);
         await this.rules.log(manager, {
           ruleId,
           projectId,
@@ -280,7 +282,7 @@ export class SuppressionRulesService {
       state = undefined;
     }
     if (state !== undefined && !SUPPRESSION_RUN_LIVE_STATES.includes(state)) return 'job_gone';
-    if (await this.rules.runHeartbeatStale(ruleId, jobId, SUPPRESSION_RUN_STALE_SECONDS)) {
+    if (await this.runs.runHeartbeatStale(ruleId, jobId, SUPPRESSION_RUN_STALE_SECONDS)) {
       return 'stale';
     }
     return undefined;

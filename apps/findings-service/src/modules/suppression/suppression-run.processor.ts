@@ -11,6 +11,7 @@ import type { Job } from 'bullmq';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import { SuppressionRulesRepository } from './suppression-rules.repository';
+import { SuppressionRunsRepository } from './suppression-runs.repository';
 import { SUPPRESSION_RUN, SUPPRESSION_RUN_QUEUE } from './suppression-run.job';
 import { SuppressionRunRunner, type RunResult } from './suppression-run.runner';
 import { systemActor } from '../action-log/finding-action';
@@ -28,6 +29,7 @@ export class SuppressionRunProcessor implements OnApplicationBootstrap, OnApplic
     @Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig,
     private readonly runner: SuppressionRunRunner,
     private readonly rules: SuppressionRulesRepository,
+    private readonly runs: SuppressionRunsRepository,
     private readonly tracing: Tracing,
   ) {}
 
@@ -69,7 +71,7 @@ export class SuppressionRunProcessor implements OnApplicationBootstrap, OnApplic
       return result;
     } catch (error) {
       await this.rules.transaction(async (manager) => {
-        await this.rules.finishRun(payload.ruleId, payload.jobId, 'failed', manager);
+        await this.runs.finishRun(payload.ruleId, payload.jobId, 'failed', manager);
         await this.rules.log(manager, {
           ruleId: payload.ruleId,
           projectId: payload.projectId,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { storedPredicate } from './suppression-query';
 import { SUPPRESSION_RUN_CHUNK, type SuppressionRunJob } from './suppression-run.job';
-import { SuppressionRulesRepository } from './suppression-rules.repository';
+import { SuppressionRunsRepository } from './suppression-runs.repository';
 
 export interface RunProgress {
   total: number;
@@ -27,15 +27,15 @@ const FIRST_ID = '00000000-0000-0000-0000-000000000000';
  */
 @Injectable()
 export class SuppressionRunRunner {
-  constructor(private readonly rules: SuppressionRulesRepository) {}
+  constructor(private readonly runs: SuppressionRunsRepository) {}
 
   async run(
     job: SuppressionRunJob,
     report: (progress: RunProgress) => Promise<void>,
   ): Promise<RunResult> {
     const predicate = storedPredicate(job.query, 7);
-    const resumed = await this.rules.resumeRun(job.ruleId, job.jobId, () =>
-      this.rules.projectFindings(job.projectId),
+    const resumed = await this.runs.resumeRun(job.ruleId, job.jobId, () =>
+      this.runs.projectFindings(job.projectId),
     );
     if (!resumed) return { state: 'stopped', total: 0, done: 0, matched: 0 };
     const progress: RunProgress = {
@@ -46,7 +46,7 @@ export class SuppressionRunRunner {
     await report(progress);
     let after = resumed.afterId ?? FIRST_ID;
     for (;;) {
-      const chunk = await this.rules.runChunk({
+      const chunk = await this.runs.runChunk({
         projectId: job.projectId,
         ruleId: job.ruleId,
         jobId: job.jobId,
@@ -57,7 +57,7 @@ export class SuppressionRunRunner {
         predicate,
       });
       if (!chunk) {
-        await this.rules.finishRun(job.ruleId, job.jobId, 'stopped');
+        await this.runs.finishRun(job.ruleId, job.jobId, 'stopped');
         return { state: 'stopped', ...progress };
       }
       progress.done += chunk.walked;
@@ -66,7 +66,7 @@ export class SuppressionRunRunner {
       if (chunk.lastId === null || chunk.walked < SUPPRESSION_RUN_CHUNK) break;
       after = chunk.lastId;
     }
-    await this.rules.finishRun(job.ruleId, job.jobId, 'completed');
+    await this.runs.finishRun(job.ruleId, job.jobId, 'completed');
     return { state: 'completed', ...progress };
   }
 }

@@ -1,6 +1,6 @@
 import type { PeriodicTask } from '@platform/database';
 import { SUPPRESSION_RUN_STALE_SECONDS } from './suppression-run.job';
-import type { SuppressionRulesRepository } from './suppression-rules.repository';
+import type { SuppressionRunsRepository } from './suppression-runs.repository';
 
 /** How often the leading worker looks for runs that died (docs/findings-service/suppression.md). */
 export const SUPPRESSION_SWEEP_EVERY_MS = 60_000;
@@ -10,7 +10,7 @@ export const SUPPRESSION_SWEEP_EVERY_MS = 60_000;
  * `failed` (rule log `run_failed`, cause `stale`), so the screen stops showing it running.
  */
 export function suppressionTasks(
-  rules: SuppressionRulesRepository,
+  runs: SuppressionRunsRepository,
   options: { everyMs?: number; staleSeconds?: number } = {},
 ): PeriodicTask[] {
   return [
@@ -18,7 +18,7 @@ export function suppressionTasks(
       name: 'suppression-run-sweep',
       everyMs: options.everyMs ?? SUPPRESSION_SWEEP_EVERY_MS,
       run: async () => {
-        await rules.failStaleRuns(
+        await runs.failStaleRuns(
           options.staleSeconds ?? SUPPRESSION_RUN_STALE_SECONDS,
           'suppression-run-sweep',
         );
