@@ -118,3 +118,5 @@ export {
 export type { SshCaMaterial, SshCaMaterialStore } from './ssh/ssh-ca';
 export { encodeKrl } from './ssh/krl-encoder';
 export type { KrlInput } from './ssh/krl-encoder';
+
+export * from './tpm';
