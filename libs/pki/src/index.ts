@@ -120,3 +120,5 @@ export { encodeKrl } from './ssh/krl-encoder';
 export type { KrlInput } from './ssh/krl-encoder';
 
 export * from './tpm';
+
+export * from './app-attest';

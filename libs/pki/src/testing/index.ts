@@ -25,3 +25,17 @@ export type { ScepStandInMode, ScepStandInOptions, ReceivedScepMessage } from '.
 export { SCEPSERVER_BIN, startScepServer } from './scepserver';
 export type { RunningScepServer, ScepServerOptions } from './scepserver';
 export { loopbackEgressPolicy } from './scep-egress';
+export {
+  encodeTestCbor,
+  testAppAttestRoot,
+  testAppAttestIntermediate,
+  testAppAttestation,
+  APP_ATTEST_AAGUID_PRODUCTION,
+  APP_ATTEST_AAGUID_DEVELOPMENT,
+} from './app-attest-fixture';
+export type {
+  TestCborValue,
+  TestCa,
+  TestAttestation,
+  TestAttestationOptions,
+} from './app-attest-fixture';
