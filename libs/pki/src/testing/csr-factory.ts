@@ -1,6 +1,6 @@
 // Test support (used by specs and benchmarks only): builds PKCS#10 CSRs with node:crypto,
 // including deliberately broken ones.
-import { generateKeyPairSync, KeyObject, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
 import { bitString, derNull, integer, octetString } from '../der/der-primitives';
 import { oid } from '../der/der-oid';
 import { utf8String } from '../der/der-string';
@@ -59,7 +59,7 @@ function defaultAlgorithm(key: KeyObject): { algorithm: Buffer; hash: string | n
   return algorithm;
 }
 
-function requestedExtensions(options: CsrOptions): Buffer {
+function requestedExtensions(options: Omit<CsrOptions, 'keyPair'>): Buffer {
   const names = [
     ...(options.emails ?? []).map((email) => implicit(1, false, Buffer.from(email))),
     ...(options.dnsNames ?? []).map((dns) => implicit(2, false, Buffer.from(dns))),
@@ -79,6 +79,30 @@ function requestedExtensions(options: CsrOptions): Buffer {
 /** DER CSR signed by `keyPair`. */
 export function makeCsr(options: CsrOptions): Buffer {
   const defaults = defaultAlgorithm(options.keyPair.privateKey);
+  const info = csrInfo(options, options.keyPair.publicKey);
+  const hash = options.hash === undefined ? defaults.hash : options.hash;
+  const signature = sign(hash, info, options.keyPair.privateKey);
+  return sequence(info, options.algorithmIdentifier ?? defaults.algorithm, bitString(signature));
+}
+
+/**
+ * DER CSR whose signature comes from outside node:crypto — a key inside a TPM signs
+ * SHA-256 of the CertificationRequestInfo (`tpm2_sign -d`). `sign` gets that digest and
+ * returns a DER ECDSA or PKCS#1 v1.5 signature.
+ */
+export async function makeCsrWithSigner(
+  options: Omit<CsrOptions, 'keyPair'> & {
+    publicKey: KeyObject;
+    sign: (sha256Digest: Buffer) => Promise<Buffer>;
+  },
+): Promise<Buffer> {
+  const defaults = defaultAlgorithm(options.publicKey);
+  const info = csrInfo(options, options.publicKey);
+  const signature = await options.sign(createHash('sha256').update(info).digest());
+  return sequence(info, options.algorithmIdentifier ?? defaults.algorithm, bitString(signature));
+}
+
+function csrInfo(options: Omit<CsrOptions, 'keyPair'>, publicKey: KeyObject): Buffer {
   const attributes =
     options.subject ??
     (options.commonName ? [{ oid: Oids.commonName, value: options.commonName }] : []);
@@ -87,15 +111,12 @@ export function makeCsr(options: CsrOptions): Buffer {
       setOf(sequence(oid(a.oid), tlv(a.tag ?? DerTag.UTF8_STRING, Buffer.from(a.value)))),
     ),
   );
-  const info = sequence(
+  return sequence(
     integer(options.version ?? 0),
     subject,
-    options.keyPair.publicKey.export({ format: 'der', type: 'spki' }),
+    publicKey.export({ format: 'der', type: 'spki' }),
     requestedExtensions(options),
   );
-  const hash = options.hash === undefined ? defaults.hash : options.hash;
-  const signature = sign(hash, info, options.keyPair.privateKey);
-  return sequence(info, options.algorithmIdentifier ?? defaults.algorithm, bitString(signature));
 }
 
 /** Copy of `der` with one byte of the signature flipped. */

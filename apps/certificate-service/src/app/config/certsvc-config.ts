@@ -10,6 +10,7 @@ import {
 } from './pki-publication-config';
 import { type CertsvcWebhookConfig, readWebhookConfig } from './webhook-config';
 import { type CertsvcLogSnapshotConfig, readLogSnapshotConfig } from './log-snapshot-config';
+import { type CertsvcTpmConfig, readTpmConfig } from './tpm-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
   type Lifetime,
@@ -106,6 +107,8 @@ export interface CertsvcConfig {
   scepPollSeconds: number;
   /** Agent log snapshots (`CERTSVC_LOG_SNAPSHOT_*`, docs/certificate-service/log-snapshots.md). */
   logSnapshots: CertsvcLogSnapshotConfig;
+  /** Hardware-key policy of enrollment (`TPM_*`, docs/certificate-service/tpm-attestation.md). */
+  tpm: CertsvcTpmConfig;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -198,6 +201,7 @@ export function loadCertsvcConfig(
     webhooks: readWebhookConfig(r, devMode),
     scepPollSeconds: r.int('CERTSVC_SCEP_POLL_SECONDS', 30, { min: 1, max: 86_400 }),
     logSnapshots: readLogSnapshotConfig(r),
+    tpm: readTpmConfig(r),
   };
   r.done();
   return config;
