@@ -119,6 +119,21 @@ export type { SshCaMaterial, SshCaMaterialStore } from './ssh/ssh-ca';
 export { encodeKrl } from './ssh/krl-encoder';
 export type { KrlInput } from './ssh/krl-encoder';
 
+export {
+  EK_MAX_INTERMEDIATES,
+  EK_MAX_CERTIFICATE_BYTES,
+  verifyEkChain,
+  parseTrustCertificate,
+  certificateIssuedBy,
+  isCaCertificate,
+} from './tpm/ek-certificate';
+export type {
+  EkChainFailure,
+  EkChainResult,
+  EkTrustAnchor,
+  TrustCertificate,
+} from './tpm/ek-certificate';
+
 export * from './tpm';
 
 export * from './app-attest';

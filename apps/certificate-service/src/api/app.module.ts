@@ -31,6 +31,7 @@ import { K8sModule } from '../modules/k8s/k8s.module';
 import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { NetworksModule } from '../modules/networks/networks.module';
+import { TpmRootsModule } from '../modules/tpm-roots/tpm-roots.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -72,6 +73,7 @@ export class AppModule {
         WebhooksModule,
         IssuanceDirectivesModule,
         NetworksModule,
+        TpmRootsModule,
         LogSnapshotsModule,
         ...extraImports,
       ],

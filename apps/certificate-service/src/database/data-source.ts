@@ -37,6 +37,7 @@ import { WebhookDeliveryEntity } from '../modules/webhooks/webhook-delivery.enti
 import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
 import { ScepPendingEntity } from '../modules/scep/scep-pending.entity';
 import { NetworkEntity } from '../modules/networks/network.entity';
+import { TpmVendorRootEntity } from '../modules/tpm-roots/tpm-vendor-root.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 
 export const CERTSVC_ENTITIES = [
@@ -78,6 +79,7 @@ export const CERTSVC_ENTITIES = [
   LogSnapshotEntity,
   LogRequestEntity,
   IssuanceDirectiveEntity,
+  TpmVendorRootEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -129,6 +129,10 @@ export const CERTSVC_ERROR_MESSAGES = {
     'an open directive for this purpose and person on this device exists: cancel it first',
   issuance_directive_closed: 'the directive is already done or failed',
   issuance_directive_cancelled: 'the directive was cancelled',
+  // TPM vendor roots
+  tpm_root_invalid: 'the certificate cannot be registered as a TPM vendor root',
+  tpm_root_exists: 'this certificate is registered already (same SHA-256 fingerprint)',
+  tpm_root_not_found: 'no TPM vendor root with this id',
   // Issuer profiles (settings/issuers)
   issuer_purpose_invalid:
     'issuer profiles exist for the X.509 purposes wifi, user_mtls, ad_logon and vpn',

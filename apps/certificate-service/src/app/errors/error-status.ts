@@ -131,6 +131,10 @@ export const CERTSVC_ERROR_STATUSES = {
   issuance_directive_exists: 409,
   issuance_directive_closed: 409,
   issuance_directive_cancelled: 409,
+  // TPM vendor roots (docs/certificate-service/tpm-attestation.md)
+  tpm_root_invalid: 400,
+  tpm_root_exists: 409,
+  tpm_root_not_found: 404,
   // Issuer profiles (settings/issuers)
   issuer_purpose_invalid: 400,
   issuer_kind_invalid: 400,

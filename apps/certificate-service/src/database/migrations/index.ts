@@ -16,6 +16,7 @@ import { RootCrl1795700400000 } from './1795700400000-root-crl';
 import { Networks1795700500000 } from './1795700500000-networks';
 import { LogSnapshots1795700600000 } from './1795700600000-log-snapshots';
 import { IssuanceDirectives1795700700000 } from './1795700700000-issuance-directives';
+import { TpmVendorRoots1795800100000 } from './1795800100000-tpm-vendor-roots';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const CERTSVC_MIGRATIONS = [
   Networks1795700500000,
   LogSnapshots1795700600000,
   IssuanceDirectives1795700700000,
+  TpmVendorRoots1795800100000,
 ];
