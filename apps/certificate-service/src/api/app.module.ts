@@ -32,6 +32,7 @@ import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { NetworksModule } from '../modules/networks/networks.module';
 import { TpmRootsModule } from '../modules/tpm-roots/tpm-roots.module';
+import { AppAttestModule } from '../modules/app-attest/app-attest.module';
 
 /** The HTTP API. `extraImports` lets tests mount probe controllers. */
 @Module({})
@@ -75,6 +76,7 @@ export class AppModule {
         NetworksModule,
         TpmRootsModule,
         LogSnapshotsModule,
+        AppAttestModule,
         ...extraImports,
       ],
     };

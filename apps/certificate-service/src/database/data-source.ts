@@ -39,6 +39,8 @@ import { ScepPendingEntity } from '../modules/scep/scep-pending.entity';
 import { NetworkEntity } from '../modules/networks/network.entity';
 import { TpmVendorRootEntity } from '../modules/tpm-roots/tpm-vendor-root.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
+import { AppAttestChallengeEntity } from '../modules/app-attest/app-attest-challenge.entity';
+import { AppAttestationEntity } from '../modules/app-attest/app-attestation.entity';
 
 export const CERTSVC_ENTITIES = [
   UserEntity,
@@ -80,6 +82,8 @@ export const CERTSVC_ENTITIES = [
   LogRequestEntity,
   IssuanceDirectiveEntity,
   TpmVendorRootEntity,
+  AppAttestChallengeEntity,
+  AppAttestationEntity,
 ];
 
 /** Lock name shared by API replicas (which migrate) and workers (which wait). */

@@ -113,6 +113,11 @@ export const CERTSVC_ERROR_MESSAGES = {
     'another wired network is active: disable it first (at most one active wired network)',
   network_ssid_invalid:
     'ssid is required for a Wi-Fi network (1 to 32 bytes of UTF-8, no control characters) and not allowed for a wired one',
+  // App attestation (docs/certificate-service/app-attest.md)
+  app_attest_invalid:
+    'the app attestation was not accepted; ask for a new challenge and attest again',
+  app_attest_required:
+    'enrollment from this Mac requires a verified app attestation (macOS 27 or later)',
   // Agent log snapshots
   log_snapshot_not_found: 'no log snapshot with this id on this device',
   log_snapshot_empty: 'the log snapshot is empty',

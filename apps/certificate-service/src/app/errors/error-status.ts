@@ -117,6 +117,9 @@ export const CERTSVC_ERROR_STATUSES = {
   network_not_found: 404,
   network_wired_active_exists: 409,
   network_ssid_invalid: 400,
+  // App attestation (docs/certificate-service/app-attest.md)
+  app_attest_invalid: 403,
+  app_attest_required: 403,
   // Agent log snapshots (docs/certificate-service/log-snapshots.md)
   log_snapshot_not_found: 404,
   log_snapshot_empty: 400,

@@ -17,6 +17,7 @@ import { Networks1795700500000 } from './1795700500000-networks';
 import { LogSnapshots1795700600000 } from './1795700600000-log-snapshots';
 import { IssuanceDirectives1795700700000 } from './1795700700000-issuance-directives';
 import { TpmVendorRoots1795800100000 } from './1795800100000-tpm-vendor-roots';
+import { AppAttest1795800300000 } from './1795800300000-app-attest';
 
 /** Every migration, oldest first. Forward-only: never edit one that has shipped. */
 export const CERTSVC_MIGRATIONS = [
@@ -39,4 +40,5 @@ export const CERTSVC_MIGRATIONS = [
   LogSnapshots1795700600000,
   IssuanceDirectives1795700700000,
   TpmVendorRoots1795800100000,
+  AppAttest1795800300000,
 ];

@@ -87,6 +87,8 @@ export class EnrollmentController {
       sourceNonce: body.source_nonce,
       sourceSignature: signature,
       rawBody: request.rawBody ?? Buffer.alloc(0),
+      osVersion: body.os_version,
+      appAttestationId: body.app_attestation_id,
     });
     return {
       request_id: result.requestId,

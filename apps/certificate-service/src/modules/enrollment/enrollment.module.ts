@@ -15,10 +15,18 @@ import { UserEnrollmentService } from './user-enrollment.service';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';
 import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 import { NetworksModule } from '../networks/networks.module';
+import { AppAttestModule } from '../app-attest/app-attest.module';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
 @Module({
-  imports: [DevicesModule, SettingsModule, RateLimitsModule, WebhookOutboxModule, NetworksModule],
+  imports: [
+    DevicesModule,
+    SettingsModule,
+    RateLimitsModule,
+    WebhookOutboxModule,
+    NetworksModule,
+    AppAttestModule,
+  ],
   controllers: [EnrollmentController],
   providers: [
     EnrollNoncesRepository,

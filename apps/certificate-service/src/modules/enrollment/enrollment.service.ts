@@ -12,6 +12,7 @@ import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';
 import { EnrollNoncesService } from './enroll-nonces.service';
 import { SourceAuthGate, type SourceEvidence } from './source-auth/source-auth.gate';
+import { AppAttestGate } from '../app-attest/app-attest.gate';
 
 export interface EnrollInput {
   csr: string;
@@ -24,6 +25,8 @@ export interface EnrollInput {
   sourceNonce?: string;
   sourceSignature?: string;
   rawBody: Buffer;
+  osVersion?: string;
+  appAttestationId?: string;
 }
 
 export interface EnrollResult {
@@ -45,6 +48,7 @@ export class EnrollmentService {
     private readonly nonces: EnrollNoncesService,
     private readonly policies: PolicySettingsService,
     private readonly sourceAuth: SourceAuthGate,
+    private readonly appAttest: AppAttestGate,
   ) {}
 
   async enroll(input: EnrollInput): Promise<EnrollResult> {
@@ -67,6 +71,7 @@ export class EnrollmentService {
     }
     if (!(await this.nonces.consume('enroll', input.nonce)))
       throw new EnrollmentError('nonce_invalid');
+    const appAttest = await this.appAttest.check(input);
 
     const now = new Date();
     const token = issueEnrollmentToken();
@@ -118,6 +123,7 @@ export class EnrollmentService {
         agentSecretHash: secret.hash,
         agentVersion: input.agentVersion ?? null,
         sourceAuth,
+        appAttest,
       });
       return inserted;
     });

@@ -102,6 +102,10 @@ export class CertificateRequestEntity {
   @Column({ type: 'varchar', length: 32 })
   sourceAuth!: SourceAuthResult;
 
+  /** App attestation verdict of `POST /enroll` (modules/app-attest gate); null: not looked at. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  appAttest?: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

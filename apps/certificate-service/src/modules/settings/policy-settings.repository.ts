@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PolicySettingEntity } from './policy-setting.entity';
 
-export type PolicyKey = 'enroll_source_auth' | 'sa_auto_approve' | 'ssh_keys' | 'keyholder' | 'k8s';
+export type PolicyKey =
+  'enroll_source_auth' | 'sa_auto_approve' | 'ssh_keys' | 'keyholder' | 'k8s' | 'app_attest';
 
 @Injectable()
 export class PolicySettingsRepository {

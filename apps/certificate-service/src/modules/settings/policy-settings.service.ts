@@ -26,6 +26,11 @@ import {
   type SaAutoApprovePolicy,
 } from './sa-auto-approve.policy';
 import { CorpOwnershipWebhook } from './corp-ownership-webhook';
+import {
+  appAttestPolicyFromJson,
+  appAttestPolicyToJson,
+  type AppAttestPolicy,
+} from './app-attest.policy';
 
 export interface Stored<T> {
   value: T;
@@ -155,6 +160,16 @@ export class PolicySettingsService {
     };
   }
 
+  /** App attestation enforcement step (system settings; `off` until set). */
+  async appAttestPolicy(): Promise<Stored<AppAttestPolicy>> {
+    const row = await this.settings.find('app_attest');
+    return {
+      value: appAttestPolicyFromJson(row?.value),
+      updatedAt: row?.updatedAt ?? null,
+      updatedBy: row?.updatedBy ?? null,
+    };
+  }
+
   /** Changes the given parts of the system settings; audited with old and new values. */
   async setSystem(actor: Actor, changes: SystemSettingsChange): Promise<SystemSettings> {
     const before = await this.system();
@@ -168,6 +183,10 @@ export class PolicySettingsService {
     if (changes.k8s) {
       const k8s = { ...before.k8s.value, ...changes.k8s };
       await this.settings.put('k8s', k8sPromptPolicyToJson(k8s), label);
+    }
+    if (changes.appAttest) {
+      const appAttest = { ...before.appAttest.value, ...changes.appAttest };
+      await this.settings.put('app_attest', appAttestPolicyToJson(appAttest), label);
     }
     const after = await this.system();
     await this.audit.record({
@@ -184,6 +203,7 @@ export class PolicySettingsService {
       sshKeys: await this.sshKeyPolicy(),
       keyholder: await this.keyholderPolicy(),
       k8s: await this.k8sPromptPolicy(),
+      appAttest: await this.appAttestPolicy(),
     };
   }
 }
@@ -193,12 +213,14 @@ export interface SystemSettings {
   sshKeys: Stored<SshKeyPolicy>;
   keyholder: Stored<KeyholderPolicy>;
   k8s: Stored<K8sPromptPolicy>;
+  appAttest: Stored<AppAttestPolicy>;
 }
 
 export interface SystemSettingsChange {
   sshKeys?: Partial<SshKeyPolicy>;
   keyholder?: Partial<KeyholderPolicy>;
   k8s?: Partial<K8sPromptPolicy>;
+  appAttest?: Partial<AppAttestPolicy>;
 }
 
 function systemToJson(settings: SystemSettings): Record<string, unknown> {
@@ -206,5 +228,6 @@ function systemToJson(settings: SystemSettings): Record<string, unknown> {
     ssh_keys: sshKeyPolicyToJson(settings.sshKeys.value),
     keyholder: keyholderPolicyToJson(settings.keyholder.value),
     k8s: k8sPromptPolicyToJson(settings.k8s.value),
+    app_attest: appAttestPolicyToJson(settings.appAttest.value),
   };
 }

@@ -43,6 +43,9 @@ function changesOf(body: PutSystemSettingsDto): SystemSettingsChange {
     ...(Object.keys(sshKeys).length > 0 ? { sshKeys } : {}),
     ...(Object.keys(keyholder).length > 0 ? { keyholder } : {}),
     ...(body.k8s_prompt_step !== undefined ? { k8s: { promptStep: body.k8s_prompt_step } } : {}),
+    ...(body.app_attest_enforcement !== undefined
+      ? { appAttest: { enforcement: body.app_attest_enforcement } }
+      : {}),
   };
 }
 

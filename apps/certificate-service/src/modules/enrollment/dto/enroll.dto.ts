@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
 import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import { EnrollText } from './enroll-text';
 import { SERIAL_PATTERN } from '../../../app/domain/device-serial';
+import { OS_VERSION_PATTERN } from '../../app-attest/dto/app-attest.dto';
 
 /** Longest agent version stored (the pattern alone admits 80 characters). */
 export const AGENT_VERSION_MAX_LENGTH = 64;
@@ -72,6 +73,21 @@ export class EnrollDto {
   @MinLength(1)
   @MaxLength(128)
   source_nonce?: string;
+
+  @ApiPropertyOptional({ example: '27.0.1', description: 'OS version (macOS: app attestation)' })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(32)
+  @Matches(OS_VERSION_PATTERN)
+  os_version?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'attestation_id of POST /enroll/app-attest (macOS); one use, same serial',
+  })
+  @OptionalNotNull()
+  @IsUUID()
+  app_attestation_id?: string;
 }
 
 export class EnrollResponseDto {

@@ -18,6 +18,7 @@ import { isNetwork, KEYHOLDER_TOKEN_GATES, type KeyholderTokenGate } from '../ke
 import type { SystemSettings } from '../policy-settings.service';
 import { SSH_KEY_BINDING_STEPS, type SshKeyBindingStep } from '../ssh-key.policy';
 import { K8S_PROMPT_STEPS, type K8sPromptStep } from '../../../app/config/certsvc-config';
+import { APP_ATTEST_ENFORCEMENT_STEPS, type AppAttestEnforcement } from '../app-attest.policy';
 
 export const MAX_ALLOWED_NETWORKS = 256;
 export const MAX_AUTO_APPROVE_PRINCIPALS = 256;
@@ -88,6 +89,15 @@ export class PutSystemSettingsDto {
   @OptionalNotNull()
   @IsIn(K8S_PROMPT_STEPS)
   k8s_prompt_step?: K8sPromptStep;
+
+  @ApiPropertyOptional({
+    enum: APP_ATTEST_ENFORCEMENT_STEPS,
+    description:
+      'app attestation on macOS enrollments: off (default), advisory (verdict recorded), required (refused without a verified attestation; Macs before macOS 27 always refused)',
+  })
+  @OptionalNotNull()
+  @IsIn(APP_ATTEST_ENFORCEMENT_STEPS)
+  app_attest_enforcement?: AppAttestEnforcement;
 }
 
 export class SystemSettingsDto {
@@ -97,11 +107,13 @@ export class SystemSettingsDto {
   @ApiProperty({ enum: KEYHOLDER_TOKEN_GATES }) keyholder_token_gate!: KeyholderTokenGate;
   @ApiProperty({ type: [String] }) keyholder_allowed_networks!: string[];
   @ApiProperty({ enum: K8S_PROMPT_STEPS }) k8s_prompt_step!: K8sPromptStep;
+  @ApiProperty({ enum: APP_ATTEST_ENFORCEMENT_STEPS })
+  app_attest_enforcement!: AppAttestEnforcement;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) updated_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) updated_by!: string | null;
 
   static from(settings: SystemSettings): SystemSettingsDto {
-    const latest = [settings.sshKeys, settings.keyholder, settings.k8s]
+    const latest = [settings.sshKeys, settings.keyholder, settings.k8s, settings.appAttest]
       .map((p) => ({
         at: p.updatedAt?.getTime() ?? -1,
         updatedAt: p.updatedAt,
@@ -115,6 +127,7 @@ export class SystemSettingsDto {
       keyholder_token_gate: settings.keyholder.value.tokenGate,
       keyholder_allowed_networks: settings.keyholder.value.allowedNetworks,
       k8s_prompt_step: settings.k8s.value.promptStep,
+      app_attest_enforcement: settings.appAttest.value.enforcement,
       updated_at: latest?.updatedAt?.toISOString() ?? null,
       updated_by: latest?.updatedBy ?? null,
     };
