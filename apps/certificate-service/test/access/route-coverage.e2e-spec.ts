@@ -13,6 +13,7 @@ import { ISSUER_PROFILES_ROWS } from './matrices/issuer-profiles.matrix';
 import { NETWORKS_ROWS } from './matrices/networks.matrix';
 import { LOG_SNAPSHOTS_ROWS } from './matrices/log-snapshots.matrix';
 import { ISSUANCE_DIRECTIVES_ROWS } from './matrices/issuance-directives.matrix';
+import { TPM_ROOTS_ROWS } from './matrices/tpm-roots.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -28,6 +29,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'networks-role-matrix.e2e-spec.ts': NETWORKS_ROWS,
   'log-snapshots-role-matrix.e2e-spec.ts': LOG_SNAPSHOTS_ROWS,
   'issuance-directives-role-matrix.e2e-spec.ts': ISSUANCE_DIRECTIVES_ROWS,
+  'tpm-roots-role-matrix.e2e-spec.ts': TPM_ROOTS_ROWS,
 };
 
 /**

@@ -54,6 +54,9 @@ export class CertificateFuzzSeed {
   networkId = '';
   /** An open issuance directive on the issued device (cancel and report close it). */
   directiveId = '';
+  /** A registered TPM vendor root (the fuzz may delete it), and a CA not registered yet. */
+  tpmRootId = '';
+  tpmRootPem = '';
 
   constructor(private readonly t: TestApp) {}
 
@@ -90,6 +93,18 @@ export class CertificateFuzzSeed {
     await this.newWebhook();
     await this.newNetwork();
     await this.newLogSnapshot();
+    this.tpmRootPem = opensslSelfSignedCa('fuzz-tpm-root-new');
+    await this.newTpmRoot();
+  }
+
+  /** Registers a fresh self-signed CA as a TPM vendor root. */
+  async newTpmRoot(): Promise<void> {
+    const res = await this.http
+      .post('/api/v1/settings/tpm-roots')
+      .set(...bearer(this.admin.accessToken))
+      .send({ name: 'fuzz', certificate_pem: opensslSelfSignedCa('fuzz-tpm-root') })
+      .expect(201);
+    this.tpmRootId = (res.body as { id: string }).id;
   }
 
   /** Uploads a log snapshot for the issued device (the fuzz may delete the previous one). */

@@ -25,6 +25,7 @@ function pathValues(op: FuzzOperation, seed: CertificateFuzzSeed): Record<string
   if (p.startsWith('/api/v1/admin/issuance-directives/')) return { id: seed.directiveId };
   if (p.startsWith('/api/v1/enroll/issuance-directives/')) return { id: seed.directiveId };
   if (p.startsWith('/api/v1/settings/issuers/')) return { purpose: 'vpn' };
+  if (p.startsWith('/api/v1/settings/tpm-roots/')) return { id: seed.tpmRootId };
   if (p.startsWith('/pki/ocsp/')) return { path: seed.ocspRequestPath };
   if (p.startsWith('/api/v1/certificates/')) return { serial: seed.issued.certificateSerial };
   if (p.startsWith('/api/v1/devices/')) {
@@ -71,6 +72,10 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
       radius_server_names: ['radius.fuzz.test'],
     },
     'PUT /api/v1/settings/issuers/{purpose}': { kind: 'built_in' },
+    'POST /api/v1/settings/tpm-roots': {
+      name: 'fuzz-created',
+      certificate_pem: seed.tpmRootPem,
+    },
     'POST /api/v1/admin/principal-aliases': {
       name: 'fuzz-created',
       members: ['fuzz-created@certsvc.test'],
@@ -273,6 +278,9 @@ export async function replaceConsumed(
       return;
     case 'DELETE /api/v1/admin/networks/{id}':
       await seed.newNetwork();
+      return;
+    case 'DELETE /api/v1/settings/tpm-roots/{id}':
+      await seed.newTpmRoot();
       return;
     case 'DELETE /api/v1/admin/issuance-directives/{id}':
     case 'POST /api/v1/enroll/issuance-directives/{id}/report':

@@ -113,6 +113,16 @@ describe('TPM vendor roots - /api/v1/settings/tpm-roots and the EK check', () =>
     expect((first.body as RootBody).id).toBeTruthy();
   });
 
+  it('lets exactly one of two concurrent adds of the same certificate win', async () => {
+    const other = await createTpmStateWithEkCert(join(dir, 'race'));
+    const body = { name: 'race', certificate_pem: other.vendorRootPem };
+    const answers = await Promise.all([add(body), add(body)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const winner = answers.find((r) => r.status === 201)!.body as RootBody;
+    expect(await audit('settings.tpm_root_add', winner.id)).toHaveLength(1);
+    await api('delete', `/${winner.id}`).expect(204);
+  });
+
   it('refuses what is no CA certificate with 400 tpm_root_invalid naming the problem', async () => {
     const ekPem = toPem('CERTIFICATE', tpm.ekCertDer);
     const cases: [string, RegExp][] = [
