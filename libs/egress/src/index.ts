@@ -25,3 +25,7 @@ export type { EgressLabels, EgressUrlCheck } from './egress-check';
 // Service-side calls: one request under a policy, or a client for admin-entered URLs.
 export { createOutboundHttp, guardedRequest } from './outbound-http';
 export type { GuardWiring, OutboundCall, OutboundHttp, OutboundHttpOptions } from './outbound-http';
+
+// Connections that are not HTTP (an LDAP directory): the same checks, the caller dials the IP.
+export { checkTcpTarget, checkTcpTargetForm } from './egress-tcp';
+export type { CheckedTcpTarget, TcpTargetCheck, TcpTargetOptions } from './egress-tcp';

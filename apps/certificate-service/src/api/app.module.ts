@@ -31,6 +31,7 @@ import { K8sModule } from '../modules/k8s/k8s.module';
 import { IssuerSettingsModule } from '../modules/issuer-profiles/issuer-settings.module';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
 import { NetworksModule } from '../modules/networks/networks.module';
+import { IdentitySidModule } from '../modules/identity-sid/identity-sid.module';
 import { TpmRootsModule } from '../modules/tpm-roots/tpm-roots.module';
 import { AppAttestModule } from '../modules/app-attest/app-attest.module';
 
@@ -74,6 +75,7 @@ export class AppModule {
         WebhooksModule,
         IssuanceDirectivesModule,
         NetworksModule,
+        IdentitySidModule,
         TpmRootsModule,
         LogSnapshotsModule,
         AppAttestModule,

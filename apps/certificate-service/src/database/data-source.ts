@@ -37,6 +37,7 @@ import { WebhookDeliveryEntity } from '../modules/webhooks/webhook-delivery.enti
 import { RootCrlStateEntity } from '../modules/crl/root-crl-state.entity';
 import { ScepPendingEntity } from '../modules/scep/scep-pending.entity';
 import { NetworkEntity } from '../modules/networks/network.entity';
+import { IdentityDirectoryEntity } from '../modules/identity-sid/identity-directory.entity';
 import { TpmVendorRootEntity } from '../modules/tpm-roots/tpm-vendor-root.entity';
 import { CERTSVC_MIGRATIONS } from './migrations';
 import { AppAttestChallengeEntity } from '../modules/app-attest/app-attest-challenge.entity';
@@ -81,6 +82,7 @@ export const CERTSVC_ENTITIES = [
   LogSnapshotEntity,
   LogRequestEntity,
   IssuanceDirectiveEntity,
+  IdentityDirectoryEntity,
   TpmVendorRootEntity,
   AppAttestChallengeEntity,
   AppAttestationEntity,

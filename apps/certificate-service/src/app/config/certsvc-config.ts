@@ -10,6 +10,7 @@ import {
 } from './pki-publication-config';
 import { type CertsvcWebhookConfig, readWebhookConfig } from './webhook-config';
 import { type CertsvcLogSnapshotConfig, readLogSnapshotConfig } from './log-snapshot-config';
+import { type CertsvcIdentitySidConfig, readIdentitySidConfig } from './identity-sid-config';
 import { type CertsvcAppAttestConfig, readAppAttestConfig } from './app-attest-config';
 import { type CertsvcTpmConfig, readTpmConfig } from './tpm-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
@@ -108,6 +109,8 @@ export interface CertsvcConfig {
   scepPollSeconds: number;
   /** Agent log snapshots (`CERTSVC_LOG_SNAPSHOT_*`, docs/certificate-service/log-snapshots.md). */
   logSnapshots: CertsvcLogSnapshotConfig;
+  /** Identity SID look-ups (`CERTSVC_IDENTITY_*`, docs/certificate-service/identity-sid.md). */
+  identitySid: CertsvcIdentitySidConfig;
   /** App Attest receipts (`CERTSVC_APP_ATTEST_*`, docs/certificate-service/app-attest.md). */
   appAttest: CertsvcAppAttestConfig;
   /** Hardware-key policy of enrollment (`TPM_*`, docs/certificate-service/tpm-attestation.md). */
@@ -204,6 +207,7 @@ export function loadCertsvcConfig(
     webhooks: readWebhookConfig(r, devMode),
     scepPollSeconds: r.int('CERTSVC_SCEP_POLL_SECONDS', 30, { min: 1, max: 86_400 }),
     logSnapshots: readLogSnapshotConfig(r),
+    identitySid: readIdentitySidConfig(r),
     appAttest: readAppAttestConfig(r),
     tpm: readTpmConfig(r),
   };

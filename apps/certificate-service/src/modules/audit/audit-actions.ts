@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'settings.sa_auto_approve_change',
   'settings.system_change',
   'settings.issuer_profile_change',
+  'settings.identity_directory_change',
   'settings.tpm_root_add',
   'settings.tpm_root_remove',
   'corp_allowlist.add',
