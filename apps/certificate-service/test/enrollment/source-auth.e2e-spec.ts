@@ -165,20 +165,44 @@ describe('Enroll source-auth - /api/v1/enroll (POST) and /api/v1/settings/enroll
     });
   });
 
-  it('strict is not available yet and refuses every enrollment cleanly', async () => {
+  it('strict refuses a software key on Windows and Linux even with a valid signature, cleanly', async () => {
     const res = await setPolicy({ mode: 'strict' }).expect(200);
-    expect(res.body).toMatchObject({ mode: 'strict', available: false });
+    expect(res.body).toMatchObject({ mode: 'strict', available: true });
+    for (const platform of ['linux', 'windows']) {
+      const serial = uniqueSerial();
+      const csr = opensslCsr('ec', serial);
+      const signed = signedBody(
+        await body(csr, serial, { platform, source_nonce: await nonce(t, 'source-nonce') }),
+        csr.keyPem,
+      );
+      const before = await rowCounts(t);
+      expect((await enrollRaw(signed.text, signed.signature).expect(403)).body.code).toBe(
+        'enroll_source_auth_failed',
+      );
+      expect(await rowCounts(t)).toEqual(before);
+    }
+    await setPolicy({ mode: 'off' }).expect(200);
+  });
+
+  it('strict asks macOS agents for the signature only (there is no TPM chain to check)', async () => {
+    await setPolicy({ mode: 'strict' }).expect(200);
     const serial = uniqueSerial();
     const csr = opensslCsr('ec', serial);
-    const signed = signedBody(
-      await body(csr, serial, { source_nonce: await nonce(t, 'source-nonce') }),
-      csr.keyPem,
-    );
-    const before = await rowCounts(t);
-    expect((await enrollRaw(signed.text, signed.signature).expect(403)).body.code).toBe(
+    const unsigned = await body(csr, serial, { platform: 'macos' });
+    expect((await enrollRaw(JSON.stringify(unsigned)).expect(403)).body.code).toBe(
       'enroll_source_auth_failed',
     );
-    expect(await rowCounts(t)).toEqual(before);
+    const signed = signedBody(
+      await body(csr, serial, { platform: 'macos', source_nonce: await nonce(t, 'source-nonce') }),
+      csr.keyPem,
+    );
+    const enrolled = await enrollRaw(signed.text, signed.signature).expect(201);
+    const [row] = await sql<{ source_auth: string }>(
+      t,
+      'SELECT source_auth FROM certificate_requests WHERE id = $1',
+      [enrolled.body.request_id],
+    );
+    expect(row.source_auth).toBe('signature_valid');
     await setPolicy({ mode: 'off' }).expect(200);
   });
 });

@@ -199,10 +199,9 @@ export class SwtpmDevice {
   }
 
   /** The `tpm` object of `POST /enroll/nonce`. */
-  nonceBody(): { ek_certificate: string; ek_chain: string[]; ak_public: string } {
+  nonceBody(): { ek_certificate: string; ak_public: string } {
     return {
       ek_certificate: this.ek.ekCertDer.toString('base64'),
-      ek_chain: this.ek.intermediatesDer.map((d) => d.toString('base64')),
       ak_public: this.akPublic.toString('base64'),
     };
   }
@@ -219,6 +218,7 @@ export class SwtpmDevice {
     const quote = await this.quote(nonce);
     const body: TpmEvidenceBody = {
       ...this.nonceBody(),
+      ek_chain: this.ek.intermediatesDer.map((d) => d.toString('base64')),
       quote_info: quote.info.toString('base64'),
       quote_signature: quote.signature.toString('base64'),
     };

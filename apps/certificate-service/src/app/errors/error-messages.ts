@@ -44,6 +44,7 @@ export const CERTSVC_ERROR_MESSAGES = {
   nonce_invalid: 'nonce is unknown, expired or already used; ask for a new one',
   enrollment_token_invalid: 'serial or enrollment token is not valid',
   enroll_source_auth_failed: 'the request source could not be verified',
+  tpm_evidence_invalid: 'a TPM structure in the request cannot be read; see details.field',
   purpose_not_assigned: 'this purpose is not assigned to the device or is denied for it',
   crl_unavailable: 'no revocation list is available yet',
   agent_unauthorized: 'unknown request or wrong X-Agent-Secret',
@@ -158,15 +159,6 @@ export const CERTSVC_ERROR_MESSAGES = {
   webhook_encryption_key_missing:
     'webhook secrets cannot be stored: CERTSVC_WEBHOOK_ENC_KEY is not configured',
   webhooks_disabled: 'outgoing webhooks are switched off on this server (CERTSVC_WEBHOOKS_ENABLED)',
-  // Identity SID look-ups (settings/identity-directory, enroll/identity-sid)
-  identity_not_found: 'no single account with this user principal name was found',
-  identity_directory_not_configured: 'no identity directory is configured, or it is disabled',
-  identity_directory_unavailable: 'the identity directory cannot be reached; try again later',
-  identity_directory_settings_invalid: 'a setting of the identity directory is invalid',
-  identity_directory_secret_key_missing:
-    'the bind password cannot be stored: CERTSVC_SCEP_ENC_KEY is not configured',
-  identity_directory_secret_unreadable:
-    'the stored bind password cannot be opened with CERTSVC_SCEP_ENC_KEY; send it again',
 } as const satisfies Partial<Record<CertsvcErrorCode, string>>;
 
 /** A code that module error classes throw (it has a catalogue message). */

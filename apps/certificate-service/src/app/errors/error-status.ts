@@ -51,6 +51,7 @@ export const CERTSVC_ERROR_STATUSES = {
   enroll_source_auth_failed: 403,
   // enrollment, agent, devices, requests, settings
   nonce_invalid: 400,
+  tpm_evidence_invalid: 400,
   enrollment_token_invalid: 401,
   purpose_not_assigned: 403,
   agent_unauthorized: 401,
@@ -152,13 +153,6 @@ export const CERTSVC_ERROR_STATUSES = {
   webhook_disabled: 409,
   webhook_encryption_key_missing: 409,
   webhooks_disabled: 404,
-  // Identity SID look-ups (docs/certificate-service/identity-sid.md)
-  identity_not_found: 404,
-  identity_directory_not_configured: 409,
-  identity_directory_unavailable: 503,
-  identity_directory_settings_invalid: 400,
-  identity_directory_secret_key_missing: 409,
-  identity_directory_secret_unreadable: 409,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

@@ -2,6 +2,14 @@ import { Counter, type Registry } from 'prom-client';
 import { createMetricsRegistry, HttpMetrics } from '@platform/metrics';
 import type { ContentTypeEnforcement } from '../config/certsvc-config';
 
+export const AGENT_CHANNEL_VERDICTS = [
+  'tpm_activated',
+  'tpm_pinned',
+  'unattested',
+  'refused',
+] as const;
+export type AgentChannelVerdict = (typeof AGENT_CHANNEL_VERDICTS)[number];
+
 /** The service's metrics, in a registry of their own (one per app instance). */
 export class CertsvcMetrics {
   readonly registry: Registry;
@@ -10,6 +18,7 @@ export class CertsvcMetrics {
   private readonly contentTypeViolations: Counter<'route' | 'rung'>;
   private readonly keyholderWithoutToken: Counter<'gate' | 'reason'>;
   private readonly k8sCredentials: Counter<'cluster' | 'result'>;
+  private readonly agentChannelIdentity: Counter<'verdict'>;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     this.registry = createMetricsRegistry({ defaultMetrics: options.processMetrics !== false });
@@ -42,7 +51,14 @@ export class CertsvcMetrics {
       labelNames: ['cluster', 'result'],
       registers: [this.registry],
     });
+    this.agentChannelIdentity = new Counter({
+      name: 'certsvc_agent_channel_identity_total',
+      help: 'How POST /enroll identified the agent: tpm_activated (EK chain and a fresh credential activation), tpm_pinned (the pinned AK, quote over the nonce), unattested (no hardware evidence, allowed by policy), refused',
+      labelNames: ['verdict'],
+      registers: [this.registry],
+    });
     // Every series exists from the start, so a dashboard sees 0 rather than no data.
+    for (const verdict of AGENT_CHANNEL_VERDICTS) this.agentChannelIdentity.inc({ verdict }, 0);
     for (const gate of ['observe', 'required']) {
       for (const reason of ['missing', 'invalid'])
         this.keyholderWithoutToken.inc({ gate, reason }, 0);
@@ -60,6 +76,11 @@ export class CertsvcMetrics {
   /** One broker call: `issued` or the refusal code. */
   k8sCredential(cluster: string, result: string): void {
     this.k8sCredentials.inc({ cluster, result });
+  }
+
+  /** One enrollment's channel-identity verdict. */
+  agentChannelIdentified(verdict: AgentChannelVerdict): void {
+    this.agentChannelIdentity.inc({ verdict });
   }
 
   /** A key-holder request without a valid token under the `observe` or `required` step. */

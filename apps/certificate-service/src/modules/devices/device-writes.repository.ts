@@ -20,7 +20,17 @@ export type NewDevice = Pick<
   | 'platform'
   | 'hostname'
   | 'lastSeenAt'
+  | 'tpmEkCertSerial'
+  | 'tpmAkPublic'
+  | 'continuityKey'
 >;
+
+/** Hardware keys an enrollment proved; each is pinned only where nothing is pinned yet. */
+export interface HardwarePins {
+  tpmEkCertSerial: string | null;
+  tpmAkPublic: Buffer | null;
+  continuityKey: string | null;
+}
 
 export interface DeviceSighting {
   agentVersion: string | null;
@@ -55,6 +65,21 @@ export async function touchDevice(
               last_seen_at = $6, updated_at = now()
         WHERE id = $1`,
     [id, seen.agentVersion, seen.platform, seen.hostname, seen.enrollKeyHash, seen.at],
+  );
+}
+
+/** Pins what is not pinned yet (released pins are set again by the next proof). */
+export async function pinHardwareKeys(
+  em: EntityManager,
+  id: string,
+  pins: HardwarePins,
+): Promise<void> {
+  await em.query(
+    `UPDATE devices SET tpm_ek_cert_serial = COALESCE(tpm_ek_cert_serial, $2),
+              tpm_ak_public = COALESCE(tpm_ak_public, $3),
+              continuity_key = COALESCE(continuity_key, $4), updated_at = now()
+        WHERE id = $1`,
+    [id, pins.tpmEkCertSerial, pins.tpmAkPublic, pins.continuityKey],
   );
 }
 

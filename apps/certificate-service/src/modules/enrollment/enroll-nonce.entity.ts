@@ -19,6 +19,20 @@ export class EnrollNonceEntity {
   @Column({ type: 'timestamptz', nullable: true })
   usedAt!: Date | null;
 
+  /**
+   * Credential-activation challenge issued with this nonce (first TPM-attested enroll):
+   * SHA-256 of the sealed credential, the AK name it was sealed for and the EK certificate's
+   * SHA-256. All null for a plain nonce.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  tpmCredentialHash!: string | null;
+
+  @Column({ type: 'varchar', length: 140, nullable: true })
+  tpmAkName!: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  tpmEkFingerprint!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 }

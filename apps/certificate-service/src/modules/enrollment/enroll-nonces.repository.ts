@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { StoredTpmChallenge } from '../tpm-attestation/tpm-evidence';
 import { EnrollNonceEntity, type EnrollNonceKind } from './enroll-nonce.entity';
 
 /** Nonces expired longer ago than this are purged when new ones are issued. */
@@ -9,8 +10,43 @@ const PURGE_AFTER = '1 hour';
 export class EnrollNoncesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(nonceHash: string, kind: EnrollNonceKind, expiresAt: Date): Promise<void> {
-    await this.dataSource.getRepository(EnrollNonceEntity).insert({ nonceHash, kind, expiresAt });
+  async insert(
+    nonceHash: string,
+    kind: EnrollNonceKind,
+    expiresAt: Date,
+    challenge?: StoredTpmChallenge,
+  ): Promise<void> {
+    await this.dataSource.getRepository(EnrollNonceEntity).insert({
+      nonceHash,
+      kind,
+      expiresAt,
+      tpmCredentialHash: challenge?.credentialHash ?? null,
+      tpmAkName: challenge?.akName ?? null,
+      tpmEkFingerprint: challenge?.ekFingerprint ?? null,
+    });
+  }
+
+  /** The live (unused, unexpired) nonce's challenge, without consuming it; undefined if none. */
+  async peek(
+    nonceHash: string,
+    kind: EnrollNonceKind,
+  ): Promise<{ challenge: StoredTpmChallenge | null } | undefined> {
+    const row = await this.dataSource
+      .getRepository(EnrollNonceEntity)
+      .createQueryBuilder('n')
+      .where('n.nonce_hash = :nonceHash AND n.kind = :kind', { nonceHash, kind })
+      .andWhere('n.used_at IS NULL AND n.expires_at > now()')
+      .getOne();
+    if (!row) return undefined;
+    const challenge =
+      row.tpmCredentialHash && row.tpmAkName && row.tpmEkFingerprint
+        ? {
+            credentialHash: row.tpmCredentialHash,
+            akName: row.tpmAkName,
+            ekFingerprint: row.tpmEkFingerprint,
+          }
+        : null;
+    return { challenge };
   }
 
   /** Marks the nonce used if it exists, is of `kind`, unused and unexpired (atomically). */

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomSecret, sha256Hex } from '@platform/auth';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import type { EnrollNonceKind } from './enroll-nonce.entity';
+import type { StoredTpmChallenge } from '../tpm-attestation/tpm-evidence';
 import { EnrollNoncesRepository } from './enroll-nonces.repository';
 
 /** Purge old nonces on about one issue in this many. */
@@ -20,12 +21,21 @@ export class EnrollNoncesService {
   async issue(
     kind: EnrollNonceKind,
     now = new Date(),
+    challenge?: StoredTpmChallenge,
   ): Promise<{ nonce: string; expiresAt: Date }> {
     const nonce = randomSecret(32);
     const expiresAt = new Date(now.getTime() + this.config.enroll.nonceTtlSeconds * 1000);
-    await this.nonces.insert(sha256Hex(nonce), kind, expiresAt);
+    await this.nonces.insert(sha256Hex(nonce), kind, expiresAt, challenge);
     if (++this.issued % PURGE_EVERY === 0) await this.nonces.purgeExpired();
     return { nonce, expiresAt };
+  }
+
+  /** Whether the nonce is live, and the challenge issued with it; nothing is consumed. */
+  peek(
+    kind: EnrollNonceKind,
+    nonce: string,
+  ): Promise<{ challenge: StoredTpmChallenge | null } | undefined> {
+    return this.nonces.peek(sha256Hex(nonce), kind);
   }
 
   /** True exactly once per valid nonce. */

@@ -28,6 +28,9 @@ import { EnrollUserDto, EnrollUserResponseDto } from './dto/enroll-user.dto';
 import { DeviceCredentialsDto, EnrollDto, EnrollResponseDto, NonceDto } from './dto/enroll.dto';
 import { EnrollRateLimitGuard } from './enroll-rate-limit.guard';
 import { EnrollNoncesService } from './enroll-nonces.service';
+import { EnrollNonceIssuer } from './enroll-nonce-issuer.service';
+import { EnrollNonceDto, EnrollNonceRequestDto, continuityOf } from './dto/enroll-nonce.dto';
+import { tpmEvidenceOf } from '../tpm-attestation/dto/tpm-evidence.dto';
 import { EnrollmentService } from './enrollment.service';
 import { SshEnabledGuard } from '../../app/features/ssh-enabled.guard';
 import { SshEnrollmentService } from './ssh-enrollment.service';
@@ -41,6 +44,7 @@ import { UserEnrollmentService } from './user-enrollment.service';
 export class EnrollmentController {
   constructor(
     private readonly nonces: EnrollNoncesService,
+    private readonly nonceIssuer: EnrollNonceIssuer,
     private readonly enrollment: EnrollmentService,
     private readonly users: UserEnrollmentService,
     private readonly ssh: SshEnrollmentService,
@@ -50,10 +54,22 @@ export class EnrollmentController {
   ) {}
 
   @Post('nonce')
-  @ApiCreatedResponse({ type: NonceDto, description: 'one-time nonce for POST /enroll' })
-  async nonce(): Promise<NonceDto> {
-    const { nonce, expiresAt } = await this.nonces.issue('enroll');
-    return { nonce, expires_at: expiresAt.toISOString() };
+  @ApiCreatedResponse({
+    type: EnrollNonceDto,
+    description:
+      'one-time nonce for POST /enroll; with `tpm` in the body also a credential-activation challenge',
+  })
+  async nonce(@Body() body: EnrollNonceRequestDto): Promise<EnrollNonceDto> {
+    const issued = await this.nonceIssuer.issue({
+      serial: body?.serial,
+      tpm: body?.tpm
+        ? {
+            ekCertificate: Buffer.from(body.tpm.ek_certificate, 'base64'),
+            akPublic: Buffer.from(body.tpm.ak_public, 'base64'),
+          }
+        : undefined,
+    });
+    return EnrollNonceDto.from(issued);
   }
 
   @Post('source-nonce')
@@ -87,6 +103,8 @@ export class EnrollmentController {
       sourceNonce: body.source_nonce,
       sourceSignature: signature,
       rawBody: request.rawBody ?? Buffer.alloc(0),
+      tpm: body.tpm ? tpmEvidenceOf(body.tpm) : undefined,
+      continuity: continuityOf(body),
       osVersion: body.os_version,
       appAttestationId: body.app_attestation_id,
     });

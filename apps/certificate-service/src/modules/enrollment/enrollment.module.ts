@@ -16,6 +16,9 @@ import { RateLimitsModule } from '../../app/http/rate-limits.module';
 import { WebhookOutboxModule } from '../webhooks/webhooks.module';
 import { NetworksModule } from '../networks/networks.module';
 import { AppAttestModule } from '../app-attest/app-attest.module';
+import { TpmAttestationModule } from '../tpm-attestation/tpm-attestation.module';
+import { EnrollAttestationService } from './enroll-attestation.service';
+import { EnrollNonceIssuer } from './enroll-nonce-issuer.service';
 
 /** `/api/v1/enroll*`: device registration, user requests, purposes and CRLs for agents. */
 @Module({
@@ -26,6 +29,7 @@ import { AppAttestModule } from '../app-attest/app-attest.module';
     WebhookOutboxModule,
     NetworksModule,
     AppAttestModule,
+    TpmAttestationModule,
   ],
   controllers: [EnrollmentController],
   providers: [
@@ -33,6 +37,8 @@ import { AppAttestModule } from '../app-attest/app-attest.module';
     EnrollmentRepository,
     EnrollNoncesService,
     SourceAuthGate,
+    EnrollAttestationService,
+    EnrollNonceIssuer,
     EnrollmentService,
     UserEnrollmentService,
     SshEnrollmentService,
@@ -40,5 +46,6 @@ import { AppAttestModule } from '../app-attest/app-attest.module';
     CrlDistributionService,
     EnrollRateLimitGuard,
   ],
+  exports: [EnrollNoncesService],
 })
 export class EnrollmentModule {}

@@ -4,8 +4,10 @@ import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from '../devices/device.entity';
 import {
   insertDeviceIfAbsent,
+  pinHardwareKeys,
   touchDevice,
   type DeviceSighting,
+  type HardwarePins,
   type NewDevice,
 } from '../devices/device-writes.repository';
 import {
@@ -42,6 +44,11 @@ export class EnrollmentTx {
   /** Records what the agent reported; pins the request key again if it was released. */
   touchDevice(id: string, seen: DeviceSighting): Promise<void> {
     return touchDevice(this.em, id, seen);
+  }
+
+  /** Pins the hardware keys the enrollment proved where none is pinned. */
+  pinHardwareKeys(id: string, pins: HardwarePins): Promise<void> {
+    return pinHardwareKeys(this.em, id, pins);
   }
 
   /** Pending requests of the same device, purpose and user are replaced by the new one. */

@@ -6,12 +6,14 @@ import { deviceIdentityKey } from '../devices/device-identity';
 import { DevicesRepository } from '../devices/devices.repository';
 import { issueEnrollmentToken } from '../devices/enrollment-token';
 import { parseCsr } from '@platform/pki';
-import { PolicySettingsService } from '../settings/policy-settings.service';
+import type { DeviceEntity } from '../devices/device.entity';
+import type { HardwarePins } from '../devices/device-writes.repository';
+import type { TpmEvidence } from '../tpm-attestation/tpm-evidence';
+import { EnrollAttestationService } from './enroll-attestation.service';
 import { issueAgentSecret } from './agent-secret';
 import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';
 import { EnrollNoncesService } from './enroll-nonces.service';
-import { SourceAuthGate, type SourceEvidence } from './source-auth/source-auth.gate';
 import { AppAttestGate } from '../app-attest/app-attest.gate';
 
 export interface EnrollInput {
@@ -25,6 +27,10 @@ export interface EnrollInput {
   sourceNonce?: string;
   sourceSignature?: string;
   rawBody: Buffer;
+  /** TPM evidence (body field `tpm`). */
+  tpm?: TpmEvidence;
+  /** Continuity key (SPKI PEM) and its signature over `continuityMessage`. */
+  continuity?: { publicKeyPem: string; signature: Buffer };
   osVersion?: string;
   appAttestationId?: string;
 }
@@ -46,32 +52,45 @@ export class EnrollmentService {
     private readonly repository: EnrollmentRepository,
     private readonly devices: DevicesRepository,
     private readonly nonces: EnrollNoncesService,
-    private readonly policies: PolicySettingsService,
-    private readonly sourceAuth: SourceAuthGate,
+    private readonly attestation: EnrollAttestationService,
     private readonly appAttest: AppAttestGate,
   ) {}
 
   async enroll(input: EnrollInput): Promise<EnrollResult> {
     setSerial(input.serial);
     const csr = parseCsr(input.csr);
-    const evidence: SourceEvidence = {
+    const known = await this.devices.findBySerial(input.serial);
+    const attestation = await this.attestation.assess({
+      serial: input.serial,
+      nonce: input.nonce,
+      platform: input.platform,
       agentVersion: input.agentVersion,
       rawBody: input.rawBody,
-      signature: input.sourceSignature,
+      sourceSignature: input.sourceSignature,
       sourceNonce: input.sourceNonce,
-      publicKeySpkiDer: csr.publicKeySpkiDer,
-    };
-    const sourceAuth = await this.sourceAuth.check(
-      (await this.policies.enrollSourceAuth()).value,
-      evidence,
-    );
-    const known = await this.devices.findBySerial(input.serial);
+      csrPublicKeySpkiDer: csr.publicKeySpkiDer,
+      tpm: input.tpm,
+      continuity: input.continuity,
+      pinned: known
+        ? {
+            ekCertSerial: known.tpmEkCertSerial,
+            akPublic: known.tpmAkPublic,
+            continuityKey: known.continuityKey,
+          }
+        : null,
+    });
+    const sourceAuth = attestation.sourceAuth;
     if (known && !tokenMatches(known, input.enrollmentToken)) {
       throw new EnrollmentError('enrollment_token_invalid');
     }
+    const appAttest = await this.appAttest.check(input);
     if (!(await this.nonces.consume('enroll', input.nonce)))
       throw new EnrollmentError('nonce_invalid');
-    const appAttest = await this.appAttest.check(input);
+    const pins = {
+      tpmEkCertSerial: attestation.tpm?.ekSerial ?? null,
+      tpmAkPublic: attestation.tpm?.akPublic ?? null,
+      continuityKey: attestation.continuityKey,
+    };
 
     const now = new Date();
     const token = issueEnrollmentToken();
@@ -82,19 +101,29 @@ export class EnrollmentService {
         id: randomUUID(),
         serial: input.serial,
         enrollmentTokenHash: token.hash,
-        identityKey: deviceIdentityKey({ serial: input.serial, publicKeyHash: csr.publicKeyHash }),
+        identityKey: deviceIdentityKey({
+          ekCertSerial: pins.tpmEkCertSerial,
+          serial: input.serial,
+          publicKeyHash: csr.publicKeyHash,
+        }),
         assignedPurposes: ['wifi'],
         enrollKeyHash: csr.publicKeyHash,
         agentVersion: input.agentVersion ?? null,
         platform: input.platform ?? null,
         hostname: input.hostname ?? null,
         lastSeenAt: now,
+        ...pins,
       });
       const device = await tx.lockDevice(input.serial);
       if (!device || (!inserted && !tokenMatches(device, input.enrollmentToken))) {
         throw new EnrollmentError('enrollment_token_invalid');
       }
+      if (!inserted && !samePins(device, pins)) {
+        // Another enrollment pinned different keys since the checks: refused like them.
+        throw new EnrollmentError('enroll_source_auth_failed');
+      }
       if (!inserted) {
+        await tx.pinHardwareKeys(device.id, pins);
         await tx.touchDevice(device.id, {
           agentVersion: input.agentVersion ?? null,
           platform: input.platform ?? null,
@@ -123,6 +152,7 @@ export class EnrollmentService {
         agentSecretHash: secret.hash,
         agentVersion: input.agentVersion ?? null,
         sourceAuth,
+        attestation: attestation.tpm ? 'tpm' : 'none',
         appAttest,
       });
       return inserted;
@@ -133,4 +163,15 @@ export class EnrollmentService {
       ...(created ? { enrollmentToken: token.token } : {}),
     };
   }
+}
+
+/** Whether the locked device's pins still agree with what the checks verified against. */
+function samePins(device: DeviceEntity, pins: HardwarePins): boolean {
+  const agree = <T>(pinned: T | null, proved: T | null, eq: (a: T, b: T) => boolean): boolean =>
+    pinned === null || proved === null || eq(pinned, proved);
+  return (
+    agree(device.tpmEkCertSerial, pins.tpmEkCertSerial, (a, b) => a === b) &&
+    agree(device.tpmAkPublic, pins.tpmAkPublic, (a, b) => a.equals(b)) &&
+    agree(device.continuityKey, pins.continuityKey, (a, b) => a.trim() === b.trim())
+  );
 }

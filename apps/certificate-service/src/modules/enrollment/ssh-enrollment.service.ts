@@ -69,6 +69,7 @@ export class SshEnrollmentService {
         agentSecretHash: secret.hash,
         agentVersion: input.agentVersion ?? null,
         sourceAuth: 'not_checked',
+        attestation: 'none',
       });
     });
     return {

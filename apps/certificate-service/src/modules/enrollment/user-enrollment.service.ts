@@ -64,6 +64,7 @@ export class UserEnrollmentService {
         agentSecretHash: secret.hash,
         agentVersion: input.agentVersion ?? null,
         sourceAuth: 'not_checked',
+        attestation: 'none',
       });
     });
     return { requestId, agentSecret: secret.secret };

@@ -15,7 +15,9 @@ import type { RequestStatus } from './request-status';
 
 /** How the request source was checked at enrollment (recorded even when the policy is `off`). */
 export type SourceAuthResult =
-  'not_checked' | 'signature_valid' | 'signature_invalid' | 'version_ok';
+  'not_checked' | 'signature_valid' | 'signature_invalid' | 'version_ok' | 'tpm_attested';
+
+export type RequestAttestation = 'tpm' | 'none';
 
 /** Who asked for the request: the device itself (machine purposes) or a user on it. */
 export type RequesterKind = 'device' | 'user';
@@ -101,6 +103,13 @@ export class CertificateRequestEntity {
 
   @Column({ type: 'varchar', length: 32 })
   sourceAuth!: SourceAuthResult;
+
+  /**
+   * Hardware attestation of the request: `tpm` when its enrollment carried verified TPM
+   * evidence (EK chain, AK activated or pinned), else `none`. The service-account check reads it.
+   */
+  @Column({ type: 'varchar', length: 16, default: 'none' })
+  attestation!: RequestAttestation;
 
   /** App attestation verdict of `POST /enroll` (modules/app-attest gate); null: not looked at. */
   @Column({ type: 'varchar', length: 16, nullable: true })

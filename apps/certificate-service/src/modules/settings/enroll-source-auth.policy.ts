@@ -3,7 +3,8 @@
  * - `off`: nothing is refused; the result of a signature check is only recorded;
  * - `version_floor`: agents below `minAgentVersion` are refused;
  * - `attestation_hardgate`: a signature of the exact request body with the CSR key is required;
- * - `strict`: full attestation chain; not available yet, so every enrollment is refused.
+ * - `strict`: the hard gate plus the full TPM attestation chain on Windows and Linux (the
+ *   signature only on macOS); a key not proven TPM-resident is refused there.
  */
 export const SOURCE_AUTH_MODES = [
   'off',

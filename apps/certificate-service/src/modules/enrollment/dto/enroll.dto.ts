@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  IsBase64,
+  IsString,
+  ValidateNested,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
+import { TpmEvidenceDto } from '../../tpm-attestation/dto/tpm-evidence.dto';
 import { AGENT_VERSION_PATTERN } from '../../../app/domain/agent-version';
 import { EnrollText } from './enroll-text';
 import { SERIAL_PATTERN } from '../../../app/domain/device-serial';
@@ -23,7 +33,39 @@ export class DeviceCredentialsDto {
   enrollment_token!: string;
 }
 
-export class EnrollDto {
+/** Hardware evidence and the continuity key of `POST /enroll` (tpm-attestation.md). */
+export class EnrollHardwareDto {
+  @ApiPropertyOptional({
+    type: () => TpmEvidenceDto,
+    description: 'TPM 2.0 evidence (Windows and Linux agents); see docs tpm-attestation.md',
+  })
+  @OptionalNotNull()
+  @ValidateNested()
+  @Type(() => TpmEvidenceDto)
+  tpm?: TpmEvidenceDto;
+
+  @ApiPropertyOptional({
+    description: 'the agent continuity key, SPKI PEM; pinned at its first enrollment',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4000)
+  continuity_key?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'base64 signature with the continuity key over "certsvc-continuity/v1" NUL serial NUL nonce (SHA-256; Ed25519 without digest)',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1400)
+  @IsBase64()
+  continuity_signature?: string;
+}
+
+export class EnrollDto extends EnrollHardwareDto {
   @ApiProperty({ description: 'PKCS#10 CSR, PEM' })
   @IsString()
   @MaxLength(24_000)

@@ -5,6 +5,7 @@ import { EnrollmentError } from '../enrollment.errors';
 import { EnrollNoncesService } from '../enroll-nonces.service';
 import { meetsFloor } from '../../../app/domain/agent-version';
 import { verifySourceSignature } from './source-signature';
+import { isTpmPlatform } from '../../tpm-attestation/hardware-key.policy';
 
 export interface SourceEvidence {
   agentVersion?: string;
@@ -16,6 +17,10 @@ export interface SourceEvidence {
   sourceNonce?: string;
   /** Public key of the CSR. */
   publicKeySpkiDer: Buffer;
+  /** Platform the agent reports; `strict` asks less of macOS (no TPM there). */
+  platform?: string;
+  /** What the TPM evidence of the request proved (verified before the gate runs). */
+  hardware?: { attested: boolean; keyResident: boolean };
 }
 
 /**
@@ -40,15 +45,27 @@ export class SourceAuthGate {
         }
         return 'version_ok';
       case 'attestation_hardgate':
-        if (this.signatureResult(evidence) !== 'signature_valid') {
-          return this.refuse('source signature missing or invalid');
-        }
-        if (!evidence.sourceNonce || !(await this.nonces.consume('source', evidence.sourceNonce))) {
-          return this.refuse('source nonce missing, expired or reused');
-        }
+        await this.signedFresh(evidence);
         return 'signature_valid';
       case 'strict':
-        return this.refuse('strict source-auth is not available yet');
+        // Windows and Linux: the full chain, synchronously (EK up to a vendor root, the AK
+        // activated or pinned, the CSR key certified by it). macOS: the signature only.
+        if (isTpmPlatform(evidence.platform)) {
+          if (!evidence.hardware?.attested) return this.refuse('strict: no TPM attestation chain');
+          if (!evidence.hardware.keyResident) return this.refuse('strict: a software key');
+        }
+        await this.signedFresh(evidence);
+        return isTpmPlatform(evidence.platform) ? 'tpm_attested' : 'signature_valid';
+    }
+  }
+
+  /** The body signed with the CSR key, over a fresh source nonce (consumed once). */
+  private async signedFresh(evidence: SourceEvidence): Promise<void> {
+    if (this.signatureResult(evidence) !== 'signature_valid') {
+      this.refuse('source signature missing or invalid');
+    }
+    if (!evidence.sourceNonce || !(await this.nonces.consume('source', evidence.sourceNonce))) {
+      this.refuse('source nonce missing, expired or reused');
     }
   }
 

@@ -11,7 +11,8 @@ import type { Stored } from '../policy-settings.service';
 export class PutEnrollSourceAuthDto {
   @ApiProperty({
     enum: SOURCE_AUTH_MODES,
-    description: '`strict` is not available yet: it refuses every enrollment',
+    description:
+      '`strict`: also the TPM attestation chain on Windows and Linux (docs tpm-attestation.md); the signature only on macOS',
   })
   @IsIn(SOURCE_AUTH_MODES)
   mode!: SourceAuthMode;
@@ -29,7 +30,7 @@ export class PutEnrollSourceAuthDto {
 export class EnrollSourceAuthDto {
   @ApiProperty({ enum: SOURCE_AUTH_MODES }) mode!: SourceAuthMode;
   @ApiProperty({ nullable: true, type: String }) min_agent_version!: string | null;
-  @ApiProperty({ description: 'false for `strict` until full attestation is built' })
+  @ApiProperty({ description: 'whether the step is enforceable on this server (every step is)' })
   available!: boolean;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) updated_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) updated_by!: string | null;
@@ -38,7 +39,7 @@ export class EnrollSourceAuthDto {
     return {
       mode: stored.value.mode,
       min_agent_version: stored.value.minAgentVersion,
-      available: stored.value.mode !== 'strict',
+      available: true,
       updated_at: stored.updatedAt?.toISOString() ?? null,
       updated_by: stored.updatedBy,
     };
