@@ -11,9 +11,9 @@ import { PKI_SETTINGS_ROWS } from './matrices/pki-settings.matrix';
 import { WEBHOOKS_ROWS } from './matrices/webhooks.matrix';
 import { ISSUER_PROFILES_ROWS } from './matrices/issuer-profiles.matrix';
 import { NETWORKS_ROWS } from './matrices/networks.matrix';
+import { APP_ATTEST_ROWS } from './matrices/app-attest.matrix';
 import { LOG_SNAPSHOTS_ROWS } from './matrices/log-snapshots.matrix';
 import { ISSUANCE_DIRECTIVES_ROWS } from './matrices/issuance-directives.matrix';
-import { TPM_ROOTS_ROWS } from './matrices/tpm-roots.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -27,9 +27,9 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'webhooks-role-matrix.e2e-spec.ts': WEBHOOKS_ROWS,
   'issuer-profiles-role-matrix.e2e-spec.ts': ISSUER_PROFILES_ROWS,
   'networks-role-matrix.e2e-spec.ts': NETWORKS_ROWS,
+  'app-attest-role-matrix.e2e-spec.ts': APP_ATTEST_ROWS,
   'log-snapshots-role-matrix.e2e-spec.ts': LOG_SNAPSHOTS_ROWS,
   'issuance-directives-role-matrix.e2e-spec.ts': ISSUANCE_DIRECTIVES_ROWS,
-  'tpm-roots-role-matrix.e2e-spec.ts': TPM_ROOTS_ROWS,
 };
 
 /**

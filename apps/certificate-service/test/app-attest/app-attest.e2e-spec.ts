@@ -3,6 +3,7 @@ import {
   encodeTestCbor,
   testAppAttestIntermediate,
   testAppAttestRoot,
+  type TestCborValue,
 } from '@platform/pki/testing';
 import { sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
 import type { TestApp } from '../support/test-app';
@@ -169,11 +170,11 @@ describe('App attestation - /api/v1/enroll/app-attest (POST)', () => {
       Buffer.from('c0781a323031332d30332d32315432303a30343a30305a', 'hex'), // a tag
       encodeTestCbor(new Map([['fmt', 'apple-appattest']])),
       encodeTestCbor(
-        new Map([
+        new Map<string, TestCborValue>([
           ['fmt', 'apple-appattest'],
           [
             'attStmt',
-            new Map([
+            new Map<string, TestCborValue>([
               ['x5c', [Buffer.alloc(3000, 0x30)]],
               ['receipt', Buffer.alloc(1)],
             ]),
