@@ -14,6 +14,7 @@ import { NETWORKS_ROWS } from './matrices/networks.matrix';
 import { APP_ATTEST_ROWS } from './matrices/app-attest.matrix';
 import { LOG_SNAPSHOTS_ROWS } from './matrices/log-snapshots.matrix';
 import { ISSUANCE_DIRECTIVES_ROWS } from './matrices/issuance-directives.matrix';
+import { TPM_ROOTS_ROWS } from './matrices/tpm-roots.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -30,6 +31,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'app-attest-role-matrix.e2e-spec.ts': APP_ATTEST_ROWS,
   'log-snapshots-role-matrix.e2e-spec.ts': LOG_SNAPSHOTS_ROWS,
   'issuance-directives-role-matrix.e2e-spec.ts': ISSUANCE_DIRECTIVES_ROWS,
+  'tpm-roots-role-matrix.e2e-spec.ts': TPM_ROOTS_ROWS,
 };
 
 /**
