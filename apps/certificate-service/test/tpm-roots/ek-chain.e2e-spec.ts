@@ -1,4 +1,4 @@
-import { randomBytes, sign, X509Certificate } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,23 +6,15 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { parseTrustCertificate, verifyEkChain, type EkTrustAnchor } from '@platform/pki';
 import { createTpmStateWithEkCert, type SwtpmEkState } from '../support/swtpm-ek';
-import { CA_EXTENSIONS, ekExtensions, opensslCertificate, type OpensslCa } from './openssl-certs';
+import {
+  CA_EXTENSIONS,
+  ekExtensions,
+  opensslCertificate,
+  resigned,
+  type OpensslCa,
+} from './openssl-certs';
 
 const DAY = 86_400_000;
-
-/** `der` with its key relabelled id-RSAES-OAEP (as some vendors write EKs), re-signed by `ca`. */
-async function withOaepKeyAlgorithm(dir: string, der: Buffer, ca: OpensslCa): Promise<Buffer> {
-  const cert = pkijs.Certificate.fromBER(der);
-  cert.subjectPublicKeyInfo.algorithm = new pkijs.AlgorithmIdentifier({
-    algorithmId: '1.2.840.113549.1.1.7',
-    algorithmParams: new asn1js.Sequence(),
-  });
-  const tbs = Buffer.from(cert.encodeTBS().toBER());
-  cert.tbsView = new Uint8Array(tbs);
-  const key = await readFile(join(dir, ca.keyFile), 'utf8');
-  cert.signatureValue = new asn1js.BitString({ valueHex: sign('sha256', tbs, key) });
-  return Buffer.from(cert.toSchema(false).toBER());
-}
 
 function anchor(pem: string, id = 'root-1', name = 'swtpm local root'): EkTrustAnchor {
   return { id, name, der: new X509Certificate(pem).raw };
@@ -203,7 +195,13 @@ describe('EK certificate chain (verifyEkChain)', () => {
       issuer: ca,
       extensions: ekExtensions(),
     });
-    const oaep = await withOaepKeyAlgorithm(dir, ek.der, ca);
+    // relabel the key id-RSAES-OAEP, as some vendors write EKs, and re-sign
+    const oaep = await resigned(dir, ek.der, ca, (cert) => {
+      cert.subjectPublicKeyInfo.algorithm = new pkijs.AlgorithmIdentifier({
+        algorithmId: '1.2.840.113549.1.1.7',
+        algorithmParams: new asn1js.Sequence(),
+      });
+    });
     expect(parseTrustCertificate(oaep)?.fields.subjectPublicKeyInfo.algorithm.algorithmId).toBe(
       '1.2.840.113549.1.1.7',
     );

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { sign, X509Certificate } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -95,4 +97,23 @@ export function ekExtensions(extra = '', options: { authorityKeyId?: boolean } =
     'x.2.23.133.2.3=id:00030001',
     '',
   ].join('\n');
+}
+
+/**
+ * `der` changed by `mutate` (a field openssl 3.0 cannot set: a key algorithm, a notBefore in
+ * the future) and signed again, sha256WithRSA, by `signer` (its issuer, or itself).
+ */
+export async function resigned(
+  dir: string,
+  der: Buffer,
+  signer: OpensslCa,
+  mutate: (cert: pkijs.Certificate) => void,
+): Promise<Buffer> {
+  const cert = pkijs.Certificate.fromBER(der);
+  mutate(cert);
+  const tbs = Buffer.from(cert.encodeTBS().toBER());
+  cert.tbsView = new Uint8Array(tbs);
+  const key = await readFile(join(dir, signer.keyFile), 'utf8');
+  cert.signatureValue = new asn1js.BitString({ valueHex: sign('sha256', tbs, key) });
+  return Buffer.from(cert.toSchema(false).toBER());
 }

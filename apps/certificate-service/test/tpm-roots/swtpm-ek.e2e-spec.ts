@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTpmStateWithEkCert } from '../support/swtpm-ek';
@@ -32,6 +32,11 @@ describe('createTpmStateWithEkCert (swtpm_setup + swtpm_localca)', () => {
       expect(root.verify(root.publicKey)).toBe(true);
       expect(dirs.some((d) => s.stateDir === join(d, 'state'))).toBe(true);
       roots.add(root.fingerprint256);
+      // the local CA swtpm_localca created lives in the caller's directory, not /var/lib
+      const caFiles = await readdir(join(s.stateDir, '..', 'ca'));
+      expect(caFiles).toEqual(
+        expect.arrayContaining(['swtpm-localca-rootca-cert.pem', 'issuercert.pem', 'signkey.pem']),
+      );
     }
     expect(roots.size).toBe(3);
   });

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import * as pkijs from 'pkijs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toPem } from '@platform/pki';
@@ -8,6 +9,7 @@ import { sql } from '../fixtures/enroll';
 import { bearer, createUser, loginAdmin, type TestUser } from '../support/sessions';
 import { createTpmStateWithEkCert, type SwtpmEkState } from '../support/swtpm-ek';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { CA_EXTENSIONS, opensslCertificate, resigned } from './openssl-certs';
 
 interface RootBody {
   id: string;
@@ -155,6 +157,42 @@ describe('TPM vendor roots - /api/v1/settings/tpm-roots and the EK check', () =>
     await add({ name: '   ', certificate_pem: tpm.vendorRootPem }).expect(400);
     await add({ name: 'big', certificate_pem: 'A'.repeat(20_000) }).expect(400);
     expect((await api('get').expect(200)).body).toEqual({ items: [] });
+  });
+
+  it('refuses expired, future, self-signature-broken and not-understood CAs; accepts a v1 root', async () => {
+    const certs = join(dir, 'openssl');
+    await mkdir(certs, { recursive: true });
+    const make = (subject: string, extensions?: string, days?: number) =>
+      opensslCertificate(certs, { subject, extensions, days });
+    const expired = await make('/CN=Expired TPM Root', CA_EXTENSIONS, -1);
+    const valid = await make('/CN=Valid TPM Root', CA_EXTENSIONS);
+    const stranger = await make('/CN=Stranger', CA_EXTENSIONS);
+    const future = await resigned(certs, valid.der, valid, (cert) => {
+      cert.notBefore = new pkijs.Time({ type: 0, value: new Date(Date.now() + 86_400_000) });
+    });
+    const forged = await resigned(certs, valid.der, stranger, () => undefined);
+    const critical = await make('/CN=Odd TPM Root', `${CA_EXTENSIONS}1.2.3.4=critical,ASN1:NULL\n`);
+    const signOnly = await make(
+      '/CN=Sign-only',
+      'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,digitalSignature\n',
+    );
+    const cases: [string, RegExp][] = [
+      [expired.pem, /it has expired/],
+      [toPem('CERTIFICATE', future), /not valid yet/],
+      [toPem('CERTIFICATE', forged), /self-signature does not verify/],
+      [critical.pem, /critical extension/],
+      [signOnly.pem, /not a CA certificate/],
+    ];
+    for (const [pem, problem] of cases) {
+      const res = await add({ name: 'bad', certificate_pem: pem }).expect(400);
+      expect(res.body).toMatchObject({ code: 'tpm_root_invalid' });
+      expect((res.body as { message: string }).message).toMatch(problem);
+    }
+    const v1 = await make('/CN=Old TPM Root');
+    const created = (await add({ name: 'v1', certificate_pem: v1.pem }).expect(201))
+      .body as RootBody;
+    expect(created.subject).toBe('CN=Old TPM Root');
+    await api('delete', `/${created.id}`).expect(204);
   });
 
   it('answers 404 tpm_root_not_found for an unknown or malformed id', async () => {
