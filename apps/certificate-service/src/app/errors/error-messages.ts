@@ -159,6 +159,15 @@ export const CERTSVC_ERROR_MESSAGES = {
   webhook_encryption_key_missing:
     'webhook secrets cannot be stored: CERTSVC_WEBHOOK_ENC_KEY is not configured',
   webhooks_disabled: 'outgoing webhooks are switched off on this server (CERTSVC_WEBHOOKS_ENABLED)',
+  // Identity SID look-ups (settings/identity-directory, enroll/identity-sid)
+  identity_not_found: 'no single account with this user principal name was found',
+  identity_directory_not_configured: 'no identity directory is configured, or it is disabled',
+  identity_directory_unavailable: 'the identity directory cannot be reached; try again later',
+  identity_directory_settings_invalid: 'a setting of the identity directory is invalid',
+  identity_directory_secret_key_missing:
+    'the bind password cannot be stored: CERTSVC_SCEP_ENC_KEY is not configured',
+  identity_directory_secret_unreadable:
+    'the stored bind password cannot be opened with CERTSVC_SCEP_ENC_KEY; send it again',
 } as const satisfies Partial<Record<CertsvcErrorCode, string>>;
 
 /** A code that module error classes throw (it has a catalogue message). */

@@ -153,6 +153,13 @@ export const CERTSVC_ERROR_STATUSES = {
   webhook_disabled: 409,
   webhook_encryption_key_missing: 409,
   webhooks_disabled: 404,
+  // Identity SID look-ups (docs/certificate-service/identity-sid.md)
+  identity_not_found: 404,
+  identity_directory_not_configured: 409,
+  identity_directory_unavailable: 503,
+  identity_directory_settings_invalid: 400,
+  identity_directory_secret_key_missing: 409,
+  identity_directory_secret_unreadable: 409,
 } as const satisfies Record<string, number>;
 
 export type CertsvcErrorCode = keyof typeof CERTSVC_ERROR_STATUSES;

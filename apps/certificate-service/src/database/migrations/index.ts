@@ -16,6 +16,7 @@ import { RootCrl1795700400000 } from './1795700400000-root-crl';
 import { Networks1795700500000 } from './1795700500000-networks';
 import { LogSnapshots1795700600000 } from './1795700600000-log-snapshots';
 import { IssuanceDirectives1795700700000 } from './1795700700000-issuance-directives';
+import { IdentityDirectory1795800200000 } from './1795800200000-identity-directory';
 import { TpmVendorRoots1795800100000 } from './1795800100000-tpm-vendor-roots';
 import { AppAttest1795800300000 } from './1795800300000-app-attest';
 import { TpmAttestation1795800500000 } from './1795800500000-tpm-attestation';
@@ -40,6 +41,7 @@ export const CERTSVC_MIGRATIONS = [
   Networks1795700500000,
   LogSnapshots1795700600000,
   IssuanceDirectives1795700700000,
+  IdentityDirectory1795800200000,
   TpmVendorRoots1795800100000,
   AppAttest1795800300000,
   TpmAttestation1795800500000,
