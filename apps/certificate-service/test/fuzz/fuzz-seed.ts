@@ -14,6 +14,10 @@ import {
 } from '../support/sessions';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 import { ocspGetPathValue } from '../pki/ocsp-get-path';
+import { appAttestPki, appAttestReceipt } from '../app-attest/app-attest-fixture';
+
+/** The App Attest root the fuzzed app trusts (its env) and the seed attests under. */
+export const FUZZ_APP_ATTEST = appAttestPki();
 
 /** Real objects the fuzz requests address, replaced when a request consumes one. */
 export class CertificateFuzzSeed {
@@ -275,6 +279,11 @@ export class CertificateFuzzSeed {
       .set(...bearer(this.admin.accessToken))
       .send({ serial: this.allowlistSerial, note: 'fuzz' })
       .expect(201);
+  }
+
+  /** A fresh App Attest challenge of the issued device and a valid attestation over it. */
+  appAttestReceipt(): Promise<Record<string, unknown>> {
+    return appAttestReceipt(this.t, FUZZ_APP_ATTEST, this.issued.serial);
   }
 
   /** A one-use enrollment nonce. */

@@ -138,6 +138,7 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
     'PUT /api/v1/service-accounts/{id}/allowed-purposes': { allowed_purposes: ['wifi'] },
     'PUT /api/v1/service-accounts/{id}/enabled': { enabled: true },
     'PUT /api/v1/settings/enroll-source-auth': { mode: 'off' },
+    'POST /api/v1/enroll/app-attest/challenge': { serial: issued.serial },
     'PUT /api/v1/settings/sa-auto-approve': { policy: 'off' },
     'POST /api/v1/users/local': {
       email: 'fuzz-created@certsvc.test',
@@ -180,6 +181,11 @@ export async function validCertificateRequest(
     op.path.startsWith('/api/v1/enroll/issuance-directives/{id}/')
   ) {
     valid.headers = { 'x-agent-secret': seed.issued.agentSecret };
+  }
+  if (op.key === 'POST /api/v1/enroll/app-attest') {
+    // A fresh one-use challenge and a valid attestation over it for every case.
+    valid.body = await seed.appAttestReceipt();
+    valid.prepared = true;
   }
   if (op.key === 'POST /api/v1/enroll') {
     // Re-enrollment of a known device: a fresh one-use nonce for every case.

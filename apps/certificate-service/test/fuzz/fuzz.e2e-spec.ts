@@ -15,7 +15,7 @@ import {
 import { DataSource } from 'typeorm';
 import { buildOpenApiDocument } from '../../src/api/openapi/openapi-document';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { CertificateFuzzSeed } from './fuzz-seed';
+import { CertificateFuzzSeed, FUZZ_APP_ATTEST } from './fuzz-seed';
 import {
   certificateEnvelopeProblem,
   replaceConsumed,
@@ -61,6 +61,7 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
         CERTSVC_DEFAULT_MAX_DEVICES: '100000',
         CERTSVC_WEBHOOKS_ENABLED: 'true',
         CERTSVC_WEBHOOK_ENC_KEY: '77'.repeat(32),
+        ...FUZZ_APP_ATTEST.env,
       },
     });
     const baseUrl = await listen(t);
@@ -72,6 +73,8 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
         'service_accounts.last_used_at':
           'written after the answer by any request a token authenticated, refused ones included',
         'service_accounts.updated_at': 'touched by that same last-used write',
+        'app_attest_challenges.used_at':
+          'one attempt per App Attest challenge: a refused receipt spends its challenge',
       },
     });
     console.log(
