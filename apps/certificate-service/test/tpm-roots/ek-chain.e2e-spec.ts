@@ -137,6 +137,43 @@ describe('EK certificate chain (verifyEkChain)', () => {
     expect(verifyEkChain(ek.der, [], [anchor(ca.pem)])).toEqual({ ok: false, reason: 'untrusted' });
   });
 
+  it('refuses a path through a non-CA, a not-understood or a too-deep intermediate as untrusted', async () => {
+    const issueEk = async (issuer: OpensslCa) =>
+      (await opensslCertificate(dir, { subject: '/', issuer, extensions: ekExtensions() })).der;
+    const intermediate = (issuer: OpensslCa, extensions: string) =>
+      opensslCertificate(dir, { subject: '/CN=TPM Intermediate', issuer, extensions });
+    const good = await intermediate(ca, CA_EXTENSIONS);
+    expect(verifyEkChain(await issueEk(good), [good.der], [anchor(ca.pem)]).ok).toBe(true);
+
+    const notCa = await intermediate(
+      ca,
+      'basicConstraints=critical,CA:FALSE\nsubjectKeyIdentifier=hash\n',
+    );
+    const odd = await intermediate(
+      ca,
+      `${CA_EXTENSIONS}nameConstraints=critical,permitted;DNS:tpm.example\n`,
+    );
+    const shallow = await opensslCertificate(dir, {
+      subject: '/CN=Shallow TPM Root',
+      extensions:
+        'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign\nsubjectKeyIdentifier=hash\n',
+    });
+    const deep = await intermediate(shallow, CA_EXTENSIONS);
+    const cases: [OpensslCa, OpensslCa][] = [
+      [notCa, ca],
+      [odd, ca],
+      [deep, shallow],
+    ];
+    for (const [via, root] of cases) {
+      expect(verifyEkChain(await issueEk(via), [via.der], [anchor(root.pem)])).toEqual({
+        ok: false,
+        reason: 'untrusted',
+      });
+    }
+    // directly under the pathlen:0 root, an EK is fine
+    expect(verifyEkChain(await issueEk(shallow), [], [anchor(shallow.pem)]).ok).toBe(true);
+  });
+
   it('trusts an EK under a self-signed X.509 v1 root', async () => {
     const v1 = await opensslCertificate(dir, { subject: '/CN=Old TPM Root' });
     expect(parseTrustCertificate(v1.der)?.fields.version).toBe(0);

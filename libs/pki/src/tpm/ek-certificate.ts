@@ -122,9 +122,13 @@ export function certificateIssuedBy(child: TrustCertificate, parent: TrustCertif
   }
 }
 
+function signsCertificates(cert: TrustCertificate): boolean {
+  return cert.keyUsage === undefined || (cert.keyUsage & KU_KEY_CERT_SIGN) !== 0;
+}
+
 /** A CA certificate: basicConstraints cA, or a self-signed X.509 v1 certificate (old roots). */
 export function isCaCertificate(cert: TrustCertificate): boolean {
-  if (cert.keyUsage !== undefined && (cert.keyUsage & KU_KEY_CERT_SIGN) === 0) return false;
+  if (!signsCertificates(cert)) return false;
   if (cert.ca) return true;
   return cert.fields.version === 0 && cert.selfIssued && certificateIssuedBy(cert, cert);
 }
@@ -179,8 +183,8 @@ function findPath(
   }
   for (let i = 0; i < intermediates.length; i++) {
     const next = intermediates[i];
-    if (used.has(i) || !next.ca || next.unknownCritical || !certificateIssuedBy(child, next))
-      continue;
+    const usable = next.ca && !next.unknownCritical && signsCertificates(next);
+    if (used.has(i) || !usable || !certificateIssuedBy(child, next)) continue;
     const rest = findPath(next, intermediates, anchors, new Set([...used, i]));
     if (rest) return [{ cert: next }, ...rest];
   }
@@ -224,7 +228,7 @@ export function verifyEkChain(
   const trusted: Candidate[] = [];
   for (const anchor of anchors) {
     const cert = parseTrustCertificate(anchor.der);
-    if (cert && isCaCertificate(cert)) trusted.push({ cert, anchor });
+    if (cert && isCaCertificate(cert) && !cert.unknownCritical) trusted.push({ cert, anchor });
   }
   const path = findPath(ek, intermediates as TrustCertificate[], trusted, new Set());
   const anchor = path?.[path.length - 1]?.anchor;
