@@ -17,6 +17,7 @@ import { AuditModule } from '../modules/audit/audit.module';
 import { AuthModule } from '../modules/auth/auth.module';
 import { DevicesModule } from '../modules/devices/devices.module';
 import { EnrollmentModule } from '../modules/enrollment/enrollment.module';
+import { TokenRecoverModule } from '../modules/token-recover/token-recover.module';
 import { RequestsModule } from '../modules/requests/requests.module';
 import { ServiceAccountsModule } from '../modules/service-accounts/service-accounts.module';
 import { SettingsModule } from '../modules/settings/settings.module';
@@ -58,6 +59,7 @@ export class AppModule {
         SettingsModule,
         AgentUpdateModule,
         EnrollmentModule,
+        TokenRecoverModule,
         AgentModule,
         CaModule,
         IssuerSettingsModule,

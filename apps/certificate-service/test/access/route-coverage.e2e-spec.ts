@@ -11,6 +11,7 @@ import { PKI_SETTINGS_ROWS } from './matrices/pki-settings.matrix';
 import { WEBHOOKS_ROWS } from './matrices/webhooks.matrix';
 import { ISSUER_PROFILES_ROWS } from './matrices/issuer-profiles.matrix';
 import { NETWORKS_ROWS } from './matrices/networks.matrix';
+import { TOKEN_RECOVER_ROWS } from './matrices/token-recover.matrix';
 import { APP_ATTEST_ROWS } from './matrices/app-attest.matrix';
 import { LOG_SNAPSHOTS_ROWS } from './matrices/log-snapshots.matrix';
 import { ISSUANCE_DIRECTIVES_ROWS } from './matrices/issuance-directives.matrix';
@@ -28,6 +29,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'webhooks-role-matrix.e2e-spec.ts': WEBHOOKS_ROWS,
   'issuer-profiles-role-matrix.e2e-spec.ts': ISSUER_PROFILES_ROWS,
   'networks-role-matrix.e2e-spec.ts': NETWORKS_ROWS,
+  'token-recover-role-matrix.e2e-spec.ts': TOKEN_RECOVER_ROWS,
   'app-attest-role-matrix.e2e-spec.ts': APP_ATTEST_ROWS,
   'log-snapshots-role-matrix.e2e-spec.ts': LOG_SNAPSHOTS_ROWS,
   'issuance-directives-role-matrix.e2e-spec.ts': ISSUANCE_DIRECTIVES_ROWS,

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { enrollDevice, type EnrolledDevice } from '../fixtures/enroll';
@@ -14,6 +14,8 @@ import {
 } from '../support/sessions';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestApp } from '../support/test-app';
 import { ocspGetPathValue } from '../pki/ocsp-get-path';
+import { DevicesRepository } from '../../src/modules/devices/devices.repository';
+import { recoverMessage } from '../../src/modules/token-recover/recover-proof';
 import { appAttestPki, appAttestReceipt } from '../app-attest/app-attest-fixture';
 
 /** The App Attest root the fuzzed app trusts (its env) and the seed attests under. */
@@ -62,6 +64,10 @@ export class CertificateFuzzSeed {
   tpmRootId = '';
   tpmRootPem = '';
 
+  /** A device with a pinned continuity key (`POST /enroll/token-recover`) and its private half. */
+  recovering!: EnrolledDevice;
+  recoveringKey!: KeyObject;
+
   constructor(private readonly t: TestApp) {}
 
   private get http() {
@@ -86,6 +92,7 @@ export class CertificateFuzzSeed {
     this.reenrolling = await enrollDevice(this.t);
     this.decommissioned = await enrollDevice(this.t);
     await this.newAllowlistEntry();
+    await this.newRecoveringDevice();
     this.sshDevice = await enrollDevice(this.t);
     this.sshKeyLine = sshEd25519Line();
     await this.newPendingSshKey();
@@ -120,6 +127,31 @@ export class CertificateFuzzSeed {
       .send(gzipSync('{"level":"info","msg":"fuzz"}\n'))
       .expect(201);
     this.logSnapshotId = (res.body as { id: string }).id;
+  }
+
+  /** Enrolls a device and pins a fresh continuity key to it (through the devices module). */
+  async newRecoveringDevice(): Promise<void> {
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    this.recovering = await enrollDevice(this.t);
+    this.recoveringKey = privateKey;
+    const devices = this.t.app.get(DevicesRepository);
+    const row = await devices.findBySerial(this.recovering.serial);
+    if (!row) throw new Error('the recovering device was not stored');
+    await devices.update(row.id, {
+      continuityKey: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    });
+  }
+
+  /** A valid `POST /enroll/token-recover` body: a fresh nonce signed with the continuity key. */
+  async recoverBody(): Promise<Record<string, unknown>> {
+    const nonce = await this.nonce();
+    const message = recoverMessage('continuity', this.recovering.serial, nonce);
+    return {
+      serial: this.recovering.serial,
+      nonce,
+      key: 'continuity',
+      signature: sign('sha256', message, this.recoveringKey).toString('base64'),
+    };
   }
 
   /** Creates a Wi-Fi network (the fuzz may delete the previous one). */

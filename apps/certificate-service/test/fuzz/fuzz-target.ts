@@ -200,6 +200,11 @@ export async function validCertificateRequest(
     };
     valid.prepared = true;
   }
+  if (op.key === 'POST /api/v1/enroll/token-recover') {
+    // A fresh one-use nonce signed with the device's pinned continuity key for every case.
+    valid.body = await seed.recoverBody();
+    valid.prepared = true;
+  }
   return valid;
 }
 

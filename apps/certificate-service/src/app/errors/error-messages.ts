@@ -43,6 +43,8 @@ export const CERTSVC_ERROR_MESSAGES = {
   // enrollment, agent, devices, settings
   nonce_invalid: 'nonce is unknown, expired or already used; ask for a new one',
   enrollment_token_invalid: 'serial or enrollment token is not valid',
+  token_recover_failed:
+    'the enrollment token cannot be recovered with this proof; ask for a new nonce and sign again',
   enroll_source_auth_failed: 'the request source could not be verified',
   tpm_evidence_invalid: 'a TPM structure in the request cannot be read; see details.field',
   purpose_not_assigned: 'this purpose is not assigned to the device or is denied for it',

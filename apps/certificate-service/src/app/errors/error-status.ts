@@ -53,6 +53,7 @@ export const CERTSVC_ERROR_STATUSES = {
   nonce_invalid: 400,
   tpm_evidence_invalid: 400,
   enrollment_token_invalid: 401,
+  token_recover_failed: 403,
   purpose_not_assigned: 403,
   agent_unauthorized: 401,
   certificate_not_issued: 409,

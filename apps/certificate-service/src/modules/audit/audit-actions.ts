@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'device.purpose_overrides_change',
   'device.purpose_request_decision',
   'device.enrollment_token_rotate',
+  'device.enrollment_token_recover',
   'device.tpm_unbind',
   'device.tpm_pin_release',
   'device.enroll_key_release',

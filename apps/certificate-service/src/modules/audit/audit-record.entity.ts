@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type AuditActorKind = 'user' | 'service_account' | 'system';
+export type AuditActorKind = 'user' | 'service_account' | 'device' | 'system';
 
-/** One administrative action. `actor` is the person's email, `API` or `system`. */
+/** One administrative action. `actor` is the person's email, `API`, `device:<serial>` or `system`. */
 @Entity('audit_log')
 @Index(['action', 'at'])
 export class AuditRecordEntity {

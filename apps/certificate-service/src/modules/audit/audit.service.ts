@@ -3,13 +3,19 @@ import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { actorLabel, type Actor } from '../../app/access/actor';
 import type { AuditAction } from './audit-actions';
 import type { AuditRecordEntity } from './audit-record.entity';
-import { AuditRepository, type AuditFilter } from './audit.repository';
+import { AuditRepository, type AuditFilter, type NewAuditRecord } from './audit.repository';
 import { loggableError } from '@platform/logging';
+
+/** A device acting for itself, proved by a key pinned to it (e.g. token recovery). */
+export interface DeviceAuditActor {
+  readonly kind: 'device';
+  readonly serial: string;
+}
 
 export interface AuditEntry {
   action: AuditAction;
   /** Who acted; null for the service itself (bootstrap, background tasks). */
-  actor: Actor | null;
+  actor: Actor | DeviceAuditActor | null;
   /** What was acted on (email, service-account id, serial...). */
   target?: string;
   details?: Record<string, unknown>;
@@ -25,13 +31,10 @@ export class AuditService {
   ) {}
 
   async record(entry: AuditEntry): Promise<void> {
-    const actor = entry.actor;
     try {
       await this.repository.insert({
         action: entry.action,
-        actor: actor ? actorLabel(actor) : 'system',
-        actorKind: actor ? actor.kind : 'system',
-        serviceAccountId: actor?.kind === 'service_account' ? actor.id : null,
+        ...actorColumns(entry.actor),
         target: entry.target ?? null,
         details: entry.details ?? {},
       });
@@ -55,9 +58,7 @@ export class AuditService {
       await this.repository.insertMany(
         entries.map((entry) => ({
           action: entry.action,
-          actor: entry.actor ? actorLabel(entry.actor) : 'system',
-          actorKind: entry.actor ? entry.actor.kind : 'system',
-          serviceAccountId: entry.actor?.kind === 'service_account' ? entry.actor.id : null,
+          ...actorColumns(entry.actor),
           target: entry.target ?? null,
           details: entry.details ?? {},
         })),
@@ -86,4 +87,19 @@ export class AuditService {
   async export(filter: AuditFilter, max: number): Promise<AuditRecordEntity[]> {
     return this.repository.all(filter, max);
   }
+}
+
+/** The actor columns: email, `API`, `device:<serial>` or `system`, and the kind. */
+function actorColumns(
+  actor: AuditEntry['actor'],
+): Pick<NewAuditRecord, 'actor' | 'actorKind' | 'serviceAccountId'> {
+  if (!actor) return { actor: 'system', actorKind: 'system', serviceAccountId: null };
+  if (actor.kind === 'device') {
+    return { actor: `device:${actor.serial}`, actorKind: 'device', serviceAccountId: null };
+  }
+  return {
+    actor: actorLabel(actor),
+    actorKind: actor.kind,
+    serviceAccountId: actor.kind === 'service_account' ? actor.id : null,
+  };
 }

@@ -5,8 +5,11 @@ export class AuditRecordDto {
   @ApiProperty() id!: string;
   @ApiProperty({ format: 'date-time' }) at!: string;
   @ApiProperty() action!: string;
-  @ApiProperty({ description: 'email, `API` for a service account, or `system`' }) actor!: string;
-  @ApiProperty({ enum: ['user', 'service_account', 'system'] }) actor_kind!: string;
+  @ApiProperty({
+    description: 'email, `API` for a service account, `device:<serial>`, or `system`',
+  })
+  actor!: string;
+  @ApiProperty({ enum: ['user', 'service_account', 'device', 'system'] }) actor_kind!: string;
   @ApiProperty({ nullable: true, type: String }) target!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details!: Record<string, unknown>;
 
