@@ -16,6 +16,7 @@ import { APP_ATTEST_ROWS } from './matrices/app-attest.matrix';
 import { LOG_SNAPSHOTS_ROWS } from './matrices/log-snapshots.matrix';
 import { ISSUANCE_DIRECTIVES_ROWS } from './matrices/issuance-directives.matrix';
 import { TPM_ROOTS_ROWS } from './matrices/tpm-roots.matrix';
+import { IDENTITY_SID_ROWS } from './matrices/identity-sid.matrix';
 
 /** The three role matrices, by the spec file that runs each. */
 const TABLES: Record<string, readonly MatrixRoute[]> = {
@@ -34,6 +35,7 @@ const TABLES: Record<string, readonly MatrixRoute[]> = {
   'log-snapshots-role-matrix.e2e-spec.ts': LOG_SNAPSHOTS_ROWS,
   'issuance-directives-role-matrix.e2e-spec.ts': ISSUANCE_DIRECTIVES_ROWS,
   'tpm-roots-role-matrix.e2e-spec.ts': TPM_ROOTS_ROWS,
+  'identity-sid-role-matrix.e2e-spec.ts': IDENTITY_SID_ROWS,
 };
 
 /**

@@ -72,6 +72,19 @@ function bodies(seed: CertificateFuzzSeed): Record<string, unknown> {
       radius_server_names: ['radius.fuzz.test'],
     },
     'PUT /api/v1/settings/issuers/{purpose}': { kind: 'built_in' },
+    // disabled, and the fuzz app has no CERTSVC_SCEP_ENC_KEY: no bind password can be stored,
+    // so the directory is never enabled and look-ups answer 409 (never dial out)
+    'PUT /api/v1/settings/identity-directory': {
+      enabled: false,
+      url: 'ldaps://dc.fuzz.test',
+      bind_dn: 'cn=svc,dc=fuzz,dc=test',
+      base_dn: 'dc=fuzz,dc=test',
+    },
+    'POST /api/v1/enroll/identity-sid': {
+      serial: issued.serial,
+      enrollment_token: issued.enrollmentToken,
+      upn: 'fuzz@fuzz.test',
+    },
     'POST /api/v1/settings/tpm-roots': {
       name: 'fuzz-created',
       certificate_pem: seed.tpmRootPem,
