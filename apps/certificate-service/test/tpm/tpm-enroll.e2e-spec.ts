@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rowCounts, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
+import { enrollDevice, rowCounts, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
 import { opensslCsr } from '../fixtures/openssl';
-import { issueCertificate } from '../fixtures/issue';
+import { approveRows, issueCertificate } from '../fixtures/issue';
 import { bearer, loginAdmin, type TestUser } from '../support/sessions';
 import {
   SwtpmDevice,
@@ -376,6 +376,48 @@ describe('TPM attestation - /api/v1/enroll/nonce and /api/v1/enroll (POST) with 
       );
     } finally {
       await setPolicy('off');
+    }
+  });
+
+  it('a service account may not approve an unattested request under the attestation check', async () => {
+    const sa = (
+      await t.http
+        .post('/api/v1/service-accounts')
+        .set(...bearer(admin.accessToken))
+        .send({ name: `mdm-${uniqueSerial()}` })
+        .expect(201)
+    ).body.token as string;
+    const setStep = (attestation: string) =>
+      t.http
+        .put('/api/v1/settings/sa-auto-approve')
+        .set(...bearer(admin.accessToken))
+        .send({ policy: 'off', attestation })
+        .expect(200);
+    try {
+      expect((await setStep('required')).body.attestation).toBe('required');
+      const software = await enrollDevice(t, { extra: { platform: 'linux' } });
+      const [refused] = await approveRows(t, sa, [software.requestId]);
+      expect(refused).toMatchObject({ status: 'error', error: 'attestation_required' });
+
+      const serial = uniqueSerial('TPM');
+      const answer = await askNonce(tpm, serial);
+      await tpm.createKey();
+      const attested = await enroll(
+        tpm,
+        serial,
+        answer.nonce,
+        await tpm.evidence(answer.nonce, answer.activation),
+      );
+      expect(attested.status).toBe(201);
+      const [approved] = await approveRows(t, sa, [attested.body.request_id as string]);
+      expect(approved.status).toBe('issued');
+
+      // if_bound: an unbound device passes; the refusal above stays only for bound devices.
+      await setStep('if_bound');
+      const [passes] = await approveRows(t, sa, [software.requestId]);
+      expect(passes.status).toBe('issued');
+    } finally {
+      await setStep('if_bound');
     }
   });
 

@@ -24,6 +24,10 @@ export interface ApprovalCandidate {
   identityKey: string;
   /** Device owner (an `ssh` certificate's principals come from it). */
   owner: string | null;
+  /** The request carried verified TPM evidence, or (user, SSH) its device has a pinned AK. */
+  attested: boolean;
+  /** The device has a pinned EK or AK. */
+  deviceTpmBound: boolean;
 }
 
 export interface ConflictGroup {
@@ -46,7 +50,10 @@ export class ApprovalRepository {
       `SELECT r.id, r.device_id, r.purpose, r.status, r.csr_der, r.public_key_spki_der,
               r.key_algorithm, r.requester_kind,
               r.user_identity, r.upn, r.sid, r.registered_during_block,
-              d.serial, d.blocked, d.identity_key, d.owner
+              d.serial, d.blocked, d.identity_key, d.owner,
+              (r.attestation = 'tpm'
+                OR (r.purpose <> 'wifi' AND d.tpm_ak_public IS NOT NULL)) AS attested,
+              (d.tpm_ek_cert_serial IS NOT NULL OR d.tpm_ak_public IS NOT NULL) AS tpm_bound
        FROM certificate_requests r JOIN devices d ON d.id = r.device_id
        WHERE r.id = ANY($1::uuid[])`,
       [ids],
@@ -67,6 +74,8 @@ export class ApprovalRepository {
       blocked: boolean;
       identity_key: string;
       owner: string | null;
+      attested: boolean;
+      tpm_bound: boolean;
     }[];
     return rows.map((r) => ({
       id: r.id,
@@ -87,6 +96,8 @@ export class ApprovalRepository {
       deviceBlocked: r.blocked,
       identityKey: r.identity_key,
       owner: r.owner,
+      attested: r.attested,
+      deviceTpmBound: r.tpm_bound,
     }));
   }
 

@@ -9,7 +9,8 @@ import { isX509Purpose } from '@platform/pki';
 import { CorpOwnershipCheck, type CorpOwnershipVerdict } from '../settings/corp-ownership-check';
 import { ApprovalRepository, type ApprovalCandidate } from './approval.repository';
 import type { ApprovalRow } from './approval.types';
-import { serviceAccountRefusal } from './service-account-checks';
+import { attestationVerdict, serviceAccountRefusal } from './service-account-checks';
+import { PolicySettingsService } from '../settings/policy-settings.service';
 
 const LICENSE_CODES = new Set(['license_limit', 'license_tamper', 'license_purpose_limit']);
 
@@ -25,6 +26,7 @@ export class ApprovalService {
     private readonly approvals: ApprovalRepository,
     private readonly issuance: IssuanceService,
     private readonly corpOwnership: CorpOwnershipCheck,
+    private readonly policies: PolicySettingsService,
     private readonly audit: AuditService,
     private readonly tracing: Tracing,
   ) {}
@@ -88,6 +90,7 @@ export class ApprovalService {
     refusals: Map<string, string>,
   ): Promise<ApprovalCandidate[]> {
     const corpEnabled = await this.corpOwnership.enabled();
+    const attestationStep = (await this.policies.saAutoApprove()).value.attestation;
     // Corp ownership is asked only for requests whose purpose passed (the spec's order).
     const verdicts: Map<string, CorpOwnershipVerdict> = corpEnabled
       ? await this.corpOwnership.checkMany(
@@ -100,7 +103,7 @@ export class ApprovalService {
       const corp: CorpOwnershipVerdict | 'skipped' =
         corpEnabled && purposeAllowed ? (verdicts.get(c.serial) ?? 'error') : 'skipped';
       const refusal = serviceAccountRefusal({
-        attestation: 'not_required',
+        attestation: attestationVerdict(attestationStep, c),
         purposeAllowed,
         corpOwnership: corp,
         registeredDuringBlock: c.registeredDuringBlock,

@@ -1,4 +1,8 @@
-import { serviceAccountRefusal, type ServiceAccountCheckInput } from './service-account-checks';
+import {
+  attestationVerdict,
+  serviceAccountRefusal,
+  type ServiceAccountCheckInput,
+} from './service-account-checks';
 
 const pass: ServiceAccountCheckInput = {
   attestation: 'not_required',
@@ -45,5 +49,19 @@ describe('serviceAccountRefusal', () => {
 
   it('refuses requests registered during a block even when the device is unblocked now', () => {
     expect(serviceAccountRefusal({ ...pass, registeredDuringBlock: true })).toBe('device_blocked');
+  });
+});
+
+describe('attestationVerdict', () => {
+  it.each([
+    ['off', false, false, 'not_required'],
+    ['off', false, true, 'not_required'],
+    ['if_bound', false, false, 'not_required'],
+    ['if_bound', false, true, 'failed'],
+    ['if_bound', true, true, 'passed'],
+    ['required', false, false, 'failed'],
+    ['required', true, false, 'passed'],
+  ] as const)('%s, attested %s, bound %s → %s', (step, attested, deviceTpmBound, verdict) => {
+    expect(attestationVerdict(step, { attested, deviceTpmBound })).toBe(verdict);
   });
 });

@@ -1,13 +1,11 @@
 import type { CorpOwnershipVerdict } from '../settings/corp-ownership-check';
+import type { SaAttestationStep } from '../settings/sa-auto-approve.policy';
 
 export type ServiceAccountRefusal =
   'attestation_required' | 'purpose_not_allowed' | 'corp_ownership_denied' | 'device_blocked';
 
 export interface ServiceAccountCheckInput {
-  /**
-   * Hardware attestation verdict. No attestation policy exists yet, so callers pass
-   * `not_required` (the check passes); a later policy supplies `passed` or `failed`.
-   */
+  /** Hardware attestation verdict under the policy's step (`attestationVerdict`). */
   attestation: 'not_required' | 'passed' | 'failed';
   purposeAllowed: boolean;
   /** `skipped` when the corp-ownership policy is `off`. */
@@ -31,4 +29,16 @@ export function serviceAccountRefusal(
   }
   if (input.registeredDuringBlock || input.deviceBlocked) return 'device_blocked';
   return undefined;
+}
+
+/**
+ * The hardware-attestation check under the service-account policy's step: `off` never asks;
+ * `if_bound` asks requests of TPM-bound devices; `required` asks every request.
+ */
+export function attestationVerdict(
+  step: SaAttestationStep,
+  request: { attested: boolean; deviceTpmBound: boolean },
+): ServiceAccountCheckInput['attestation'] {
+  if (step === 'off' || (step === 'if_bound' && !request.deviceTpmBound)) return 'not_required';
+  return request.attested ? 'passed' : 'failed';
 }

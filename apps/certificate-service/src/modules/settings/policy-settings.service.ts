@@ -95,13 +95,18 @@ export class PolicySettingsService {
    */
   async setSaAutoApprove(
     actor: Actor,
-    input: Omit<SaAutoApprovePolicy, 'webhookSecretSealed'> & { webhookSecret?: string | null },
+    input: Omit<SaAutoApprovePolicy, 'webhookSecretSealed' | 'attestation'> & {
+      webhookSecret?: string | null;
+      /** Undefined keeps the stored step. */
+      attestation?: SaAutoApprovePolicy['attestation'];
+    },
   ): Promise<Stored<SaAutoApprovePolicy>> {
     const before = await this.saAutoApprove();
     if (input.webhookUrl !== null) this.corpWebhook.checkUrl(input.webhookUrl);
     const { webhookSecret, ...fields } = input;
     const policy: SaAutoApprovePolicy = {
       ...fields,
+      attestation: fields.attestation ?? before.value.attestation,
       webhookSecretSealed:
         webhookSecret === undefined
           ? before.value.webhookSecretSealed

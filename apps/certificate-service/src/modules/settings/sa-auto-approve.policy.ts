@@ -8,8 +8,18 @@ export const CORP_OWNERSHIP_POLICIES = [
 ] as const;
 export type CorpOwnershipPolicy = (typeof CORP_OWNERSHIP_POLICIES)[number];
 
+/**
+ * The hardware-attestation check of service-account approval (the first of its checks):
+ * `off` — not checked; `if_bound` (default) — a request of a TPM-bound device must be attested
+ * (its own TPM evidence, or for user and SSH requests the device's pinned AK); `required` —
+ * every request must be.
+ */
+export const SA_ATTESTATION_STEPS = ['off', 'if_bound', 'required'] as const;
+export type SaAttestationStep = (typeof SA_ATTESTATION_STEPS)[number];
+
 export interface SaAutoApprovePolicy {
   policy: CorpOwnershipPolicy;
+  attestation: SaAttestationStep;
   /** Ownership webhook; null when not configured (never read as permission). */
   webhookUrl: string | null;
   webhookTimeoutMs: number;
@@ -24,6 +34,7 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
 
 export const DEFAULT_SA_AUTO_APPROVE: SaAutoApprovePolicy = {
   policy: 'off',
+  attestation: 'if_bound',
   webhookUrl: null,
   webhookTimeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
   webhookSecretSealed: null,
@@ -38,8 +49,13 @@ export function saAutoApproveFromJson(
   const url = value.webhook_url;
   const timeout = value.webhook_timeout_ms;
   const sealed = value.webhook_secret_sealed;
+  const attestation =
+    value.attestation === undefined
+      ? 'if_bound'
+      : (SA_ATTESTATION_STEPS.find((s) => s === value.attestation) ?? 'required');
   return {
     policy,
+    attestation,
     webhookUrl: typeof url === 'string' && url !== '' ? url : null,
     webhookTimeoutMs: typeof timeout === 'number' ? timeout : DEFAULT_WEBHOOK_TIMEOUT_MS,
     webhookSecretSealed: typeof sealed === 'string' && sealed !== '' ? sealed : null,
@@ -49,6 +65,7 @@ export function saAutoApproveFromJson(
 export function saAutoApproveToJson(policy: SaAutoApprovePolicy): Record<string, unknown> {
   return {
     policy: policy.policy,
+    attestation: policy.attestation,
     webhook_url: policy.webhookUrl,
     webhook_timeout_ms: policy.webhookTimeoutMs,
     webhook_secret_sealed: policy.webhookSecretSealed,

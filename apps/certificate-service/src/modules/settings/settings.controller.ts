@@ -54,6 +54,7 @@ export class SettingsController {
       webhookUrl: body.webhook_url ?? null,
       webhookTimeoutMs: body.webhook_timeout_ms ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
       webhookSecret: body.webhook_secret,
+      attestation: body.attestation,
     });
     return SaAutoApproveDto.from(stored);
   }

@@ -16,7 +16,9 @@ import { OptionalNotNull } from '@platform/http';
 import type { Stored } from '../policy-settings.service';
 import {
   CORP_OWNERSHIP_POLICIES,
+  SA_ATTESTATION_STEPS,
   type CorpOwnershipPolicy,
+  type SaAttestationStep,
   type SaAutoApprovePolicy,
 } from '../sa-auto-approve.policy';
 
@@ -51,6 +53,15 @@ export class PutSaAutoApproveDto {
   @Matches(/^[\x21-\x7e]+$/, { message: 'webhook_secret must be printable ASCII without spaces' })
   webhook_secret?: string | null;
 
+  @ApiPropertyOptional({
+    enum: SA_ATTESTATION_STEPS,
+    description:
+      'hardware-attestation check of service-account approval: off, if_bound (default: a TPM-bound device must be attested), required; absent keeps the stored step',
+  })
+  @OptionalNotNull()
+  @IsIn(SA_ATTESTATION_STEPS)
+  attestation?: SaAttestationStep;
+
   @ApiPropertyOptional({ minimum: 100, maximum: 30000, default: 3000 })
   @OptionalNotNull()
   @IsInt()
@@ -61,6 +72,7 @@ export class PutSaAutoApproveDto {
 
 export class SaAutoApproveDto {
   @ApiProperty({ enum: CORP_OWNERSHIP_POLICIES }) policy!: CorpOwnershipPolicy;
+  @ApiProperty({ enum: SA_ATTESTATION_STEPS }) attestation!: SaAttestationStep;
   @ApiProperty({ nullable: true, type: String }) webhook_url!: string | null;
   @ApiProperty() webhook_timeout_ms!: number;
   @ApiProperty({ description: 'whether a signing secret is stored (it is never returned)' })
@@ -76,6 +88,7 @@ export class SaAutoApproveDto {
   static from(stored: Stored<SaAutoApprovePolicy>): SaAutoApproveDto {
     return {
       policy: stored.value.policy,
+      attestation: stored.value.attestation,
       webhook_url: stored.value.webhookUrl,
       webhook_timeout_ms: stored.value.webhookTimeoutMs,
       webhook_secret_set: stored.value.webhookSecretSealed !== null,
