@@ -1,8 +1,10 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { DevicesRepository } from '../../src/modules/devices/devices.repository';
+import { continuityMessage } from '../../src/modules/enrollment/enroll-attestation.service';
 import { recoverMessage, type RecoverKey } from '../../src/modules/token-recover/recover-proof';
-import { enrollDevice, nonce, sql, startEnrollApp } from '../fixtures/enroll';
-import { SwtpmDevice } from '../support/swtpm-device';
+import { enrollDevice, nonce, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
+import { bearer, loginAdmin } from '../support/sessions';
+import { SwtpmDevice, type ActivationChallenge } from '../support/swtpm-device';
 import type { TestApp } from '../support/test-app';
 
 /**
@@ -57,6 +59,57 @@ describe('Token recovery with the TPM AK - /api/v1/enroll/token-recover (POST)',
       message: expect.any(String),
     });
   };
+
+  it('recovers with the AK and the continuity key that an attested first enroll pinned', async () => {
+    const admin = await loginAdmin(t);
+    await t.http
+      .post('/api/v1/settings/tpm-roots')
+      .set(...bearer(admin.accessToken))
+      .send({ name: 'swtpm', certificate_pem: tpm.ek.vendorRootPem })
+      .expect(201);
+    const serial = uniqueSerial('TPM');
+    const answer = (
+      await t.http.post('/api/v1/enroll/nonce').send({ serial, tpm: tpm.nonceBody() }).expect(201)
+    ).body as { nonce: string; activation?: ActivationChallenge };
+    expect(answer.activation).toBeDefined();
+    const continuity = generateKeyPairSync('ed25519');
+    const enrolled = await t.http.post('/api/v1/enroll').send({
+      csr: await tpm.csr(serial),
+      serial,
+      nonce: answer.nonce,
+      platform: 'linux',
+      agent_version: '2.4.1',
+      tpm: await tpm.evidence(answer.nonce, answer.activation),
+      continuity_key: continuity.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+      continuity_signature: sign(
+        null,
+        continuityMessage(serial, answer.nonce),
+        continuity.privateKey,
+      ).toString('base64'),
+    });
+    expect(enrolled.status).toBe(201);
+    const [pins] = await sql<{ ak: boolean; continuity: boolean }>(
+      t,
+      `SELECT tpm_ak_public IS NOT NULL AS ak, continuity_key IS NOT NULL AS continuity
+         FROM devices WHERE serial = $1`,
+      [serial],
+    );
+    expect(pins).toEqual({ ak: true, continuity: true });
+
+    const byAk = await recover(serial, (m) => tpm.signWithAk(m));
+    expect(byAk.status).toBe(200);
+    await purposes(serial, enrolled.body.enrollment_token as string).expect(401);
+    const byContinuity = await recover(serial, (m) => sign(null, m, continuity.privateKey), {
+      key: 'continuity',
+    });
+    expect(byContinuity.status).toBe(200);
+    await purposes(serial, byAk.body.enrollment_token as string).expect(401);
+    await purposes(serial, byContinuity.body.enrollment_token as string).expect(200);
+    // Another TPM's AK and another Ed25519 key stay refused for this device.
+    refused(await recover(serial, (m) => otherTpm.signWithAk(m)));
+    const stranger = generateKeyPairSync('ed25519').privateKey;
+    refused(await recover(serial, (m) => sign(null, m, stranger), { key: 'continuity' }));
+  });
 
   it('gives a new token for a signature by the pinned AK made inside the TPM', async () => {
     const device = await akPinnedDevice(tpm.akPublic);

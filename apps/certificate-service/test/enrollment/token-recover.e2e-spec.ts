@@ -1,7 +1,9 @@
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { DevicesRepository } from '../../src/modules/devices/devices.repository';
+import { continuityMessage } from '../../src/modules/enrollment/enroll-attestation.service';
 import { recoverMessage, type RecoverKey } from '../../src/modules/token-recover/recover-proof';
 import { enrollDevice, nonce, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
+import { opensslCsr } from '../fixtures/openssl';
 import type { TestApp } from '../support/test-app';
 
 type Signer = (message: Buffer) => Buffer;
@@ -113,6 +115,31 @@ describe('Token recovery with the continuity key - /api/v1/enroll/token-recover 
       .find((l) => l.route === '/api/v1/enroll/token-recover' && l.serial === device.serial);
     expect(line).toMatchObject({ status: 200 });
     expect(JSON.stringify(t.logs.lines())).not.toContain(fresh);
+  });
+
+  it('works with the continuity key that POST /enroll pinned', async () => {
+    const { publicKey, privateKey } = ecKey();
+    const serial = uniqueSerial('CK');
+    const n = await nonce(t);
+    const enrolled = await t.http
+      .post('/api/v1/enroll')
+      .send({
+        csr: opensslCsr('ec', serial).csrPem,
+        serial,
+        nonce: n,
+        platform: 'linux',
+        continuity_key: spkiPem(publicKey),
+        continuity_signature: sign('sha256', continuityMessage(serial, n), privateKey).toString(
+          'base64',
+        ),
+      })
+      .expect(201);
+    const fresh = await recovered(serial, signerOf(privateKey));
+    await purposes(serial, enrolled.body.enrollment_token as string).expect(401);
+    await purposes(serial, fresh).expect(200);
+    // The key pinned by enrolling is the only one: a different key is refused.
+    const res = await recover(serial, signerOf(ecKey().privateKey));
+    expect({ status: res.status, body: res.body }).toEqual({ status: 403, body: REFUSAL });
   });
 
   it.each([
