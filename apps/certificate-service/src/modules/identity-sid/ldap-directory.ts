@@ -126,7 +126,6 @@ async function bound(
   checked: CheckedTcpTarget,
   clients: Client[],
 ): Promise<Client> {
-  const secure = target.url.toLowerCase().startsWith('ldaps:');
   let last: unknown;
   for (const address of checked.addresses) {
     const client = new Client({
@@ -154,7 +153,8 @@ async function bound(
       if (error instanceof InvalidCredentialsError) {
         throw new DirectoryUnavailable('bind', 'the directory refused the bind DN or password');
       }
-      if (client.isConnected || secure) {
+      // only an address that never took the connection is skipped for the next one
+      if (client.isConnected || !unreachable(error)) {
         throw new DirectoryUnavailable(client.isConnected ? 'bind' : 'connect', text(error));
       }
       last = error;
@@ -202,6 +202,13 @@ function sidOf(entry: Record<string, unknown>, attribute: string): string | unde
   const value = values[0];
   if (Buffer.isBuffer(value)) return sidText(value) ?? sidText(value.toString('utf8'));
   return typeof value === 'string' ? sidText(value) : undefined;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+function unreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNREACHABLE.has(code);
 }
 
 function refuseLookup(
