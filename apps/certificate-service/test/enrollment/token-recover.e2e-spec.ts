@@ -288,3 +288,28 @@ describe('Token recovery with the continuity key - /api/v1/enroll/token-recover 
     expect(res.body.code).toBe('invalid_request');
   });
 });
+
+describe('Token recovery - the /enroll* limit per client address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startEnrollApp({ env: { CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE: '2' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 rate_limited past the budget, before looking at the proof', async () => {
+    const body = {
+      serial: 'SN-LIMIT',
+      nonce: 'made-up',
+      key: 'continuity',
+      signature: Buffer.alloc(64, 1).toString('base64'),
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await t.http.post('/api/v1/enroll/token-recover').send(body)).status);
+    }
+    expect(statuses).toEqual([403, 403, 429]);
+    const limited = await t.http.post('/api/v1/enroll/token-recover').send(body).expect(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+});
