@@ -106,6 +106,13 @@ describe('App attestation enforcement - app_attest_enforcement on POST /api/v1/e
       expect(first.status).toBe(201);
       expect(await verdictOf(first.body.request_id)).toBe('verified');
       expect(await usedAt(id)).not.toBeNull();
+      const listed = await t.http
+        .get(`/api/v1/requests?serial=${encodeURIComponent(serial)}`)
+        .set(...bearer(admin))
+        .expect(200);
+      expect(listed.body.items).toEqual([
+        expect.objectContaining({ id: first.body.request_id, app_attest: 'verified' }),
+      ]);
       const again = await enrollMac(serial, {
         os_version: '27.0',
         app_attestation_id: id,

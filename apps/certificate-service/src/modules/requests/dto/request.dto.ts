@@ -20,6 +20,13 @@ export class CertificateRequestDto {
   @ApiProperty({ nullable: true, type: String }) subject_common_name!: string | null;
   @ApiProperty({ nullable: true, type: String }) agent_version!: string | null;
   @ApiProperty() source_auth!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'app attestation verdict of POST /enroll: verified, missing, invalid, not_applicable; null for other requests',
+  })
+  app_attest!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) decided_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) decided_by!: string | null;
@@ -42,6 +49,7 @@ export class CertificateRequestDto {
       subject_common_name: r.subjectCommonName,
       agent_version: r.agentVersion,
       source_auth: r.sourceAuth,
+      app_attest: r.appAttest ?? null,
       created_at: r.createdAt.toISOString(),
       decided_at: r.decidedAt?.toISOString() ?? null,
       decided_by: r.decidedBy,
