@@ -20,6 +20,7 @@ const PROBES: Record<string, Probe> = {
   networks: { method: 'get', path: '/api/v1/admin/networks' },
   issuance_directives: { method: 'get', path: '/api/v1/admin/issuance-directives' },
   log_snapshots: { method: 'get', path: '/api/v1/devices/ANY-SERIAL/logs' },
+  identity_sid: { method: 'post', path: '/api/v1/enroll/identity-sid', body: {} },
 };
 
 async function features(t: TestApp): Promise<Record<string, boolean>> {
@@ -68,6 +69,7 @@ describe('Features - /api/v1/features (GET)', () => {
         networks: true,
         issuance_directives: true,
         log_snapshots: true,
+        identity_sid: true,
       });
     } finally {
       await t.close();
@@ -98,6 +100,7 @@ describe('Features - /api/v1/features (GET)', () => {
         networks: true,
         issuance_directives: true,
         log_snapshots: true,
+        identity_sid: true,
       });
     } finally {
       await t.close();

@@ -43,6 +43,12 @@ export const FEATURE_ROUTES: Record<
     url: '/api/v1/devices/:serial/logs',
     switchedOn: () => true,
   },
+  // No switch: the route is mounted; whether a directory is configured is its setting's business.
+  identity_sid: {
+    method: 'POST',
+    url: '/api/v1/enroll/identity-sid',
+    switchedOn: () => true,
+  },
 };
 
 /** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
@@ -68,6 +74,7 @@ export class ServedFeatures {
       networks: this.served('networks'),
       issuance_directives: this.served('issuance_directives'),
       log_snapshots: this.served('log_snapshots'),
+      identity_sid: this.served('identity_sid'),
     };
   }
 

@@ -9,6 +9,12 @@ export class VersionDto {
   version!: string;
   @ApiProperty({ example: 'abc1234' }) commit!: string;
   @ApiProperty({ format: 'date-time' }) built_at!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'release tag of the server image (CERTSVC_IMAGE_TAG); null for a source build',
+  })
+  image_tag!: string | null;
 }
 
 /** Each flag is true only when this build serves the feature and it is switched on. */
@@ -41,4 +47,9 @@ export class FeaturesDto {
       'agent log snapshots (/api/v1/devices/{serial}/logs, request-logs, checkin upload_logs)',
   })
   log_snapshots!: boolean;
+  @ApiProperty({
+    description:
+      'identity SID look-ups (POST /api/v1/enroll/identity-sid; the directory is /api/v1/settings/identity-directory)',
+  })
+  identity_sid!: boolean;
 }
