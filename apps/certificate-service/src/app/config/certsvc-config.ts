@@ -10,8 +10,8 @@ import {
 } from './pki-publication-config';
 import { type CertsvcWebhookConfig, readWebhookConfig } from './webhook-config';
 import { type CertsvcLogSnapshotConfig, readLogSnapshotConfig } from './log-snapshot-config';
-import { type CertsvcIdentitySidConfig, readIdentitySidConfig } from './identity-sid-config';
 import { type CertsvcAppAttestConfig, readAppAttestConfig } from './app-attest-config';
+import { type CertsvcIdentitySidConfig, readIdentitySidConfig } from './identity-sid-config';
 import { type CertsvcTpmConfig, readTpmConfig } from './tpm-config';
 import { LOG_LEVELS, type LogLevel } from '@platform/logging';
 import {
@@ -109,12 +109,17 @@ export interface CertsvcConfig {
   scepPollSeconds: number;
   /** Agent log snapshots (`CERTSVC_LOG_SNAPSHOT_*`, docs/certificate-service/log-snapshots.md). */
   logSnapshots: CertsvcLogSnapshotConfig;
-  /** Identity SID look-ups (`CERTSVC_IDENTITY_*`, docs/certificate-service/identity-sid.md). */
-  identitySid: CertsvcIdentitySidConfig;
   /** App Attest receipts (`CERTSVC_APP_ATTEST_*`, docs/certificate-service/app-attest.md). */
   appAttest: CertsvcAppAttestConfig;
+  /** Identity SID look-ups (`CERTSVC_IDENTITY_*`, docs/certificate-service/identity-sid.md). */
+  identitySid: CertsvcIdentitySidConfig;
   /** Hardware-key policy of enrollment (`TPM_*`, docs/certificate-service/tpm-attestation.md). */
   tpm: CertsvcTpmConfig;
+  /**
+   * `CERTSVC_IMAGE_TAG`: the release tag the server and web UI images carry; reported by
+   * `GET /api/v1/version` so the UI can tell a mismatch. Null when not set (a source build).
+   */
+  imageTag: string | null;
 }
 
 export const CERTSVC_CONFIG = Symbol('CERTSVC_CONFIG');
@@ -207,9 +212,10 @@ export function loadCertsvcConfig(
     webhooks: readWebhookConfig(r, devMode),
     scepPollSeconds: r.int('CERTSVC_SCEP_POLL_SECONDS', 30, { min: 1, max: 86_400 }),
     logSnapshots: readLogSnapshotConfig(r),
-    identitySid: readIdentitySidConfig(r),
     appAttest: readAppAttestConfig(r),
+    identitySid: readIdentitySidConfig(r),
     tpm: readTpmConfig(r),
+    imageTag: readImageTag(r),
   };
   r.done();
   return config;
@@ -307,4 +313,14 @@ function readK8sConfig(r: EnvReader): CertsvcK8sConfig {
       tlsKeyFile,
     },
   };
+}
+
+/** A container tag: 1-128 of letters, digits, `.`, `_`, `+`, `-`, starting with a letter or digit. */
+function readImageTag(r: EnvReader): string | null {
+  const tag = r.string('CERTSVC_IMAGE_TAG', '');
+  if (tag === '') return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/.test(tag)) {
+    r.problem('CERTSVC_IMAGE_TAG must be an image tag (letters, digits, . _ + -; at most 128)');
+  }
+  return tag;
 }

@@ -1,7 +1,8 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { currentBuildInfo } from '@platform/versioning';
+import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import { Public } from '../../app/access/access.decorators';
 import { ServedFeatures } from './served-features';
@@ -15,6 +16,7 @@ export class SystemController {
   constructor(
     private readonly metrics: CertsvcMetrics,
     private readonly servedFeatures: ServedFeatures,
+    @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
   ) {}
 
   @Get('health')
@@ -37,7 +39,12 @@ export class SystemController {
   @ApiOkResponse({ type: VersionDto })
   version(): VersionDto {
     const build = currentBuildInfo();
-    return { version: build.version, commit: build.commit, built_at: build.builtAt };
+    return {
+      version: build.version,
+      commit: build.commit,
+      built_at: build.builtAt,
+      image_tag: this.config.imageTag,
+    };
   }
 
   @Get('api/v1/features')
