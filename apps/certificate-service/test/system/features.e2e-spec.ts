@@ -21,6 +21,7 @@ const PROBES: Record<string, Probe> = {
   issuance_directives: { method: 'get', path: '/api/v1/admin/issuance-directives' },
   log_snapshots: { method: 'get', path: '/api/v1/devices/ANY-SERIAL/logs' },
   identity_sid: { method: 'post', path: '/api/v1/enroll/identity-sid', body: {} },
+  app_attest: { method: 'post', path: '/api/v1/enroll/app-attest', body: {} },
 };
 
 async function features(t: TestApp): Promise<Record<string, boolean>> {
@@ -70,6 +71,7 @@ describe('Features - /api/v1/features (GET)', () => {
         issuance_directives: true,
         log_snapshots: true,
         identity_sid: true,
+        app_attest: true,
       });
     } finally {
       await t.close();
@@ -101,6 +103,7 @@ describe('Features - /api/v1/features (GET)', () => {
         issuance_directives: true,
         log_snapshots: true,
         identity_sid: true,
+        app_attest: true,
       });
     } finally {
       await t.close();

@@ -49,6 +49,12 @@ export const FEATURE_ROUTES: Record<
     url: '/api/v1/enroll/identity-sid',
     switchedOn: () => true,
   },
+  // No switch: the routes are mounted; without CERTSVC_APP_ATTEST_ROOTS_FILE receipts are refused.
+  app_attest: {
+    method: 'POST',
+    url: '/api/v1/enroll/app-attest',
+    switchedOn: () => true,
+  },
 };
 
 /** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
@@ -75,6 +81,7 @@ export class ServedFeatures {
       issuance_directives: this.served('issuance_directives'),
       log_snapshots: this.served('log_snapshots'),
       identity_sid: this.served('identity_sid'),
+      app_attest: this.served('app_attest'),
     };
   }
 

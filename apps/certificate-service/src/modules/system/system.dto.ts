@@ -52,4 +52,9 @@ export class FeaturesDto {
       'identity SID look-ups (POST /api/v1/enroll/identity-sid; the directory is /api/v1/settings/identity-directory)',
   })
   identity_sid!: boolean;
+  @ApiProperty({
+    description:
+      'app attestation of Macs (POST /api/v1/enroll/app-attest/challenge and /app-attest; enforcement in the system settings)',
+  })
+  app_attest!: boolean;
 }
