@@ -153,6 +153,40 @@ describe('Token recovery with the continuity key - /api/v1/enroll/token-recover 
     await purposes(device.serial, fresh).expect(200);
   });
 
+  it('lets one of two concurrent recoveries with the same nonce through', async () => {
+    const { publicKey, privateKey } = ecKey();
+    const device = await pinnedDevice(publicKey);
+    const n = await nonce(t);
+    const answers = await Promise.all([
+      recover(device.serial, signerOf(privateKey), { nonce: n }),
+      recover(device.serial, signerOf(privateKey), { nonce: n }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+    const fresh = answers.find((a) => a.status === 200)!.body.enrollment_token as string;
+    await purposes(device.serial, fresh).expect(200);
+    await purposes(device.serial, device.enrollmentToken).expect(401);
+  });
+
+  it('leaves exactly the last of two concurrent recoveries working', async () => {
+    const { publicKey, privateKey } = ecKey();
+    const device = await pinnedDevice(publicKey);
+    const tokens = await Promise.all([
+      recovered(device.serial, signerOf(privateKey)),
+      recovered(device.serial, signerOf(privateKey)),
+    ]);
+    const working = await Promise.all(
+      tokens.map(async (token) => (await purposes(device.serial, token)).status),
+    );
+    expect([...working].sort()).toEqual([200, 401]);
+    const [row] = await sql<{ hash: string }>(
+      t,
+      'SELECT enrollment_token_hash AS hash FROM devices WHERE serial = $1',
+      [device.serial],
+    );
+    const winner = tokens[working.indexOf(200)];
+    expect(row.hash).toBe(createHash('sha256').update(winner).digest('hex'));
+  });
+
   describe('refuses with one answer and changes nothing', () => {
     async function expectRefused(
       res: { status: number; body: unknown },

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { verifyTpmSignature } from '@platform/pki';
 import { recoverMessage, verifyAkProof, verifyContinuityProof } from './recover-proof';
 
 const pem = (key: KeyObject) => key.export({ format: 'pem', type: 'spki' }).toString();
@@ -79,7 +80,83 @@ describe('verifyContinuityProof', () => {
   });
 });
 
+const u16 = (value: number) => {
+  const out = Buffer.alloc(2);
+  out.writeUInt16BE(value);
+  return out;
+};
+const sized = (bytes: Buffer) => Buffer.concat([u16(bytes.length), bytes]);
+
+/** TPM2B_PUBLIC of a P-256 restricted ECDSA-SHA256 signing key, as `tpm2_createak -f tss`. */
+function tpmPublicOf(publicKey: KeyObject): Buffer {
+  const jwk = publicKey.export({ format: 'jwk' });
+  const attributes = Buffer.alloc(4);
+  attributes.writeUInt32BE(0x00050072); // fixedTPM fixedParent sensitiveDataOrigin userWithAuth restricted sign
+  const tpmt = Buffer.concat([
+    u16(0x0023), // TPM_ALG_ECC
+    u16(0x000b), // nameAlg SHA-256
+    attributes,
+    sized(Buffer.alloc(0)), // authPolicy
+    u16(0x0010), // symmetric NULL
+    u16(0x0018), // scheme ECDSA
+    u16(0x000b), // its hash SHA-256
+    u16(0x0003), // NIST P-256
+    u16(0x0010), // kdf NULL
+    sized(Buffer.from(jwk.x ?? '', 'base64url')),
+    sized(Buffer.from(jwk.y ?? '', 'base64url')),
+  ]);
+  return sized(tpmt);
+}
+
+/** TPMT_SIGNATURE (ECDSA) over `message` with `hash`, as `tpm2_sign` writes it. */
+function tpmtSignature(privateKey: KeyObject, message: Buffer, hash: string, hashAlg: number) {
+  const raw = sign(hash, message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return Buffer.concat([
+    u16(0x0018),
+    u16(hashAlg),
+    sized(raw.subarray(0, 32)),
+    sized(raw.subarray(32)),
+  ]);
+}
+
 describe('verifyAkProof', () => {
+  const message = recoverMessage('ak', 'SN-1', 'nonce-1');
+  const ak = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pinned = tpmPublicOf(ak.publicKey);
+
+  it('accepts a TPMT_SIGNATURE (SHA-256) and a plain DER signature by the pinned AK', () => {
+    expect(
+      verifyAkProof(pinned, message, tpmtSignature(ak.privateKey, message, 'sha256', 0x000b)),
+    ).toEqual({ ok: true });
+    expect(verifyAkProof(pinned, message, sign('sha256', message, ak.privateKey))).toEqual({
+      ok: true,
+    });
+  });
+
+  it('refuses another key, another message and a SHA-1 TPMT_SIGNATURE', () => {
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    expect(verifyAkProof(pinned, message, tpmtSignature(other, message, 'sha256', 0x000b))).toEqual(
+      {
+        ok: false,
+        cause: 'signature_invalid',
+      },
+    );
+    const elsewhere = recoverMessage('ak', 'SN-2', 'nonce-1');
+    expect(
+      verifyAkProof(pinned, elsewhere, tpmtSignature(ak.privateKey, message, 'sha256', 0x000b)),
+    ).toEqual({
+      ok: false,
+      cause: 'signature_invalid',
+    });
+    const sha1 = tpmtSignature(ak.privateKey, message, 'sha1', 0x0004);
+    // The library would accept it (the TPM names the hash); the recovery does not.
+    expect(verifyTpmSignature(ak.publicKey, message, sha1)).toBe(true);
+    expect(verifyAkProof(pinned, message, sha1)).toEqual({
+      ok: false,
+      cause: 'signature_hash_weak',
+    });
+  });
+
   it('refuses a pinned value that is not a TPM2B_PUBLIC', () => {
     expect(verifyAkProof(Buffer.from([1, 2]), Buffer.from('m'), Buffer.alloc(72))).toEqual({
       ok: false,

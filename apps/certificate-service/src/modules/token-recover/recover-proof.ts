@@ -26,7 +26,8 @@ export function recoverMessage(key: RecoverKey, serial: string, nonce: string): 
 }
 
 /** Why a proof was refused (server log only; the client always gets the same refusal). */
-export type ProofFailure = 'pinned_key_unreadable' | 'pinned_key_unsupported' | 'signature_invalid';
+export type ProofFailure =
+  'pinned_key_unreadable' | 'pinned_key_unsupported' | 'signature_hash_weak' | 'signature_invalid';
 
 export type ProofResult = { ok: true } | { ok: false; cause: ProofFailure };
 
@@ -92,12 +93,23 @@ function pss(key: KeyObject): Check {
     );
 }
 
+/** TPM_ALG_ID of the signature schemes `verifyTpmSignature` decodes, and of SHA-1. */
+const TPMT_SIGNATURE_ALGS = new Set([0x0014 /* RSASSA */, 0x0016 /* RSAPSS */, 0x0018 /* ECDSA */]);
+const TPM_ALG_SHA1 = 0x0004;
+
 /**
  * Checks `signature` over `message` with the TPM attestation key pinned as TPM2B_PUBLIC: a
- * TPMT_SIGNATURE (`tpm2_sign -g sha256`) or a plain DER ECDSA / PKCS#1 signature (`-f plain`),
- * SHA-256 (see `verifyTpmSignature` in libs/pki).
+ * TPMT_SIGNATURE (`tpm2_sign -g sha256`; SHA-384 and SHA-512 too, SHA-1 refused) or a plain
+ * DER ECDSA / PKCS#1 signature (`-f plain`, SHA-256); see `verifyTpmSignature` in libs/pki.
  */
 export function verifyAkProof(pinned: Buffer, message: Buffer, signature: Buffer): ProofResult {
+  if (
+    signature.length >= 4 &&
+    TPMT_SIGNATURE_ALGS.has(signature.readUInt16BE(0)) &&
+    signature.readUInt16BE(2) === TPM_ALG_SHA1
+  ) {
+    return { ok: false, cause: 'signature_hash_weak' };
+  }
   let key: KeyObject;
   try {
     key = parseTpmPublic(pinned).publicKey;
