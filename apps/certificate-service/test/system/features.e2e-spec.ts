@@ -22,6 +22,8 @@ const PROBES: Record<string, Probe> = {
   log_snapshots: { method: 'get', path: '/api/v1/devices/ANY-SERIAL/logs' },
   identity_sid: { method: 'post', path: '/api/v1/enroll/identity-sid', body: {} },
   app_attest: { method: 'post', path: '/api/v1/enroll/app-attest', body: {} },
+  tpm_attestation: { method: 'get', path: '/api/v1/settings/tpm-roots' },
+  token_recover: { method: 'post', path: '/api/v1/enroll/token-recover', body: {} },
 };
 
 async function features(t: TestApp): Promise<Record<string, boolean>> {
@@ -72,6 +74,8 @@ describe('Features - /api/v1/features (GET)', () => {
         log_snapshots: true,
         identity_sid: true,
         app_attest: true,
+        tpm_attestation: true,
+        token_recover: true,
       });
     } finally {
       await t.close();
@@ -104,6 +108,8 @@ describe('Features - /api/v1/features (GET)', () => {
         log_snapshots: true,
         identity_sid: true,
         app_attest: true,
+        tpm_attestation: true,
+        token_recover: true,
       });
     } finally {
       await t.close();

@@ -55,6 +55,17 @@ export const FEATURE_ROUTES: Record<
     url: '/api/v1/enroll/app-attest',
     switchedOn: () => true,
   },
+  // No switch: attested enrollment runs wherever its vendor-root registry is mounted.
+  tpm_attestation: {
+    method: 'GET',
+    url: '/api/v1/settings/tpm-roots',
+    switchedOn: () => true,
+  },
+  token_recover: {
+    method: 'POST',
+    url: '/api/v1/enroll/token-recover',
+    switchedOn: () => true,
+  },
 };
 
 /** What `GET /api/v1/features` reports: what this process actually serves, never a constant. */
@@ -82,6 +93,8 @@ export class ServedFeatures {
       log_snapshots: this.served('log_snapshots'),
       identity_sid: this.served('identity_sid'),
       app_attest: this.served('app_attest'),
+      tpm_attestation: this.served('tpm_attestation'),
+      token_recover: this.served('token_recover'),
     };
   }
 

@@ -57,4 +57,13 @@ export class FeaturesDto {
       'app attestation of Macs (POST /api/v1/enroll/app-attest/challenge and /app-attest; enforcement in the system settings)',
   })
   app_attest!: boolean;
+  @ApiProperty({
+    description:
+      'TPM 2.0 attestation of enrollments (vendor roots at /api/v1/settings/tpm-roots; challenge in POST /api/v1/enroll/nonce)',
+  })
+  tpm_attestation!: boolean;
+  @ApiProperty({
+    description: 'enrollment-token recovery by the pinned key (POST /api/v1/enroll/token-recover)',
+  })
+  token_recover!: boolean;
 }
