@@ -21,28 +21,17 @@
  */
 import 'reflect-metadata';
 import { availableParallelism, cpus, totalmem } from 'node:os';
-import { Client } from 'pg';
 import { createCertificateApp } from '../../../apps/certificate-service/src/api/create-app';
 import { loadCertsvcConfig } from '../../../apps/certificate-service/src/app/config/certsvc-config';
 import { createCertsvcLogger } from '../../../apps/certificate-service/src/app/logging/certsvc-logger';
 import { CertsvcMetrics } from '../../../apps/certificate-service/src/app/metrics/certsvc-metrics';
 import { SwtpmDevice } from '../../../apps/certificate-service/test/support/swtpm-device';
 import { post } from '../support/http-client';
-import { stackUrl } from '../support/stack-db';
+import { adminQuery, stackUrl } from '../support/stack-db';
 
 const TPMS = Number(process.env['BENCH_TPMS'] ?? 4);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 20);
 const ADMIN = { email: 'bench@certsvc.local', password: 'bench-password-1234' };
-
-async function withAdminDb<T>(work: (c: Client) => Promise<T>): Promise<T> {
-  const admin = new Client({ connectionString: stackUrl() });
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.end();
-  }
-}
 
 interface Split {
   enrollments: number;
@@ -99,7 +88,7 @@ async function quoteLoop(device: SwtpmDevice, deadline: number): Promise<number>
 
 async function main(): Promise<void> {
   const dbName = `bench_tpm_${Date.now()}`;
-  await withAdminDb((c) => c.query(`CREATE DATABASE ${dbName}`));
+  await adminQuery(`CREATE DATABASE ${dbName}`);
   const url = new URL(stackUrl());
   url.pathname = `/${dbName}`;
   const config = loadCertsvcConfig({
@@ -170,7 +159,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(devices.map((d) => d.stop()));
     await app.close();
-    await withAdminDb((c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+    await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   }
 }
 
