@@ -1,0 +1,44 @@
+/** Bodies of the enroll and agent routes (docs/certificate-service/enrollment.md). */
+export interface EnrollBody {
+  csr: string;
+  serial: string;
+  nonce: string;
+  enrollment_token?: string;
+  agent_version?: string;
+  platform?: string;
+  hostname?: string;
+}
+
+export interface EnrollAnswer {
+  request_id: string;
+  status: string;
+  purpose: string;
+  serial: string;
+  agent_secret: string;
+  enrollment_token?: string;
+}
+
+export interface RequestStatusAnswer {
+  request_id: string;
+  status: string;
+  terminal: boolean;
+  purpose: string;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface AgentCertificate {
+  request_id: string;
+  serial: string;
+  certificate_pem: string;
+  ca_bundle_pem: string;
+  not_before: string;
+  not_after: string;
+  bundle_version: string;
+}
+
+export interface CheckinAnswer {
+  request_id: string;
+  installed_at: string;
+  issuance_directives: unknown[];
+}

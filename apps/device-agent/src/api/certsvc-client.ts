@@ -1,0 +1,122 @@
+import { ApiError, NetworkError } from './api-errors';
+import type {
+  AgentCertificate,
+  CheckinAnswer,
+  EnrollAnswer,
+  EnrollBody,
+  RequestStatusAnswer,
+} from './api-types';
+
+const TIMEOUT_MS = 30_000;
+
+/** The certificate service's enroll and agent routes (docs/certificate-service/enrollment.md). */
+export class CertsvcClient {
+  private readonly base: string;
+
+  constructor(server: string) {
+    this.base = server.replace(/\/+$/, '');
+  }
+
+  async nonce(): Promise<string> {
+    const answer = (await this.call('POST', '/api/v1/enroll/nonce', {})) as { nonce: string };
+    return answer.nonce;
+  }
+
+  enroll(body: EnrollBody): Promise<EnrollAnswer> {
+    return this.call('POST', '/api/v1/enroll', body) as Promise<EnrollAnswer>;
+  }
+
+  status(requestId: string, secret: string): Promise<RequestStatusAnswer> {
+    return this.agent('GET', requestId, 'status', secret) as Promise<RequestStatusAnswer>;
+  }
+
+  async bundleVersion(requestId: string, secret: string): Promise<string> {
+    const answer = (await this.agent('GET', requestId, 'bundle-version', secret)) as {
+      bundle_version: string;
+    };
+    return answer.bundle_version;
+  }
+
+  /** The certificate; null when `etag` still names it (304). */
+  async certificate(
+    requestId: string,
+    secret: string,
+    etag?: string,
+  ): Promise<{ body: AgentCertificate; etag: string } | null> {
+    const headers: Record<string, string> = { 'x-agent-secret': secret };
+    if (etag) headers['if-none-match'] = etag;
+    const res = await this.fetch('GET', this.agentPath(requestId, 'certificate'), headers);
+    if (res.status === 304) return null;
+    const body = (await this.answer(res)) as AgentCertificate;
+    return { body, etag: res.headers.get('etag') ?? `"${body.bundle_version}"` };
+  }
+
+  checkin(requestId: string, secret: string, agentVersion: string): Promise<CheckinAnswer> {
+    return this.agent('POST', requestId, 'checkin', secret, {
+      agent_version: agentVersion,
+    }) as Promise<CheckinAnswer>;
+  }
+
+  private agentPath(requestId: string, route: string): string {
+    return `/api/v1/requests/${encodeURIComponent(requestId)}/${route}`;
+  }
+
+  private async agent(
+    method: string,
+    requestId: string,
+    route: string,
+    secret: string,
+    body?: unknown,
+  ): Promise<unknown> {
+    const headers = { 'x-agent-secret': secret };
+    return this.answer(await this.fetch(method, this.agentPath(requestId, route), headers, body));
+  }
+
+  private async call(method: string, path: string, body: unknown): Promise<unknown> {
+    return this.answer(await this.fetch(method, path, {}, body));
+  }
+
+  private async fetch(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<Response> {
+    const init: RequestInit = {
+      method,
+      headers: { accept: 'application/json', ...headers },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      redirect: 'error',
+    };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] = 'application/json';
+    }
+    try {
+      return await fetch(`${this.base}${path}`, init);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+      throw new NetworkError(`${method} ${this.base}${path} failed: ${detail}`);
+    }
+  }
+
+  private async answer(res: Response): Promise<unknown> {
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = null;
+    }
+    if (res.ok) return body;
+    const envelope = (body ?? {}) as { code?: unknown; message?: unknown };
+    const retryAfter = Number(res.headers.get('retry-after'));
+    throw new ApiError(
+      res.status,
+      typeof envelope.code === 'string' ? envelope.code : `http_${res.status}`,
+      typeof envelope.message === 'string' ? envelope.message : `HTTP ${res.status}`,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
+  }
+}

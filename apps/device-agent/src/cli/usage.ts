@@ -1,0 +1,32 @@
+/** `certsvc-agent --help`. */
+export const USAGE = `Usage: certsvc-agent <command> [options]
+
+Commands:
+  enroll   generate the device key, enroll, wait for approval, install the certificate
+  run      check in, refresh the certificate bundle, renew before expiry
+  status   print agent-state.json
+
+enroll options:
+  --server URL              certificate service base URL (required)
+  --serial SERIAL           device serial, the certificate's CN (required)
+  --enrollment-token TOKEN  token of an already registered serial
+  --platform NAME           linux (default: this machine's), windows, macos
+  --hostname NAME           default: this machine's host name
+  --wait SECONDS            give up waiting for approval after this long (default 0: wait)
+  --tpm                     keep the key in the TPM (not available yet: exit 2)
+
+run options:
+  --once                    one pass, then exit
+  --interval SECONDS        between passes (default 3600)
+
+Common options:
+  --state-dir DIR           default $CERTSVC_AGENT_STATE_DIR, else /var/lib/certsvc-agent as
+                            root, else $XDG_STATE_HOME/certsvc-agent (~/.local/state/...)
+  --retry-for SECONDS       retry an unreachable service this long (default 3600)
+  --log-file FILE           also log JSON lines to FILE (rotated; the user half: FILE-user)
+  --log-max-bytes N         rotate at N bytes (default 5242880), keep --log-keep N (default 3)
+  --verbose                 console lines at debug instead of JSON at info
+  -h, --help
+
+Exit codes: 0 ok, 1 internal, 2 usage, 3 refused, 4 unreachable, 5 still pending, 6 state dir.
+`;

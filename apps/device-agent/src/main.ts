@@ -1,0 +1,177 @@
+import { ApiError } from './api/api-errors';
+import {
+  defaultHostname,
+  defaultPlatform,
+  defaultStateDir,
+  parseCommandLine,
+  positiveInteger,
+  requiredString,
+  seconds,
+  serverUrl,
+  type ParsedArgs,
+} from './cli/args';
+import { USAGE } from './cli/usage';
+import { DEFAULT_BACKOFF } from './core/backoff';
+import { systemClock, type Clock } from './core/clock';
+import type { AgentContext } from './core/context';
+import { AgentExit, ExitCode, type ExitCodeValue } from './core/exit-codes';
+import { enrollCommand } from './enroll/enroll-command';
+import { AgentLogger } from './log/logger';
+import { RotatingFile } from './log/rotating-file';
+import { runCommand } from './run/run-command';
+import { StateDir, StateFile } from './state/state-dir';
+
+/** Where the agent writes and what it reads; tests replace them. */
+export interface AgentIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly clock?: Clock;
+  readonly random?: () => number;
+}
+
+const processIo = (): AgentIo => ({
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+});
+
+/** Runs one command; never throws: every outcome is an exit code (docs/agent.md). */
+export async function main(argv: readonly string[], io: AgentIo = processIo()): Promise<number> {
+  let logger: AgentLogger | undefined;
+  let verbose = false;
+  try {
+    const args = parseCommandLine(argv);
+    verbose = args.values.verbose === true;
+    if (args.command === 'help') {
+      io.stdout(USAGE);
+      return ExitCode.ok;
+    }
+    const ctx = context(args, io);
+    logger = ctx.logger;
+    const dir = new StateDir(
+      typeof args.values['state-dir'] === 'string'
+        ? args.values['state-dir']
+        : defaultStateDir(io.env),
+    );
+    return await dispatch(args, ctx, dir, io);
+  } catch (error) {
+    return report(error, io, logger, verbose);
+  } finally {
+    logger?.close();
+  }
+}
+
+async function dispatch(
+  args: ParsedArgs,
+  ctx: AgentContext,
+  dir: StateDir,
+  io: AgentIo,
+): Promise<ExitCodeValue> {
+  const { values } = args;
+  const platform = typeof values.platform === 'string' ? values.platform : defaultPlatform();
+  const hostname = typeof values.hostname === 'string' ? values.hostname : defaultHostname();
+  switch (args.command) {
+    case 'enroll': {
+      const server = serverUrl(requiredString(values, 'server'));
+      const serial = requiredString(values, 'serial');
+      if (values.tpm) {
+        throw new AgentExit(
+          ExitCode.usage,
+          '--tpm is not available in this version of the agent (software keys only; docs/agent.md)',
+        );
+      }
+      const enrollmentToken =
+        typeof values['enrollment-token'] === 'string' ? values['enrollment-token'] : undefined;
+      return enrollCommand(ctx, dir, {
+        server,
+        serial,
+        platform,
+        hostname,
+        enrollmentToken,
+        waitMs: seconds(values, 'wait', 0),
+      });
+    }
+    case 'run':
+      return runCommand(ctx, dir, {
+        once: values.once === true,
+        intervalMs: seconds(values, 'interval', 3600, 1),
+        platform,
+        hostname,
+      });
+    case 'status': {
+      const text = dir.read(StateFile.status);
+      if (text === null) throw new AgentExit(ExitCode.state, `no agent state in ${dir.path}`);
+      io.stdout(text);
+      return ExitCode.ok;
+    }
+    case 'help':
+      io.stdout(USAGE);
+      return ExitCode.ok;
+  }
+}
+
+function context(args: ParsedArgs, io: AgentIo): AgentContext {
+  const { values } = args;
+  const clock = io.clock ?? systemClock(envNumber(io.env, 'CERTSVC_AGENT_CLOCK_OFFSET_SECONDS', 0));
+  const logFile =
+    typeof values['log-file'] === 'string'
+      ? new RotatingFile(
+          values['log-file'],
+          positiveInteger(values, 'log-max-bytes', 5 * 1024 * 1024),
+          positiveInteger(values, 'log-keep', 3),
+        )
+      : undefined;
+  const logger = new AgentLogger({
+    verbose: values.verbose === true,
+    file: logFile,
+    half: 'machine',
+    write: io.stdout,
+    now: () => clock.now(),
+  });
+  return {
+    clock,
+    random: io.random ?? Math.random,
+    logger,
+    backoff: {
+      baseMs: envNumber(io.env, 'CERTSVC_AGENT_BACKOFF_BASE_MS', DEFAULT_BACKOFF.baseMs),
+      capMs: envNumber(io.env, 'CERTSVC_AGENT_BACKOFF_CAP_MS', DEFAULT_BACKOFF.capMs),
+    },
+    retryForMs: seconds(values, 'retry-for', 3600),
+  };
+}
+
+function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new AgentExit(ExitCode.usage, `${name} must be a number`);
+  return n;
+}
+
+function report(
+  error: unknown,
+  io: AgentIo,
+  logger: AgentLogger | undefined,
+  verbose: boolean,
+): number {
+  let code: number = ExitCode.internal;
+  let message: string;
+  if (error instanceof AgentExit) {
+    code = error.code;
+    message = error.message;
+  } else if (error instanceof ApiError) {
+    code = ExitCode.refused;
+    message = `the service refused: ${error.status} ${error.code}: ${error.message}`;
+  } else {
+    message = `internal error: ${(error as Error)?.message ?? String(error)}`;
+  }
+  logger?.error(message, {
+    exit_code: code,
+    stack:
+      verbose && error instanceof Error && !(error instanceof AgentExit) ? error.stack : undefined,
+  });
+  io.stderr(`certsvc-agent: ${message}\n`);
+  if (code === ExitCode.usage) io.stderr('Try `certsvc-agent --help`.\n');
+  return code;
+}

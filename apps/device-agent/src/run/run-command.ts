@@ -1,0 +1,79 @@
+import { CertsvcClient } from '../api/certsvc-client';
+import type { AgentContext } from '../core/context';
+import { AgentExit, ExitCode, type ExitCodeValue } from '../core/exit-codes';
+import { checkinOnce } from '../enroll/enroll-command';
+import { readStatus, type AgentStatus } from '../state/agent-status';
+import { StateFile, type StateDir } from '../state/state-dir';
+import { agentRefusal, refreshBundle } from './refresh-bundle';
+import { renewIfDue, type RenewalFacts } from './renewal';
+import { finishInterruptedSwap } from './renewal-swap';
+
+export interface RunOptions extends RenewalFacts {
+  readonly once: boolean;
+  /** Between passes (jittered by up to +-10 %). */
+  readonly intervalMs: number;
+}
+
+/** `run`: one pass, or passes every interval until stopped (docs/agent.md, "run"). */
+export async function runCommand(
+  ctx: AgentContext,
+  dir: StateDir,
+  options: RunOptions,
+): Promise<ExitCodeValue> {
+  dir.ensure();
+  for (;;) {
+    try {
+      await runPass(ctx, dir, options);
+      if (options.once) return ExitCode.ok;
+    } catch (error) {
+      // The loop outlives an unreachable service; --once reports it.
+      if (options.once || !(error instanceof AgentExit) || error.code !== ExitCode.unreachable) {
+        throw error;
+      }
+      ctx.logger.warn('pass failed, next pass at the interval', { cause: error.message });
+    }
+    const jitter = 1 + (ctx.random() - 0.5) / 5;
+    await ctx.clock.sleep(Math.round(options.intervalMs * jitter));
+  }
+}
+
+export async function runPass(
+  ctx: AgentContext,
+  dir: StateDir,
+  facts: RenewalFacts,
+): Promise<AgentStatus> {
+  let status = enrolledStatus(dir);
+  const client = new CertsvcClient(status.server);
+  status = finishInterruptedSwap(dir, status, ctx.clock.now());
+  const requestId = (dir.read(StateFile.requestId) ?? '').trim();
+  const secret = (dir.read(StateFile.agentSecret) ?? '').trim();
+  status = await refreshBundle(ctx, dir, client, status, requestId, secret);
+  status = await checkinOnce(ctx, dir, client, status, requestId, secret);
+  try {
+    status = await renewIfDue(ctx, dir, client, status, facts);
+  } catch (error) {
+    throw agentRefusal(ctx, dir, status, error);
+  }
+  return status;
+}
+
+function enrolledStatus(dir: StateDir): AgentStatus {
+  const status = readStatus(dir);
+  if (!status || !dir.has(StateFile.certificate) || !dir.has(StateFile.requestId)) {
+    throw new AgentExit(
+      ExitCode.state,
+      `no certificate in ${dir.path}: run \`enroll\` first (state ${status?.state ?? 'none'})`,
+    );
+  }
+  if (
+    status.state === 'unauthorized' ||
+    status.state === 'no_certificate' ||
+    status.state === 'rejected'
+  ) {
+    throw new AgentExit(
+      ExitCode.refused,
+      `state ${status.state} (${status.reason ?? 'no reason'}): enroll again (docs/agent.md, "States")`,
+    );
+  }
+  return status;
+}

@@ -1,0 +1,177 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  approve,
+  mode,
+  opensslVerify,
+  pendingRequestOf,
+  publicKeyOfCertificate,
+  publicKeyOfKeyFile,
+  runAgent,
+  startAgentServer,
+  tempStateDir,
+  uniqueSerial,
+  sql,
+  type AgentServer,
+} from './support/agent-harness';
+
+describe('device agent: enroll against the real certificate service', () => {
+  let server: AgentServer;
+  beforeAll(async () => {
+    server = await startAgentServer();
+  });
+  afterAll(() => server.close());
+
+  it('enrolls, waits for the approval, installs a certificate openssl verifies and checks in', async () => {
+    const state = tempStateDir();
+    try {
+      const serial = uniqueSerial();
+      const enrolling = runAgent([
+        'enroll',
+        '--server',
+        server.url,
+        '--serial',
+        serial,
+        '--state-dir',
+        state.path,
+        '--platform',
+        'linux',
+      ]);
+      const requestId = await pendingRequestOf(server, serial);
+      await approve(server, requestId);
+      const run = await enrolling;
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+
+      expect(opensslVerify(state.path)).toContain('certificate.pem: OK');
+      expect(publicKeyOfCertificate(join(state.path, 'certificate.pem'))).toBe(
+        publicKeyOfKeyFile(join(state.path, 'key.pem')),
+      );
+      expect(readFileSync(join(state.path, 'request-id'), 'utf8')).toBe(requestId);
+      const status = JSON.parse(readFileSync(join(state.path, 'agent-state.json'), 'utf8'));
+      expect(status).toMatchObject({ state: 'enrolled', serial, request_id: requestId });
+      expect(Date.parse(status.renew_after)).toBeGreaterThan(Date.parse(status.not_before));
+      expect(Date.parse(status.renew_after)).toBeLessThan(Date.parse(status.not_after));
+
+      // The check-in reached the service, with the agent's version.
+      const [row] = await sql<{ installed_at: Date | null; installed_agent_version: string }>(
+        server.t,
+        'SELECT installed_at, installed_agent_version FROM certificate_requests WHERE id = $1',
+        [requestId],
+      );
+      expect(row.installed_at).not.toBeNull();
+      expect(row.installed_agent_version).toBe('0.1.0');
+
+      // 0700 directory, 0600 files; the secrets are the ones the service accepts.
+      expect(mode(state.path)).toBe(0o700);
+      const files = readdirSync(state.path).sort();
+      expect(files).toEqual([
+        'agent-secret',
+        'agent-state.json',
+        'ca-bundle.pem',
+        'certificate.pem',
+        'enrollment-token',
+        'key.pem',
+        'request-id',
+      ]);
+      for (const file of files) expect([file, mode(join(state.path, file))]).toEqual([file, 0o600]);
+      const secret = readFileSync(join(state.path, 'agent-secret'), 'utf8');
+      await server.t.http
+        .get(`/api/v1/requests/${requestId}/status`)
+        .set('x-agent-secret', secret)
+        .expect(200);
+      // Nothing secret in the state file or the logs.
+      const token = readFileSync(join(state.path, 'enrollment-token'), 'utf8');
+      for (const text of [JSON.stringify(status), run.stdout]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(token);
+        expect(text).not.toContain('PRIVATE KEY');
+      }
+      // A second `enroll` sees the installed certificate and sends nothing.
+      const again = await runAgent([
+        'enroll',
+        '--server',
+        server.url,
+        '--serial',
+        serial,
+        '--state-dir',
+        state.path,
+      ]);
+      expect(again.code).toBe(0);
+      expect(again.records.map((r) => r.msg)).toContain(
+        'already enrolled; `run` keeps the certificate fresh',
+      );
+    } finally {
+      state.remove();
+    }
+  });
+
+  it('exits 5 while the request is still pending after --wait, and a second enroll resumes the same request', async () => {
+    const state = tempStateDir();
+    try {
+      const serial = uniqueSerial();
+      const args = [
+        'enroll',
+        '--server',
+        server.url,
+        '--serial',
+        serial,
+        '--state-dir',
+        state.path,
+      ];
+      const first = await runAgent([...args, '--wait', '0.3']);
+      expect(first.code).toBe(5);
+      expect(first.stderr).toMatch(/still pending; run `enroll` again/);
+      const requestId = readFileSync(join(state.path, 'request-id'), 'utf8');
+      const key = readFileSync(join(state.path, 'key.pem'), 'utf8');
+      await approve(server, requestId);
+      const second = await runAgent(args);
+      expect(second.code).toBe(0);
+      expect(readFileSync(join(state.path, 'request-id'), 'utf8')).toBe(requestId);
+      expect(readFileSync(join(state.path, 'key.pem'), 'utf8')).toBe(key);
+      expect(opensslVerify(state.path)).toContain('certificate.pem: OK');
+    } finally {
+      state.remove();
+    }
+  });
+
+  it('a rejected request ends in state rejected (exit 3); the next enroll sends a new request with the same key and token', async () => {
+    const state = tempStateDir();
+    try {
+      const serial = uniqueSerial();
+      const args = [
+        'enroll',
+        '--server',
+        server.url,
+        '--serial',
+        serial,
+        '--state-dir',
+        state.path,
+      ];
+      const enrolling = runAgent(args);
+      const requestId = await pendingRequestOf(server, serial);
+      await server.t.http
+        .post('/api/v1/requests/reject')
+        .set('authorization', `Bearer ${server.adminToken}`)
+        .send({ request_ids: [requestId], reason: 'not ours' })
+        .expect((res) => expect(res.status).toBeLessThan(300));
+      const rejected = await enrolling;
+      expect(rejected.code).toBe(3);
+      expect(rejected.stderr).toMatch(/ended rejected without a certificate/);
+      expect(JSON.parse(readFileSync(join(state.path, 'agent-state.json'), 'utf8')).state).toBe(
+        'rejected',
+      );
+
+      const retry = runAgent(args);
+      const second = await pendingRequestOf(server, serial);
+      expect(second).not.toBe(requestId);
+      await approve(server, second);
+      expect((await retry).code).toBe(0);
+      expect(publicKeyOfCertificate(join(state.path, 'certificate.pem'))).toBe(
+        publicKeyOfKeyFile(join(state.path, 'key.pem')),
+      );
+    } finally {
+      state.remove();
+    }
+  });
+});
