@@ -12,6 +12,13 @@
 #   6. the findings web UI (apps/findings-web, built to dist/apps/findings-web) served with the
 #      API proxied same-origin (apps/findings-web/server/serve.mjs)
 #   7. waits for every /health, then prints URLs and credentials
+#   The certificate API also serves its Kubernetes credential broker (mutual TLS, on
+#   https://localhost:8443, server pair generated once in <state>/k8s/); a loopback stand-in
+#   API server (tools/kubectl-certsvc/standin-apiserver.mjs, https://127.0.0.1:6443) is
+#   registered as cluster `local`, the admin gets a user_mtls certificate, and
+#   <state>/k8s/kubeconfig points kubectl at it through the exec plugin
+#   (tools/kubectl-certsvc/local-setup.mjs; docs/certificate-service/kubernetes.md).
+#   Needs openssl; UP_SKIP_K8S=1 leaves it out.
 #   The local plugin catalog (tools/catalog/plugins built, signed with a local publisher key
 #   and served on 127.0.0.1:7080) is the findings service's official catalog source
 #   (docs/plugins/catalog.md); UP_SKIP_CATALOG=1 leaves it out.
@@ -42,6 +49,9 @@ PLUGIN_RUNNER_METRICS_PORT=9092
 FINDINGS_WEB_PORT=8081
 PLUGIN_CATALOG_PORT=7080
 PLUGIN_CATALOG_DIR="$STATE/plugin-catalog"
+K8S_BROKER_PORT=8443
+K8S_STANDIN_PORT=6443
+K8S_DIR="$STATE/k8s"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 log() { printf '[up] %s\n' "$*"; }
@@ -143,6 +153,29 @@ done
 # shellcheck disable=SC1090
 . "$SECRETS_FILE"
 
+# The Kubernetes broker's TLS server pair and the stand-in API server's, generated once
+# (self-signed EC P-256, localhost + 127.0.0.1; each certificate is its own CA for clients).
+K8S_ENABLED=false
+if [ "${UP_SKIP_K8S:-}" != 1 ]; then
+  if command -v openssl >/dev/null 2>&1; then
+    mkdir -p "$K8S_DIR"
+    chmod 700 "$K8S_DIR"
+    for pair in broker standin-apiserver; do
+      if [ ! -s "$K8S_DIR/$pair.crt" ] || [ ! -s "$K8S_DIR/$pair.key" ]; then
+        step "generating the local TLS pair $K8S_DIR/$pair.{crt,key}"
+        (umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+          -keyout "$K8S_DIR/$pair.key" -out "$K8S_DIR/$pair.crt" -days 825 \
+          -subj "/CN=certsvc local $pair" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+          -addext "extendedKeyUsage=serverAuth" 2>/dev/null)
+        chmod 644 "$K8S_DIR/$pair.crt"
+      fi
+    done
+    K8S_ENABLED=true
+  else
+    log "warning: openssl is missing; the Kubernetes broker is left out (apt-get install openssl)"
+  fi
+fi
+
 # ---- 5. processes -----------------------------------------------------------------------
 
 step "stopping processes of a previous run"
@@ -152,7 +185,7 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 for port in $FINDINGS_PORT $FINDINGS_METRICS_PORT $FINDINGS_WORKER_METRICS_PORT $CERTSVC_PORT \
   $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT $FINDINGS_WEB_PORT \
-  $PLUGIN_CATALOG_PORT; do
+  $PLUGIN_CATALOG_PORT $K8S_BROKER_PORT $K8S_STANDIN_PORT; do
   port_open "$port" && die "port $port is already in use by a process that tools/up.sh did not start"
 done
 
@@ -279,6 +312,15 @@ CERTSVC_ENV=(
   # CRL distribution points, AIA and OCSP of issued certificates point here (/pki/*).
   "CERTSVC_PKI_BASE_URL=http://localhost:$CERTSVC_PORT"
 )
+# The Kubernetes credential broker (docs/certificate-service/kubernetes.md): the API process
+# listens there with mutual TLS; the worker ignores it.
+if [ "$K8S_ENABLED" = true ]; then
+  CERTSVC_ENV+=(
+    "CERTSVC_K8S_BROKER_URL=https://localhost:$K8S_BROKER_PORT"
+    "CERTSVC_K8S_BROKER_TLS_CERT_FILE=$K8S_DIR/broker.crt"
+    "CERTSVC_K8S_BROKER_TLS_KEY_FILE=$K8S_DIR/broker.key"
+  )
+fi
 
 step "starting the APIs (migrations run at start under an advisory lock)"
 start findings-api dist/apps/findings-service/main.js \
@@ -304,12 +346,65 @@ start findings-web apps/findings-web/server/serve.mjs "FINDINGS_WEB_PORT=$FINDIN
   "FINDINGS_API_URL=http://127.0.0.1:$FINDINGS_PORT" "FINDINGS_WEB_ROOT=$ROOT/dist/apps/findings-web"
 wait_http findings-web "http://127.0.0.1:$FINDINGS_WEB_PORT/healthz"
 
+# kubectl: cluster `local` (the stand-in API server) registered, the admin's user_mtls
+# identity, <state>/k8s/kubeconfig; the broker answers over mutual TLS first. A failure here
+# leaves the platform running and says why.
+K8S_STATUS="(left out: UP_SKIP_K8S=1 or no openssl)"
+if [ "$K8S_ENABLED" = true ]; then
+  step "setting up kubectl (broker https://localhost:$K8S_BROKER_PORT, cluster local)"
+  K8S_STATUS="(setup failed: see $LOG_DIR/kubectl-setup.log)"
+  if (umask 077 && env CERTSVC_ADMIN_EMAIL="$CERTSVC_ADMIN_EMAIL" \
+    CERTSVC_ADMIN_PASSWORD="$CERTSVC_ADMIN_PASSWORD" node tools/kubectl-certsvc/local-setup.mjs \
+    --api "http://127.0.0.1:$CERTSVC_PORT" --broker "https://localhost:$K8S_BROKER_PORT" \
+    --broker-ca "$K8S_DIR/broker.crt" --cluster local --server "https://127.0.0.1:$K8S_STANDIN_PORT" \
+    --server-ca "$K8S_DIR/standin-apiserver.crt" --dir "$K8S_DIR" >"$LOG_DIR/kubectl-setup.log" 2>&1); then
+    sed 's/^/  /' "$LOG_DIR/kubectl-setup.log"
+    start k8s-standin tools/kubectl-certsvc/standin-apiserver.mjs "STANDIN_PORT=$K8S_STANDIN_PORT" \
+      "STANDIN_TLS_CERT_FILE=$K8S_DIR/standin-apiserver.crt" "STANDIN_TLS_KEY_FILE=$K8S_DIR/standin-apiserver.key" \
+      "STANDIN_CLIENT_CA_FILE=$K8S_DIR/cluster-client-ca.pem"
+    deadline=$((SECONDS + 20))
+    until port_open "$K8S_STANDIN_PORT"; do
+      alive k8s-standin || fail k8s-standin "exited during start-up"
+      [ "$SECONDS" -lt "$deadline" ] || fail k8s-standin "did not listen on $K8S_STANDIN_PORT"
+      sleep 1
+    done
+    K8S_STATUS="ready"
+    if command -v kubectl >/dev/null 2>&1; then
+      # The plugin's stderr (e.g. "no terminal can ask") goes to the log, shown on failure.
+      if who="$(kubectl --kubeconfig "$K8S_DIR/kubeconfig" auth whoami 2>"$LOG_DIR/kubectl-check.log")"; then
+        log "kubectl auth whoami:"
+        printf '%s\n' "$who" | sed 's/^/  /'
+      else
+        log "warning: kubectl auth whoami failed: $(cat "$LOG_DIR/kubectl-check.log")"
+      fi
+    fi
+  else
+    log "warning: the kubectl setup failed; last lines of $LOG_DIR/kubectl-setup.log:"
+    tail -n 20 "$LOG_DIR/kubectl-setup.log" >&2 || true
+  fi
+fi
+
 for name in "${STARTED[@]}"; do
   alive "$name" || fail "$name" "exited after start-up"
 done
 
 # ---- 6. summary -------------------------------------------------------------------------
 
+K8S_SUMMARY=" Kubernetes       $K8S_STATUS
+"
+if [ "$K8S_STATUS" = ready ]; then
+  K8S_SUMMARY=" Kubernetes (kubectl with the exec plugin; docs/certificate-service/kubernetes.md)
+   Broker         https://localhost:$K8S_BROKER_PORT  (mutual TLS, POST /api/v1/k8s/credential;
+                  its server CA: $K8S_DIR/broker.crt)
+   Cluster local  https://127.0.0.1:$K8S_STANDIN_PORT  (a stand-in API server: version, auth whoami)
+   Kubeconfig     $K8S_DIR/kubeconfig  (user: $CERTSVC_ADMIN_EMAIL, user_mtls in $K8S_DIR)
+   Try            kubectl --kubeconfig $K8S_DIR/kubeconfig auth whoami
+                  kubectl --kubeconfig $K8S_DIR/kubeconfig version
+"
+  command -v kubectl >/dev/null 2>&1 ||
+    K8S_SUMMARY+="                  (kubectl is not installed; Debian: apt-get install kubernetes-client)
+"
+fi
 VERSION="$(node -p 'require("./dist/apps/plugin-runner/build-info.json").version')"
 cat <<EOF
 
@@ -332,6 +427,7 @@ cat <<EOF
    Admin login    $CERTSVC_ADMIN_EMAIL
    Password       $CERTSVC_ADMIN_PASSWORD
 
+$K8S_SUMMARY
  Feature settings ${FEATURE_SETTINGS[*]:-(none: e.g. FEATURE_AUTO_VERIFY_FIXES=true npm run up)}
 
  Plugin catalog   ${CATALOG_URL:-(not built: UP_SKIP_CATALOG=1 or the build failed)}
