@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stops the processes that `npm run up` started (pid files under <state>/run).
 #
-#   bash tools/down.sh          # stop findings API/worker, certificate API/worker, plugin runner
+#   bash tools/down.sh          # stop every process of tools/up.sh (APIs, workers, runner, web UI,
+#                               # catalog, kubectl stand-in API server)
 #   bash tools/down.sh --all    # ... and the local PostgreSQL and Redis (tools/stack/stack.sh down)
 #
 # A pid file whose process is gone, or whose pid now belongs to another program, is
@@ -18,7 +19,7 @@ for arg in "$@"; do
   case "$arg" in
     --all) ALL=true ;;
     -h | --help)
-      sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)

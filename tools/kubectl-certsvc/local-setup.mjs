@@ -26,6 +26,8 @@ const PLUGIN = resolve(
   import.meta.dirname ?? new URL('.', import.meta.url).pathname,
   'kubectl-certsvc.mjs',
 );
+// The raised prompt step refuses issuance without a terminal, after the identity was accepted.
+const PROMPT_UNAVAILABLE = 'k8s_prompt_unavailable';
 const { values: opt } = parseArgs({
   options: {
     api: { type: 'string', default: 'http://127.0.0.1:8080' },
@@ -222,7 +224,7 @@ async function identity(token) {
   if (haveFiles) {
     const expires = Date.parse(new X509Certificate(readFileSync(file('user.crt'))).validTo);
     const answer = expires > Date.now() + 3600_000 ? await askBroker() : { status: 0, body: {} };
-    if (answer.status === 201) return answer;
+    if (answer.status === 201 || answer.body.code === PROMPT_UNAVAILABLE) return answer;
     say(
       `the kept user_mtls certificate is not usable (${answer.status || 'expiring'} ${answer.body.code ?? ''}); enrolling a new one`,
     );
@@ -278,13 +280,16 @@ const { access_token: token } = await must(200, 'POST', '/api/v1/auth/local/logi
 });
 await registerCluster(token);
 const answer = await identity(token);
-if (answer.status !== 201) {
+if (answer.body.code === PROMPT_UNAVAILABLE) {
+  say('broker check: identity accepted; the raised prompt step issues from a terminal only');
+} else if (answer.status !== 201) {
   fail(
     `the broker refused a credential: ${answer.status} ${answer.body.code} ${answer.body.message}`,
   );
+} else {
+  say(
+    `broker check: issued a 10-minute credential for ${answer.body.user} (groups ${answer.body.groups.join(', ') || 'none'})`,
+  );
 }
-say(
-  `broker check: issued a 10-minute credential for ${answer.body.user} (groups ${answer.body.groups.join(', ') || 'none'})`,
-);
 kubeconfig();
 say(`kubeconfig written: ${file('kubeconfig')}`);

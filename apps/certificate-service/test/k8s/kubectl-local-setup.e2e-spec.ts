@@ -127,6 +127,18 @@ describe('kubectl from npm run up: local-setup.mjs and the stand-in API server',
     expect(third.stdout).toContain('not usable (403 k8s_client_certificate_revoked)');
     expect(third.stdout).toContain(`user_mtls certificate of ${ADMIN_EMAIL} issued`);
     expect(third.stdout).not.toContain('device LOCAL-KUBECTL');
+
+    // The raised prompt step refuses the script's call (no terminal) after the identity was
+    // accepted: the set-up still succeeds and keeps the certificate.
+    await t.http
+      .put('/api/v1/settings/system')
+      .set(...bearer(broker.admin.accessToken))
+      .send({ k8s_prompt_step: 'raised' })
+      .expect(200);
+    const raised = await setup();
+    expect(raised.code).toBe(0);
+    expect(raised.stdout).toContain('broker check: identity accepted; the raised prompt step');
+    expect(raised.stdout).not.toContain('issued (serial');
   });
 
   it('the stand-in answers a call without a client certificate with a Status 401', async () => {
