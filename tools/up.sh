@@ -18,7 +18,8 @@
 #   registered as cluster `local`, the admin gets a user_mtls certificate, and
 #   <state>/k8s/kubeconfig points kubectl at it through the exec plugin
 #   (tools/kubectl-certsvc/local-setup.mjs; docs/certificate-service/kubernetes.md).
-#   Needs openssl; UP_SKIP_K8S=1 leaves it out.
+#   Needs openssl; UP_SKIP_K8S=1 leaves it out; UP_K8S_BROKER_PORT / UP_K8S_STANDIN_PORT move
+#   the two ports (e.g. when a local k3s holds 6443).
 #   The local plugin catalog (tools/catalog/plugins built, signed with a local publisher key
 #   and served on 127.0.0.1:7080) is the findings service's official catalog source
 #   (docs/plugins/catalog.md); UP_SKIP_CATALOG=1 leaves it out.
@@ -49,8 +50,8 @@ PLUGIN_RUNNER_METRICS_PORT=9092
 FINDINGS_WEB_PORT=8081
 PLUGIN_CATALOG_PORT=7080
 PLUGIN_CATALOG_DIR="$STATE/plugin-catalog"
-K8S_BROKER_PORT=8443
-K8S_STANDIN_PORT=6443
+K8S_BROKER_PORT="${UP_K8S_BROKER_PORT:-8443}"
+K8S_STANDIN_PORT="${UP_K8S_STANDIN_PORT:-6443}"
 K8S_DIR="$STATE/k8s"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
