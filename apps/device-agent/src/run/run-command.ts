@@ -54,6 +54,11 @@ export async function runPass(
   } catch (error) {
     throw agentRefusal(ctx, dir, status, error);
   }
+  if (status.request_id && status.request_id !== requestId) {
+    // Renewed: the new request's certificate is installed; tell the service.
+    const renewedSecret = (dir.read(StateFile.agentSecret) ?? '').trim();
+    status = await checkinOnce(ctx, dir, client, status, status.request_id, renewedSecret);
+  }
   return status;
 }
 
