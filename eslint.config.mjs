@@ -16,6 +16,8 @@ export default [
       '**/*.cjs',
       // generated from docs/openapi/findings-service.json by the findings-web generate-api target
       'apps/findings-web/src/api/schema.gen.ts',
+      // generated from both docs/openapi documents by apps/cli/tools/generate-api.sh (committed)
+      'apps/cli/src/api/*.gen.ts',
     ],
   },
   ...nx.configs['flat/base'],

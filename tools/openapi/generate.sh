@@ -40,3 +40,8 @@ for service in "${SERVICES[@]}"; do
     console.error(`[openapi] ${file}: OpenAPI ${doc.openapi}, ${paths} paths`);
   ' "$output"
 done
+
+# The CLI's typed clients (apps/cli/src/api/*.gen.ts, committed) follow the documents; its
+# staleness test (apps/cli/test/api-schema.e2e-spec.ts) fails when they were not regenerated.
+log "regenerating the CLI's typed clients (apps/cli/src/api)"
+bash apps/cli/tools/generate-api.sh
