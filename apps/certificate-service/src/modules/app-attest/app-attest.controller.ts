@@ -1,7 +1,7 @@
 import { Body, Controller, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../app/access/access.decorators';
-import { EnrollRateLimitGuard } from '../enrollment/enroll-rate-limit.guard';
+import { AppAttestRateLimitGuard } from './app-attest-rate-limit.guard';
 import { AppAttestService } from './app-attest.service';
 import {
   AppAttestChallengeBodyDto,
@@ -14,7 +14,7 @@ import {
 @ApiTags('enrollment')
 @Controller('api/v1/enroll')
 @Public()
-@UseGuards(EnrollRateLimitGuard)
+@UseGuards(AppAttestRateLimitGuard)
 export class AppAttestController {
   constructor(private readonly appAttest: AppAttestService) {}
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RateLimitsModule } from '../../app/http/rate-limits.module';
-import { EnrollRateLimitGuard } from '../enrollment/enroll-rate-limit.guard';
+import { AppAttestRateLimitGuard } from './app-attest-rate-limit.guard';
 import { SettingsModule } from '../settings/settings.module';
 import { AppAttestController } from './app-attest.controller';
 import { AppAttestGate } from './app-attest.gate';
@@ -11,7 +11,7 @@ import { AppAttestService } from './app-attest.service';
 @Module({
   imports: [SettingsModule, RateLimitsModule],
   controllers: [AppAttestController],
-  providers: [AppAttestRepository, AppAttestService, AppAttestGate, EnrollRateLimitGuard],
+  providers: [AppAttestRepository, AppAttestService, AppAttestGate, AppAttestRateLimitGuard],
   exports: [AppAttestGate],
 })
 export class AppAttestModule {}

@@ -2,24 +2,11 @@ import { X509Certificate } from 'node:crypto';
 import { ANY_HOST, checkTcpTargetForm, type EgressPolicy } from '@platform/egress';
 import type { PutIdentityDirectoryDto } from './dto/identity-directory.dto';
 import type { IdentityDirectoryRow } from './identity-directory.repository';
+import type { IdentityDirectoryView } from './identity-directory.view';
 import { IdentitySidError } from './identity-sid.errors';
 import { ATTRIBUTE } from './ldap-filter';
 
-/** The setting as the routes show it: never the password, only whether one is stored. */
-export interface IdentityDirectoryView {
-  configured: boolean;
-  enabled: boolean;
-  url: string;
-  bindDn: string;
-  hasBindPassword: boolean;
-  baseDn: string;
-  upnAttribute: string;
-  sidAttribute: string;
-  timeoutMs: number;
-  caPem: string | null;
-  updatedAt: Date | null;
-  updatedBy: string | null;
-}
+export type { IdentityDirectoryView } from './identity-directory.view';
 
 /** The validated body, password apart. */
 export type DirectorySettings = Omit<

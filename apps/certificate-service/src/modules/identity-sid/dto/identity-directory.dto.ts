@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { OptionalNotNull } from '@platform/http';
-import type { IdentityDirectoryView } from '../identity-directory.settings';
+import type { IdentityDirectoryView } from '../identity-directory.view';
 
 const PEM_MAX = 64 * 1024;
 
