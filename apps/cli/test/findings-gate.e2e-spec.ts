@@ -158,6 +158,50 @@ describe('platform upload --wait --fail-on (the CI gate)', () => {
   });
 });
 
+describe('jobs and findings', () => {
+  it('jobs list --report finds the ingestion job, jobs get shows it; an unknown job is exit 5', async () => {
+    const up = await home.run([
+      'upload',
+      lowOnlySarif(),
+      '--product',
+      product.id,
+      '--wait',
+      '--json',
+    ]);
+    expect(describeRun(up)).toMatch(/^exit 0/);
+    const reportId = (JSON.parse(up.stdout) as { report: { id: string } }).report.id;
+    const list = await home.run(['jobs', 'list', '--report', reportId, '--json']);
+    expect(describeRun(list)).toMatch(/^exit 0/);
+    const jobs = JSON.parse(list.stdout) as { id: string; report_id: string; state: string }[];
+    expect(jobs).toEqual([expect.objectContaining({ report_id: reportId, state: 'completed' })]);
+    const get = await home.run(['jobs', 'get', jobs[0].id]);
+    expect(describeRun(get)).toMatch(/^exit 0/);
+    expect(get.stdout).toMatch(/state\s+completed/);
+    expect(get.stdout).toMatch(/counts\s+1 results, \d new/);
+    const missing = await home.run(['jobs', 'get', '00000000-0000-4000-8000-000000000000']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('404');
+  });
+
+  it('findings list --query shows the product high findings as a table', async () => {
+    const r = await home.run([
+      'findings',
+      'list',
+      '--product',
+      product.id,
+      '--query',
+      'severity:high',
+    ]);
+    expect(describeRun(r)).toMatch(/^exit 0/);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+SEVERITY\s+STATUS\s+PRODUCT\s+TITLE\s+LOCATION$/);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((l) => /\sHIGH\s/.test(l) && l.includes('vulnerable.c'))).toBe(
+      true,
+    );
+  });
+});
+
 describe('bad input: a clear message and an exit code, never a stack trace', () => {
   const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at /);
 
@@ -233,6 +277,16 @@ describe('bad input: a clear message and an exit code, never a stack trace', () 
     );
     const ok = await broken.run(['findings', 'list', '--query', 'severity:high', '--json']);
     expect(ok.code).toBe(0);
+    // the multipart upload is sent again (a fresh file stream) after the refresh
+    const again = JSON.parse(readFileSync(broken.credentials, 'utf8'));
+    writeFileSync(
+      broken.credentials,
+      JSON.stringify({ findings: { ...again.findings, access_token: 'expired.jwt.token' } }),
+      { mode: 0o600 },
+    );
+    const up = await broken.run(['upload', lowOnlySarif(), '--product', product.id, '--wait']);
+    expect(describeRun(up)).toMatch(/^exit 0/);
+    expect(up.stdout).toContain('ingested: 1 results');
     const after = JSON.parse(readFileSync(broken.credentials, 'utf8'));
     expect(after.findings.access_token).not.toBe('expired.jwt.token');
     expect(statSync(broken.credentials).mode & 0o777).toBe(0o600);

@@ -1,5 +1,6 @@
 import type { Command } from '../command';
-import { findingsList, jobsGet } from './findings';
+import { findingsList } from './findings';
+import { jobsGet, jobsList } from './jobs';
 import { login, logout } from './login';
 import { devicesList } from './devices';
 import { requestsApprove, requestsList, requestsReject } from './requests';
@@ -9,6 +10,7 @@ export const COMMANDS: Command[] = [
   login,
   logout,
   upload,
+  jobsList,
   jobsGet,
   findingsList,
   requestsList,
