@@ -52,6 +52,8 @@ export default [
               sourceTag: 'scope:plugins',
               onlyDependOnLibsWithTags: ['scope:plugins', 'scope:shared'],
             },
+            // The CLI (apps/cli) talks to both services over HTTP only: shared libraries at most.
+            { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixturePath } from '@platform/report-parsing/testing';
 import {
   bearer,
+  fixturePath,
   createProduct,
   createProject,
   FINDINGS_ADMIN_EMAIL as ADMIN_EMAIL,

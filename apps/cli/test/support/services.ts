@@ -1,6 +1,8 @@
 // The two services' own test support, reused to start them in-process on the real PostgreSQL
-// and Redis stack (as the device agent's tests do): the CLI's tests import it from here only.
+// and Redis stack (as the device agent's tests do), and the report fixtures their tests use: the
+// CLI's tests import them from here only.
 /* eslint-disable @nx/enforce-module-boundaries */
+export { fixturePath } from '@platform/report-parsing/testing';
 export {
   bearer,
   createProduct,
