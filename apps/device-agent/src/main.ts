@@ -15,6 +15,7 @@ import { DEFAULT_BACKOFF } from './core/backoff';
 import { systemClock, type Clock } from './core/clock';
 import type { AgentContext } from './core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from './core/exit-codes';
+import type { TpmOptions } from './enroll/device-key';
 import { enrollCommand } from './enroll/enroll-command';
 import { AgentLogger } from './log/logger';
 import { RotatingFile } from './log/rotating-file';
@@ -75,12 +76,6 @@ async function dispatch(
     case 'enroll': {
       const server = serverUrl(requiredString(values, 'server'));
       const serial = requiredString(values, 'serial');
-      if (values.tpm) {
-        throw new AgentExit(
-          ExitCode.usage,
-          '--tpm is not available in this version of the agent (software keys only; docs/agent.md)',
-        );
-      }
       const enrollmentToken =
         typeof values['enrollment-token'] === 'string' ? values['enrollment-token'] : undefined;
       return enrollCommand(ctx, dir, {
@@ -90,6 +85,7 @@ async function dispatch(
         hostname,
         enrollmentToken,
         waitMs: seconds(values, 'wait', 0),
+        tpm: values.tpm ? tpmOptions(values) : undefined,
       });
     }
     case 'run':
@@ -98,6 +94,7 @@ async function dispatch(
         intervalMs: seconds(values, 'interval', 3600, 1),
         platform,
         hostname,
+        tpm: tpmOptions(values),
       });
     case 'status': {
       const text = dir.read(StateFile.status);
@@ -139,6 +136,11 @@ function context(args: ParsedArgs, io: AgentIo): AgentContext {
     },
     retryForMs: seconds(values, 'retry-for', 3600),
   };
+}
+
+function tpmOptions(values: ParsedArgs['values']): TpmOptions {
+  const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
+  return { tcti: text('tcti'), ekChainFile: text('tpm-ek-chain') };
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -7,6 +7,14 @@ export interface EnrollBody {
   agent_version?: string;
   platform?: string;
   hostname?: string;
+  tpm?: Record<string, unknown>;
+}
+
+export interface NonceAnswer {
+  nonce: string;
+  expires_at: string;
+  /** A first TPM-attested enroll: the challenge to activate (tpm2-tools file, base64). */
+  activation?: { credential_file: string };
 }
 
 export interface EnrollAnswer {

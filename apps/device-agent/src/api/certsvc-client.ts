@@ -4,6 +4,7 @@ import type {
   CheckinAnswer,
   EnrollAnswer,
   EnrollBody,
+  NonceAnswer,
   RequestStatusAnswer,
 } from './api-types';
 
@@ -17,9 +18,9 @@ export class CertsvcClient {
     this.base = server.replace(/\/+$/, '');
   }
 
-  async nonce(): Promise<string> {
-    const answer = (await this.call('POST', '/api/v1/enroll/nonce', {})) as { nonce: string };
-    return answer.nonce;
+  /** A one-use enroll nonce; with `tpm` also the credential-activation challenge, if any. */
+  nonce(body: Record<string, unknown> = {}): Promise<NonceAnswer> {
+    return this.call('POST', '/api/v1/enroll/nonce', body) as Promise<NonceAnswer>;
   }
 
   enroll(body: EnrollBody): Promise<EnrollAnswer> {

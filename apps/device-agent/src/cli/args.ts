@@ -18,6 +18,8 @@ const OPTIONS = {
   hostname: { type: 'string' },
   wait: { type: 'string' },
   tpm: { type: 'boolean' },
+  tcti: { type: 'string' },
+  'tpm-ek-chain': { type: 'string' },
   once: { type: 'boolean' },
   interval: { type: 'string' },
   'state-dir': { type: 'string' },

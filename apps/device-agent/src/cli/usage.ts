@@ -13,7 +13,9 @@ enroll options:
   --platform NAME           linux (default: this machine's), windows, macos
   --hostname NAME           default: this machine's host name
   --wait SECONDS            give up waiting for approval after this long (default 0: wait)
-  --tpm                     keep the key in the TPM (not available yet: exit 2)
+  --tpm                     create the key inside the TPM (tpm2-tools) and attest it
+  --tpm-ek-chain FILE       PEM intermediates of the TPM's EK certificate (sent as ek_chain)
+  --tcti TCTI               TPM2TOOLS_TCTI for tpm2-tools (enroll and run)
 
 run options:
   --once                    one pass, then exit

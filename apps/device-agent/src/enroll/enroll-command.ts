@@ -6,15 +6,17 @@ import { withRetry } from '../core/retry';
 import { AGENT_VERSION } from '../core/version';
 import { readStatus, writeStatus, type AgentStatus } from '../state/agent-status';
 import { installCertificate } from '../state/install-certificate';
-import { loadOrCreateKey } from '../state/key-store';
 import { StateFile, type StateDir } from '../state/state-dir';
 import { awaitCertificate } from './await-certificate';
+import { openDeviceKey, type TpmOptions } from './device-key';
 import { sendEnrollment, type EnrollFacts } from './enroll-request';
 
 export interface EnrollOptions extends EnrollFacts {
   readonly server: string;
   /** How long to wait for the approval; 0: until the request is decided. */
   readonly waitMs: number;
+  /** `--tpm`: the key inside the TPM, with attestation evidence. */
+  readonly tpm?: TpmOptions;
 }
 
 /** `enroll` (docs/agent.md): key, CSR, enrollment, approval, certificate, check-in. */
@@ -55,15 +57,16 @@ export async function enrollCommand(
   let requestId = dir.read(StateFile.requestId);
   let secret = dir.read(StateFile.agentSecret);
   if (!requestId || !secret) {
-    const key = loadOrCreateKey(dir, StateFile.key);
+    const storage = options.tpm ? 'tpm' : (known?.key_storage ?? 'software');
+    const { key, tpm } = await openDeviceKey(ctx, dir, storage, 'key', options.tpm);
     ctx.logger.info(key.reused ? 'reusing the key of an earlier attempt' : 'key generated', {
       serial: options.serial,
-      key: 'software EC P-256',
+      key: storage === 'tpm' ? 'TPM EC P-256' : 'software EC P-256',
     });
-    status = writeStatus(dir, { ...status, state: 'key_generated' }, now());
+    status = writeStatus(dir, { ...status, state: 'key_generated', key_storage: storage }, now());
     const enrollmentToken =
       options.enrollmentToken ?? dir.read(StateFile.enrollmentToken) ?? undefined;
-    const answer = await sendEnrollment(ctx, client, key, { ...options, enrollmentToken });
+    const answer = await sendEnrollment(ctx, client, key, { ...options, enrollmentToken }, tpm);
     if (answer.enrollment_token) dir.write(StateFile.enrollmentToken, answer.enrollment_token);
     else if (options.enrollmentToken) dir.write(StateFile.enrollmentToken, options.enrollmentToken);
     dir.write(StateFile.agentSecret, answer.agent_secret);

@@ -17,6 +17,9 @@ export function swapRenewal(
   delivered?: { body: AgentCertificate; etag: string },
 ): AgentStatus {
   dir.promote(StateFile.renewalKey, StateFile.key);
+  // A TPM-resident key: its blobs (the renewal key was made and certified in the same TPM).
+  dir.promote('tpm/renewal-key.priv', 'tpm/key.priv');
+  dir.promote('tpm/renewal-key.pub', 'tpm/key.pub');
   dir.promote(StateFile.renewalCaBundle, StateFile.caBundle);
   dir.promote(StateFile.renewalAgentSecret, StateFile.agentSecret);
   dir.promote(StateFile.renewalRequestId, StateFile.requestId);

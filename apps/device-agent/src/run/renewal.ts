@@ -1,15 +1,17 @@
 import type { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { awaitCertificate } from '../enroll/await-certificate';
+import { openDeviceKey, type TpmOptions } from '../enroll/device-key';
 import { sendEnrollment } from '../enroll/enroll-request';
 import { writeStatus, type AgentStatus } from '../state/agent-status';
-import { loadOrCreateKey } from '../state/key-store';
 import { StateFile, type StateDir } from '../state/state-dir';
 import { swapRenewal } from './renewal-swap';
 
 export interface RenewalFacts {
   readonly platform: string;
   readonly hostname: string;
+  /** For a device whose key is in the TPM (`key_storage: tpm`). */
+  readonly tpm?: TpmOptions;
 }
 
 /**
@@ -66,12 +68,20 @@ export async function renewIfDue(
     );
     return status;
   }
-  const key = loadOrCreateKey(dir, StateFile.renewalKey);
-  const answer = await sendEnrollment(ctx, client, key, {
-    serial: status.serial,
-    enrollmentToken: token.trim(),
-    ...facts,
-  });
+  const storage = status.key_storage ?? 'software';
+  const { key, tpm } = await openDeviceKey(ctx, dir, storage, 'renewal-key', facts.tpm);
+  const answer = await sendEnrollment(
+    ctx,
+    client,
+    key,
+    {
+      serial: status.serial,
+      enrollmentToken: token.trim(),
+      platform: facts.platform,
+      hostname: facts.hostname,
+    },
+    tpm,
+  );
   dir.write(StateFile.renewalAgentSecret, answer.agent_secret);
   dir.write(StateFile.renewalRequestId, answer.request_id);
   ctx.logger.info('renewal requested', {

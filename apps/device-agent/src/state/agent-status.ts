@@ -16,6 +16,8 @@ export interface AgentStatus {
   state: AgentState;
   server: string;
   serial: string;
+  /** Where the key lives: `software` (key.pem) or `tpm` (tpm/). */
+  key_storage?: 'software' | 'tpm';
   request_id?: string;
   request_status?: string;
   certificate_serial?: string;

@@ -5,11 +5,13 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { AgentExit, ExitCode } from '../core/exit-codes';
-import type { StateDir, StateFileName } from './state-dir';
+import { softwareSigner, type CsrSigner } from '../crypto/csr';
+import type { StateDir } from './state-dir';
 
+/** The CSR key: its public half and a signer (software, or inside the TPM). */
 export interface DeviceKey {
-  readonly privateKey: KeyObject;
   readonly publicKey: KeyObject;
+  readonly signer: CsrSigner;
   /** True when the key was already on disk (an enrollment interrupted earlier). */
   readonly reused: boolean;
 }
@@ -19,12 +21,16 @@ export interface DeviceKey {
  * sent: a crash after this point leaves a key the next run reuses. The private key never
  * leaves this directory.
  */
-export function loadOrCreateKey(dir: StateDir, name: StateFileName): DeviceKey {
+export function loadOrCreateKey(dir: StateDir, name: string): DeviceKey {
   const existing = dir.read(name);
   if (existing !== null) {
     try {
       const privateKey = createPrivateKey(existing);
-      return { privateKey, publicKey: createPublicKey(privateKey), reused: true };
+      return {
+        publicKey: createPublicKey(privateKey),
+        signer: softwareSigner(privateKey),
+        reused: true,
+      };
     } catch {
       throw new AgentExit(
         ExitCode.state,
@@ -34,5 +40,5 @@ export function loadOrCreateKey(dir: StateDir, name: StateFileName): DeviceKey {
   }
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   dir.write(name, privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
-  return { privateKey, publicKey, reused: false };
+  return { publicKey, signer: softwareSigner(privateKey), reused: false };
 }

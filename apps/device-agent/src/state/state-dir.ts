@@ -58,13 +58,18 @@ export class StateDir {
     }
   }
 
-  file(name: StateFileName): string {
+  file(name: string): string {
     return join(this.path, name);
   }
 
-  read(name: StateFileName): string | null {
+  read(name: string): string | null {
+    const bytes = this.readBytes(name);
+    return bytes === null ? null : bytes.toString('utf8');
+  }
+
+  readBytes(name: string): Buffer | null {
     try {
-      return readFileSync(this.file(name), 'utf8');
+      return readFileSync(this.file(name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new AgentExit(
@@ -74,17 +79,17 @@ export class StateDir {
     }
   }
 
-  has(name: StateFileName): boolean {
+  has(name: string): boolean {
     return this.read(name) !== null;
   }
 
-  write(name: StateFileName, content: string): void {
+  write(name: string, content: string | Buffer): void {
     const target = this.file(name);
     const temporary = join(this.path, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       const fd = openSync(temporary, 'wx', 0o600);
       try {
-        writeSync(fd, content);
+        writeSync(fd, typeof content === 'string' ? Buffer.from(content) : content);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -97,7 +102,7 @@ export class StateDir {
   }
 
   /** Moves `from` over `to` (atomic within the directory); nothing when `from` is gone. */
-  promote(from: StateFileName, to: StateFileName): void {
+  promote(from: string, to: string): void {
     try {
       renameSync(this.file(from), this.file(to));
     } catch (error) {
@@ -105,7 +110,7 @@ export class StateDir {
     }
   }
 
-  remove(name: StateFileName): void {
+  remove(name: string): void {
     rmSync(this.file(name), { force: true });
   }
 }

@@ -13,9 +13,10 @@ import { approveRows } from '../../../certificate-service/test/fixtures/issue';
 import { startEnrollApp, sql } from '../../../certificate-service/test/fixtures/enroll';
 import { loginAdmin } from '../../../certificate-service/test/support/sessions';
 import type { TestApp } from '../../../certificate-service/test/support/test-app';
+import { SwtpmDevice } from '../../../certificate-service/test/support/swtpm-device';
 /* eslint-enable @nx/enforce-module-boundaries */
 
-export { sql };
+export { sql, SwtpmDevice };
 
 /** The real certificate service, listening on a loopback port, with an admin session. */
 export interface AgentServer {
