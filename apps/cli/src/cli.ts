@@ -25,7 +25,11 @@ function find(argv: string[]): { command?: Command; rest: string[] } {
 }
 
 function helpOf(c: Command): string {
-  return `Usage: platform ${c.path.join(' ')} ${c.usage}\n\n${c.summary}\n\n${c.help}\n`;
+  return (
+    `Usage: platform ${c.path.join(' ')} ${c.usage}\n\n${c.summary}\n\n${c.help}\n\n` +
+    'Common options:\n  --json       one JSON document on stdout (for scripts)\n' +
+    '  -h, --help   this help\n\nExit codes and environment variables: docs/cli.md\n'
+  );
 }
 
 async function dispatch(argv: string[], ctx: Context): Promise<number> {
