@@ -50,3 +50,7 @@ export interface CheckinAnswer {
   installed_at: string;
   issuance_directives: unknown[];
 }
+
+export interface CrlAnswer {
+  crls: { issuer: string; pem: string; this_update: string; next_update: string }[];
+}

@@ -2,6 +2,7 @@ import { ApiError, NetworkError } from './api-errors';
 import type {
   AgentCertificate,
   CheckinAnswer,
+  CrlAnswer,
   EnrollAnswer,
   EnrollBody,
   NonceAnswer,
@@ -25,6 +26,11 @@ export class CertsvcClient {
 
   enroll(body: EnrollBody): Promise<EnrollAnswer> {
     return this.call('POST', '/api/v1/enroll', body) as Promise<EnrollAnswer>;
+  }
+
+  /** The CRLs of the issuing and root CA (404 `crl_unavailable` without one). */
+  crls(): Promise<CrlAnswer> {
+    return this.call('POST', '/api/v1/enroll/crl', {}) as Promise<CrlAnswer>;
   }
 
   status(requestId: string, secret: string): Promise<RequestStatusAnswer> {

@@ -49,10 +49,20 @@ export async function enrollCommand(
     updated_at: now().toISOString(),
   };
   status = { ...status, server: options.server };
-  if (known?.state === 'unauthorized' || known?.state === 'no_certificate') {
-    // The old request is of no use any more: a new one (same key, stored token) replaces it.
+  if (
+    known?.state === 'unauthorized' ||
+    known?.state === 'no_certificate' ||
+    known?.state === 'revoked'
+  ) {
+    // The old request is of no use any more: a new one (stored token) replaces it.
     dir.remove(StateFile.requestId);
     dir.remove(StateFile.agentSecret);
+    if (known.state === 'revoked') {
+      // A revoked certificate's key is not used again: the new request gets a new key.
+      dir.remove(StateFile.key);
+      dir.remove('tpm/key.pub');
+      dir.remove('tpm/key.priv');
+    }
   }
   let requestId = dir.read(StateFile.requestId);
   let secret = dir.read(StateFile.agentSecret);

@@ -6,6 +6,7 @@ import { readStatus, type AgentStatus } from '../state/agent-status';
 import { StateFile, type StateDir } from '../state/state-dir';
 import { agentRefusal, refreshBundle } from './refresh-bundle';
 import { renewIfDue, type RenewalFacts } from './renewal';
+import { checkRevocation } from './revocation-check';
 import { finishInterruptedSwap } from './renewal-swap';
 
 export interface RunOptions extends RenewalFacts {
@@ -48,6 +49,7 @@ export async function runPass(
   const requestId = (dir.read(StateFile.requestId) ?? '').trim();
   const secret = (dir.read(StateFile.agentSecret) ?? '').trim();
   status = await refreshBundle(ctx, dir, client, status, requestId, secret);
+  status = await checkRevocation(ctx, dir, client, status);
   status = await checkinOnce(ctx, dir, client, status, requestId, secret);
   try {
     status = await renewIfDue(ctx, dir, client, status, facts);
@@ -73,7 +75,8 @@ function enrolledStatus(dir: StateDir): AgentStatus {
   if (
     status.state === 'unauthorized' ||
     status.state === 'no_certificate' ||
-    status.state === 'rejected'
+    status.state === 'rejected' ||
+    status.state === 'revoked'
   ) {
     throw new AgentExit(
       ExitCode.refused,

@@ -9,7 +9,8 @@ export type AgentState =
   | 'renewal_pending'
   | 'rejected'
   | 'unauthorized'
-  | 'no_certificate';
+  | 'no_certificate'
+  | 'revoked';
 
 /** `agent-state.json`: what the agent knows; no secret and no key in it. */
 export interface AgentStatus {
