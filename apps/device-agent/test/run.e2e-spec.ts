@@ -200,6 +200,27 @@ describe('device agent: run (check-in, bundle refresh, renewal, refusals)', () =
     }
   });
 
+  it('a clock 10 minutes off: the pass warns with the skew and carries on (state enrolled)', async () => {
+    const state = await enrolled();
+    try {
+      const skewMsg = 'the clock differs from the certificate service; fix the time sync (NTP)';
+      const inTime = await runAgent(['run', '--once', '--state-dir', state.path]);
+      expect(inTime.records.map((r) => r.msg)).not.toContain(skewMsg);
+      for (const offset of [10, -10]) {
+        const run = await runAgent(['run', '--once', '--state-dir', state.path], {
+          clock: shiftedClock(offset * 60_000),
+        });
+        expect([run.code, run.stderr]).toEqual([0, '']);
+        const warning = run.records.find((r) => r.msg === skewMsg);
+        expect(warning?.level).toBe('warn');
+        expect(Math.abs((warning?.skew_seconds as number) - offset * 60)).toBeLessThanOrEqual(5);
+        expect(readState(state.path).state).toBe('enrolled');
+      }
+    } finally {
+      state.remove();
+    }
+  });
+
   it('an agent secret the service no longer accepts ends in state unauthorized (exit 3); enroll recovers with the stored token', async () => {
     const state = await enrolled();
     try {

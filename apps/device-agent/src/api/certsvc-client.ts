@@ -14,6 +14,8 @@ const TIMEOUT_MS = 30_000;
 /** The certificate service's enroll and agent routes (docs/certificate-service/enrollment.md). */
 export class CertsvcClient {
   private readonly base: string;
+  /** The `Date` header of the last answer: the service's clock, for the skew check. */
+  lastServerDate: Date | null = null;
 
   constructor(server: string) {
     this.base = server.replace(/\/+$/, '');
@@ -100,7 +102,10 @@ export class CertsvcClient {
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
     }
     try {
-      return await fetch(`${this.base}${path}`, init);
+      const res = await fetch(`${this.base}${path}`, init);
+      const date = Date.parse(res.headers.get('date') ?? '');
+      if (Number.isFinite(date)) this.lastServerDate = new Date(date);
+      return res;
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (error as Error).message;

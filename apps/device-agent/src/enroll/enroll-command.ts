@@ -2,6 +2,7 @@ import { ApiError } from '../api/api-errors';
 import { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from '../core/exit-codes';
+import { checkClockSkew } from '../core/clock-skew';
 import { withRetry } from '../core/retry';
 import { AGENT_VERSION } from '../core/version';
 import { readStatus, writeStatus, type AgentStatus } from '../state/agent-status';
@@ -83,6 +84,7 @@ export async function enrollCommand(
     dir.write(StateFile.requestId, answer.request_id);
     requestId = answer.request_id;
     secret = answer.agent_secret;
+    checkClockSkew(ctx, client);
     status = writeStatus(
       dir,
       { ...status, state: 'pending_approval', request_id: requestId, request_status: 'pending' },

@@ -7,6 +7,7 @@ import { StateFile, type StateDir } from '../state/state-dir';
 import { agentRefusal, refreshBundle } from './refresh-bundle';
 import { renewIfDue, type RenewalFacts } from './renewal';
 import { checkRevocation } from './revocation-check';
+import { checkClockSkew } from '../core/clock-skew';
 import { finishInterruptedSwap } from './renewal-swap';
 
 export interface RunOptions extends RenewalFacts {
@@ -50,6 +51,7 @@ export async function runPass(
   const secret = (dir.read(StateFile.agentSecret) ?? '').trim();
   status = await refreshBundle(ctx, dir, client, status, requestId, secret);
   status = await checkRevocation(ctx, dir, client, status);
+  checkClockSkew(ctx, client);
   status = await checkinOnce(ctx, dir, client, status, requestId, secret);
   try {
     status = await renewIfDue(ctx, dir, client, status, facts);
