@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import {
   CERT_ADMIN_EMAIL as ADMIN_EMAIL,
@@ -45,6 +45,20 @@ async function statusOf(requestId: string): Promise<string> {
 }
 
 it('stores the session 0600', () => {
+  expect(statSync(home.credentials).mode & 0o777).toBe(0o600);
+});
+
+it('an expired access token is refreshed with the stored rt_ token and stored again', async () => {
+  const stored = JSON.parse(readFileSync(home.credentials, 'utf8'));
+  const session = { ...stored.certificates, access_token: 'expired.jwt.token' };
+  writeFileSync(home.credentials, JSON.stringify({ ...stored, certificates: session }), {
+    mode: 0o600,
+  });
+  const r = await home.run(['devices', 'list', '--json']);
+  expect(describeRun(r)).toMatch(/^exit 0/);
+  const after = JSON.parse(readFileSync(home.credentials, 'utf8'));
+  expect(after.certificates.access_token).not.toBe('expired.jwt.token');
+  expect(after.certificates.refresh_token).not.toBe(session.refresh_token);
   expect(statSync(home.credentials).mode & 0o777).toBe(0o600);
 });
 

@@ -25,7 +25,7 @@ export async function refreshSession(
 ): Promise<StoredSession | undefined> {
   if (!session.refresh_token) return undefined;
   if (service === 'findings') {
-    const res = await fetch(new URL('/api/v1/auth/token/refresh', session.url), {
+    const res = await fetch(`${session.url}/api/v1/auth/token/refresh`, {
       method: 'POST',
       headers: { cookie: `${FINDINGS_REFRESH_COOKIE}=${session.refresh_token}` },
     });
@@ -38,7 +38,7 @@ export async function refreshSession(
       expires_at: expiresAt(body.data.expires_in),
     };
   }
-  const res = await fetch(new URL('/api/v1/auth/refresh', session.url), {
+  const res = await fetch(`${session.url}/api/v1/auth/refresh`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ refresh_token: session.refresh_token }),
