@@ -17,7 +17,7 @@ import type { AgentContext } from './core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from './core/exit-codes';
 import type { TpmOptions } from './enroll/device-key';
 import { enrollCommand } from './enroll/enroll-command';
-import { AgentLogger } from './log/logger';
+import { AgentLogger, userHalfPath } from './log/logger';
 import { RotatingFile } from './log/rotating-file';
 import { runCommand } from './run/run-command';
 import { StateDir, StateFile } from './state/state-dir';
@@ -40,6 +40,7 @@ const processIo = (): AgentIo => ({
 /** Runs one command; never throws: every outcome is an exit code (docs/agent.md). */
 export async function main(argv: readonly string[], io: AgentIo = processIo()): Promise<number> {
   let logger: AgentLogger | undefined;
+  let userLogger: AgentLogger | undefined;
   let verbose = false;
   try {
     const args = parseCommandLine(argv);
@@ -50,6 +51,7 @@ export async function main(argv: readonly string[], io: AgentIo = processIo()): 
     }
     const ctx = context(args, io);
     logger = ctx.logger;
+    userLogger = ctx.userLogger;
     const dir = new StateDir(
       typeof args.values['state-dir'] === 'string'
         ? args.values['state-dir']
@@ -60,6 +62,7 @@ export async function main(argv: readonly string[], io: AgentIo = processIo()): 
     return report(error, io, logger, verbose);
   } finally {
     logger?.close();
+    userLogger?.close();
   }
 }
 
@@ -111,18 +114,20 @@ async function dispatch(
 function context(args: ParsedArgs, io: AgentIo): AgentContext {
   const { values } = args;
   const clock = io.clock ?? systemClock(envNumber(io.env, 'CERTSVC_AGENT_CLOCK_OFFSET_SECONDS', 0));
-  const logFile =
-    typeof values['log-file'] === 'string'
-      ? new RotatingFile(
-          values['log-file'],
-          positiveInteger(values, 'log-max-bytes', 5 * 1024 * 1024),
-          positiveInteger(values, 'log-keep', 3),
-        )
-      : undefined;
   const logger = new AgentLogger({
     verbose: values.verbose === true,
-    file: logFile,
+    file: logFile(values, typeof values['log-file'] === 'string' ? values['log-file'] : undefined),
     half: 'machine',
+    write: io.stdout,
+    now: () => clock.now(),
+  });
+  const userLogger = new AgentLogger({
+    verbose: values.verbose === true,
+    file: logFile(
+      values,
+      typeof values['log-file'] === 'string' ? userHalfPath(values['log-file']) : undefined,
+    ),
+    half: 'user',
     write: io.stdout,
     now: () => clock.now(),
   });
@@ -130,12 +135,22 @@ function context(args: ParsedArgs, io: AgentIo): AgentContext {
     clock,
     random: io.random ?? Math.random,
     logger,
+    userLogger,
     backoff: {
       baseMs: envNumber(io.env, 'CERTSVC_AGENT_BACKOFF_BASE_MS', DEFAULT_BACKOFF.baseMs),
       capMs: envNumber(io.env, 'CERTSVC_AGENT_BACKOFF_CAP_MS', DEFAULT_BACKOFF.capMs),
     },
     retryForMs: seconds(values, 'retry-for', 3600),
   };
+}
+
+function logFile(values: ParsedArgs['values'], path: string | undefined): RotatingFile | undefined {
+  if (path === undefined) return undefined;
+  return new RotatingFile(
+    path,
+    positiveInteger(values, 'log-max-bytes', 5 * 1024 * 1024),
+    positiveInteger(values, 'log-keep', 3),
+  );
 }
 
 function tpmOptions(values: ParsedArgs['values']): TpmOptions {

@@ -48,9 +48,28 @@ export interface AgentCertificate {
 export interface CheckinAnswer {
   request_id: string;
   installed_at: string;
-  issuance_directives: unknown[];
+  issuance_directives: IssuanceDirective[];
 }
 
 export interface CrlAnswer {
   crls: { issuer: string; pem: string; this_update: string; next_update: string }[];
+}
+
+/** An open issuance directive of the check-in answer (issuance-directives.md). */
+export interface IssuanceDirective {
+  id: string;
+  purpose: 'user_mtls' | 'ad_logon';
+  user: string;
+  upn: string | null;
+  created_at: string;
+}
+
+export interface UserEnrollBody {
+  serial: string;
+  enrollment_token: string;
+  csr: string;
+  purpose: string;
+  user: string;
+  upn?: string;
+  agent_version?: string;
 }

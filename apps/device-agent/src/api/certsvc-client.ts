@@ -6,6 +6,7 @@ import type {
   EnrollAnswer,
   EnrollBody,
   NonceAnswer,
+  UserEnrollBody,
   RequestStatusAnswer,
 } from './api-types';
 
@@ -28,6 +29,24 @@ export class CertsvcClient {
 
   enroll(body: EnrollBody): Promise<EnrollAnswer> {
     return this.call('POST', '/api/v1/enroll', body) as Promise<EnrollAnswer>;
+  }
+
+  /** `POST /enroll/user`: a request for a person on this device (201, pending). */
+  enrollUser(body: UserEnrollBody): Promise<EnrollAnswer> {
+    return this.call('POST', '/api/v1/enroll/user', body) as Promise<EnrollAnswer>;
+  }
+
+  /** The outcome of an issuance directive, with this device's agent secret. */
+  async reportDirective(
+    id: string,
+    secret: string,
+    outcome: 'done' | 'failed',
+    message: string,
+  ): Promise<void> {
+    const path = `/api/v1/enroll/issuance-directives/${encodeURIComponent(id)}/report`;
+    await this.answer(
+      await this.fetch('POST', path, { 'x-agent-secret': secret }, { outcome, message }),
+    );
   }
 
   /** The CRLs of the issuing and root CA (404 `crl_unavailable` without one). */

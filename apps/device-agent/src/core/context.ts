@@ -7,6 +7,8 @@ export interface AgentContext {
   readonly clock: Clock;
   readonly random: () => number;
   readonly logger: AgentLogger;
+  /** The user half's logger (per-person enrollments; its own log file). */
+  readonly userLogger: AgentLogger;
   readonly backoff: BackoffPolicy;
   /** How long an unreachable service is retried before the command gives up (exit 4). */
   readonly retryForMs: number;

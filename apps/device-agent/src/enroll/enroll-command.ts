@@ -3,8 +3,7 @@ import { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from '../core/exit-codes';
 import { checkClockSkew } from '../core/clock-skew';
-import { withRetry } from '../core/retry';
-import { AGENT_VERSION } from '../core/version';
+import { checkinOnce } from './checkin';
 import { readStatus, writeStatus, type AgentStatus } from '../state/agent-status';
 import { installCertificate } from '../state/install-certificate';
 import { StateFile, type StateDir } from '../state/state-dir';
@@ -151,32 +150,5 @@ async function finish(
       await checkinOnce(ctx, dir, client, installed, requestId, secret);
       return ExitCode.ok;
     }
-  }
-}
-
-/** Check-in after installing; a failure is logged, `run` checks in again. */
-export async function checkinOnce(
-  ctx: AgentContext,
-  dir: StateDir,
-  client: CertsvcClient,
-  status: AgentStatus,
-  requestId: string,
-  secret: string,
-): Promise<AgentStatus> {
-  try {
-    const answer = await withRetry(ctx, 'check-in', () =>
-      client.checkin(requestId, secret, AGENT_VERSION),
-    );
-    ctx.logger.info('checked in', {
-      request_id: requestId,
-      issuance_directives: answer.issuance_directives.length,
-    });
-    return writeStatus(dir, { ...status, last_checkin_at: answer.installed_at }, ctx.clock.now());
-  } catch (error) {
-    if (error instanceof ApiError || error instanceof AgentExit) {
-      ctx.logger.warn('check-in failed; the next `run` pass retries', { cause: error.message });
-      return status;
-    }
-    throw error;
   }
 }

@@ -1,12 +1,14 @@
 import { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from '../core/exit-codes';
-import { checkinOnce } from '../enroll/enroll-command';
+import { checkinOnce } from '../enroll/checkin';
 import { readStatus, type AgentStatus } from '../state/agent-status';
 import { StateFile, type StateDir } from '../state/state-dir';
 import { agentRefusal, refreshBundle } from './refresh-bundle';
 import { renewIfDue, type RenewalFacts } from './renewal';
 import { checkRevocation } from './revocation-check';
+import { carryOutDirectives } from '../users/directives';
+import { collectUserCertificates } from '../users/user-certificates';
 import { checkClockSkew } from '../core/clock-skew';
 import { finishInterruptedSwap } from './renewal-swap';
 
@@ -52,7 +54,17 @@ export async function runPass(
   status = await refreshBundle(ctx, dir, client, status, requestId, secret);
   status = await checkRevocation(ctx, dir, client, status);
   checkClockSkew(ctx, client);
-  status = await checkinOnce(ctx, dir, client, status, requestId, secret);
+  const checkin = await checkinOnce(ctx, dir, client, status, requestId, secret);
+  status = checkin.status;
+  const enrollmentToken = (dir.read(StateFile.enrollmentToken) ?? '').trim();
+  await carryOutDirectives(
+    ctx,
+    dir,
+    client,
+    { serial: status.serial, enrollmentToken, machineSecret: secret },
+    checkin.directives,
+  );
+  await collectUserCertificates(ctx, dir, client);
   try {
     status = await renewIfDue(ctx, dir, client, status, facts);
   } catch (error) {
@@ -61,7 +73,7 @@ export async function runPass(
   if (status.request_id && status.request_id !== requestId) {
     // Renewed: the new request's certificate is installed; tell the service.
     const renewedSecret = (dir.read(StateFile.agentSecret) ?? '').trim();
-    status = await checkinOnce(ctx, dir, client, status, status.request_id, renewedSecret);
+    status = (await checkinOnce(ctx, dir, client, status, status.request_id, renewedSecret)).status;
   }
   return status;
 }
