@@ -73,3 +73,23 @@ export interface UserEnrollBody {
   upn?: string;
   agent_version?: string;
 }
+
+/** One network profile of `POST /enroll/purposes` (networks.md, "How agents receive the profiles"). */
+export interface NetworkProfile {
+  id: string;
+  updated_at: string;
+  kind: 'wifi' | 'wired';
+  name: string;
+  ssid?: string | null;
+  hidden?: boolean | null;
+  eap_method: string;
+  purpose: string;
+  radius_server_names: string[];
+  ca_chain_pem: string | null;
+}
+
+export interface PurposesAnswer {
+  serial: string;
+  purposes: string[];
+  networks?: NetworkProfile[];
+}

@@ -6,6 +6,7 @@ import type {
   EnrollAnswer,
   EnrollBody,
   NonceAnswer,
+  PurposesAnswer,
   UserEnrollBody,
   RequestStatusAnswer,
 } from './api-types';
@@ -47,6 +48,14 @@ export class CertsvcClient {
     await this.answer(
       await this.fetch('POST', path, { 'x-agent-secret': secret }, { outcome, message }),
     );
+  }
+
+  /** What the device may enroll for, and the network profiles to install. */
+  purposes(serial: string, enrollmentToken: string): Promise<PurposesAnswer> {
+    return this.call('POST', '/api/v1/enroll/purposes', {
+      serial,
+      enrollment_token: enrollmentToken,
+    }) as Promise<PurposesAnswer>;
   }
 
   /** The CRLs of the issuing and root CA (404 `crl_unavailable` without one). */

@@ -9,6 +9,7 @@ import { renewIfDue, type RenewalFacts } from './renewal';
 import { checkRevocation } from './revocation-check';
 import { carryOutDirectives } from '../users/directives';
 import { collectUserCertificates } from '../users/user-certificates';
+import { syncNetworkProfiles } from '../networks/network-profiles';
 import { checkClockSkew } from '../core/clock-skew';
 import { finishInterruptedSwap } from './renewal-swap';
 
@@ -65,6 +66,7 @@ export async function runPass(
     checkin.directives,
   );
   await collectUserCertificates(ctx, dir, client);
+  await syncNetworkProfiles(ctx, dir, client, status);
   try {
     status = await renewIfDue(ctx, dir, client, status, facts);
   } catch (error) {
