@@ -20,6 +20,7 @@ import { enrollCommand } from './enroll/enroll-command';
 import { AgentLogger, userHalfPath } from './log/logger';
 import { RotatingFile } from './log/rotating-file';
 import { runCommand } from './run/run-command';
+import { sshCommand } from './ssh/ssh-command';
 import { StateDir, StateFile } from './state/state-dir';
 
 /** Where the agent writes and what it reads; tests replace them. */
@@ -98,6 +99,11 @@ async function dispatch(
         platform,
         hostname,
         tpm: tpmOptions(values),
+      });
+    case 'ssh':
+      return sshCommand(ctx, dir, {
+        publicKeyFile: requiredString(values, 'public-key'),
+        waitMs: seconds(values, 'wait', 0),
       });
     case 'status': {
       const text = dir.read(StateFile.status);

@@ -93,3 +93,17 @@ export interface PurposesAnswer {
   purposes: string[];
   networks?: NetworkProfile[];
 }
+
+/** `GET /requests/{id}/certificate` of an `ssh` request (ssh.md). */
+export interface SshAgentCertificate {
+  request_id: string;
+  purpose: 'ssh';
+  serial: string;
+  ssh_certificate: string;
+  ca_public_key: string;
+  key_id: string;
+  principals: string[];
+  not_before: string;
+  not_after: string;
+  bundle_version: string;
+}

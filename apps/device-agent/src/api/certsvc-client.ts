@@ -58,6 +58,21 @@ export class CertsvcClient {
     }) as Promise<PurposesAnswer>;
   }
 
+  /** `POST /enroll/ssh`: a certificate request for an OpenSSH public key (201, pending). */
+  enrollSsh(
+    serial: string,
+    enrollmentToken: string,
+    publicKey: string,
+    agentVersion: string,
+  ): Promise<EnrollAnswer> {
+    return this.call('POST', '/api/v1/enroll/ssh', {
+      serial,
+      enrollment_token: enrollmentToken,
+      public_key: publicKey,
+      agent_version: agentVersion,
+    }) as Promise<EnrollAnswer>;
+  }
+
   /** The CRLs of the issuing and root CA (404 `crl_unavailable` without one). */
   crls(): Promise<CrlAnswer> {
     return this.call('POST', '/api/v1/enroll/crl', {}) as Promise<CrlAnswer>;

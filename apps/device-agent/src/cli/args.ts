@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AgentExit, ExitCode } from '../core/exit-codes';
 
-export type Command = 'enroll' | 'run' | 'status' | 'help';
+export type Command = 'enroll' | 'run' | 'ssh' | 'status' | 'help';
 
 export interface ParsedArgs {
   command: Command;
@@ -19,6 +19,7 @@ const OPTIONS = {
   wait: { type: 'string' },
   tpm: { type: 'boolean' },
   tcti: { type: 'string' },
+  'public-key': { type: 'string' },
   'tpm-ek-chain': { type: 'string' },
   once: { type: 'boolean' },
   interval: { type: 'string' },
@@ -31,7 +32,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const COMMANDS: readonly Command[] = ['enroll', 'run', 'status', 'help'];
+const COMMANDS: readonly Command[] = ['enroll', 'run', 'ssh', 'status', 'help'];
 
 export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   let parsed;
@@ -43,7 +44,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = parsed.positionals;
   if (parsed.values.help || !first) return { command: 'help', values: parsed.values };
   if (!COMMANDS.includes(first as Command)) {
-    throw new AgentExit(ExitCode.usage, `unknown command "${first}" (enroll, run, status)`);
+    throw new AgentExit(ExitCode.usage, `unknown command "${first}" (enroll, run, ssh, status)`);
   }
   if (rest.length > 0) throw new AgentExit(ExitCode.usage, `unexpected argument "${rest[0]}"`);
   return { command: first as Command, values: parsed.values };

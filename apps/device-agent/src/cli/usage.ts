@@ -4,6 +4,7 @@ export const USAGE = `Usage: certsvc-agent <command> [options]
 Commands:
   enroll   generate the device key, enroll, wait for approval, install the certificate
   run      check in, refresh the certificate bundle, renew before expiry
+  ssh      get an OpenSSH user certificate for a public key (after enroll)
   status   print agent-state.json
 
 enroll options:
@@ -20,6 +21,10 @@ enroll options:
 run options:
   --once                    one pass, then exit
   --interval SECONDS        between passes (default 3600)
+
+ssh options:
+  --public-key FILE         the OpenSSH public key (.pub); FILE-cert.pub is written beside it
+  --wait SECONDS            as for enroll
 
 Common options:
   --state-dir DIR           default $CERTSVC_AGENT_STATE_DIR, else /var/lib/certsvc-agent as
