@@ -142,6 +142,10 @@ function context(args: ParsedArgs, io: AgentIo): AgentContext {
     random: io.random ?? Math.random,
     logger,
     userLogger,
+    logFiles:
+      typeof values['log-file'] === 'string'
+        ? [values['log-file'], userHalfPath(values['log-file'])]
+        : [],
     backoff: {
       baseMs: envNumber(io.env, 'CERTSVC_AGENT_BACKOFF_BASE_MS', DEFAULT_BACKOFF.baseMs),
       capMs: envNumber(io.env, 'CERTSVC_AGENT_BACKOFF_CAP_MS', DEFAULT_BACKOFF.capMs),

@@ -49,6 +49,8 @@ export interface CheckinAnswer {
   request_id: string;
   installed_at: string;
   issuance_directives: IssuanceDirective[];
+  /** An administrator asked for a log snapshot (log-snapshots.md). */
+  upload_logs?: boolean;
 }
 
 export interface CrlAnswer {

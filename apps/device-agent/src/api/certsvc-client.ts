@@ -73,6 +73,17 @@ export class CertsvcClient {
     }) as Promise<EnrollAnswer>;
   }
 
+  /** `POST /requests/{id}/logs`: a gzip of the agent's logs. */
+  async uploadLogs(requestId: string, secret: string, gzip: Buffer): Promise<{ id: string }> {
+    const res = await this.fetch(
+      'POST',
+      this.agentPath(requestId, 'logs'),
+      { 'x-agent-secret': secret, 'content-type': 'application/gzip' },
+      gzip,
+    );
+    return (await this.answer(res)) as { id: string };
+  }
+
   /** The CRLs of the issuing and root CA (404 `crl_unavailable` without one). */
   crls(): Promise<CrlAnswer> {
     return this.call('POST', '/api/v1/enroll/crl', {}) as Promise<CrlAnswer>;
@@ -140,7 +151,9 @@ export class CertsvcClient {
       signal: AbortSignal.timeout(TIMEOUT_MS),
       redirect: 'error',
     };
-    if (body !== undefined) {
+    if (Buffer.isBuffer(body)) {
+      init.body = body;
+    } else if (body !== undefined) {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] = 'application/json';
     }

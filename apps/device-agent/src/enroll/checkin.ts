@@ -19,7 +19,7 @@ export async function checkinOnce(
   status: AgentStatus,
   requestId: string,
   secret: string,
-): Promise<{ status: AgentStatus; directives: IssuanceDirective[] }> {
+): Promise<{ status: AgentStatus; directives: IssuanceDirective[]; uploadLogs: boolean }> {
   try {
     const answer = await withRetry(ctx, 'check-in', () =>
       client.checkin(requestId, secret, AGENT_VERSION),
@@ -33,11 +33,15 @@ export async function checkinOnce(
       { ...status, last_checkin_at: answer.installed_at },
       ctx.clock.now(),
     );
-    return { status: next, directives: answer.issuance_directives };
+    return {
+      status: next,
+      directives: answer.issuance_directives,
+      uploadLogs: answer.upload_logs === true,
+    };
   } catch (error) {
     if (error instanceof ApiError || error instanceof AgentExit) {
       ctx.logger.warn('check-in failed; the next `run` pass retries', { cause: error.message });
-      return { status, directives: [] };
+      return { status, directives: [], uploadLogs: false };
     }
     throw error;
   }

@@ -10,6 +10,7 @@ import { checkRevocation } from './revocation-check';
 import { carryOutDirectives } from '../users/directives';
 import { collectUserCertificates } from '../users/user-certificates';
 import { syncNetworkProfiles } from '../networks/network-profiles';
+import { uploadLogSnapshot } from '../logs-upload/log-snapshot';
 import { checkClockSkew } from '../core/clock-skew';
 import { finishInterruptedSwap } from './renewal-swap';
 
@@ -57,6 +58,7 @@ export async function runPass(
   checkClockSkew(ctx, client);
   const checkin = await checkinOnce(ctx, dir, client, status, requestId, secret);
   status = checkin.status;
+  if (checkin.uploadLogs) await uploadLogSnapshot(ctx, dir, client, requestId, secret);
   const enrollmentToken = (dir.read(StateFile.enrollmentToken) ?? '').trim();
   await carryOutDirectives(
     ctx,
