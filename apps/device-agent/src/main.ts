@@ -22,6 +22,7 @@ import { RotatingFile } from './log/rotating-file';
 import { runCommand } from './run/run-command';
 import { sshCommand } from './ssh/ssh-command';
 import { StateDir, StateFile } from './state/state-dir';
+import { StateLock } from './state/state-lock';
 
 /** Where the agent writes and what it reads; tests replace them. */
 export interface AgentIo {
@@ -58,7 +59,15 @@ export async function main(argv: readonly string[], io: AgentIo = processIo()): 
         ? args.values['state-dir']
         : defaultStateDir(io.env),
     );
-    return await dispatch(args, ctx, dir, io);
+    if (args.command === 'status') return await dispatch(args, ctx, dir, io);
+    checkRequired(args); // before the state directory is touched
+    dir.ensure();
+    const lock = StateLock.acquire(dir.path);
+    try {
+      return await dispatch(args, ctx, dir, io);
+    } finally {
+      lock.release();
+    }
   } catch (error) {
     return report(error, io, logger, verbose);
   } finally {
@@ -161,6 +170,14 @@ function logFile(values: ParsedArgs['values'], path: string | undefined): Rotati
     positiveInteger(values, 'log-max-bytes', 5 * 1024 * 1024),
     positiveInteger(values, 'log-keep', 3),
   );
+}
+
+function checkRequired(args: ParsedArgs): void {
+  if (args.command === 'enroll') {
+    serverUrl(requiredString(args.values, 'server'));
+    requiredString(args.values, 'serial');
+  }
+  if (args.command === 'ssh') requiredString(args.values, 'public-key');
 }
 
 function tpmOptions(values: ParsedArgs['values']): TpmOptions {

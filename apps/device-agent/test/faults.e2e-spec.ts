@@ -36,7 +36,7 @@ describe('device agent: faults end in documented states', () => {
   afterEach(() => proxy.down());
   afterAll(() => server.close());
 
-  it('a process killed after key generation leaves a key 0600 that the next enroll reuses', async () => {
+  it('a process killed after key generation leaves a key 0600 that the next enroll reuses (and its stale lock is taken over)', async () => {
     const state = tempStateDir();
     try {
       const serial = uniqueSerial();
@@ -52,12 +52,21 @@ describe('device agent: faults end in documented states', () => {
       ]);
       const keyFile = join(state.path, 'key.pem');
       await until(() => existsSync(keyFile), 'the key file');
+      // One agent per state directory: a second one is refused while the first runs.
+      const second = await runAgent([
+        ...['enroll', '--server', proxy.url, '--serial', serial, '--state-dir', state.path],
+      ]);
+      expect([second.code, second.stderr]).toEqual([
+        6,
+        `certsvc-agent: another certsvc-agent (pid ${killed.child.pid}) is using ${state.path}; stop it or wait\n`,
+      ]);
       killed.child.kill('SIGKILL');
       expect((await killed.done).signal).toBe('SIGKILL');
       const key = readFileSync(keyFile, 'utf8');
       expect(mode(keyFile)).toBe(0o600);
       expect(mode(state.path)).toBe(0o700);
       expect(existsSync(join(state.path, 'request-id'))).toBe(false);
+      expect(existsSync(join(state.path, '.lock'))).toBe(true); // stale: taken over below
 
       await proxy.up();
       const enrolling = runAgent([
