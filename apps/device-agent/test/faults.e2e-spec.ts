@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approve,
@@ -232,7 +232,26 @@ describe('device agent: faults end in documented states', () => {
       ]);
       expect(run.code).toBe(4);
       expect(run.stderr).toMatch(/unreachable \(.*ENOTFOUND\)/);
+      expect(run.stdout).toContain('plain http to a remote service');
       expect(run.stderr).not.toMatch(STACK_LINE);
+    } finally {
+      state.remove();
+    }
+  });
+
+  it('refuses a state directory of another user with exit 6 and writes nothing into it', async () => {
+    const state = tempStateDir();
+    try {
+      mkdirSync(state.path, { mode: 0o700 });
+      chownSync(state.path, 65534, 65534);
+      const run = await runAgent([
+        ...['enroll', '--server', proxy.url, '--serial', uniqueSerial(), '--state-dir', state.path],
+      ]);
+      expect([run.code, run.stderr]).toEqual([
+        6,
+        `certsvc-agent: state directory ${state.path} belongs to another user (uid 65534)\n`,
+      ]);
+      expect(readdirSync(state.path)).toEqual([]);
     } finally {
       state.remove();
     }

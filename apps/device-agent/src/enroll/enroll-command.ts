@@ -42,6 +42,14 @@ export async function enrollCommand(
     return ExitCode.ok;
   }
   const client = new CertsvcClient(options.server);
+  if (isPlainRemote(options.server)) {
+    ctx.logger.warn(
+      'plain http to a remote service: the agent secret and token travel unencrypted',
+      {
+        server: options.server,
+      },
+    );
+  }
   let status: AgentStatus = known ?? {
     state: 'key_generated',
     server: options.server,
@@ -151,4 +159,10 @@ async function finish(
       return ExitCode.ok;
     }
   }
+}
+
+/** `http://` to anything but loopback. */
+function isPlainRemote(server: string): boolean {
+  const url = new URL(server);
+  return url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }

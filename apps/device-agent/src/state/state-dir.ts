@@ -40,13 +40,23 @@ export type StateFileName = (typeof StateFile)[keyof typeof StateFile];
 export class StateDir {
   constructor(readonly path: string) {}
 
-  /** Creates the directory 0700 (tightening an existing one); refuses a symlink or a file. */
+  /**
+   * Creates the directory 0700 (tightening an existing one); refuses a symlink, a file and a
+   * directory of another user.
+   */
   ensure(): void {
     try {
       mkdirSync(this.path, { recursive: true, mode: 0o700 });
       const stat = lstatSync(this.path);
       if (!stat.isDirectory()) {
         throw new AgentExit(ExitCode.state, `state directory ${this.path} is not a directory`);
+      }
+      const uid = process.getuid?.();
+      if (uid !== undefined && stat.uid !== uid) {
+        throw new AgentExit(
+          ExitCode.state,
+          `state directory ${this.path} belongs to another user (uid ${stat.uid})`,
+        );
       }
       if ((stat.mode & 0o777) !== 0o700) chmodSync(this.path, 0o700);
     } catch (error) {
