@@ -14,11 +14,12 @@ import { startEnrollApp, sql } from '../../../certificate-service/test/fixtures/
 import { loginAdmin } from '../../../certificate-service/test/support/sessions';
 import type { TestApp } from '../../../certificate-service/test/support/test-app';
 import { SwtpmDevice } from '../../../certificate-service/test/support/swtpm-device';
+import { createTpmStateWithEkCert } from '../../../certificate-service/test/support/swtpm-ek';
 import { Sshd, TargetServer } from '../../../certificate-service/test/keyholder/sshd';
 import { SshKeyMaker } from '../../../certificate-service/test/fixtures/ssh-keys';
 /* eslint-enable @nx/enforce-module-boundaries */
 
-export { sql, SwtpmDevice, Sshd, SshKeyMaker, TargetServer };
+export { createTpmStateWithEkCert, sql, SwtpmDevice, Sshd, SshKeyMaker, TargetServer };
 
 /** The real certificate service, listening on a loopback port, with an admin session. */
 export interface AgentServer {
