@@ -14,6 +14,7 @@ import {
   sql,
   type AgentServer,
 } from './support/agent-harness';
+import { CliApprover } from './support/cli-approval';
 
 describe('device agent: enroll against the real certificate service', () => {
   let server: AgentServer;
@@ -38,7 +39,9 @@ describe('device agent: enroll against the real certificate service', () => {
         'linux',
       ]);
       const requestId = await pendingRequestOf(server, serial);
-      await approve(server, requestId);
+      // The administrator approves with the CLI (`platform requests approve`).
+      const approved = JSON.parse(await new CliApprover(server).approve(requestId));
+      expect(JSON.stringify(approved)).toContain('"issued"');
       const run = await enrolling;
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
