@@ -24,3 +24,4 @@ export {
   ADMIN_PASSWORD as CERT_ADMIN_PASSWORD,
   type TestApp as CertTestApp,
 } from '../../../certificate-service/test/support/test-app';
+export { IssuerRegistry } from '../../../certificate-service/src/modules/ca/issuer-registry';
