@@ -13,18 +13,10 @@ import {
   uniqueSerial,
   type AgentServer,
 } from './support/agent-harness';
-import { runAgentProcess, spawnAgent } from './support/agent-process';
+import { runAgentProcess, spawnAgent, until } from './support/agent-process';
 import { SwitchableProxy } from './support/switchable-proxy';
 
 const STACK_LINE = /^\s+at .+\(.*:\d+:\d+\)$/m;
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 600; i += 1) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('device agent: faults end in documented states', () => {
   let server: AgentServer;

@@ -9,16 +9,8 @@ import {
   uniqueSerial,
   type AgentServer,
 } from './support/agent-harness';
-import { spawnAgent } from './support/agent-process';
+import { spawnAgent, until } from './support/agent-process';
 import { SwitchableProxy } from './support/switchable-proxy';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 800; i += 1) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('device agent: the run loop as a process', () => {
   let server: AgentServer;

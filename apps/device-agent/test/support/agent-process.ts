@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { waitFor } from '@platform/testing';
 import { FAST_ENV } from './agent-harness';
 
 export const LAUNCHER = join(__dirname, '../../bin/certsvc-agent.js');
@@ -29,4 +30,14 @@ export function spawnAgent(args: string[]): { child: ChildProcess; done: Promise
 
 export function runAgentProcess(args: string[]): Promise<ProcessRun> {
   return spawnAgent(args).done;
+}
+
+/** Until `check` holds, polled every 25 ms for at most `timeoutMs` (the shared `waitFor`). */
+export function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  return waitFor(
+    () => {
+      if (!check()) throw new Error(`not yet: ${what}`);
+    },
+    { timeoutMs, intervalMs: 25, what },
+  );
 }
