@@ -76,7 +76,8 @@ describe('logging lib', () => {
   });
 
   it('adds a rotated file target when the file sink is on', async () => {
-    const directory = join(await mkdtemp(join(tmpdir(), 'log-sink-')), 'logs');
+    const root = await mkdtemp(join(tmpdir(), 'log-sink-'));
+    const directory = join(root, 'logs');
     const options = buildLoggerOptions({
       level: 'info',
       json: true,
@@ -88,6 +89,7 @@ describe('logging lib', () => {
     expect(targets).toEqual(['pino/file', 'pino-roll']);
     // pino throws on a level formatter combined with transport targets.
     expect(options.formatters?.level).toBeUndefined();
+    await rm(root, { recursive: true, force: true });
   });
 
   it('writes log files 0600 in a directory it creates 0700', async () => {

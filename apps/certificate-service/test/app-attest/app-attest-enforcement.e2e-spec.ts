@@ -14,7 +14,10 @@ describe('App attestation enforcement - app_attest_enforcement on POST /api/v1/e
     t = await startEnrollApp({ env: pki.env });
     admin = (await loginAdmin(t)).accessToken;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    pki.dispose();
+  });
 
   const setStep = (step: string) => putSystemSettings(t, admin, { app_attest_enforcement: step });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toPem } from '@platform/pki';
@@ -18,12 +18,15 @@ export interface AppAttestPki {
   root: TestCa;
   intermediate: TestCa;
   env: Record<string, string>;
+  /** Removes the roots file's temporary directory. */
+  dispose(): void;
 }
 
 export function appAttestPki(): AppAttestPki {
   const root = testAppAttestRoot();
   const intermediate = testAppAttestIntermediate(root);
-  const file = join(mkdtempSync(join(tmpdir(), 'app-attest-')), 'roots.pem');
+  const dir = mkdtempSync(join(tmpdir(), 'app-attest-'));
+  const file = join(dir, 'roots.pem');
   writeFileSync(file, toPem('CERTIFICATE', root.der));
   return {
     root,
@@ -32,6 +35,7 @@ export function appAttestPki(): AppAttestPki {
       CERTSVC_APP_ATTEST_ROOTS_FILE: file,
       CERTSVC_APP_ATTEST_APP_IDS: `OTHER12345.com.example.other,${TEST_APP_ID}`,
     },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 

@@ -23,7 +23,10 @@ describe('App attestation - /api/v1/enroll/app-attest (POST)', () => {
     pki = appAttestPki();
     t = await startEnrollApp({ env: pki.env });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    pki.dispose();
+  });
 
   const attestationCount = async (serial: string) =>
     Number(

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -45,13 +45,18 @@ describe('SCEP issuer - issuance through the real scepserver and the PENDING sta
     const dir = mkdtempSync(join(tmpdir(), 'scep-e2e-'));
     writeFileSync(join(dir, 'chain.pem'), cert.chain_pem);
     writeFileSync(join(dir, 'leaf.pem'), new X509Certificate(cert.der).toString());
-    const out = execFileSync(
-      'openssl',
-      ['verify', '-CAfile', join(dir, 'chain.pem'), join(dir, 'leaf.pem')],
-      {
-        encoding: 'utf8',
-      },
-    );
+    let out: string;
+    try {
+      out = execFileSync(
+        'openssl',
+        ['verify', '-CAfile', join(dir, 'chain.pem'), join(dir, 'leaf.pem')],
+        {
+          encoding: 'utf8',
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(out).toContain('leaf.pem: OK');
     expect(await requestState(t, device.requestId)).toMatchObject({
       status: 'issued',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -44,13 +44,18 @@ describe('ScepIssuer against the real scepserver', () => {
     const dir = mkdtempSync(join(tmpdir(), 'scep-verify-'));
     writeFileSync(join(dir, 'ca.pem'), outcome.chainDer.map(pem).join(''));
     writeFileSync(join(dir, 'leaf.pem'), pem(outcome.certificateDer));
-    const out = execFileSync(
-      'openssl',
-      ['verify', '-CAfile', join(dir, 'ca.pem'), join(dir, 'leaf.pem')],
-      {
-        encoding: 'utf8',
-      },
-    );
+    let out: string;
+    try {
+      out = execFileSync(
+        'openssl',
+        ['verify', '-CAfile', join(dir, 'ca.pem'), join(dir, 'leaf.pem')],
+        {
+          encoding: 'utf8',
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(out).toContain('OK');
     expect(new X509Certificate(server.caCertificatePem).raw).toEqual(outcome.chainDer[0]);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@platform/config';
@@ -17,8 +17,12 @@ const BASE = {
 };
 const APP_ID = 'ABCDE12345.com.example.agent';
 
+const scratch = mkdtempSync(join(tmpdir(), 'aa-config-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let files = 0;
+
 function file(text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'aa-config-')), 'roots.pem');
+  const path = join(scratch, `roots-${++files}.pem`);
   writeFileSync(path, text);
   return path;
 }
