@@ -129,6 +129,26 @@ describe('Agent routes - /api/v1/requests/{id}/status, checkin, bundle-version, 
     expect(new Date(row.installed_at).toISOString()).toBe(res.body.installed_at);
   });
 
+  it('says blocked: true in the check-in answer while the device is blocked (device revoke), false again after the unblock', async () => {
+    const d = await enrollDevice(t);
+    await issue(d);
+    const checkin = async () =>
+      (
+        await t.http
+          .post(`/api/v1/requests/${d.requestId}/checkin`)
+          .set('x-agent-secret', d.agentSecret)
+          .send({})
+          .expect(200)
+      ).body as { blocked: boolean };
+    expect((await checkin()).blocked).toBe(false);
+    const admin_ = (path: string) =>
+      t.http.post(path).set('authorization', `Bearer ${admin.accessToken}`);
+    await admin_(`/api/v1/devices/${d.serial}/revoke`).expect(200);
+    expect((await checkin()).blocked).toBe(true);
+    await admin_(`/api/v1/devices/${d.serial}/unblock`).expect(200);
+    expect((await checkin()).blocked).toBe(false);
+  });
+
   it('logs successful agent polling at debug', async () => {
     const d = await enrollDevice(t);
     await get(d, 'status').expect(200);

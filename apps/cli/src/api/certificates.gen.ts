@@ -2547,6 +2547,8 @@ export interface components {
             agent_version?: string;
         };
         CheckinResponseDto: {
+            /** @description true while the device is blocked (POST /devices/{serial}/revoke): no request of it is approved until POST /devices/{serial}/unblock; the agent stops renewing and checks in at a slower pace (docs/certificate-service/enrollment.md) */
+            blocked: boolean;
             /** Format: date-time */
             installed_at: string;
             /** @description open issuance directives of this device, oldest first (docs/certificate-service/issuance-directives.md) */

@@ -50,12 +50,16 @@ export class AgentController {
     @AgentRequest() request: CertificateRequestEntity,
     @Body() body: CheckinDto,
   ): Promise<CheckinResponseDto> {
-    const { at, directives } = await this.agent.checkin(request, body.agent_version ?? null);
+    const { at, directives, blocked } = await this.agent.checkin(
+      request,
+      body.agent_version ?? null,
+    );
     return {
       request_id: request.id,
       installed_at: at.toISOString(),
       issuance_directives: directives.map(AgentDirectiveDto.from),
       upload_logs: await this.logs.uploadRequested(request.deviceId),
+      blocked,
     };
   }
 

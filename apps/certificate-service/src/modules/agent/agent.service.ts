@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { CertificateRequestEntity } from '../requests/certificate-request.entity';
 import { IN_PROGRESS_REQUEST_STATUSES } from '../requests/request-status';
 import { RequestsRepository } from '../requests/requests.repository';
+import { DevicesRepository } from '../devices/devices.repository';
 import type { IssuanceDirectiveEntity } from '../issuance-directives/issuance-directive.entity';
 import { IssuanceDirectivesService } from '../issuance-directives/issuance-directives.service';
 import { AgentError } from './agent.errors';
@@ -27,6 +28,7 @@ export class AgentService {
   constructor(
     private readonly requests: RequestsRepository,
     private readonly directives: IssuanceDirectivesService,
+    private readonly devices: DevicesRepository,
     @Optional()
     @Inject(ISSUED_CERTIFICATE_READER)
     private readonly certificates?: IssuedCertificateReader,
@@ -58,15 +60,18 @@ export class AgentService {
 
   /**
    * The agent installed the certificate. The answer carries the device's open issuance
-   * directives (pending ones become `delivered`).
+   * directives (pending ones become `delivered`) and whether the device is blocked (the agent
+   * stops renewing until it is unblocked; docs/certificate-service/enrollment.md).
    */
   async checkin(
     request: CertificateRequestEntity,
     agentVersion: string | null,
-  ): Promise<{ at: Date; directives: IssuanceDirectiveEntity[] }> {
+  ): Promise<{ at: Date; directives: IssuanceDirectiveEntity[]; blocked: boolean }> {
     await this.certificate(request);
     const at = new Date();
     await this.requests.markInstalled(request.id, agentVersion, at);
-    return { at, directives: await this.directives.deliver(request.deviceId) };
+    const directives = await this.directives.deliver(request.deviceId);
+    const device = await this.devices.findById(request.deviceId);
+    return { at, directives, blocked: device?.blocked === true };
   }
 }

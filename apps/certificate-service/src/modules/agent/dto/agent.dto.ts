@@ -54,6 +54,11 @@ export class CheckinResponseDto {
       'true when an admin asked for a log snapshot: upload one to POST /requests/{id}/logs (docs/certificate-service/log-snapshots.md)',
   })
   upload_logs!: boolean;
+  @ApiProperty({
+    description:
+      'true while the device is blocked (POST /devices/{serial}/revoke): no request of it is approved until POST /devices/{serial}/unblock; the agent stops renewing and checks in at a slower pace (docs/certificate-service/enrollment.md)',
+  })
+  blocked!: boolean;
 }
 
 export class BundleVersionDto {
