@@ -4702,7 +4702,10 @@ export interface operations {
     };
     Auth_ssoLogin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A native client's loopback listener (http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>, RFC 8252) the provider returns to instead of the configured redirect URI; the client then calls the callback with the provider's query and the flow cookie */
+                redirect_uri?: string;
+            };
             header?: never;
             path: {
                 /** @description Provider id (or its legacy alias) */
@@ -4718,6 +4721,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (validation_failed with fields, or a domain code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
             };
             /** @description Not found, or the capability is off */
             404: {

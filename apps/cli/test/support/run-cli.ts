@@ -16,6 +16,7 @@ export interface CliHome {
   dir: string;
   credentials: string;
   run(args: string[], options?: RunOptions): Promise<CliResult>;
+  start(args: string[], options?: RunOptions): RunningCli;
   remove(): void;
 }
 
@@ -48,6 +49,53 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
   });
 }
 
+export interface RunningCli {
+  /** Resolves with the first match of `pattern` in stderr so far or later. */
+  stderrMatch(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  done: Promise<CliResult>;
+}
+
+/** Starts the launcher and lets the test talk to it while it runs (a browser sign-in). */
+export function startCli(args: string[], options: RunOptions = {}): RunningCli {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    for (const w of waiters) w();
+  });
+  child.stdin.end(options.stdin ?? '');
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return {
+    done,
+    stderrMatch: (pattern, timeoutMs = 15_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = stderr.match(pattern);
+          if (!m) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(m);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`stderr never matched ${pattern}: ${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+        void done.then(() => check());
+      }),
+  };
+}
+
 /** A fresh config home for one test file's runs. */
 export function cliHome(baseEnv: Record<string, string> = {}): CliHome {
   const dir = mkdtempSync(join(tmpdir(), 'platform-cli-'));
@@ -56,6 +104,8 @@ export function cliHome(baseEnv: Record<string, string> = {}): CliHome {
     credentials: join(dir, 'platform', 'credentials.json'),
     run: (args, options = {}) =>
       runCli(args, { ...options, env: { XDG_CONFIG_HOME: dir, ...baseEnv, ...options.env } }),
+    start: (args, options = {}) =>
+      startCli(args, { ...options, env: { XDG_CONFIG_HOME: dir, ...baseEnv, ...options.env } }),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

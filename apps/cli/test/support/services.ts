@@ -13,6 +13,7 @@ export {
   type IngestionStack,
 } from '../../../findings-service/test/support/ingestion-env';
 export { freshServiceAccount, grant } from '../../../findings-service/test/support/sessions';
+export { startTestApp as startFindingsApp } from '../../../findings-service/test/support/test-app';
 export {
   ADMIN_EMAIL as FINDINGS_ADMIN_EMAIL,
   ADMIN_PASSWORD as FINDINGS_ADMIN_PASSWORD,

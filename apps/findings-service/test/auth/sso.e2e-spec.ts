@@ -102,6 +102,29 @@ describe('Single sign-on - /api/v1/auth/sso/{provider}/login and /callback (GET)
     expect(res.body.code).toBe('sso_provider_unknown');
   });
 
+  it('starts a native client flow for a loopback redirect_uri only (RFC 8252), else 400', async () => {
+    const loopback = 'http://127.0.0.1:49152/callback';
+    const ok = await request(t.url)
+      .get('/api/v1/auth/sso/corp/login')
+      .query({ redirect_uri: loopback })
+      .expect(302);
+    expect(new URL(ok.headers.location as string).searchParams.get('redirect_uri')).toBe(loopback);
+    for (const bad of [
+      'https://evil.example/callback',
+      'http://localhost:49152/callback',
+      'http://127.0.0.1/callback',
+      'http://127.0.0.1:49152/callback?x=1',
+      'http://user@127.0.0.1:49152/callback',
+      'not a url',
+    ]) {
+      const res = await request(t.url)
+        .get('/api/v1/auth/sso/corp/login')
+        .query({ redirect_uri: bad })
+        .expect(400);
+      expect(res.body.code).toBe('sso_redirect_uri_invalid');
+    }
+  });
+
   it('refuses a wrong state', async () => {
     const flow = await ssoFlow(t, idp, 'dora');
     flow.callback.searchParams.set('state', 'forged-state');

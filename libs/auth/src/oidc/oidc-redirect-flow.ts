@@ -12,6 +12,8 @@ interface FlowState {
   state: string;
   nonce: string;
   verifier: string;
+  /** A loopback redirect URI the flow was started for (a native client, RFC 8252). */
+  redirectUri?: string;
   /** Seconds since the epoch. */
   expiresAt: number;
 }
@@ -24,6 +26,7 @@ function isFlowState(value: unknown): value is FlowState {
     typeof v.state === 'string' &&
     typeof v.nonce === 'string' &&
     typeof v.verifier === 'string' &&
+    (v.redirectUri === undefined || typeof v.redirectUri === 'string') &&
     typeof v.expiresAt === 'number'
   );
 }
@@ -40,14 +43,27 @@ export class OidcRedirectFlow {
     readonly ttlSeconds: number,
   ) {}
 
-  async begin(party: OidcRelyingParty): Promise<{ authorizationUrl: string; sealed: string }> {
-    const { url, request } = await party.authorizationRequest(redirectUriOf(party));
+  /**
+   * `loopbackRedirectUri`: a native client's own listener (`http://127.0.0.1:<port>/...`, see
+   * `isLoopbackRedirectUri`) instead of the provider's configured redirect URI; the client then
+   * replays the provider's answer at the callback with the flow cookie.
+   */
+  async begin(
+    party: OidcRelyingParty,
+    loopbackRedirectUri?: string,
+  ): Promise<{ authorizationUrl: string; sealed: string }> {
+    if (loopbackRedirectUri !== undefined && !isLoopbackRedirectUri(loopbackRedirectUri)) {
+      throw new Error('not a loopback redirect URI');
+    }
+    const redirectUri = loopbackRedirectUri ?? redirectUriOf(party);
+    const { url, request } = await party.authorizationRequest(redirectUri);
     const flow: FlowState = {
       id: randomUUID(),
       provider: party.settings.id,
       state: request.state,
       nonce: request.nonce,
       verifier: request.codeVerifier,
+      ...(loopbackRedirectUri === undefined ? {} : { redirectUri: loopbackRedirectUri }),
       expiresAt: Math.floor(Date.now() / 1000) + this.ttlSeconds,
     };
     return { authorizationUrl: url, sealed: this.box.seal(flow) };
@@ -72,7 +88,7 @@ export class OidcRedirectFlow {
       throw new OidcSignInError('state_invalid', 'flow already completed (replay)');
     }
     return party.signIn({
-      redirectUri: redirectUriOf(party),
+      redirectUri: flow.redirectUri ?? redirectUriOf(party),
       params,
       codeVerifier: flow.verifier,
       expectedNonce: flow.nonce,
@@ -85,4 +101,29 @@ function redirectUriOf(party: OidcRelyingParty): string {
   const uri = party.settings.redirectUri;
   if (!uri) throw new Error(`provider ${party.settings.id} has no redirect URI`);
   return uri;
+}
+
+/**
+ * A native client's loopback redirect URI (RFC 8252, 7.3): `http`, the literal 127.0.0.1 or
+ * [::1] (not `localhost`, 8.3), an explicit port, a path, no query, fragment or credentials.
+ */
+export function isLoopbackRedirectUri(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    url.protocol === 'http:' &&
+    (url.hostname === '127.0.0.1' || url.hostname === '[::1]') &&
+    url.port !== '' &&
+    url.username === '' &&
+    url.password === '' &&
+    url.search === '' &&
+    url.hash === '' &&
+    !value.includes('#') &&
+    !value.includes('?') &&
+    url.href === value
+  );
 }

@@ -17,6 +17,8 @@ export interface TestOidcClient {
   client_secret?: string;
   redirect_uris: string[];
   token_endpoint_auth_method?: 'client_secret_basic' | 'none';
+  /** `native`: loopback redirect URIs match on any port (RFC 8252, a CLI's listener). */
+  application_type?: 'web' | 'native';
 }
 
 /** An account that can sign in; its id is the `login_hint` that selects it. */

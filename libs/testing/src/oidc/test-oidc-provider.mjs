@@ -42,6 +42,25 @@ function build(jwks) {
 
 async function interaction(req, res) {
   const details = await provider.interactionDetails(req, res);
+  if (details.prompt.name === 'consent') {
+    // Native clients (RFC 8252 loopback redirects) are asked for consent at every sign-in;
+    // the test user gives it, for the scopes asked.
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({
+          clientId: details.params.client_id,
+          accountId: details.session.accountId,
+        });
+    grant.addOIDCScope(details.params.scope ?? 'openid');
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
+    return;
+  }
   const accountId = details.params.login_hint;
   const result = settings.accounts[accountId]
     ? { login: { accountId } }

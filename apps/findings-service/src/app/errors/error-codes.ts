@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   local_auth_disabled: 404,
   sso_provider_unknown: 404,
   sso_state_invalid: 400,
+  sso_redirect_uri_invalid: 400,
   sso_provider_refused: 401,
   sso_id_token_invalid: 401,
   sso_email_missing: 401,

@@ -81,6 +81,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     en: 'the sign-in is unknown, expired or already completed; start it again',
     ru: 'вход неизвестен, просрочен или уже завершён; начните его заново',
   },
+  sso_redirect_uri_invalid: {
+    en: 'redirect_uri must be a loopback address: http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>',
+    ru: 'redirect_uri должен быть адресом обратной петли: http://127.0.0.1:<порт>/<путь> или http://[::1]:<порт>/<путь>',
+  },
   sso_provider_refused: {
     en: 'the identity provider refused the sign-in',
     ru: 'поставщик удостоверений отказал во входе',

@@ -1,4 +1,15 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiCookieAuth,
   ApiNoContentResponse,
@@ -22,6 +33,7 @@ import { FindingsConfig } from '../../app/config/findings-config';
 import { ApiDataResponse, ApiErrorResponses } from '../../app/http/api-responses';
 import { API_PREFIX } from '../../app/http/data-envelope.interceptor';
 import { UserDto } from '../users/dto/user.dto';
+import { AuthError } from './auth.errors';
 import { AuthService, Session } from './auth.service';
 import { AuthConfigDto } from './dto/auth-config.dto';
 import { LoginDto } from './dto/login.dto';
@@ -78,12 +90,24 @@ export class AuthController {
     description:
       "To the provider's authorization endpoint (code flow with PKCE); the sign-in state is sealed in the findsvc_sso_flow cookie",
   })
-  @ApiErrorResponses(404, 429)
+  @ApiQuery({
+    name: 'redirect_uri',
+    required: false,
+    type: String,
+    description:
+      "A native client's loopback listener (http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>, RFC 8252) the provider returns to instead of the configured redirect URI; the client then calls the callback with the provider's query and the flow cookie",
+  })
+  @ApiErrorResponses(400, 404, 429)
   async ssoLogin(
     @Param('provider') provider: string,
+    @Query('redirect_uri') redirectUri: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    const { authorizationUrl, sealed } = await this.sso.begin(provider);
+    const loopback = typeof redirectUri === 'string' ? redirectUri : undefined;
+    if (redirectUri !== undefined && loopback === undefined) {
+      throw new AuthError('sso_redirect_uri_invalid');
+    }
+    const { authorizationUrl, sealed } = await this.sso.begin(provider, loopback);
     const ttl = this.sso.flowTtlSeconds;
     const lifetime = { maxAgeSeconds: ttl, expiresAt: new Date(Date.now() + ttl * 1000) };
     void reply.header(

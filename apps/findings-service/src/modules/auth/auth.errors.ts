@@ -14,6 +14,7 @@ export type AuthErrorCode =
   | 'access_undeclared'
   | 'local_auth_disabled'
   | 'sso_provider_unknown'
+  | 'sso_redirect_uri_invalid'
   | `sso_${OidcRefusal}`;
 
 export class AuthError extends FindingsError<AuthErrorCode> {

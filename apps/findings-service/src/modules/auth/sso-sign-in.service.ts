@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { OidcRedirectFlow, OidcRelyingParty, OidcSignInError, SealedBox } from '@platform/auth';
+import {
+  isLoopbackRedirectUri,
+  OidcRedirectFlow,
+  OidcRelyingParty,
+  OidcSignInError,
+  SealedBox,
+} from '@platform/auth';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import { FindingsConfig } from '../../app/config/findings-config';
 import { AuthError } from './auth.errors';
@@ -38,9 +44,20 @@ export class SsoSignInService {
     return this.flow.ttlSeconds;
   }
 
-  /** The provider address to send the browser to, and the sealed flow for the cookie. */
-  async begin(segment: string): Promise<{ authorizationUrl: string; sealed: string }> {
-    return this.refusing(() => this.flow.begin(this.party(segment)));
+  /**
+   * The provider address to send the browser to, and the sealed flow for the cookie.
+   * `loopbackRedirectUri`: a native client (the CLI) receives the provider's answer on its own
+   * loopback listener and replays it at the callback with the flow cookie.
+   */
+  async begin(
+    segment: string,
+    loopbackRedirectUri?: string,
+  ): Promise<{ authorizationUrl: string; sealed: string }> {
+    const party = this.party(segment);
+    if (loopbackRedirectUri !== undefined && !isLoopbackRedirectUri(loopbackRedirectUri)) {
+      throw new AuthError('sso_redirect_uri_invalid');
+    }
+    return this.refusing(() => this.flow.begin(party, loopbackRedirectUri));
   }
 
   /** Completes the flow the provider returned to and opens a session for its user. */
