@@ -64,6 +64,17 @@ describe('device agent: enroll against the real certificate service', () => {
       );
       expect(row.installed_at).not.toBeNull();
       expect(row.installed_agent_version).toBe('0.1.0');
+      // The body was signed with the CSR key (source-auth) and the continuity key is pinned.
+      const [signed] = await sql<{ source_auth: string; continuity_key: string }>(
+        server.t,
+        `SELECT r.source_auth, d.continuity_key FROM certificate_requests r
+          JOIN devices d ON d.id = r.device_id WHERE r.id = $1`,
+        [requestId],
+      );
+      expect(signed.source_auth).toBe('signature_valid');
+      expect(signed.continuity_key.trim()).toBe(
+        publicKeyOfKeyFile(join(state.path, 'continuity-key.pem')).trim(),
+      );
 
       // 0700 directory, 0600 files; the secrets are the ones the service accepts.
       expect(mode(state.path)).toBe(0o700);
@@ -73,6 +84,7 @@ describe('device agent: enroll against the real certificate service', () => {
         'agent-state.json',
         'ca-bundle.pem',
         'certificate.pem',
+        'continuity-key.pem',
         'enrollment-token',
         'key.pem',
         'request-id',

@@ -8,6 +8,7 @@ import {
   publicKeyOfCertificate,
   publicKeyOfKeyFile,
   runAgent,
+  shiftedClock,
   startAgentServer,
   tempStateDir,
   uniqueSerial,
@@ -182,6 +183,132 @@ describe('device agent: faults end in documented states', () => {
       state.remove();
     }
   });
+
+  const readState = (dir: string) =>
+    JSON.parse(readFileSync(join(dir, 'agent-state.json'), 'utf8')) as Record<string, string>;
+  const admin = (path: string) =>
+    server.t.http.post(path).set('authorization', `Bearer ${server.adminToken}`);
+  const skewWarning = 'the clock differs from the certificate service; fix the time sync (NTP)';
+
+  it('a blocked device (device revoke) ends in state blocked: no renewal, slow check-ins; after the unblock the run loop replaces its certificate by itself', async () => {
+    const state = tempStateDir();
+    let loop: ReturnType<typeof spawnAgent> | undefined;
+    try {
+      const serial = uniqueSerial();
+      const enrolling = runAgent([
+        'enroll',
+        '--server',
+        server.url,
+        '--serial',
+        serial,
+        '--state-dir',
+        state.path,
+      ]);
+      await approve(server, await pendingRequestOf(server, serial));
+      expect((await enrolling).code).toBe(0);
+      const before = readState(state.path);
+      await admin(`/api/v1/devices/${serial}/revoke`).expect(200);
+
+      // Even inside the renewal window, a blocked device asks for no renewal.
+      const due = shiftedClock(Date.parse(before.renew_after) + 86_400_000 - Date.now());
+      const blocked = await runAgent(['run', '--once', '--state-dir', state.path], { clock: due });
+      expect(blocked.code).toBe(3);
+      expect(blocked.stderr).toBe(
+        `certsvc-agent: device ${serial} is blocked by an administrator (state blocked): no renewal until it is unblocked; \`run\` checks in every 4 intervals and requests a new certificate by itself once unblocked (docs/agent.md, "Blocked device")\n`,
+      );
+      expect(readState(state.path)).toMatchObject({ state: 'blocked', reason: 'device_blocked' });
+      expect(existsSync(join(state.path, 'renewal-request-id'))).toBe(false);
+      const again = await runAgent(['run', '--once', '--state-dir', state.path], { clock: due });
+      expect(again.code).toBe(3);
+      expect(again.records.map((r) => r.msg)).toContain('checked in');
+      expect(existsSync(join(state.path, 'renewal-key.pem'))).toBe(false);
+
+      // The loop keeps checking in at a slower pace (4 intervals) and recovers by itself.
+      loop = spawnAgent(['run', '--interval', '1', '--state-dir', state.path]);
+      const child = loop;
+      const checkins = () => (child.stdout().match(/"msg":"checked in"/g) ?? []).length;
+      await until(() => checkins() >= 1, 'a first check-in of the loop');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(checkins()).toBe(1); // a normal pace would have checked in twice more
+      expect(child.stdout()).toContain('device blocked, next pass at a slower pace');
+
+      await admin(`/api/v1/devices/${serial}/unblock`).expect(200);
+      const replacement = await pendingRequestOf(server, serial);
+      await until(() => readState(state.path).state !== 'blocked', 'the unblock seen');
+      expect(readState(state.path)).toMatchObject({
+        state: 'renewal_pending',
+        reason: 'replacing_revoked',
+        renewal_request_id: replacement,
+      });
+      await approve(server, replacement);
+      await until(() => readState(state.path).state === 'enrolled', 'the replacement installed');
+      const after = readState(state.path);
+      expect(after.request_id).toBe(replacement);
+      expect(after.certificate_serial).not.toBe(before.certificate_serial);
+      expect(opensslVerify(state.path)).toContain('certificate.pem: OK');
+      expect(publicKeyOfCertificate(join(state.path, 'certificate.pem'))).toBe(
+        publicKeyOfKeyFile(join(state.path, 'key.pem')),
+      );
+    } finally {
+      loop?.child.kill('SIGTERM');
+      await loop?.done;
+      state.remove();
+    }
+  });
+
+  it.each([
+    ['ahead', 600],
+    ['behind', -600],
+  ])(
+    'a clock 10 minutes %s: enrollment and renewal work, the skew is logged, the renewal window moves by the skew',
+    async (_, skew) => {
+      const state = tempStateDir();
+      try {
+        const serial = uniqueSerial();
+        const skewed = shiftedClock(skew * 1000);
+        const args = [
+          'enroll',
+          '--server',
+          server.url,
+          '--serial',
+          serial,
+          '--state-dir',
+          state.path,
+        ];
+        const enrolling = runAgent(args, { clock: skewed });
+        await approve(server, await pendingRequestOf(server, serial));
+        const enrolled = await enrolling;
+        expect(enrolled.code).toBe(0);
+        const warning = enrolled.records.find((r) => r.msg === skewWarning);
+        expect(Math.abs((warning?.skew_seconds as number) - skew)).toBeLessThanOrEqual(2);
+        expect(readState(state.path).state).toBe('enrolled');
+
+        // A pass now: the same warning, the state does not change.
+        const at = (real: number) => shiftedClock(real + skew * 1000 - Date.now());
+        const pass = (real: number) =>
+          runAgent(['run', '--once', '--state-dir', state.path], { clock: at(real) });
+        const now = await pass(Date.now());
+        expect(now.code).toBe(0);
+        const passWarning = now.records.find((r) => r.msg === skewWarning);
+        expect(Math.abs((passWarning?.skew_seconds as number) - skew)).toBeLessThanOrEqual(2);
+        expect(readState(state.path).state).toBe('enrolled');
+
+        // The agent renews by its own clock: it reaches renew_after at the real time
+        // renew_after - skew (10 minutes early when ahead, late when behind).
+        const opens = Date.parse(readState(state.path).renew_after) - skew * 1000;
+        expect((await pass(opens - 60_000)).code).toBe(0);
+        expect(readState(state.path).state).toBe('enrolled');
+        expect((await pass(opens + 60_000)).code).toBe(0);
+        expect(readState(state.path).state).toBe('renewal_pending');
+        await approve(server, await pendingRequestOf(server, serial));
+        expect((await pass(opens + 120_000)).code).toBe(0);
+        expect(readState(state.path).state).toBe('enrolled');
+        expect(opensslVerify(state.path)).toContain('certificate.pem: OK');
+      } finally {
+        state.remove();
+      }
+    },
+  );
 
   it.each([
     [['enroll', '--serial', 'S1'], 2, /^certsvc-agent: --server is required\n/],

@@ -5,6 +5,7 @@ import {
   opensslVerify,
   pendingRequestOf,
   runAgent,
+  shiftedClock,
   startAgentServer,
   tempStateDir,
   uniqueSerial,
@@ -14,7 +15,7 @@ import {
 const readState = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'agent-state.json'), 'utf8')) as Record<string, string>;
 
-describe('device agent: a revoked certificate (device revoke by the admin)', () => {
+describe('device agent: a revoked certificate (certificate revoke by the admin) and the CRL cache', () => {
   let server: AgentServer;
   beforeAll(async () => {
     server = await startAgentServer();
@@ -35,19 +36,40 @@ describe('device agent: a revoked certificate (device revoke by the admin)', () 
   const admin = (path: string) =>
     server.t.http.post(path).set('authorization', `Bearer ${server.adminToken}`);
 
-  it('sees its certificate on the CRL: state revoked, exit 3; after the unblock it enrolls again with a new key', async () => {
+  const crlDownloads = () =>
+    server.t.logs.accessLines().filter((l) => l.route === '/api/v1/enroll/crl').length;
+
+  it('reads the CRL once and keeps it until next_update; a certificate revoke is seen after next_update: state revoked, exit 3; enroll again gets a new key', async () => {
     const [revoked, bystander] = await Promise.all([enrolled(), enrolled()]);
     try {
-      await admin(`/api/v1/devices/${revoked.serial}/revoke`).expect(200);
+      const first = await runAgent(['run', '--once', '--state-dir', revoked.path]);
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      const cache = JSON.parse(readFileSync(join(revoked.path, 'crl-cache.json'), 'utf8'));
+      const nextUpdate = Math.min(
+        ...cache.crls.map((c: { next_update: string }) => Date.parse(c.next_update)),
+      );
+      expect(nextUpdate).toBeGreaterThan(Date.now());
+      // The second pass does not download the CRL again (cached until next_update).
+      const downloads = crlDownloads();
+      expect((await runAgent(['run', '--once', '--state-dir', revoked.path])).code).toBe(0);
+      expect(crlDownloads()).toBe(downloads);
 
-      // Another device's pass reads the same CRL and carries on.
+      const serial = readState(revoked.path).certificate_serial;
+      await admin(`/api/v1/certificates/${serial}/revoke`).send({}).expect(200);
+      // Before next_update the cached CRL is used: the revocation is not seen yet.
+      expect((await runAgent(['run', '--once', '--state-dir', revoked.path])).code).toBe(0);
+      expect(readState(revoked.path).state).toBe('enrolled');
+
+      // Another device's pass reads the CRL and carries on.
       const other = await runAgent(['run', '--once', '--state-dir', bystander.path]);
       expect([other.code, other.stderr]).toEqual([0, '']);
       expect(readState(bystander.path).state).toBe('enrolled');
 
-      const run = await runAgent(['run', '--once', '--state-dir', revoked.path]);
+      // After next_update the CRL is read again and the revocation seen.
+      const later = { clock: shiftedClock(nextUpdate + 60_000 - Date.now()) };
+      const run = await runAgent(['run', '--once', '--state-dir', revoked.path], later);
+      expect(crlDownloads()).toBeGreaterThan(downloads);
       expect(run.code).toBe(3);
-      const serial = readState(revoked.path).certificate_serial;
       expect(run.stderr).toMatch(
         new RegExp(
           `^certsvc-agent: certificate ${serial} is revoked \\(CRL of .+\\); state revoked: `,
@@ -61,7 +83,6 @@ describe('device agent: a revoked certificate (device revoke by the admin)', () 
       expect((await runAgent(['run', '--once', '--state-dir', revoked.path])).code).toBe(3);
 
       const oldKey = readFileSync(join(revoked.path, 'key.pem'), 'utf8');
-      await admin(`/api/v1/devices/${revoked.serial}/unblock`).expect(200);
       const args = [
         'enroll',
         '--server',

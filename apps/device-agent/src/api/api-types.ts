@@ -8,6 +8,11 @@ export interface EnrollBody {
   platform?: string;
   hostname?: string;
   tpm?: Record<string, unknown>;
+  /** From `POST /enroll/source-nonce`; the body carrying it is signed (source-auth). */
+  source_nonce?: string;
+  /** The device's long-lived continuity key (SPKI PEM) and its signature (tpm-attestation.md). */
+  continuity_key?: string;
+  continuity_signature?: string;
 }
 
 export interface NonceAnswer {
@@ -51,6 +56,8 @@ export interface CheckinAnswer {
   issuance_directives: IssuanceDirective[];
   /** An administrator asked for a log snapshot (log-snapshots.md). */
   upload_logs?: boolean;
+  /** The device is blocked (a device revoke); false again after the unblock (enrollment.md). */
+  blocked?: boolean;
 }
 
 export interface CrlAnswer {

@@ -28,8 +28,38 @@ export class CertsvcClient {
     return this.call('POST', '/api/v1/enroll/nonce', body) as Promise<NonceAnswer>;
   }
 
-  enroll(body: EnrollBody): Promise<EnrollAnswer> {
-    return this.call('POST', '/api/v1/enroll', body) as Promise<EnrollAnswer>;
+  /**
+   * `POST /enroll`; with `sign`, the exact body bytes are signed and the signature sent as
+   * `X-Enroll-Source-Signature` (source-auth, enrollment.md).
+   */
+  async enroll(body: EnrollBody, sign?: (bytes: Buffer) => Promise<Buffer>): Promise<EnrollAnswer> {
+    if (!sign) return this.call('POST', '/api/v1/enroll', body) as Promise<EnrollAnswer>;
+    const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+    const headers = {
+      'content-type': 'application/json',
+      'x-enroll-source-signature': (await sign(bytes)).toString('base64'),
+    };
+    return this.answer(
+      await this.fetch('POST', '/api/v1/enroll', headers, bytes),
+    ) as Promise<EnrollAnswer>;
+  }
+
+  /** `POST /enroll/source-nonce`: the one-use nonce a signed enroll body carries. */
+  sourceNonce(): Promise<{ nonce: string }> {
+    return this.call('POST', '/api/v1/enroll/source-nonce', {}) as Promise<{ nonce: string }>;
+  }
+
+  /** `POST /enroll/token-recover`: a new enrollment token for a proof with a pinned key. */
+  tokenRecover(body: {
+    serial: string;
+    nonce: string;
+    key: 'continuity' | 'ak';
+    signature: string;
+  }): Promise<{ serial: string; enrollment_token: string }> {
+    return this.call('POST', '/api/v1/enroll/token-recover', body) as Promise<{
+      serial: string;
+      enrollment_token: string;
+    }>;
   }
 
   /** `POST /enroll/user`: a request for a person on this device (201, pending). */

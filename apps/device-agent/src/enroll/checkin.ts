@@ -10,7 +10,8 @@ import type { StateDir } from '../state/state-dir';
 
 /**
  * `checkin` on the installed request; a failure is logged (the next `run` pass checks in
- * again). Returns the open issuance directives the answer carried (none after a failure).
+ * again). Returns the open issuance directives the answer carried (none after a failure) and
+ * whether the device is blocked (undefined after a failure: not known).
  */
 export async function checkinOnce(
   ctx: AgentContext,
@@ -19,7 +20,12 @@ export async function checkinOnce(
   status: AgentStatus,
   requestId: string,
   secret: string,
-): Promise<{ status: AgentStatus; directives: IssuanceDirective[]; uploadLogs: boolean }> {
+): Promise<{
+  status: AgentStatus;
+  directives: IssuanceDirective[];
+  uploadLogs: boolean;
+  blocked?: boolean;
+}> {
   try {
     const answer = await withRetry(ctx, 'check-in', () =>
       client.checkin(requestId, secret, AGENT_VERSION),
@@ -37,6 +43,7 @@ export async function checkinOnce(
       status: next,
       directives: answer.issuance_directives,
       uploadLogs: answer.upload_logs === true,
+      blocked: answer.blocked === true,
     };
   } catch (error) {
     if (error instanceof ApiError || error instanceof AgentExit) {

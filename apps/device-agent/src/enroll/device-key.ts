@@ -5,6 +5,7 @@ import { loadOrCreateKey, type DeviceKey } from '../state/key-store';
 import { StateFile, type StateDir } from '../state/state-dir';
 import { TpmDevice } from '../tpm/tpm-device';
 import type { TpmEvidenceSource } from './enroll-request';
+import { openDeviceTrust, type DeviceTrust } from './continuity-key';
 
 export type KeyStorage = 'software' | 'tpm';
 
@@ -22,9 +23,10 @@ export async function openDeviceKey(
   storage: KeyStorage,
   name: 'key' | 'renewal-key',
   tpmOptions: TpmOptions = {},
-): Promise<{ key: DeviceKey; tpm?: TpmEvidenceSource }> {
+): Promise<{ key: DeviceKey; tpm?: TpmEvidenceSource; trust: DeviceTrust }> {
   if (storage === 'software') {
-    return { key: loadOrCreateKey(dir, name === 'key' ? StateFile.key : StateFile.renewalKey) };
+    const key = loadOrCreateKey(dir, name === 'key' ? StateFile.key : StateFile.renewalKey);
+    return { key, trust: await openDeviceTrust(dir) };
   }
   if (dir.has(StateFile.key)) {
     throw new AgentExit(
@@ -39,6 +41,7 @@ export async function openDeviceKey(
   return {
     key,
     tpm: { device, keyName: name, ekChain: pemToBase64Der(device.dir.read('ek-chain.pem') ?? '') },
+    trust: await openDeviceTrust(dir, device),
   };
 }
 

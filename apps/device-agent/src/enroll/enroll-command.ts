@@ -60,12 +60,13 @@ export async function enrollCommand(
   if (
     known?.state === 'unauthorized' ||
     known?.state === 'no_certificate' ||
-    known?.state === 'revoked'
+    known?.state === 'revoked' ||
+    known?.state === 'blocked'
   ) {
     // The old request is of no use any more: a new one (stored token) replaces it.
     dir.remove(StateFile.requestId);
     dir.remove(StateFile.agentSecret);
-    if (known.state === 'revoked') {
+    if (known.state === 'revoked' || known.state === 'blocked') {
       // A revoked certificate's key is not used again: the new request gets a new key.
       dir.remove(StateFile.key);
       dir.remove('tpm/key.pub');
@@ -76,7 +77,7 @@ export async function enrollCommand(
   let secret = dir.read(StateFile.agentSecret);
   if (!requestId || !secret) {
     const storage = options.tpm ? 'tpm' : (known?.key_storage ?? 'software');
-    const { key, tpm } = await openDeviceKey(ctx, dir, storage, 'key', options.tpm);
+    const { key, tpm, trust } = await openDeviceKey(ctx, dir, storage, 'key', options.tpm);
     ctx.logger.info(key.reused ? 'reusing the key of an earlier attempt' : 'key generated', {
       serial: options.serial,
       key: storage === 'tpm' ? 'TPM EC P-256' : 'software EC P-256',
@@ -84,7 +85,8 @@ export async function enrollCommand(
     status = writeStatus(dir, { ...status, state: 'key_generated', key_storage: storage }, now());
     const enrollmentToken =
       options.enrollmentToken ?? dir.read(StateFile.enrollmentToken) ?? undefined;
-    const answer = await sendEnrollment(ctx, client, key, { ...options, enrollmentToken }, tpm);
+    const facts = { ...options, enrollmentToken };
+    const answer = await sendEnrollment(ctx, client, key, facts, tpm, trust);
     if (answer.enrollment_token) dir.write(StateFile.enrollmentToken, answer.enrollment_token);
     else if (options.enrollmentToken) dir.write(StateFile.enrollmentToken, options.enrollmentToken);
     dir.write(StateFile.agentSecret, answer.agent_secret);

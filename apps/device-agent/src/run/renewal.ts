@@ -25,6 +25,8 @@ export async function renewIfDue(
   client: CertsvcClient,
   status: AgentStatus,
   facts: RenewalFacts,
+  /** Renew now whatever `renew_after` says: a revoked certificate's replacement (unblocked). */
+  force = false,
 ): Promise<AgentStatus> {
   const now = () => ctx.clock.now();
   const renewalId = dir.read(StateFile.renewalRequestId);
@@ -57,30 +59,25 @@ export async function renewIfDue(
     });
     return renewed;
   }
-  if (!status.renew_after || now().getTime() < Date.parse(status.renew_after)) return status;
-  const token = dir.read(StateFile.enrollmentToken);
-  if (!token) {
-    ctx.logger.warn(
-      'renewal due but no enrollment token is stored; enroll with --enrollment-token',
-      {
-        serial: status.serial,
-      },
-    );
-    return status;
-  }
+  const due = status.renew_after && now().getTime() >= Date.parse(status.renew_after);
+  if (!due && !force) return status;
+  // No stored token (lost): the enrollment is refused and the token recovered with the
+  // continuity key or the AK (docs/agent.md, "Continuity key and token recovery").
+  const token = dir.read(StateFile.enrollmentToken) ?? '';
   const storage = status.key_storage ?? 'software';
-  const { key, tpm } = await openDeviceKey(ctx, dir, storage, 'renewal-key', facts.tpm);
+  const { key, tpm, trust } = await openDeviceKey(ctx, dir, storage, 'renewal-key', facts.tpm);
   const answer = await sendEnrollment(
     ctx,
     client,
     key,
     {
       serial: status.serial,
-      enrollmentToken: token.trim(),
+      enrollmentToken: token.trim() || undefined,
       platform: facts.platform,
       hostname: facts.hostname,
     },
     tpm,
+    trust,
   );
   dir.write(StateFile.renewalAgentSecret, answer.agent_secret);
   dir.write(StateFile.renewalRequestId, answer.request_id);

@@ -7,6 +7,7 @@ import { StateFile, type StateDir } from '../state/state-dir';
 import { agentRefusal, refreshBundle } from './refresh-bundle';
 import { renewIfDue, type RenewalFacts } from './renewal';
 import { checkRevocation } from './revocation-check';
+import { BLOCKED_PACE, blockedPass, DeviceBlocked, settleTrust } from './blocked-device';
 import { carryOutDirectives } from '../users/directives';
 import { collectUserCertificates } from '../users/user-certificates';
 import { syncNetworkProfiles } from '../networks/network-profiles';
@@ -28,18 +29,27 @@ export async function runCommand(
 ): Promise<ExitCodeValue> {
   dir.ensure();
   for (;;) {
+    let pace = 1;
     try {
       await runPass(ctx, dir, options);
       if (options.once) return ExitCode.ok;
     } catch (error) {
-      // The loop outlives an unreachable service; --once reports it.
-      if (options.once || !(error instanceof AgentExit) || error.code !== ExitCode.unreachable) {
+      // The loop outlives an unreachable service and a block; --once reports them.
+      if (!options.once && error instanceof DeviceBlocked) {
+        pace = BLOCKED_PACE;
+        ctx.logger.warn('device blocked, next pass at a slower pace', { intervals: pace });
+      } else if (
+        options.once ||
+        !(error instanceof AgentExit) ||
+        error.code !== ExitCode.unreachable
+      ) {
         throw error;
+      } else {
+        ctx.logger.warn('pass failed, next pass at the interval', { cause: error.message });
       }
-      ctx.logger.warn('pass failed, next pass at the interval', { cause: error.message });
     }
     const jitter = 1 + (ctx.random() - 0.5) / 5;
-    await ctx.clock.sleep(Math.round(options.intervalMs * jitter));
+    await ctx.clock.sleep(Math.round(options.intervalMs * pace * jitter));
   }
 }
 
@@ -53,11 +63,14 @@ export async function runPass(
   status = finishInterruptedSwap(dir, status, ctx.clock.now());
   const requestId = (dir.read(StateFile.requestId) ?? '').trim();
   const secret = (dir.read(StateFile.agentSecret) ?? '').trim();
+  if (status.state === 'blocked') {
+    return blockedPass(ctx, dir, client, status, { requestId, secret }, facts);
+  }
   status = await refreshBundle(ctx, dir, client, status, requestId, secret);
-  status = await checkRevocation(ctx, dir, client, status);
+  const revocation = await checkRevocation(ctx, dir, client, status);
   checkClockSkew(ctx, client);
   const checkin = await checkinOnce(ctx, dir, client, status, requestId, secret);
-  status = checkin.status;
+  status = settleTrust(ctx, dir, checkin.status, revocation, checkin.blocked);
   if (checkin.uploadLogs) await uploadLogSnapshot(ctx, dir, client, requestId, secret);
   const enrollmentToken = (dir.read(StateFile.enrollmentToken) ?? '').trim();
   await carryOutDirectives(

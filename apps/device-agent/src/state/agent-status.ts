@@ -10,7 +10,8 @@ export type AgentState =
   | 'rejected'
   | 'unauthorized'
   | 'no_certificate'
-  | 'revoked';
+  | 'revoked'
+  | 'blocked';
 
 /** `agent-state.json`: what the agent knows; no secret and no key in it. */
 export interface AgentStatus {
@@ -30,6 +31,8 @@ export interface AgentStatus {
   etag?: string;
   last_checkin_at?: string;
   renewal_request_id?: string;
+  /** Since when the check-in answers say the device is blocked (state `blocked`). */
+  blocked_since?: string;
   /** Why the agent is in a state it cannot leave alone (rejected, unauthorized, ...). */
   reason?: string;
   updated_at: string;

@@ -17,6 +17,8 @@ import { AgentExit, ExitCode } from '../core/exit-codes';
 /** Names of the files in the state directory (docs/agent.md, "State directory"). */
 export const StateFile = {
   key: 'key.pem',
+  /** The long-lived continuity key of a software-key device (docs/agent.md). */
+  continuityKey: 'continuity-key.pem',
   requestId: 'request-id',
   agentSecret: 'agent-secret',
   enrollmentToken: 'enrollment-token',
@@ -29,6 +31,8 @@ export const StateFile = {
   renewalAgentSecret: 'renewal-agent-secret',
   renewalCertificate: 'renewal-certificate.pem',
   renewalCaBundle: 'renewal-ca-bundle.pem',
+  /** The last CRLs read, used until their next_update (docs/agent.md, "Revocation"). */
+  crlCache: 'crl-cache.json',
 } as const;
 
 export type StateFileName = (typeof StateFile)[keyof typeof StateFile];

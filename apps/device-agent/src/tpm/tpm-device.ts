@@ -8,6 +8,9 @@ import { Tpm2Tools } from './tpm2-tools';
 /** NV index of the RSA 2048 EK certificate (TCG EK Credential Profile). */
 const EK_CERT_NV_INDEX = '0x01c00002';
 
+/** The CSR key, the renewal key and the long-lived continuity key (tpm-attestation.md). */
+export type TpmKeyName = 'key' | 'renewal-key' | 'continuity';
+
 export interface TpmKey {
   readonly publicKey: KeyObject;
   readonly signer: CsrSigner;
@@ -74,7 +77,7 @@ export class TpmDevice {
    * The signing key `<name>.pub/.priv` (P-256, created under the storage root key inside the
    * TPM), created when absent, loaded as `<name>.ctx`.
    */
-  async key(name: 'key' | 'renewal-key'): Promise<TpmKey> {
+  async key(name: TpmKeyName): Promise<TpmKey> {
     const reused = this.dir.has(`${name}.pub`) && this.dir.has(`${name}.priv`);
     if (!reused) {
       await this.tpm(
@@ -184,6 +187,21 @@ export class TpmDevice {
       certify_info: this.base64('certify.msg'),
       certify_signature: this.base64('certify.sig'),
     };
+  }
+
+  /**
+   * A signature with the AK over `message` (token recovery, enrollment.md): the AK is a
+   * restricted key, so the TPM hashes the message itself (it does not start with
+   * TPM_GENERATED); DER ECDSA.
+   */
+  async signWithAk(message: Buffer): Promise<Buffer> {
+    this.dir.write('ak-message.bin', message);
+    await this.tpm(
+      'tpm2_sign',
+      ...['-c', 'ak.ctx', '-g', 'sha256', '-f', 'plain', '-o', 'ak-message.sig', 'ak-message.bin'],
+    );
+    this.tighten();
+    return this.dir.readBytes('ak-message.sig') ?? Buffer.alloc(0);
   }
 
   /** After a renewal: the renewal key becomes the key (journalled like the certificate). */

@@ -13,7 +13,12 @@ export interface ProcessRun {
 }
 
 /** The launcher as a separate process (`node apps/device-agent/bin/certsvc-agent.js ...`). */
-export function spawnAgent(args: string[]): { child: ChildProcess; done: Promise<ProcessRun> } {
+export function spawnAgent(args: string[]): {
+  child: ChildProcess;
+  done: Promise<ProcessRun>;
+  /** What it wrote to stdout so far. */
+  stdout: () => string;
+} {
   const child = spawn(process.execPath, [LAUNCHER, ...args], {
     env: { ...process.env, ...FAST_ENV },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -25,7 +30,7 @@ export function spawnAgent(args: string[]): { child: ChildProcess; done: Promise
   const done = new Promise<ProcessRun>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
-  return { child, done };
+  return { child, done, stdout: () => stdout };
 }
 
 export function runAgentProcess(args: string[]): Promise<ProcessRun> {
