@@ -111,6 +111,34 @@ describe('platform upload --wait --fail-on (the CI gate)', () => {
     expect(r.stdout).toContain('HIGH');
   });
 
+  it("gates on the uploaded report's own findings: an older report's high finding does not fail it", async () => {
+    // The product already holds the flawfinder HIGH findings (status new) of the test above.
+    const args = ['upload', lowOnlySarif(), '--product', product.id, '--fail-on'];
+    const own = await home.run([...args, 'severity:high status:new', '--json']);
+    expect(describeRun(own)).toMatch(/^exit 0/);
+    const out = JSON.parse(own.stdout) as {
+      report: { id: string; counts: { new: number; updated: number } };
+      gate: { scope: string; matched: boolean };
+    };
+    expect(out.gate).toMatchObject({ scope: 'report', matched: false });
+    // The same gate over the whole product matches the older report's findings.
+    const whole = await home.run([
+      ...args,
+      'severity:high status:new',
+      '--fail-on-scope',
+      'product',
+    ]);
+    expect(describeRun(whole)).toMatch(/^exit 1/);
+    expect(whole.stdout).toContain('findings of the product match');
+    // A finding this report only saw again (not created) is its own too: the note-level one.
+    const seen = await home.run([...args, 'severity:low']);
+    expect(describeRun(seen)).toMatch(/^exit 1/);
+    expect(seen.stdout).toContain('findings of this report match');
+    const bad = await home.run([...args, 'severity:low', '--fail-on-scope', 'project']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^platform: --fail-on-scope must be report or product/);
+  });
+
   it('exits 0 for a report without one, named project/product, with --json', async () => {
     const project = await createProject(stack.t, bearer(stack.admin));
     const fresh = await createProduct(stack.t, bearer(stack.admin), project.id);

@@ -41,13 +41,14 @@ export const upload: Command = {
   path: ['upload'],
   summary: 'Upload a SARIF or SonarQube report to a product (streamed); optionally wait and gate',
   usage:
-    "<report> --product <id|name|project/name> [--format sarif|sonarqube] [--commit <sha>] [--wait] [--fail-on '<query>'] [--timeout <s>]",
+    "<report> --product <id|name|project/name> [--format sarif|sonarqube] [--commit <sha>] [--wait] [--fail-on '<query>' [--fail-on-scope report|product]] [--timeout <s>]",
   options: {
     product: { type: 'string' },
     format: { type: 'string' },
     commit: { type: 'string' },
     wait: { type: 'boolean' },
     'fail-on': { type: 'string' },
+    'fail-on-scope': { type: 'string' },
     timeout: { type: 'string' },
   },
   positionals: { min: 1, max: 1 },
@@ -57,8 +58,11 @@ export const upload: Command = {
   --format <f>         sarif or sonarqube (default: the service detects it)
   --commit <sha>       the commit the report was made on
   --wait               wait until the report is ingested (polls with back-off)
-  --fail-on <query>    implies --wait; then runs the findings query language on the product
-                       (e.g. 'severity:high status:new') and exits 1 when anything matches
+  --fail-on <query>    implies --wait; then runs the findings query language (e.g.
+                       'severity:high status:new') on the findings this report created or saw
+                       and exits 1 when anything matches
+  --fail-on-scope <s>  report (default): only this report's findings; product: every finding
+                       of the product (older reports' too)
   --timeout <s>        how long --wait waits (default 900 s; exit 7 after)
 
 The file is streamed (never read into memory whole). Exit codes: 0 ingested (and the gate did
@@ -73,6 +77,13 @@ not match), 1 the gate matched, 2 bad input, 3 credentials, 4 server unreachable
     }
     const failOn = stringOption(values, 'fail-on');
     if (failOn !== undefined && !failOn.trim()) throw usageError('--fail-on: empty query');
+    const scope = stringOption(values, 'fail-on-scope') ?? 'report';
+    if (scope !== 'report' && scope !== 'product') {
+      throw usageError(`--fail-on-scope must be report or product, not "${scope}"`);
+    }
+    if (values['fail-on-scope'] !== undefined && failOn === undefined) {
+      throw usageError('--fail-on-scope goes with --fail-on');
+    }
     const timeout = positiveSeconds(stringOption(values, 'timeout'), 900);
     const size = await checkFile(path);
     const { api, transport } = await findingsApi(ctx.env, ctx.store);
@@ -121,21 +132,24 @@ not match), 1 the gate matched, 2 bad input, 3 credentials, 4 server unreachable
       else ctx.out(summary);
       return EXIT.ok;
     }
-    const gate = await gateMatches(api, product.id, failOn);
+    const gate = await gateMatches(api, product.id, failOn, {
+      reportId: scope === 'report' ? report.id : undefined,
+    });
     if (ctx.json) {
       ctx.out(
         JSON.stringify(
-          { report, gate: { query: failOn, matched: gate.items.length > 0, ...gate } },
+          { report, gate: { query: failOn, scope, matched: gate.items.length > 0, ...gate } },
           null,
           2,
         ),
       );
     } else {
       ctx.out(summary);
-      if (gate.items.length === 0) ctx.out(`gate passed: nothing matches '${failOn}'`);
+      const of = scope === 'report' ? 'of this report' : 'of the product';
+      if (gate.items.length === 0) ctx.out(`gate passed: no finding ${of} matches '${failOn}'`);
       else {
         ctx.out(
-          `gate matched: ${gate.items.length}${gate.more ? '+' : ''} findings match '${failOn}'`,
+          `gate matched: ${gate.items.length}${gate.more ? '+' : ''} findings ${of} match '${failOn}'`,
         );
         emit(ctx, gate, GATE_HEADERS, gateRows(gate.items));
       }
