@@ -21,6 +21,7 @@ import { AgentLogger, userHalfPath } from './log/logger';
 import { RotatingFile } from './log/rotating-file';
 import { runCommand } from './run/run-command';
 import { sshCommand } from './ssh/ssh-command';
+import { purposesCommand } from './purposes/purposes-command';
 import { StateDir, StateFile } from './state/state-dir';
 import { StateLock } from './state/state-lock';
 
@@ -59,7 +60,13 @@ export async function main(argv: readonly string[], io: AgentIo = processIo()): 
         ? args.values['state-dir']
         : defaultStateDir(io.env),
     );
-    if (args.command === 'status') return await dispatch(args, ctx, dir, io);
+    // Read-only commands take no lock (a `run` loop may hold it).
+    if (
+      args.command === 'status' ||
+      (args.command === 'purposes' && args.operands?.[0] === 'list')
+    ) {
+      return await dispatch(args, ctx, dir, io);
+    }
     checkRequired(args); // before the state directory is touched
     dir.ensure();
     const lock = StateLock.acquire(dir.path);
@@ -108,11 +115,23 @@ async function dispatch(
         platform,
         hostname,
         tpm: tpmOptions(values),
+        sshdKrl:
+          typeof values['sshd-krl'] === 'string' ? requiredString(values, 'sshd-krl') : undefined,
       });
     case 'ssh':
       return sshCommand(ctx, dir, {
         publicKeyFile: requiredString(values, 'public-key'),
         waitMs: seconds(values, 'wait', 0),
+      });
+    case 'purposes':
+      return purposesCommand(ctx, dir, {
+        action: args.operands?.[0],
+        purpose: args.operands?.[1],
+        user: optionalString(values, 'user'),
+        upn: optionalString(values, 'upn'),
+        note: optionalString(values, 'note'),
+        publicKeyFile: optionalString(values, 'public-key'),
+        print: io.stdout,
       });
     case 'status': {
       const text = dir.read(StateFile.status);
@@ -178,6 +197,10 @@ function checkRequired(args: ParsedArgs): void {
     requiredString(args.values, 'serial');
   }
   if (args.command === 'ssh') requiredString(args.values, 'public-key');
+}
+
+function optionalString(values: ParsedArgs['values'], name: string): string | undefined {
+  return values[name] === undefined ? undefined : requiredString(values, name);
 }
 
 function tpmOptions(values: ParsedArgs['values']): TpmOptions {

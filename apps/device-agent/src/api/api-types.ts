@@ -103,6 +103,13 @@ export interface PurposesAnswer {
   networks?: NetworkProfile[];
 }
 
+/** `POST /enroll/purpose-request` (enrollment.md). */
+export interface PurposeRequestAnswer {
+  status: 'pending' | 'already_allowed';
+  request_id?: string;
+  purpose: string;
+}
+
 /** `GET /requests/{id}/certificate` of an `ssh` request (ssh.md). */
 export interface SshAgentCertificate {
   request_id: string;

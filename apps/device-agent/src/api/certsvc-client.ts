@@ -6,6 +6,7 @@ import type {
   EnrollAnswer,
   EnrollBody,
   NonceAnswer,
+  PurposeRequestAnswer,
   PurposesAnswer,
   UserEnrollBody,
   RequestStatusAnswer,
@@ -86,6 +87,21 @@ export class CertsvcClient {
       serial,
       enrollment_token: enrollmentToken,
     }) as Promise<PurposesAnswer>;
+  }
+
+  /** `POST /enroll/purpose-request`: the device asks for a purpose (idempotent while pending). */
+  purposeRequest(
+    serial: string,
+    enrollmentToken: string,
+    purpose: string,
+    note?: string,
+  ): Promise<PurposeRequestAnswer> {
+    return this.call('POST', '/api/v1/enroll/purpose-request', {
+      serial,
+      enrollment_token: enrollmentToken,
+      purpose,
+      ...(note ? { note } : {}),
+    }) as Promise<PurposeRequestAnswer>;
   }
 
   /** `POST /enroll/ssh`: a certificate request for an OpenSSH public key (201, pending). */

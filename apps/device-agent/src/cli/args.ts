@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AgentExit, ExitCode } from '../core/exit-codes';
 
-export type Command = 'enroll' | 'run' | 'ssh' | 'status' | 'help';
+export type Command = 'enroll' | 'run' | 'ssh' | 'purposes' | 'status' | 'help';
 
 export interface ParsedArgs {
   command: Command;
   values: Record<string, string | boolean | undefined>;
+  /** The words after the command (`purposes request <purpose>`). */
+  operands?: readonly string[];
 }
 
 const OPTIONS = {
@@ -20,6 +22,10 @@ const OPTIONS = {
   tpm: { type: 'boolean' },
   tcti: { type: 'string' },
   'public-key': { type: 'string' },
+  'sshd-krl': { type: 'string' },
+  user: { type: 'string' },
+  upn: { type: 'string' },
+  note: { type: 'string' },
   'tpm-ek-chain': { type: 'string' },
   once: { type: 'boolean' },
   interval: { type: 'string' },
@@ -32,7 +38,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const COMMANDS: readonly Command[] = ['enroll', 'run', 'ssh', 'status', 'help'];
+const COMMANDS: readonly Command[] = ['enroll', 'run', 'ssh', 'purposes', 'status', 'help'];
 
 export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   let parsed;
@@ -44,7 +50,14 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = parsed.positionals;
   if (parsed.values.help || !first) return { command: 'help', values: parsed.values };
   if (!COMMANDS.includes(first as Command)) {
-    throw new AgentExit(ExitCode.usage, `unknown command "${first}" (enroll, run, ssh, status)`);
+    throw new AgentExit(
+      ExitCode.usage,
+      `unknown command "${first}" (enroll, run, ssh, purposes, status)`,
+    );
+  }
+  if (first === 'purposes') {
+    if (rest.length > 2) throw new AgentExit(ExitCode.usage, `unexpected argument "${rest[2]}"`);
+    return { command: 'purposes', values: parsed.values, operands: rest };
   }
   if (rest.length > 0) throw new AgentExit(ExitCode.usage, `unexpected argument "${rest[0]}"`);
   return { command: first as Command, values: parsed.values };

@@ -5,6 +5,7 @@ Commands:
   enroll   generate the device key, enroll, wait for approval, install the certificate
   run      check in, refresh the certificate bundle, renew before expiry
   ssh      get an OpenSSH user certificate for a public key (after enroll)
+  purposes list | request <purpose>: what the device may enroll for; ask for a purpose
   status   print agent-state.json
 
 enroll options:
@@ -21,10 +22,17 @@ enroll options:
 run options:
   --once                    one pass, then exit
   --interval SECONDS        between passes (default 3600)
+  --sshd-krl FILE           write the SSH KRL for sshd's RevokedKeys to FILE (0644) each pass
 
 ssh options:
   --public-key FILE         the OpenSSH public key (.pub); FILE-cert.pub is written beside it
   --wait SECONDS            as for enroll
+
+purposes request options (run installs the certificate once approved):
+  --user NAME               the person, for user_mtls and ad_logon (required there)
+  --upn UPN                 the person's UPN (required for ad_logon)
+  --public-key FILE         for ssh: the key the certificate is requested for
+  --note TEXT               shown to the administrator
 
 Common options:
   --state-dir DIR           default $CERTSVC_AGENT_STATE_DIR, else /var/lib/certsvc-agent as

@@ -14,11 +14,14 @@ import { syncNetworkProfiles } from '../networks/network-profiles';
 import { uploadLogSnapshot } from '../logs-upload/log-snapshot';
 import { checkClockSkew } from '../core/clock-skew';
 import { finishInterruptedSwap } from './renewal-swap';
+import { credentialsPass } from '../purposes/credentials-pass';
 
 export interface RunOptions extends RenewalFacts {
   readonly once: boolean;
   /** Between passes (jittered by up to +-10 %). */
   readonly intervalMs: number;
+  /** `--sshd-krl PATH`: the KRL written for sshd's `RevokedKeys` each pass. */
+  readonly sshdKrl?: string;
 }
 
 /** `run`: one pass, or passes every interval until stopped (docs/agent.md, "run"). */
@@ -56,7 +59,7 @@ export async function runCommand(
 export async function runPass(
   ctx: AgentContext,
   dir: StateDir,
-  facts: RenewalFacts,
+  facts: RenewalFacts & { readonly sshdKrl?: string },
 ): Promise<AgentStatus> {
   let status = enrolledStatus(dir);
   const client = new CertsvcClient(status.server);
@@ -81,7 +84,14 @@ export async function runPass(
     checkin.directives,
   );
   await collectUserCertificates(ctx, dir, client);
-  await syncNetworkProfiles(ctx, dir, client, status);
+  const purposes = await syncNetworkProfiles(ctx, dir, client, status);
+  await credentialsPass(
+    ctx,
+    dir,
+    client,
+    { server: status.server, serial: status.serial, enrollmentToken, sshdKrl: facts.sshdKrl },
+    purposes,
+  );
   try {
     status = await renewIfDue(ctx, dir, client, status, facts);
   } catch (error) {

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { ApiError } from '../api/api-errors';
+import { resolve } from 'node:path';
 import type { SshAgentCertificate } from '../api/api-types';
 import { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from '../core/exit-codes';
-import { withRetry } from '../core/retry';
-import { AGENT_VERSION } from '../core/version';
 import { awaitCertificate } from '../enroll/await-certificate';
 import { readStatus } from '../state/agent-status';
-import { StateDir, StateFile } from '../state/state-dir';
+import { StateFile, type StateDir } from '../state/state-dir';
+import { installSshCertificate, sendSshRequest, sshDir } from './ssh-install';
 
 export interface SshOptions {
   /** The OpenSSH public key file (`id_ed25519.pub`); the certificate goes beside it. */
@@ -33,29 +31,24 @@ export async function sshCommand(
   if (!status || !token) {
     throw new AgentExit(ExitCode.state, `no enrollment in ${state.path}: run \`enroll\` first`);
   }
-  const publicKey = readPublicKey(options.publicKeyFile);
-  const dir = new StateDir(join(state.path, 'ssh'));
-  dir.ensure();
+  const publicKeyFile = resolve(options.publicKeyFile);
+  const publicKey = readPublicKey(publicKeyFile);
+  const dir = sshDir(state);
   const client = new CertsvcClient(status.server);
   let requestId = dir.read('request-id');
   let secret = dir.read('agent-secret');
-  if (!requestId || !secret || dir.read('public-key.pub') !== publicKey) {
-    let answer;
-    try {
-      answer = await withRetry(ctx, 'SSH enrollment', () =>
-        client.enrollSsh(status.serial, token, publicKey, AGENT_VERSION),
-      );
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      throw new AgentExit(
-        ExitCode.refused,
-        `the service refused the SSH key: ${error.status} ${error.code}: ${error.message}`,
-      );
-    }
-    dir.write('public-key.pub', publicKey);
-    dir.write('agent-secret', answer.agent_secret);
-    dir.write('request-id', answer.request_id);
-    [requestId, secret] = [answer.request_id, answer.agent_secret];
+  if (
+    !requestId ||
+    !secret ||
+    dir.read('public-key.pub') !== publicKey ||
+    (dir.read('public-key-file') ?? publicKeyFile).trim() !== publicKeyFile
+  ) {
+    ({ requestId, secret } = await sendSshRequest(ctx, dir, client, {
+      serial: status.serial,
+      enrollmentToken: token,
+      publicKey,
+      publicKeyFile,
+    }));
     ctx.logger.info('SSH key sent, waiting for approval', { request_id: requestId });
   }
   const outcome = await awaitCertificate(ctx, client, requestId, secret, options.waitMs);
@@ -67,14 +60,10 @@ export async function sshCommand(
     throw new AgentExit(ExitCode.refused, `SSH request ${requestId} ended ${outcome.status}`);
   }
   const certificate = outcome.body as unknown as SshAgentCertificate;
-  const certFile = `${options.publicKeyFile.replace(/\.pub$/, '')}-cert.pub`;
-  new StateDir(dirname(certFile)).write(basename(certFile), `${certificate.ssh_certificate}\n`);
-  dir.write('trusted-user-ca.pub', `${certificate.ca_public_key}\n`);
-  dir.write('certificate.json', `${JSON.stringify({ ...certificate, file: certFile }, null, 2)}\n`);
   // Done with this request: the next `ssh` asks for a new certificate.
-  dir.remove('request-id');
+  const record = installSshCertificate(dir, certificate, publicKeyFile);
   ctx.logger.info('SSH certificate installed', {
-    file: certFile,
+    file: record.file,
     principals: certificate.principals.join(','),
     not_after: certificate.not_after,
     trusted_user_ca_keys: dir.file('trusted-user-ca.pub'),

@@ -54,7 +54,7 @@ export async function carryOutDirectives(
   }
 }
 
-async function enrollForUser(
+export async function enrollForUser(
   ctx: AgentContext,
   state: StateDir,
   client: CertsvcClient,

@@ -10,7 +10,7 @@ import { readIndex, slotDir, usersDir, writeIndex } from './user-index';
 /**
  * The user half's pass: every person's request still without a certificate is looked at once;
  * an issued one is downloaded into its slot (`certificate.pem`, `ca-bundle.pem`, 0600) and
- * checked in. Renewal of user certificates is not done yet (docs/agent.md).
+ * checked in. Renewal is `renewUserCertificates` (user-renewal.ts).
  */
 export async function collectUserCertificates(
   ctx: AgentContext,
@@ -40,6 +40,7 @@ export async function collectUserCertificates(
           slot.write('ca-bundle.pem', delivered.body.ca_bundle_pem);
           slot.write('certificate.pem', delivered.body.certificate_pem);
           record.certificate_serial = delivered.body.serial;
+          record.not_before = delivered.body.not_before;
           record.not_after = delivered.body.not_after;
           await client.checkin(record.request_id, secret, AGENT_VERSION).catch(() => undefined);
           ctx.userLogger.info('user certificate installed', {

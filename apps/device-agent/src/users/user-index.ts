@@ -17,7 +17,10 @@ export interface UserRequestRecord {
   reported?: 'done' | 'failed' | 'cancelled';
   request_status?: string;
   certificate_serial?: string;
+  not_before?: string;
   not_after?: string;
+  /** A renewal in progress (its key, id and secret as `renewal-*` files in the slot). */
+  renewal_request_id?: string;
 }
 
 export type UserIndex = Record<string, UserRequestRecord>;
