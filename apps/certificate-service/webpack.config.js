@@ -1,3 +1,6 @@
 const { appWebpackConfig } = require('../../tools/build/webpack-app');
 
-module.exports = appWebpackConfig(__dirname, { name: 'certificate-service', entries: ['worker'] });
+module.exports = appWebpackConfig(__dirname, {
+  name: 'certificate-service',
+  entries: ['worker', 'migrate'],
+});
