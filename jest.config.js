@@ -1,6 +1,11 @@
 // Root Jest configuration: one run over every project (unit and e2e), one summary line.
 module.exports = {
-  projects: ['<rootDir>/apps/*/jest.config.js', '<rootDir>/libs/*/jest.config.js'],
+  projects: [
+    '<rootDir>/apps/*/jest.config.js',
+    '<rootDir>/libs/*/jest.config.js',
+    // The Helm chart checks (deploy/test).
+    '<rootDir>/deploy/jest.config.js',
+  ],
   reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
   // Longest files first (tools/test/durations.json when Jest has no times of its own).
   testSequencer: '<rootDir>/tools/test/sequencer.js',

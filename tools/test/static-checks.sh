@@ -33,7 +33,7 @@ lane1=$!
 {
   check typecheck npx tsc -p tools/typecheck/tsconfig.json
   check typecheck-web npx tsc -p apps/findings-web/tsconfig.json --noEmit
-  check lint-rest npx eslint apps libs --max-warnings=0 \
+  check lint-rest npx eslint apps libs deploy --max-warnings=0 \
     --ignore-pattern 'apps/findings-service/**' --ignore-pattern 'apps/certificate-service/**'
 } &
 lane2=$!

@@ -30,21 +30,96 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .role }}
 {{- end -}}
 
-{{- define "certsvc.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{/*
+<registry>/<name>:<tag> of one image: call with (dict "root" $ "image" .Values.image).
+Registry and tag fall back to global.imageRegistry / global.imageTag, the tag then to appVersion.
+*/}}
+{{- define "certsvc.imageRef" -}}
+{{- $g := .root.Values.global | default dict -}}
+{{- $registry := .image.registry | default $g.imageRegistry | required "image.registry or global.imageRegistry must name the registry of the platform images" -}}
+{{- $tag := .image.tag | default $g.imageTag | default .root.Chart.AppVersion -}}
+{{- printf "%s/%s:%s" (trimSuffix "/" $registry) .image.name $tag -}}
 {{- end -}}
 
+{{- define "certsvc.imageTag" -}}
+{{- $g := .root.Values.global | default dict -}}
+{{- .image.tag | default $g.imageTag | default .root.Chart.AppVersion -}}
+{{- end -}}
+
+{{/*
+The Secret whose keys become the processes' environment: secrets.existingSecret, or the one
+this chart renders from secrets.values. Fails with a clear message when neither is set.
+*/}}
 {{- define "certsvc.secretName" -}}
-{{- required "existingSecret must name a Secret holding CERTSVC_DATABASE_URL, CERTSVC_REDIS_URL, CERTSVC_JWT_SECRET and CERTSVC_CA_KEY_ENC_KEY" .Values.existingSecret -}}
+{{- if .Values.secrets.existingSecret -}}
+{{- .Values.secrets.existingSecret -}}
+{{- else if .Values.secrets.values -}}
+{{- printf "%s-env" (include "certsvc.fullname" .) -}}
+{{- else -}}
+{{- fail "certificate-service: set secrets.existingSecret (a Secret with CERTSVC_DATABASE_URL, CERTSVC_REDIS_URL, CERTSVC_JWT_SECRET and CERTSVC_CA_KEY_ENC_KEY) or secrets.values" -}}
+{{- end -}}
 {{- end -}}
 
-{{/* An HTTP probe from {path, initialDelaySeconds, ...}: call with (dict "probe" $p "port" "http"). */}}
-{{- define "certsvc.httpProbe" -}}
+{{/*
+A probe from {path, initialDelaySeconds, ...}: call with (dict "probe" $p "port" "http"). With
+`exec` (a command list) instead of `path` it runs that command in the container.
+*/}}
+{{- define "certsvc.probe" -}}
+{{- if .probe.exec }}
+exec:
+  command:
+    {{- toYaml .probe.exec | nindent 4 }}
+{{- else }}
 httpGet:
   path: {{ .probe.path }}
   port: {{ .port }}
+{{- end }}
 initialDelaySeconds: {{ .probe.initialDelaySeconds }}
 periodSeconds: {{ .probe.periodSeconds }}
 timeoutSeconds: {{ .probe.timeoutSeconds }}
 failureThreshold: {{ .probe.failureThreshold }}
+{{- end -}}
+
+{{/* Plain environment of every role, then the role's own: (dict "root" $ "env" .Values.api.env). */}}
+{{- define "certsvc.envFrom" -}}
+- configMapRef:
+    name: {{ include "certsvc.fullname" .root }}
+- secretRef:
+    name: {{ include "certsvc.secretName" .root }}
+{{- end -}}
+
+{{/* Scheduling of one role's pods: (dict "root" $ "role" "api"). */}}
+{{- define "certsvc.scheduling" -}}
+{{- $v := .root.Values -}}
+{{- if $v.topologySpread.enabled }}
+topologySpreadConstraints:
+  {{- range $v.topologySpread.topologyKeys }}
+  - maxSkew: {{ $v.topologySpread.maxSkew }}
+    topologyKey: {{ . }}
+    whenUnsatisfiable: {{ $v.topologySpread.whenUnsatisfiable }}
+    labelSelector:
+      matchLabels:
+        {{- include "certsvc.selectorLabels" (dict "root" $.root "role" $.role) | nindent 8 }}
+  {{- end }}
+{{- end }}
+{{- with $v.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $v.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{- define "certsvc.imagePullSecrets" -}}
+{{- $g := .Values.global | default dict -}}
+{{- with concat ($g.imagePullSecrets | default list) (.Values.imagePullSecrets | default list) }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end -}}
