@@ -257,6 +257,15 @@ describe('what the values files switch on', () => {
     expect(passthrough.spec?.tls).toBeUndefined();
   });
 
+  it('the certificate web UI and API are told the same release tag (CERTSVC_IMAGE_TAG)', () => {
+    const objects = template('certificate-service', ['--set', 'global.imageTag=0.33.9']);
+    for (const role of ['api', 'worker', 'web']) {
+      const pod = deployment(objects, `rel-certificate-service-${role}`).spec?.template.spec;
+      expect(pod?.containers[0].env).toContainEqual({ name: 'CERTSVC_IMAGE_TAG', value: '0.33.9' });
+      expect(pod?.containers[0].image).toMatch(/:0\.33\.9$/);
+    }
+  });
+
   it('the umbrella: one release, the runner reads the findings Secret, findings calls the runner', () => {
     const objects = template('security-platform', []);
     const names = byKind(objects, 'Deployment')
