@@ -193,6 +193,16 @@ describe('what the values files switch on', () => {
     expect(api.spec?.template.spec?.containers[0].image).toBe(
       'registry.internal:5000/platform/findings-service:0.33.7',
     );
+    const worker = deployment(objects, 'rel-findings-service-worker').spec?.template.spec;
+    expect(worker?.volumes).toContainEqual({
+      name: 'secret-file-0',
+      secret: { secretName: 'smtp-ca', defaultMode: 0o440 },
+    });
+    expect(worker?.containers[0].volumeMounts).toContainEqual({
+      name: 'secret-file-0',
+      mountPath: '/etc/findings/smtp-ca',
+      readOnly: true,
+    });
   });
 
   it('ingress + autoscaling: HPAs own the replica counts, the Ingress has its class and TLS', () => {

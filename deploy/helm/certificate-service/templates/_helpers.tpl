@@ -123,3 +123,21 @@ imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end -}}
+
+{{/* Mounts and volumes of `secretFiles` (read-only files from existing Secrets). */}}
+{{- define "certsvc.secretFileMounts" -}}
+{{- range $i, $f := .Values.secretFiles }}
+- name: secret-file-{{ $i }}
+  mountPath: {{ $f.mountPath }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{- define "certsvc.secretFileVolumes" -}}
+{{- range $i, $f := .Values.secretFiles }}
+- name: secret-file-{{ $i }}
+  secret:
+    secretName: {{ $f.secret }}
+    defaultMode: 288 # 0440: the fsGroup may read
+{{- end }}
+{{- end -}}

@@ -74,9 +74,15 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- with .mounts }}
+            {{- . | nindent 12 }}
+            {{- end }}
       volumes:
         # The only writable place: the root filesystem is read-only.
         - name: tmp
           emptyDir: { sizeLimit: 256Mi }
+        {{- with .volumes }}
+        {{- . | nindent 8 }}
+        {{- end }}
       {{- with include "findings.scheduling" (dict "root" $root "role" .role) | trim }}{{ . | nindent 6 }}{{- end }}
 {{- end -}}
