@@ -2,7 +2,8 @@
 // The reference device agent, run from a clone (no build, no npx):
 //   node apps/device-agent/bin/certsvc-agent.js <command> [options]
 // TypeScript is compiled on load by @swc-node/register (a dev dependency of the workspace), as
-// the benchmarks do. A self-contained single-file package is not built yet (docs/agent.md).
+// the benchmarks do. Without a clone or Node: the single executable and the .deb (docs/agent.md,
+// "Packaging").
 'use strict';
 const path = require('node:path');
 
