@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approve,
@@ -14,6 +14,7 @@ import {
   sql,
   type AgentServer,
 } from './support/agent-harness';
+import { waitFor } from '@platform/testing';
 import { CliApprover } from './support/cli-approval';
 
 describe('device agent: enroll against the real certificate service', () => {
@@ -145,6 +146,61 @@ describe('device agent: enroll against the real certificate service', () => {
       expect(readFileSync(join(state.path, 'request-id'), 'utf8')).toBe(requestId);
       expect(readFileSync(join(state.path, 'key.pem'), 'utf8')).toBe(key);
       expect(opensslVerify(state.path)).toContain('certificate.pem: OK');
+    } finally {
+      state.remove();
+    }
+  });
+
+  it('recovers a lost enrollment token with its continuity key (a crash lost the first answer) and enrolls', async () => {
+    const state = tempStateDir();
+    try {
+      const serial = uniqueSerial();
+      const args = [
+        'enroll',
+        '--server',
+        server.url,
+        '--serial',
+        serial,
+        '--state-dir',
+        state.path,
+      ];
+      expect((await runAgent([...args, '--wait', '0.1'])).code).toBe(5);
+      const first = readFileSync(join(state.path, 'request-id'), 'utf8');
+      // As if the agent died before writing the service's answer: no token, no request.
+      for (const file of ['enrollment-token', 'request-id', 'agent-secret']) {
+        rmSync(join(state.path, file));
+      }
+      const enrolling = runAgent(args);
+      // The new request supersedes the first one (both pending would be the same device's).
+      await waitFor(
+        async () => {
+          const [row] = await sql<{ status: string }>(
+            server.t,
+            'SELECT status FROM certificate_requests WHERE id = $1',
+            [first],
+          );
+          if (row.status !== 'superseded') throw new Error(`first request ${row.status}`);
+        },
+        { timeoutMs: 20_000, intervalMs: 25, what: 'the second request' },
+      );
+      const second = await pendingRequestOf(server, serial);
+      expect(second).not.toBe(first);
+      await approve(server, second);
+      const run = await enrolling;
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      expect(run.records.map((r) => [r.msg, r.key ?? null])).toEqual(
+        expect.arrayContaining([
+          ['the enrollment token was refused; recovering it', null],
+          ['enrollment token recovered', 'continuity'],
+        ]),
+      );
+      expect(opensslVerify(state.path)).toContain('certificate.pem: OK');
+      // The recovered token is the one the service accepts now (a renewal would send it).
+      const token = readFileSync(join(state.path, 'enrollment-token'), 'utf8');
+      await server.t.http
+        .post('/api/v1/enroll/purposes')
+        .send({ serial, enrollment_token: token })
+        .expect(200);
     } finally {
       state.remove();
     }
