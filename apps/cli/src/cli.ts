@@ -9,7 +9,7 @@ const GLOBAL_HELP = `Usage: platform <command> [options]
 The command line of the findings service and the certificate service (docs/cli.md).
 
 Commands:
-${COMMANDS.map((c) => `  ${c.path.join(' ').padEnd(20)} ${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.path.join(' ').padEnd(22)} ${c.summary}`).join('\n')}
 
 Every command takes --help, and --json for output scripts read.
 Exit codes: 0 ok, 1 gate matched (upload --fail-on), 2 bad usage or input, 3 not signed in or

@@ -31,6 +31,10 @@ export interface Command {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   positionals: { min: number; max?: number };
+  /** The values of the first argument, for shell completion (login: findings, certificates). */
+  argValues?: readonly string[];
+  /** Values of options that take one of a list, for shell completion. */
+  optionValues?: Record<string, readonly string[]>;
   run(ctx: Context, values: OptionValues, positionals: string[]): Promise<number>;
 }
 

@@ -1,11 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebStream } from 'node:stream/web';
 import { type Command, stringOption } from '../command';
-import { CliError, EXIT, usageError } from '../errors';
+import { EXIT, usageError } from '../errors';
 import { transportFor } from '../http/clients';
+import { saveBody } from '../http/download';
 
 function dateOption(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -42,25 +38,8 @@ GET /api/v1/audit.csv (cert-admin; up to 100 000 rows), streamed: never held in 
     const transport = await transportFor('certificates', ctx.env, ctx.store);
     const url = `${transport.baseUrl}/api/v1/audit.csv${query.size ? `?${query}` : ''}`;
     const res = await transport.send(() => new Request(url, { headers: { accept: 'text/csv' } }));
-    if (!res.body) throw new CliError(EXIT.unavailable, 'the server sent an empty answer');
-    const body = Readable.fromWeb(res.body as unknown as WebStream<Uint8Array>);
-    if (!output) {
-      const out = ctx.io.stdout;
-      await pipeline(body, new Writable({ write: (c, _e, cb) => out.write(c, cb) }));
-      return EXIT.ok;
-    }
-    const partial = `${output}.partial`;
-    try {
-      await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
-      await rename(partial, output);
-    } catch (error) {
-      await rm(partial, { force: true });
-      const e = error as NodeJS.ErrnoException;
-      if (e.code && ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EROFS'].includes(e.code)) {
-        throw usageError(`cannot write ${output}: ${e.code}`);
-      }
-      throw new CliError(EXIT.unavailable, `the export broke off: ${e.message}`, 'stream_broken');
-    }
+    await saveBody(ctx, res, output, 'export');
+    if (!output) return EXIT.ok;
     ctx.note(`audit log written to ${output}`);
     return EXIT.ok;
   },

@@ -23,6 +23,7 @@ export const certificatesRevoke: Command = {
   summary: 'Revoke one certificate by its serial (cert-admin)',
   usage: '<serial> [--reason <reason>]',
   options: { reason: { type: 'string' } },
+  optionValues: { reason: REASONS },
   positionals: { min: 1, max: 1 },
   help: `The serial is the certificate's hex serial (as \`requests approve\` prints it).
 Options:

@@ -6,9 +6,13 @@ import { auditExport } from './audit';
 import { certificatesRevoke } from './certificates';
 import { devicesGet, devicesRevoke, devicesUnblock } from './device-actions';
 import { devicesList } from './devices';
-import { licenseStatus } from './license';
+import { licenseActivate, licenseStatus } from './license';
+import { devicesDownloadLogs, devicesLogs, devicesRequestLogs } from './device-logs';
+import { suppressCreate, suppressDelete, suppressList } from './suppress';
+import { findingsGet, findingsStatus } from './triage';
 import { requestsApprove, requestsList, requestsReject } from './requests';
 import { upload } from './upload';
+import { completionCommand } from './completion';
 
 export const COMMANDS: Command[] = [
   login,
@@ -17,6 +21,11 @@ export const COMMANDS: Command[] = [
   jobsList,
   jobsGet,
   findingsList,
+  findingsGet,
+  findingsStatus,
+  suppressCreate,
+  suppressList,
+  suppressDelete,
   requestsList,
   requestsApprove,
   requestsReject,
@@ -24,7 +33,12 @@ export const COMMANDS: Command[] = [
   devicesGet,
   devicesUnblock,
   devicesRevoke,
+  devicesRequestLogs,
+  devicesLogs,
+  devicesDownloadLogs,
   certificatesRevoke,
   licenseStatus,
+  licenseActivate,
   auditExport,
+  completionCommand(() => COMMANDS),
 ];

@@ -79,6 +79,7 @@ export const login: Command = {
     timeout: { type: 'string' },
   },
   positionals: { min: 1, max: 1 },
+  argValues: ['findings', 'certificates'],
   help: `Options:
   --url <url>         the service's base URL (default: ${ENV.findings.url} or
                       ${ENV.certificates.url}, else the URL of the stored session)
@@ -156,6 +157,7 @@ export const logout: Command = {
   usage: '<findings|certificates>',
   options: {},
   positionals: { min: 1, max: 1 },
+  argValues: ['findings', 'certificates'],
   help: 'Removes the session from the credentials file (the server-side session expires by itself).',
   async run(ctx, _values, [word]) {
     const svc = service(word);

@@ -52,6 +52,7 @@ export const upload: Command = {
     timeout: { type: 'string' },
   },
   positionals: { min: 1, max: 1 },
+  optionValues: { format: FORMATS, 'fail-on-scope': ['report', 'product'] },
   help: `Options:
   --product <ref>      product id, or its name (project/name when names repeat; names need a
                        person's session, service-account keys pass the id)
