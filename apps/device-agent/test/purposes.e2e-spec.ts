@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approve,
@@ -94,6 +94,25 @@ describe('device agent: purposes the device asks for, and the people’s certifi
       );
       expect(queued).toEqual({ status: 'pending', note: 'mTLS for the build farm' });
 
+      // wifi is the machine certificate's purpose: already allowed. vpn has no device route.
+      const wifi = await runAgent(['purposes', 'request', 'wifi', ...args]);
+      expect(wifi.stdout).toContain('{"status":"already_allowed","purpose":"wifi"}');
+      expect((await runAgent(['purposes', 'request', 'vpn', ...args])).code).toBe(0);
+      const privateKey = join(state.path, '..', 'id_test');
+      writeFileSync(privateKey, '-----BEGIN OPENSSH PRIVATE KEY-----\nxx\n');
+      const sshPrivate = await runAgent([
+        'purposes',
+        'request',
+        'ssh',
+        '--public-key',
+        privateKey,
+        ...args,
+      ]);
+      expect([sshPrivate.code, sshPrivate.stderr.split('\n')[0]]).toEqual([
+        2,
+        `certsvc-agent: --public-key ${privateKey} is a private key: give the .pub file`,
+      ]);
+
       // Not decided yet: the pass sends nothing for alice.
       expect((await runAgent(['run', '--once', ...args])).code).toBe(0);
       expect(await pendingOf(alice)).toEqual([]);
@@ -109,6 +128,9 @@ describe('device agent: purposes the device asks for, and the people’s certifi
       );
       const [requestId] = await pendingOf(alice);
       expect(requestId).toBeDefined();
+      await admin('post', `/api/v1/devices/${serial}/purposes/vpn/decision`)
+        .send({ decision: 'approve' })
+        .expect(200);
 
       // The administrator approves the certificate; the next pass installs it.
       await approve(server, requestId);
@@ -117,6 +139,11 @@ describe('device agent: purposes the device asks for, and the people’s certifi
       const index = JSON.parse(readFileSync(join(state.path, 'purposes', 'index.json'), 'utf8'));
       const ask = index[`user_mtls:${alice}`] as { status: string; certificate: string };
       expect(ask.status).toBe('installed');
+      expect(index.wifi).toMatchObject({
+        status: 'installed',
+        certificate: join(state.path, 'certificate.pem'),
+      });
+      expect(index.vpn).toMatchObject({ status: 'unsupported' });
       const slot = join(ask.certificate, '..');
       expect(opensslVerify(slot)).toContain('certificate.pem: OK');
       for (const file of readdirSync(slot))
@@ -124,9 +151,12 @@ describe('device agent: purposes the device asks for, and the people’s certifi
       expect(mode(join(state.path, 'purposes'))).toBe(0o700);
       const list = listOf((await runAgent(['purposes', 'list', ...args])).stdout);
       expect(list.purposes).toContain('user_mtls');
-      expect(list.asked).toEqual([
-        expect.objectContaining({ purpose: 'user_mtls', status: 'installed' }),
-      ]);
+      expect(list.asked).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ purpose: 'user_mtls', status: 'installed' }),
+          expect.objectContaining({ purpose: 'wifi', status: 'installed' }),
+        ]),
+      );
 
       // A directive for bob, installed too (the user half's other source of certificates).
       await admin('post', `/api/v1/devices/${serial}/issuance-directives`)

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode } from '../core/exit-codes';
+import { readPublicKey } from '../ssh/ssh-command';
 import { certificateFileOf, readSshRecord, sendSshRequest, sshDir } from '../ssh/ssh-install';
 import { StateFile, type StateDir } from '../state/state-dir';
 import { enrollForUser } from '../users/directives';
@@ -82,11 +82,11 @@ async function requestCertificate(
       return;
     }
     try {
-      const publicKey = readFileSync(ask.public_key_file, 'utf8').trim().split('\n')[0] ?? '';
+      const publicKey = readPublicKey(ask.public_key_file);
       await sendSshRequest(ctx, sshDir(state), client, {
         serial: facts.serial,
         enrollmentToken: facts.enrollmentToken,
-        publicKey: `${publicKey}\n`,
+        publicKey,
         publicKeyFile: ask.public_key_file,
       });
       ask.certificate = certificateFileOf(ask.public_key_file);

@@ -4,6 +4,7 @@ import { CertsvcClient } from '../api/certsvc-client';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode, type ExitCodeValue } from '../core/exit-codes';
 import { withRetry } from '../core/retry';
+import { readPublicKey } from '../ssh/ssh-command';
 import { readStatus } from '../state/agent-status';
 import { StateFile, type StateDir } from '../state/state-dir';
 import {
@@ -42,6 +43,8 @@ export async function purposesCommand(
     throw new AgentExit(ExitCode.usage, 'purposes needs `list` or `request <purpose>`');
   }
   if (options.action === 'request') checkRequest(options);
+  // An ssh purpose's key is checked now (a private key is refused before anything is sent).
+  if (options.action === 'request' && options.publicKeyFile) readPublicKey(options.publicKeyFile);
   const status = readStatus(state);
   const token = (state.read(StateFile.enrollmentToken) ?? '').trim();
   if (!status || !token) {

@@ -71,7 +71,8 @@ export async function sshCommand(
   return ExitCode.ok;
 }
 
-function readPublicKey(path: string): string {
+/** The first line of an OpenSSH public key file; a private key or anything else is exit 2. */
+export function readPublicKey(path: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

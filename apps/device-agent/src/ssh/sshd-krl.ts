@@ -9,7 +9,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ApiError, NetworkError } from '../api/api-errors';
 import type { AgentContext } from '../core/context';
 import { AgentExit, ExitCode } from '../core/exit-codes';
@@ -41,6 +41,7 @@ export async function refreshSshdKrl(
   server: string,
   path: string,
 ): Promise<'written' | 'unchanged' | 'unavailable'> {
+  path = resolve(path);
   const dir = new StateDir(join(state.path, 'ssh'));
   dir.ensure();
   const known = readRecord(dir);
