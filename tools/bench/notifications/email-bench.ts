@@ -33,6 +33,7 @@ import {
   NOTIFICATION_DELIVER,
 } from '../../../apps/findings-service/src/modules/notification-queue/notification-deliver.job';
 import { NotificationQueue } from '../../../apps/findings-service/src/modules/notification-queue/notification-queue.provider';
+import { MailSendsRepository } from '../../../apps/findings-service/src/modules/mail/mail-sends.repository';
 import { PluginMailSender } from '../../../apps/findings-service/src/modules/mail/plugin-mail.port';
 import { SmtpTransports } from '../../../apps/findings-service/src/modules/mail/smtp-transports';
 import { NotificationsRepository } from '../../../apps/findings-service/src/modules/notifications/notifications.repository';
@@ -90,9 +91,7 @@ function timeStage(proto: object, method: string, name: string): void {
   };
 }
 timeStage(NotificationDeliveryService.prototype, 'attempt', 'delivery attempt (claim -> finish)');
-timeStage(NotificationsRepository.prototype, 'claim', '  claim');
-timeStage(InstalledPluginsService.prototype, 'get', '  installed plugin read');
-timeStage(NotificationsRepository.prototype, 'context', '  delivery context read');
+timeStage(NotificationsRepository.prototype, 'claim', '  claim (with context and installation)');
 timeStage(InstalledPluginsService.prototype, 'ensureLoaded', '  ensureLoaded');
 timeStage(PluginRunnerClient.prototype, 'load', '    runner load (Load RPC)');
 timeStage(NotificationsRepository.prototype, 'finishDelivered', '  finish delivered');
@@ -100,10 +99,13 @@ timeStage(NotificationsRepository.prototype, 'finishRetry', '  finish retry');
 timeStage(PluginRunnerClient.prototype, 'invoke', '  runner invoke (deliver)');
 timeStage(HostCallResponder.prototype, 'answer', '    host call answered by the service');
 timeStage(PluginMailSender.prototype, 'send', '      send-email (settings, mail_sends, SMTP)');
+timeStage(MailSendsRepository.prototype, 'begin', '        mail_sends begin (shared statement)');
 timeStage(SmtpTransports.prototype, 'send', '        SMTP send (pooled nodemailer)');
+timeStage(MailSendsRepository.prototype, 'markSent', '        mail_sends sent (shared statement)');
 
 interface SmtpProcess {
   port: number;
+  pid: number;
   stats(): Promise<{ received: number; duplicates: number }>;
   messages(limit: number): Promise<{ to: string[]; subject: string; text: string }[]>;
   stop(): Promise<void>;
@@ -126,6 +128,7 @@ async function startSmtpProcess(pki: TestPki): Promise<SmtpProcess> {
   const { port } = await ask<{ port: number }>({ start: { pki: files, account: ACCOUNT } });
   return {
     port,
+    pid: child.pid as number,
     stats: () => ask({ stats: true }),
     messages: async (limit) =>
       (
@@ -139,6 +142,24 @@ async function startSmtpProcess(pki: TestPki): Promise<SmtpProcess> {
         child.disconnect();
       }),
   };
+}
+
+/**
+ * CPU seconds of the PostgreSQL backends serving this run's database (a per-run clone, so no
+ * other client's) from /proc, and its committed + rolled back transactions.
+ */
+async function databaseCpu(db: DataSource): Promise<{ seconds: number; transactions: number }> {
+  // Statistics reach pg_stat_database when a backend goes idle; give them a moment.
+  await sleep(1200);
+  const pids = (await db.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  )) as { pid: number }[];
+  const [stat] = (await db.query(
+    `SELECT (xact_commit + xact_rollback)::bigint::text AS n FROM pg_stat_database
+      WHERE datname = current_database()`,
+  )) as { n: string }[];
+  const seconds = pids.reduce((sum, p) => sum + treeCpuSeconds(p.pid), 0);
+  return { seconds, transactions: Number(stat?.n ?? 0) };
 }
 
 async function main(): Promise<void> {
@@ -257,7 +278,12 @@ async function main(): Promise<void> {
     console.log(`${rows.length} deliveries and jobs queued; load ${load()}; starting the worker`);
 
     const runnerPid = runner.child.pid as number;
-    const cpu0 = { own: ownCpuSeconds(), runner: treeCpuSeconds(runnerPid) };
+    const cpu0 = {
+      own: ownCpuSeconds(),
+      runner: treeCpuSeconds(runnerPid),
+      smtp: treeCpuSeconds(smtp.pid),
+      db: await databaseCpu(db),
+    };
     const startedAt = new Date().toISOString();
     worker = await startWorker(t, stack.env.vars);
     let firstClaim: Date | undefined;
@@ -294,7 +320,12 @@ async function main(): Promise<void> {
       [projectId],
     )) as { p10: Date; p90: Date }[];
     const steadyRate = (0.8 * end!.delivered) / ((mid!.p90.getTime() - mid!.p10.getTime()) / 1000);
-    const cpu1 = { own: ownCpuSeconds(), runner: treeCpuSeconds(runnerPid) };
+    const cpu1 = {
+      own: ownCpuSeconds(),
+      runner: treeCpuSeconds(runnerPid),
+      smtp: treeCpuSeconds(smtp.pid),
+      db: await databaseCpu(db),
+    };
     const received = await smtp.stats();
     const serviceMs = end!.last.getTime() - (firstClaim as Date).getTime();
     const serviceRate = (end!.delivered / serviceMs) * 1000;
@@ -307,6 +338,21 @@ async function main(): Promise<void> {
     );
     await worker.close();
     worker = undefined;
+    const per = (seconds: number) => ((seconds * 1000) / end!.delivered).toFixed(2);
+    const cpu = {
+      own: cpu1.own - cpu0.own,
+      runner: cpu1.runner - cpu0.runner,
+      smtp: cpu1.smtp - cpu0.smtp,
+      db: cpu1.db.seconds - cpu0.db.seconds,
+    };
+    console.log(
+      `CPU ms per delivered message: bench process (API + worker) ${per(cpu.own)}, ` +
+        `runner + channel process ${per(cpu.runner)}, PostgreSQL backends of this database ` +
+        `${per(cpu.db)}, SMTP server process ${per(cpu.smtp)}; service total (worker + runner + ` +
+        `PostgreSQL) ${per(cpu.own + cpu.runner + cpu.db)}; database transactions per message ` +
+        `${((cpu1.db.transactions - cpu0.db.transactions) / end!.delivered).toFixed(2)} ` +
+        `(includes the bench's polls)`,
+    );
     console.log(
       'wall time per call in this process (concurrent calls overlap): calls, mean, p50, max:',
     );
@@ -349,6 +395,9 @@ async function main(): Promise<void> {
     const refMs = performance.now() - refStart;
     const refCpu = ownCpuSeconds() - refCpu0;
     client.close();
+    console.log(
+      `reference CPU ms per message: client ${((refCpu * 1000) / messages.length).toFixed(2)}`,
+    );
     const refCount = (await smtp.stats()).received - receivedBefore;
     const refRate = (refCount / refMs) * 1000;
     console.log(

@@ -8,16 +8,20 @@ import type { ServiceProcess } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { FindingsMetrics } from '../../src/app/metrics/findings-metrics';
+import { MailSettingsRepository } from '../../src/modules/mail/mail-settings.repository';
 import { PluginMailSender } from '../../src/modules/mail/plugin-mail.port';
 import { SmtpTargetRefused, SmtpTargets } from '../../src/modules/mail/smtp-target';
 import { SmtpSendFailed } from '../../src/modules/mail/smtp-transports';
 import {
   HostCallDenied,
   HostCallNotConfigured,
+  type KnownInstallation,
   type PluginEventContext,
 } from '../../src/modules/plugin-runner-client/host-call-ports';
 import { PluginRunnerClient } from '../../src/modules/plugin-runner-client/plugin-runner.client';
+import { installedManifest } from '../../src/modules/plugins/installed-plugins/installed-manifest';
 import { PluginSecretBox } from '../../src/modules/plugins/installed-plugins/plugin-secret-box';
+import { DataSource } from 'typeorm';
 import { RUNNER_TOKEN, startRunnerProcess } from '../catalog-plugins/support/catalog-plugin-lab';
 import { bearer, createProject } from '../support/catalog';
 import { withDb } from '../support/findings-db';
@@ -242,6 +246,82 @@ describe('the SMTP sender of the e-mail channel', () => {
       db.query(`SELECT state FROM mail_sends WHERE event_id = $1`, [context.eventId]),
     );
     expect(row.rows).toEqual([{ state: 'sent' }]);
+  });
+
+  it('answers from the installation its delivery read (no row read per send); concurrent sends share one mail_sends begin', async () => {
+    const pluginId = await installMailChannel(server(starttlsServer, 'starttls'));
+    const projectId = await project(pluginId);
+    // What a delivery's claim reads, in one statement (modules/notifications): the snapshot
+    // below says `[Known]` where the stored project config says `[Findings]`.
+    const stored = await withDb(t, (db) =>
+      db.query<{
+        manifest: Buffer;
+        settings: Record<string, unknown>;
+        secret_settings: string | null;
+        project_settings: Record<string, unknown>;
+        project_secret_settings: string | null;
+      }>(
+        `SELECT p.manifest, p.settings, p.secret_settings, c.settings AS project_settings,
+                c.secret_settings AS project_secret_settings
+           FROM installed_plugins p JOIN project_channel_configs c ON c.installed_plugin_id = p.id
+          WHERE p.id = $1 AND c.project_id = $2`,
+        [pluginId, projectId],
+      ),
+    );
+    const row = stored.rows[0]!;
+    const installation: KnownInstallation = {
+      artifactSha256: fixture.digest,
+      enabled: true,
+      manifest: installedManifest({ artifactSha256: fixture.digest, manifest: row.manifest }),
+      settings: row.settings,
+      secretSettings: row.secret_settings,
+      projectSettings: { ...row.project_settings, subject_prefix: '[Known]' },
+      projectSecretSettings: row.project_secret_settings,
+    };
+    const reads = jest.spyOn(t.app.get(MailSettingsRepository, { strict: false }), 'load');
+    const query = jest.spyOn(t.app.get(DataSource), 'query');
+    try {
+      const before = starttlsServer.received.length;
+      const contexts = Array.from({ length: 12 }, () => ({
+        ...contextOf(pluginId, projectId),
+        installation,
+      }));
+      const sent = await Promise.all(
+        contexts.map((c, i) => sender.send(c, { subject: `Batch ${i}`, body: 'b' })),
+      );
+      expect(reads).not.toHaveBeenCalled();
+      expect(starttlsServer.received).toHaveLength(before + 12);
+      const subjects = starttlsServer.received.slice(before).map((m) => m.parsed.subject);
+      expect(subjects.sort()).toEqual(contexts.map((_, i) => `[Known] Batch ${i}`).sort());
+      const statements = query.mock.calls.map(([sql]) => String(sql));
+      // The twelve sends started in one turn: one statement recorded all twelve as `sending`.
+      expect(statements.filter((sql) => sql.includes('INSERT INTO mail_sends'))).toHaveLength(1);
+      const marks = statements.filter((sql) => sql.includes("SET state = 'sent'"));
+      expect(marks.length).toBeGreaterThanOrEqual(1);
+      expect(marks.length).toBeLessThanOrEqual(12);
+      const rows = await withDb(t, (db) =>
+        db.query<{ state: string; message_id: string }>(
+          `SELECT state, message_id FROM mail_sends WHERE event_id = ANY($1::uuid[])`,
+          [contexts.map((c) => c.eventId)],
+        ),
+      );
+      expect(rows.rows).toHaveLength(12);
+      expect(rows.rows.every((r) => r.state === 'sent')).toBe(true);
+      expect(rows.rows.map((r) => r.message_id).sort()).toEqual(
+        sent.map((s) => s.messageId).sort(),
+      );
+      // Another version than the one the delivery read is refused, as a stored row would be.
+      const other = await refusal(
+        sender.send(
+          { ...contextOf(pluginId, projectId), installation, versionDigest: 'e'.repeat(64) },
+          { subject: 'stale', body: 'b' },
+        ),
+      );
+      expect(other).toBeInstanceOf(HostCallDenied);
+    } finally {
+      reads.mockRestore();
+      query.mockRestore();
+    }
   });
 
   it('sends with STARTTLS: the session is upgraded before MAIL FROM', async () => {

@@ -3,6 +3,10 @@ import { publisherKey } from '@platform/plugin-protocol/testing';
 import { waitFor, type ServiceProcess } from '@platform/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { MailSettingsRepository } from '../../src/modules/mail/mail-settings.repository';
+import { NotificationsRepository } from '../../src/modules/notifications/notifications.repository';
+import { installedManifestParses } from '../../src/modules/plugins/installed-plugins/installed-manifest';
+import { InstalledPluginsRepository } from '../../src/modules/plugins/installed-plugins/installed-plugins.repository';
 import { PluginSecretBox } from '../../src/modules/plugins/installed-plugins/plugin-secret-box';
 import { RUNNER_TOKEN, startRunnerProcess } from '../catalog-plugins/support/catalog-plugin-lab';
 import {
@@ -298,10 +302,31 @@ describe('Notifications - the six catalog channels, end to end', () => {
             .send({ status, justification: `${status} in the catalog channel test` }),
         )
         .expect(200);
-    await patch(closed?.id, 'false_positive');
-    await patch(fixed?.id, 'fixed');
-    const closures = await delivered(product.project_id, 'closed_findings', 6);
-    const summaries = await delivered(product.project_id, 'fixed_summary', 6);
+    // Every channel is loaded by now: a delivery reads its installation once, in its claim
+    // (docs/findings-service/notifications.md, "Reads per delivery") — not again for the
+    // runner load check, the host calls (secrets, send-email) or the manifest.
+    const installations = worker!.get(InstalledPluginsRepository, { strict: false });
+    const reads = [
+      jest.spyOn(installations, 'findById'),
+      jest.spyOn(installations, 'projectSecretSettings'),
+      jest.spyOn(worker!.get(MailSettingsRepository, { strict: false }), 'load'),
+    ];
+    const claims = jest.spyOn(worker!.get(NotificationsRepository, { strict: false }), 'claim');
+    const parses = installedManifestParses();
+    let closures: Awaited<ReturnType<typeof delivered>>;
+    let summaries: Awaited<ReturnType<typeof delivered>>;
+    try {
+      await patch(closed?.id, 'false_positive');
+      await patch(fixed?.id, 'fixed');
+      closures = await delivered(product.project_id, 'closed_findings', 6);
+      summaries = await delivered(product.project_id, 'fixed_summary', 6);
+      await waitFor(() => expect(smtp.received).toHaveLength(3), { timeoutMs: 10_000 });
+      expect(claims.mock.calls.length).toBeGreaterThanOrEqual(12);
+      for (const spy of reads) expect(spy).not.toHaveBeenCalled();
+      expect(installedManifestParses()).toBe(parses);
+    } finally {
+      for (const spy of [...reads, claims]) spy.mockRestore();
+    }
     for (const c of channels.filter((x) => x.standIn)) {
       const keys = keysAt(c.standIn);
       expect(keys).toHaveLength(3);

@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import {
   HostCallDenied,
   HostCallNotConfigured,
+  openedSecrets,
   type PluginEventContext,
   type PluginMailPort,
 } from '../plugin-runner-client/host-call-ports';
@@ -61,13 +62,21 @@ export class PluginMailSender implements PluginMailPort {
     message: { subject: string; body: string },
   ): Promise<{ messageId: string }> {
     if (!UUID.test(context.eventId)) throw new HostCallDenied('the event id is not a delivery id');
-    const row = await this.settings.load(context.pluginId, context.projectId);
+    // The installation as the delivery's claim read it, else read here.
+    const row =
+      context.installation ?? (await this.settings.load(context.pluginId, context.projectId));
     if (!row || row.artifactSha256 !== context.versionDigest || !row.enabled) {
       throw new HostCallDenied('no such enabled installed plugin version');
     }
-    const secrets = this.box.open(row.secretSettings);
+    const known = context.installation;
+    const open = (sealed: string | null) => this.box.open(sealed);
+    const secrets = known
+      ? openedSecrets(known, 'installation', open)
+      : this.box.open(row.secretSettings);
     const projectSettings = row.projectSettings ?? {};
-    const projectSecrets = this.box.open(row.projectSecretSettings);
+    const projectSecrets = known
+      ? openedSecrets(known, 'project', open)
+      : this.box.open(row.projectSecretSettings);
 
     const installation = readServer(row.settings, secrets, '');
     if (!installation.ok)

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import type { SmtpServer } from './mail-settings';
@@ -45,10 +45,16 @@ export class SmtpTransports implements OnModuleDestroy {
   private readonly logger = new Logger('Mail');
   private readonly pools = new Map<string, Pool>();
   private readonly warnedPlain = new Set<string>();
-  private readonly ca: string[] | undefined;
+  /**
+   * One TLS context for every connection of every pool: built once from the system CAs plus
+   * SMTP_CA_FILE. Building it per connection (what `tls.ca` does) parsed ~140 certificates
+   * each time, a millisecond-scale cost every time a pooled connection is replaced.
+   */
+  private readonly secureContext: SecureContext;
 
   constructor(@Inject(FINDINGS_CONFIG) private readonly config: FindingsConfig) {
-    this.ca = config.mail.caPem ? [...rootCertificates, config.mail.caPem] : undefined;
+    const ca = config.mail.caPem ? [...rootCertificates, config.mail.caPem] : undefined;
+    this.secureContext = createSecureContext({ minVersion: 'TLSv1.2', ...(ca ? { ca } : {}) });
   }
 
   async send(server: SmtpServer, target: SmtpTarget, message: OutgoingMessage): Promise<void> {
@@ -126,8 +132,7 @@ export class SmtpTransports implements OnModuleDestroy {
       tls: {
         rejectUnauthorized: true,
         ...(target.servername ? { servername: target.servername } : {}),
-        minVersion: 'TLSv1.2',
-        ...(this.ca ? { ca: this.ca } : {}),
+        secureContext: this.secureContext,
       },
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,

@@ -19,26 +19,35 @@ export const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id::text AS id, attempts`;
 
-const DELIVERY_COLUMNS = `d.id::text AS id, d.notification_id::text AS notification_id,
-  d.project_id::text AS project_id, d.installed_plugin_id::text AS installed_plugin_id,
-  d.idempotency_key, d.threshold, d.state, d.attempts, d.next_attempt_at, d.lease_until`;
-
 /**
- * The claim (§1.5): a due pending delivery, or one whose lease expired (its worker died).
+ * The claim (§1.5) and everything the attempt reads, in one statement: a due pending delivery,
+ * or one whose lease expired (its worker died), with its notification, project, the project's
+ * channel configuration and the installation (docs/findings-service/notifications.md, "Reads
+ * per delivery"). The joins are LEFT: a removed config or installation reads as null.
  * `$1` id, `$2` lease owner, `$3` lease seconds.
  */
-export const CLAIM_SQL = `UPDATE notification_deliveries d SET state = 'delivering',
-    lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now()
-  WHERE d.id = $1 AND ((d.state = 'pending' AND d.next_attempt_at <= now())
-    OR (d.state = 'delivering' AND d.lease_until < now()))
-  RETURNING ${DELIVERY_COLUMNS}`;
-
-/** What the event is built from: the notification, its project and the channel's settings. */
-export const DELIVERY_CONTEXT_SQL = `SELECT n.kind, n.counts, n.items, n.sealed_at, n.opened_at,
-    pj.id::text AS project_id, pj.name AS project_name, c.settings AS channel_settings
-  FROM notifications n JOIN projects pj ON pj.id = n.project_id
-  LEFT JOIN project_channel_configs c ON c.project_id = n.project_id AND c.installed_plugin_id = $2
-  WHERE n.id = $1`;
+export const CLAIM_SQL = `WITH claimed AS (
+    UPDATE notification_deliveries d SET state = 'delivering',
+      lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now()
+    WHERE d.id = $1 AND ((d.state = 'pending' AND d.next_attempt_at <= now())
+      OR (d.state = 'delivering' AND d.lease_until < now()))
+    RETURNING d.id, d.notification_id, d.project_id, d.installed_plugin_id, d.idempotency_key,
+      d.threshold, d.state, d.attempts)
+  SELECT d.id::text AS id, d.notification_id::text AS notification_id,
+    d.project_id::text AS project_id, d.installed_plugin_id::text AS installed_plugin_id,
+    d.idempotency_key, d.threshold, d.state, d.attempts,
+    (n.id IS NOT NULL AND pj.id IS NOT NULL) AS has_notification, n.kind, n.counts, n.items, n.sealed_at, n.opened_at,
+    pj.name AS project_name, c.settings AS channel_settings,
+    c.secret_settings AS channel_secret_settings,
+    p.id IS NOT NULL AS has_plugin, p.catalog_plugin_id, p.enabled, p.capabilities,
+    p.artifact_sha256, p.manifest, p.settings AS plugin_settings,
+    p.secret_settings AS plugin_secret_settings
+  FROM claimed d
+  LEFT JOIN notifications n ON n.id = d.notification_id
+  LEFT JOIN projects pj ON pj.id = n.project_id
+  LEFT JOIN project_channel_configs c
+    ON c.project_id = n.project_id AND c.installed_plugin_id = d.installed_plugin_id
+  LEFT JOIN installed_plugins p ON p.id = d.installed_plugin_id`;
 
 /** Finishes as delivered (only while this worker holds the lease). */
 export const FINISH_DELIVERED_SQL = `UPDATE notification_deliveries SET state = 'delivered',

@@ -7,8 +7,9 @@ import type { FindingsConfig } from '../../app/config/findings-config';
 import { FindingsMetrics } from '../../app/metrics/findings-metrics';
 import { PluginRunnerClient } from '../plugin-runner-client/plugin-runner.client';
 import { PluginRunnerClientError } from '../plugin-runner-client/plugin-runner-client.errors';
+import type { KnownInstallation } from '../plugin-runner-client/host-call-ports';
+import { installedManifest } from '../plugins/installed-plugins/installed-manifest';
 import { InstalledPluginsService } from '../plugins/installed-plugins/installed-plugins.service';
-import type { InstalledPlugin } from '../plugins/installed-plugins/installed-plugin';
 import { DeliveryJobs } from './delivery-jobs';
 import {
   backoffSeconds,
@@ -22,6 +23,13 @@ import { buildNotificationEvent } from './notification-event';
 import { channelView, pluginSettings } from './notification-filter';
 import { NotificationsRepository, type ClaimedDelivery } from './notifications.repository';
 
+/** The channel installation of one attempt, as its claim read it. */
+interface Channel {
+  id: string;
+  catalogPluginId: string;
+  known: KnownInstallation;
+}
+
 /** The runner's deadline of one `deliver` call. */
 export const DELIVER_DEADLINE_MS = 10_000;
 
@@ -29,9 +37,11 @@ export type AttemptResult =
   'not_claimed' | 'delivered' | 'failed' | 'retry' | 'overloaded' | 'cancelled' | 'lease_lost';
 
 /**
- * One delivery attempt (§1.5): claim the row (conditional update + lease), check the channel is
+ * One delivery attempt (§1.5): claim the row (conditional update + lease) and read its
+ * notification, project config and installation in the same statement, check the channel is
  * still enabled, build the event, invoke the channel plugin's `deliver` with the delivery's
- * idempotency key, finish the row only while holding the lease, and schedule the retry.
+ * idempotency key (the host calls answer from the installation the claim read), finish the
+ * row only while holding the lease, and schedule the retry.
  */
 @Injectable()
 export class NotificationDeliveryService {
@@ -82,20 +92,26 @@ export class NotificationDeliveryService {
   }
 
   private async run(delivery: ClaimedDelivery): Promise<AttemptResult> {
-    const plugin = await this.plugins.get(delivery.installedPluginId).catch(() => undefined);
-    const context = await this.repository.context(
-      delivery.notificationId,
-      delivery.installedPluginId,
-    );
+    const { context, installation } = delivery;
     const cancel = (code: string, message: string) =>
       this.repository
         .finishCancelled(delivery.id, this.owner, code, message)
         .then((ok) => (ok ? 'cancelled' : 'lease_lost') as AttemptResult);
-    if (!plugin || !plugin.enabled || !plugin.capabilities.includes('notification_channel')) {
+    if (
+      !installation ||
+      !installation.enabled ||
+      !installation.capabilities.includes('notification_channel')
+    ) {
       return cancel('channel_disabled', 'the channel plugin is disabled or no longer installed');
     }
     if (!context || context.channelSettings?.['enabled'] !== true) {
       return cancel('channel_disabled', "the project's channel is disabled or not configured");
+    }
+    let manifest;
+    try {
+      manifest = installedManifest(installation);
+    } catch {
+      return cancel('channel_disabled', "the channel plugin's stored manifest does not validate");
     }
     const view = channelView(context.kind, context, delivery.threshold);
     if (!view) return cancel('nothing_to_send', "nothing passes the channel's filter");
@@ -109,35 +125,51 @@ export class NotificationDeliveryService {
       view,
       this.config.notifications.publicWebUrl,
     );
-    const outcome = await this.invoke(plugin, delivery, event, context.channelSettings);
-    return this.finish(delivery, plugin, outcome);
+    const channel: Channel = {
+      id: delivery.installedPluginId,
+      catalogPluginId: installation.catalogPluginId,
+      known: {
+        artifactSha256: installation.artifactSha256,
+        enabled: true,
+        manifest,
+        settings: installation.settings,
+        secretSettings: installation.secretSettings,
+        projectSettings: context.channelSettings,
+        projectSecretSettings: context.channelSecretSettings,
+      },
+    };
+    const outcome = await this.invoke(channel, delivery, event);
+    return this.finish(delivery, channel, outcome);
   }
 
   private async invoke(
-    plugin: InstalledPlugin,
+    channel: Channel,
     delivery: ClaimedDelivery,
     event: unknown,
-    channelSettings: Record<string, unknown>,
   ): Promise<DeliveryOutcome> {
+    const { known } = channel;
     const invocation = {
       context: {
-        pluginId: plugin.id,
-        versionDigest: plugin.artifactSha256,
+        pluginId: channel.id,
+        versionDigest: known.artifactSha256,
         projectId: delivery.projectId,
         eventId: delivery.id,
+        installation: known,
       },
       capability: 'notification_channel',
       operation: 'deliver',
       payload: { event },
-      settings: pluginSettings(plugin.settings, channelSettings),
+      settings: pluginSettings(known.settings, known.projectSettings ?? {}),
       idempotencyKey: delivery.idempotencyKey,
       deadlineMs: DELIVER_DEADLINE_MS,
     };
     try {
-      const { generation } = await this.plugins.ensureLoaded(plugin.id);
+      const { generation } = await this.plugins.ensureLoaded(channel.id, {
+        knownDigest: known.artifactSha256,
+      });
       let answer: RunnerAnswer = await this.runner.invoke(invocation);
       if (!answer.ok && answer.error.code === 'not_loaded') {
-        await this.plugins.ensureLoaded(plugin.id, { force: true, seenGeneration: generation });
+        await this.plugins.ensureLoaded(channel.id, { force: true, seenGeneration: generation });
         answer = await this.runner.invoke(invocation);
       }
       return deliveryOutcome(answer);
@@ -156,7 +188,7 @@ export class NotificationDeliveryService {
 
   private async finish(
     delivery: ClaimedDelivery,
-    plugin: InstalledPlugin,
+    plugin: Channel,
     outcome: DeliveryOutcome,
   ): Promise<AttemptResult> {
     const { id } = delivery;
@@ -217,7 +249,7 @@ export class NotificationDeliveryService {
   }
 
   /** One line per permanent failure: project, plugin, code — never the event or a secret. */
-  private logFailure(delivery: ClaimedDelivery, plugin: InstalledPlugin, code: string): void {
+  private logFailure(delivery: ClaimedDelivery, plugin: Channel, code: string): void {
     this.logger.warn(
       `notification delivery failed: delivery ${delivery.id}, project ${delivery.projectId}, plugin ${plugin.catalogPluginId} (${plugin.id}), code ${code}`,
     );

@@ -6,7 +6,6 @@ import type { ChannelThreshold, NotificationCounts, NotificationItem } from './n
 import type { DeliveryState, NotificationKind } from './notification-kinds';
 import {
   CLAIM_SQL,
-  DELIVERY_CONTEXT_SQL,
   ENABLED_CHANNELS_SQL,
   FINISH_CANCELLED_SQL,
   FINISH_DELIVERED_SQL,
@@ -46,6 +45,21 @@ export interface ClaimedDelivery {
   threshold: ChannelThreshold;
   state: DeliveryState;
   attempts: number;
+  /** Read by the claim's statement; null when the notification is gone. */
+  context: DeliveryContext | null;
+  /** The installation as the claim read it; null when it was removed. */
+  installation: ClaimedInstallation | null;
+}
+
+/** The installation's row as the claim reads it (the plugins module parses and opens it). */
+export interface ClaimedInstallation {
+  catalogPluginId: string;
+  enabled: boolean;
+  capabilities: string[];
+  artifactSha256: string;
+  manifest: Buffer;
+  settings: Record<string, unknown>;
+  secretSettings: string | null;
 }
 
 export interface DeliveryContext {
@@ -56,6 +70,8 @@ export interface DeliveryContext {
   project: { id: string; name: string };
   /** The project's channel settings; null when the config was removed. */
   channelSettings: Record<string, unknown> | null;
+  /** The project's sealed secret settings of the channel. */
+  channelSecretSettings: string | null;
 }
 
 export interface StrandedDelivery {
@@ -111,39 +127,28 @@ export class NotificationsRepository {
     return rows.map((r) => ({ id: String(r['id']), attempts: Number(r['attempts']) }));
   }
 
+  /**
+   * Claims the delivery and reads what its attempt needs (CLAIM_SQL, one statement); null when
+   * it is not due or another worker holds it.
+   */
   async claim(id: string, owner: string, leaseSeconds: number): Promise<ClaimedDelivery | null> {
-    const rows = (await this.dataSource.query(CLAIM_SQL, [id, owner, leaseSeconds])) as [
-      Row[],
-      number,
-    ];
-    const row = rows[0]?.[0];
-    if (!row) return null;
-    return {
-      id: String(row['id']),
-      notificationId: String(row['notification_id']),
-      projectId: String(row['project_id']),
-      installedPluginId: String(row['installed_plugin_id']),
-      idempotencyKey: String(row['idempotency_key']),
-      threshold: row['threshold'] as ChannelThreshold,
-      state: row['state'] as DeliveryState,
-      attempts: Number(row['attempts']),
-    };
-  }
-
-  async context(notificationId: string, pluginId: string): Promise<DeliveryContext | null> {
-    const rows = (await this.dataSource.query(DELIVERY_CONTEXT_SQL, [
-      notificationId,
-      pluginId,
-    ])) as Row[];
+    const result = (await this.dataSource.query(CLAIM_SQL, [id, owner, leaseSeconds])) as
+      Row[] | [Row[], number];
+    // A CTE whose last statement is a SELECT answers rows; keep reading an [rows, count] too.
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as Row[];
     const r = rows[0];
     if (!r) return null;
     return {
-      kind: r['kind'] as NotificationKind,
-      counts: r['counts'] as NotificationCounts,
-      items: r['items'] as NotificationItem[],
-      sealedAt: (r['sealed_at'] as Date | null) ?? (r['opened_at'] as Date),
-      project: { id: String(r['project_id']), name: String(r['project_name']) },
-      channelSettings: (r['channel_settings'] as Record<string, unknown> | null) ?? null,
+      id: String(r['id']),
+      notificationId: String(r['notification_id']),
+      projectId: String(r['project_id']),
+      installedPluginId: String(r['installed_plugin_id']),
+      idempotencyKey: String(r['idempotency_key']),
+      threshold: r['threshold'] as ChannelThreshold,
+      state: r['state'] as DeliveryState,
+      attempts: Number(r['attempts']),
+      context: r['has_notification'] === true ? contextOf(r) : null,
+      installation: r['has_plugin'] === true ? installationOf(r) : null,
     };
   }
 
@@ -191,4 +196,28 @@ export class NotificationsRepository {
     const rows = (await this.dataSource.query(sql, params)) as [Row[], number];
     return (rows[0]?.length ?? 0) > 0;
   }
+}
+
+function contextOf(r: Row): DeliveryContext {
+  return {
+    kind: r['kind'] as NotificationKind,
+    counts: r['counts'] as NotificationCounts,
+    items: r['items'] as NotificationItem[],
+    sealedAt: (r['sealed_at'] as Date | null) ?? (r['opened_at'] as Date),
+    project: { id: String(r['project_id']), name: String(r['project_name']) },
+    channelSettings: (r['channel_settings'] as Record<string, unknown> | null) ?? null,
+    channelSecretSettings: (r['channel_secret_settings'] as string | null) ?? null,
+  };
+}
+
+function installationOf(r: Row): ClaimedInstallation {
+  return {
+    catalogPluginId: String(r['catalog_plugin_id']),
+    enabled: r['enabled'] === true,
+    capabilities: (r['capabilities'] as string[] | null) ?? [],
+    artifactSha256: String(r['artifact_sha256']),
+    manifest: r['manifest'] as Buffer,
+    settings: (r['plugin_settings'] as Record<string, unknown> | null) ?? {},
+    secretSettings: (r['plugin_secret_settings'] as string | null) ?? null,
+  };
 }

@@ -1,3 +1,5 @@
+import type { PluginManifest } from '@platform/plugin-sdk';
+
 /**
  * What the runner asks the findings service during an invocation (docs/plugins/runner-api.md,
  * "Host calls"). Each port answers for the event context the findings service itself started
@@ -10,6 +12,31 @@ export interface PluginEventContext {
   versionDigest: string;
   projectId: string;
   eventId: string;
+  /**
+   * The installation as the service read it when it began this event (a notification
+   * delivery reads it in its claim): the ports answer from it instead of reading the row again
+   * for each host call. Absent: they read it themselves. Never sent to the runner.
+   */
+  installation?: KnownInstallation;
+}
+
+/**
+ * One installation and the event's project's configuration of it, as read in one statement
+ * at the start of an event (docs/findings-service/notifications.md, "Reads per delivery").
+ */
+export interface KnownInstallation {
+  artifactSha256: string;
+  enabled: boolean;
+  /** The installed version's validated manifest (its settings schema). */
+  manifest: PluginManifest;
+  /** Non-secret installation settings. */
+  settings: Record<string, unknown>;
+  /** The installation's secret settings, sealed as stored. */
+  secretSettings: string | null;
+  /** The project's settings of the plugin; null when the project has no configuration. */
+  projectSettings: Record<string, unknown> | null;
+  /** The project's secret settings, sealed as stored. */
+  projectSecretSettings: string | null;
 }
 
 /** Secret-marked settings of the installed plugin and of the event's project. */
@@ -71,3 +98,24 @@ export const NOT_CONFIGURED_PORTS: HostCallPorts = {
   mail: { send: () => Promise.reject(new HostCallNotConfigured('project mail')) },
   cve: { knownIds: () => Promise.reject(new HostCallNotConfigured('the CVE catalogue')) },
 };
+
+const openedOf = new WeakMap<
+  KnownInstallation,
+  Partial<Record<'installation' | 'project', Record<string, string>>>
+>();
+
+/**
+ * The installation's or the project's secret settings of `known`, opened (decrypted) once per
+ * event whichever port asks first; kept only as long as the event's KnownInstallation.
+ */
+export function openedSecrets(
+  known: KnownInstallation,
+  which: 'installation' | 'project',
+  open: (sealed: string | null) => Record<string, string>,
+): Record<string, string> {
+  let opened = openedOf.get(known);
+  if (!opened) openedOf.set(known, (opened = {}));
+  return (opened[which] ??= open(
+    which === 'installation' ? known.secretSettings : known.projectSecretSettings,
+  ));
+}

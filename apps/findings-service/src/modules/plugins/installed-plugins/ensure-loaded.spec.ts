@@ -35,8 +35,9 @@ function row(): InstalledPluginEntity {
 }
 
 /** A runner whose Load takes a while, counting the loads it was asked for. */
-function service(): { plugins: InstalledPluginsService; loads: () => number } {
+function service(): { plugins: InstalledPluginsService; loads: () => number; reads: () => number } {
   let loads = 0;
+  let reads = 0;
   const runner = {
     load: async () => {
       loads += 1;
@@ -44,13 +45,16 @@ function service(): { plugins: InstalledPluginsService; loads: () => number } {
     },
   } as unknown as PluginRunnerClient;
   const repository = {
-    findById: async () => row(),
+    findById: async () => {
+      reads += 1;
+      return row();
+    },
     artifact: async () => ARTIFACT,
     source: async () => null,
   } as unknown as InstalledPluginsRepository;
   const metrics = { registry: new Registry() } as unknown as FindingsMetrics;
   const plugins = new InstalledPluginsService(repository, {} as PluginSecretBox, runner, metrics);
-  return { plugins, loads: () => loads };
+  return { plugins, loads: () => loads, reads: () => reads };
 }
 
 describe('InstalledPluginsService.ensureLoaded', () => {
@@ -80,5 +84,31 @@ describe('InstalledPluginsService.ensureLoaded', () => {
     // A caller that saw the newer generation fail reloads again.
     await plugins.ensureLoaded('p1', { force: true, seenGeneration: late.generation });
     expect(loads()).toBe(3);
+  });
+
+  it('knownDigest: a loaded version is not read again; another digest or a forced load reads', async () => {
+    const { plugins, loads, reads } = service();
+    await plugins.ensureLoaded('p1');
+    expect(reads()).toBe(1);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => plugins.ensureLoaded('p1', { knownDigest: DIGEST })),
+    );
+    expect(reads()).toBe(1);
+    expect(answers.every((a) => a.versionDigest === DIGEST && a.generation === 1)).toBe(true);
+    // The caller read another version than the one loaded here: the row decides.
+    await plugins.ensureLoaded('p1', { knownDigest: 'f'.repeat(64) });
+    expect(reads()).toBe(2);
+    await plugins.ensureLoaded('p1', { knownDigest: DIGEST, force: true, seenGeneration: 1 });
+    expect(reads()).toBe(3);
+    expect(loads()).toBe(2);
+  });
+
+  it('knownDigest before any load here: the row is read and loaded once', async () => {
+    const { plugins, loads, reads } = service();
+    await Promise.all(
+      Array.from({ length: 4 }, () => plugins.ensureLoaded('p1', { knownDigest: DIGEST })),
+    );
+    expect(loads()).toBe(1);
+    expect(reads()).toBeGreaterThanOrEqual(1);
   });
 });

@@ -46,6 +46,8 @@ export interface InstalledPluginCatalog {
 export interface EnsureLoadedOptions {
   force?: boolean;
   seenGeneration?: number;
+  /** The digest of the enabled installation as the caller read it for this event. */
+  knownDigest?: string;
 }
 
 /** The loaded version, and how many loads of the installation this process has completed. */

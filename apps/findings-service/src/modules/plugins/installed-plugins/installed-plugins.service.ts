@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  artifactDigest,
-  parseManifest,
-  type PluginCapability,
-  type PluginManifest,
-} from '@platform/plugin-sdk';
+import { artifactDigest, type PluginCapability, type PluginManifest } from '@platform/plugin-sdk';
 import { HostCallDenied, type PluginSecretsPort } from '../../plugin-runner-client/host-call-ports';
 import {
   PluginRunnerClient,
@@ -30,6 +25,7 @@ import type {
   InstalledPluginForRun,
   LoadedGeneration,
 } from './installed-plugin';
+import { installedManifest } from './installed-manifest';
 import { InstalledPluginsRepository } from './installed-plugins.repository';
 import { PluginSecretBox } from './plugin-secret-box';
 
@@ -154,8 +150,16 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
    * answered `not_loaded`) reloads only when nobody has loaded since the caller's
    * `seenGeneration` — the generation its own `ensureLoaded` returned — so many calls that saw
    * one runner restart reload once.
+   *
+   * `knownDigest`: the caller read the installation (enabled, at this digest) at the start of
+   * its event; when this process has that version loaded and no load is under way, the row is
+   * not read again.
    */
   async ensureLoaded(id: string, options: EnsureLoadedOptions = {}): Promise<LoadedGeneration> {
+    const known = options.knownDigest;
+    if (known && !options.force && !this.loading.has(id) && this.loaded.get(id) === known) {
+      return { versionDigest: known, generation: this.generations.get(id) ?? 0 };
+    }
     const row = await this.row(id);
     if (!row.enabled) throw new PluginsError('plugin_disabled', { plugin_id: id });
     const pending = this.loading.get(id);
@@ -191,7 +195,7 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
     if (!artifact || artifactDigest(artifact) !== row.artifactSha256) {
       throw new PluginsError('plugin_artifact_invalid', { problem: 'digest_mismatch' });
     }
-    const manifest = parseManifest(row.manifest);
+    const manifest = installedManifest(row);
     try {
       await this.runner.load({
         pluginId: row.id,
@@ -226,7 +230,7 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
    * Without the capability nothing is called.
    */
   async validateConfig(row: InstalledPluginEntity, candidate: CandidateConfig): Promise<void> {
-    const manifest = parseManifest(row.manifest);
+    const manifest = installedManifest(row);
     if (!manifest.capabilities.includes('config_validator')) return;
     const secrets: PluginSecretsPort = {
       getSecret: (_context, name) => {
@@ -383,7 +387,7 @@ export class InstalledPluginsService implements InstalledPluginCatalog {
       version: row.version,
       artifactSha256: row.artifactSha256,
       capabilities: row.capabilities,
-      manifest: parseManifest(row.manifest),
+      manifest: installedManifest(row),
       settings: row.settings,
       secretSettingsSet: Object.keys(this.secrets.open(row.secretSettings)).sort(),
       pendingVersion: row.pendingVersion,
