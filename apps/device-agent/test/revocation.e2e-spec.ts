@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approve,
@@ -53,6 +53,13 @@ describe('device agent: a revoked certificate (certificate revoke by the admin) 
       const downloads = crlDownloads();
       expect((await runAgent(['run', '--once', '--state-dir', revoked.path])).code).toBe(0);
       expect(crlDownloads()).toBe(downloads);
+      // A damaged cache is downloaded again (and rewritten).
+      writeFileSync(join(revoked.path, 'crl-cache.json'), '{not json');
+      expect((await runAgent(['run', '--once', '--state-dir', revoked.path])).code).toBe(0);
+      expect(crlDownloads()).toBe(downloads + 1);
+      expect(JSON.parse(readFileSync(join(revoked.path, 'crl-cache.json'), 'utf8')).crls).toEqual(
+        cache.crls,
+      );
 
       const serial = readState(revoked.path).certificate_serial;
       await admin(`/api/v1/certificates/${serial}/revoke`).send({}).expect(200);
@@ -68,7 +75,7 @@ describe('device agent: a revoked certificate (certificate revoke by the admin) 
       // After next_update the CRL is read again and the revocation seen.
       const later = { clock: shiftedClock(nextUpdate + 60_000 - Date.now()) };
       const run = await runAgent(['run', '--once', '--state-dir', revoked.path], later);
-      expect(crlDownloads()).toBeGreaterThan(downloads);
+      expect(crlDownloads()).toBeGreaterThan(downloads + 1);
       expect(run.code).toBe(3);
       expect(run.stderr).toMatch(
         new RegExp(
