@@ -16,6 +16,8 @@ export default [
       '**/*.cjs',
       // generated from docs/openapi/findings-service.json by the findings-web generate-api target
       'apps/findings-web/src/api/schema.gen.ts',
+      // generated from docs/openapi/certificate-service.json by the certificate-web generate-api target
+      'apps/certificate-web/src/api/schema.gen.ts',
       // generated from both docs/openapi documents by apps/cli/tools/generate-api.sh (committed)
       'apps/cli/src/api/*.gen.ts',
     ],
@@ -93,10 +95,17 @@ export default [
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
-  // The findings web UI (React): the rules of hooks.
+  // The web UIs and their shared library (React): the rules of hooks.
   {
     ...reactHooks.configs.flat.recommended,
-    files: ['apps/findings-web/**/*.tsx', 'apps/findings-web/**/*.ts'],
+    files: [
+      'apps/findings-web/**/*.tsx',
+      'apps/findings-web/**/*.ts',
+      'apps/certificate-web/**/*.tsx',
+      'apps/certificate-web/**/*.ts',
+      'libs/web-ui/**/*.tsx',
+      'libs/web-ui/**/*.ts',
+    ],
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
       // Advice for the React Compiler, which the UI does not use (TanStack Virtual trips it).

@@ -6,9 +6,11 @@
 #   npm test -- apps/findings-service   only Jest, only matching test paths (no lint)
 #   npm test -- apps/findings-web       the web UI's Jest unit tests and Playwright tests (no lint)
 #   npm test -- apps/findings-web/e2e/triage.pw.ts   only that Playwright file (several may be named)
+#   npm test -- apps/certificate-web    the same for the certificate web UI
 #
-# After Jest, the web UI's Playwright tests (apps/findings-web/e2e, headless in Debian's
-# chromium) run against a real API + worker; their counts are added into the summary line.
+# After Jest, the web UIs' Playwright tests (apps/findings-web/e2e against a real findings API +
+# worker, then apps/certificate-web/e2e against a real certificate service; headless in Debian's
+# chromium) run; their counts are added into the summary line.
 #
 # The last line printed is always `N passed, N failed[, N skipped]` (the CI harness reads it).
 set -euo pipefail
@@ -83,47 +85,57 @@ SQL
 TEST_RUN_ID="${TEST_RUN_ID:-r$(date +%s)_$$}"
 TEST_RUN_ID="$(printf '%s' "$TEST_RUN_ID" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9_' '_' | cut -c1-24)"
 export TEST_RUN_ID
-# Every argument goes to Jest as a test path pattern; one naming the web UI also selects its
+# Every argument goes to Jest as a test path pattern; one naming a web UI also selects its
 # Playwright tests (all of them) after Jest — `npm test -- apps/findings-web` runs the UI's
 # Jest unit tests and its browser tests. A pattern only the browser tests match (e2e/*.pw.ts)
 # is no Jest failure.
-# An argument naming Playwright files (`*.pw.ts`) runs only those browser tests.
+# An argument naming Playwright files (`*.pw.ts`) runs only those browser tests (of its UI).
 run_web=false
+run_findings_web=false
+run_certificate_web=false
 jest_args=()
 pw_args=()
+certificate_pw_args=()
 if [ "$#" -eq 0 ]; then
   run_web=true
+  run_findings_web=true
+  run_certificate_web=true
 else
   for arg in "$@"; do
     case "$arg" in
-      *.pw.ts) run_web=true; pw_args+=("$arg") ;;
-      *findings-web*) run_web=true ;;
+      *certificate-web*.pw.ts) run_web=true; run_certificate_web=true; certificate_pw_args+=("$arg") ;;
+      *.pw.ts) run_web=true; run_findings_web=true; pw_args+=("$arg") ;;
+      *findings-web*) run_web=true; run_findings_web=true ;;
+      *certificate-web*) run_web=true; run_certificate_web=true ;;
     esac
     jest_args+=("$arg")
   done
   if $run_web; then jest_args+=(--passWithNoTests); fi
 fi
 
-# run_web_tests: builds the UI, runs Playwright, prints `N passed, N failed[, N skipped]`.
-# The build, results, traces and screenshots go to this run's own directory
-# (apps/findings-web/test-output/run-<run id>/): runs in one work tree at the same time neither
-# empty each other's served build nor overwrite each other's results.
+# run_web_tests <app> <variable prefix> [files...]: builds the UI, runs its Playwright tests,
+# prints `N passed, N failed[, N skipped]`. The build, results, traces and screenshots go to
+# this run's own directory (apps/<app>/test-output/run-<run id>/): runs in one work tree at the
+# same time neither empty each other's served build nor overwrite each other's results. The
+# app's Playwright set-up reads <prefix>_TEST_OUTPUT and <prefix>_DIST.
 run_web_tests() {
-  local out="$PWD/apps/findings-web/test-output/run-$TEST_RUN_ID"
+  local app="$1" prefix="$2"
+  shift 2
+  local out="$PWD/apps/$app/test-output/run-$TEST_RUN_ID"
   local results="$out/results.json"
   rm -rf "$out"
   mkdir -p "$out"
   # (a full run type-checked the UI with the static checks already)
-  if ! { { $web_typechecked || npx nx run findings-web:typecheck --outputStyle=static; } &&
-    NODE_ENV=production npx vite build --config apps/findings-web/vite.config.ts \
+  if ! { { $web_typechecked || npx nx run "$app:typecheck" --outputStyle=static; } &&
+    NODE_ENV=production npx vite build --config "apps/$app/vite.config.ts" \
       --outDir "$out/dist" --emptyOutDir --logLevel warn; } >&2; then
-    echo "test.sh: the web UI does not build" >&2
+    echo "test.sh: the web UI $app does not build" >&2
     echo "0 passed, 1 failed"
     return
   fi
-  echo "test.sh: web UI test output in $out" >&2
-  FINDINGS_WEB_TEST_OUTPUT="$out" FINDINGS_WEB_DIST="$out/dist" \
-    npx playwright test -c apps/findings-web/playwright.config.ts "${pw_args[@]}" >&2 || true
+  echo "test.sh: web UI ($app) test output in $out" >&2
+  env "${prefix}_TEST_OUTPUT=$out" "${prefix}_DIST=$out/dist" \
+    npx playwright test -c "apps/$app/playwright.config.ts" "$@" >&2 || true
   rm -rf "$out/dist"
   node -e '
     const fs = require("node:fs");
@@ -175,15 +187,23 @@ if grep -q 'failed to exit gracefully' "$jest_log"; then
   [ "$status" -ne 0 ] || status=1
 fi
 rm -f "$jest_log"
-if $run_web; then
-  web_line="$(run_web_tests)"
-  echo "test.sh: web UI (Playwright): $web_line" >&2
+# add_web_line <label> <line>: adds a UI's Playwright counts into the summary line.
+add_web_line() {
+  local web_line="$2" web_failed
+  echo "test.sh: web UI $1 (Playwright): $web_line" >&2
   web_failed="$(printf '%s\n' "$web_line" | awk '{ print $3 }')"
   line="$(printf '%s\n%s\n' "$line" "$web_line" | awk '
     NR == 1 { p = $1; f = $3; k = ($5 == "" ? 0 : $5) }
     NR == 2 { p += $1; f += $3; k += ($5 == "" ? 0 : $5) }
     END { if (k > 0) printf "%d passed, %d failed, %d skipped\n", p, f, k; else printf "%d passed, %d failed\n", p, f }')"
   [ "$web_failed" -eq 0 ] || [ "$status" -ne 0 ] || status=1
+}
+if $run_findings_web; then
+  add_web_line findings-web "$(run_web_tests findings-web FINDINGS_WEB "${pw_args[@]}")"
+fi
+if $run_certificate_web; then
+  add_web_line certificate-web \
+    "$(run_web_tests certificate-web CERTIFICATE_WEB "${certificate_pw_args[@]}")"
 fi
 echo "$line"
 exit "$status"

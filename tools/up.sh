@@ -10,7 +10,8 @@
 #      the findings API and worker reach the runner API at PLUGIN_RUNNER_URL with the shared
 #      PLUGIN_RUNNER_TOKEN (docs/plugins/runner-api.md)
 #   6. the findings web UI (apps/findings-web, built to dist/apps/findings-web) served with the
-#      API proxied same-origin (apps/findings-web/server/serve.mjs)
+#      API proxied same-origin (apps/findings-web/server/serve.mjs), and the certificate web UI
+#      (apps/certificate-web, dist/apps/certificate-web, apps/certificate-web/server/serve.mjs)
 #   7. waits for every /health, then prints URLs and credentials
 #   The certificate API also serves its Kubernetes credential broker (mutual TLS, on
 #   https://localhost:8443, server pair generated once in <state>/k8s/); a loopback stand-in
@@ -48,6 +49,7 @@ PLUGIN_RUNNER_PORT=7070
 PLUGIN_RUNNER_GRPC_PORT=7071
 PLUGIN_RUNNER_METRICS_PORT=9092
 FINDINGS_WEB_PORT=8081
+CERTIFICATE_WEB_PORT=8082
 PLUGIN_CATALOG_PORT=7080
 PLUGIN_CATALOG_DIR="$STATE/plugin-catalog"
 K8S_BROKER_PORT="${UP_K8S_BROKER_PORT:-8443}"
@@ -99,6 +101,12 @@ if [ "${UP_SKIP_BUILD:-}" != 1 ] || [ ! -f dist/apps/findings-web/index.html ]; 
   CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false npx nx run findings-web:build --outputStyle=static
 fi
 [ -f dist/apps/findings-web/index.html ] || die "dist/apps/findings-web/index.html is missing after the build"
+if [ "${UP_SKIP_BUILD:-}" != 1 ] || [ ! -f dist/apps/certificate-web/index.html ]; then
+  step "building certificate-web (the certificate web UI)"
+  CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false npx nx run certificate-web:build --outputStyle=static
+fi
+[ -f dist/apps/certificate-web/index.html ] ||
+  die "dist/apps/certificate-web/index.html is missing after the build"
 
 # ---- 4. local secrets (generated once) ----------------------------------------------------
 
@@ -186,6 +194,7 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 for port in $FINDINGS_PORT $FINDINGS_METRICS_PORT $FINDINGS_WORKER_METRICS_PORT $CERTSVC_PORT \
   $PLUGIN_RUNNER_PORT $PLUGIN_RUNNER_GRPC_PORT $PLUGIN_RUNNER_METRICS_PORT $FINDINGS_WEB_PORT \
+  $CERTIFICATE_WEB_PORT \
   $PLUGIN_CATALOG_PORT $K8S_BROKER_PORT $K8S_STANDIN_PORT; do
   port_open "$port" && die "port $port is already in use by a process that tools/up.sh did not start"
 done
@@ -347,6 +356,12 @@ start findings-web apps/findings-web/server/serve.mjs "FINDINGS_WEB_PORT=$FINDIN
   "FINDINGS_API_URL=http://127.0.0.1:$FINDINGS_PORT" "FINDINGS_WEB_ROOT=$ROOT/dist/apps/findings-web"
 wait_http findings-web "http://127.0.0.1:$FINDINGS_WEB_PORT/healthz"
 
+step "starting the certificate web UI"
+start certificate-web apps/certificate-web/server/serve.mjs \
+  "CERTIFICATE_WEB_PORT=$CERTIFICATE_WEB_PORT" "CERTSVC_API_URL=http://127.0.0.1:$CERTSVC_PORT" \
+  "CERTIFICATE_WEB_ROOT=$ROOT/dist/apps/certificate-web"
+wait_http certificate-web "http://127.0.0.1:$CERTIFICATE_WEB_PORT/healthz"
+
 # kubectl: cluster `local` (the stand-in API server) registered, the admin's user_mtls
 # identity, <state>/k8s/kubeconfig; the broker answers over mutual TLS first. A failure here
 # leaves the platform running and says why.
@@ -422,6 +437,7 @@ cat <<EOF
    Password       $FINDINGS_ADMIN_PASSWORD
 
  Certificate service
+   Web UI         http://127.0.0.1:$CERTIFICATE_WEB_PORT       (sign in with the admin login below)
    API            http://localhost:$CERTSVC_PORT            (health: /health, version: /api/v1/version)
    API docs       http://localhost:$CERTSVC_PORT/swagger/
    Metrics        http://localhost:$CERTSVC_PORT/metrics

@@ -17,6 +17,16 @@ export default defineConfig({
   root,
   base: '/',
   plugins: [react()],
+  // The shared UI library (libs/web-ui), by the same names as tsconfig.base.json's paths.
+  resolve: {
+    alias: [
+      { find: /^@platform\/web-ui$/, replacement: resolve(workspace, 'libs/web-ui/src/index.ts') },
+      {
+        find: /^@platform\/web-ui\/core$/,
+        replacement: resolve(workspace, 'libs/web-ui/src/core/index.ts'),
+      },
+    ],
+  },
   define: {
     __APP_MAJOR_MINOR__: JSON.stringify(version.split('.').slice(0, 2).join('.')),
   },

@@ -12,10 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-# Module rules per project (cheap, no TypeScript program) and the web UI's generated API client,
-# which its type-check and lint read.
+# Module rules per project (cheap, no TypeScript program) and the web UIs' generated API clients,
+# which their type-checks and lint read.
 npx nx run-many -t deps table-owners --parallel=2 --outputStyle=static
-npx nx run findings-web:generate-api --outputStyle=static
+npx nx run-many -t generate-api -p findings-web certificate-web --outputStyle=static
 
 status_dir="$(mktemp -d)"
 trap 'rm -rf "$status_dir"' EXIT
@@ -33,13 +33,18 @@ lane1=$!
 {
   check typecheck npx tsc -p tools/typecheck/tsconfig.json
   check typecheck-web npx tsc -p apps/findings-web/tsconfig.json --noEmit
+  # The certificate UI (DOM, JSX), its browser tests (Node) and the shared UI library.
+  check typecheck-certificate-web npx tsc -p apps/certificate-web/tsconfig.json --noEmit
+  check typecheck-certificate-web-e2e npx tsc -p apps/certificate-web/e2e/tsconfig.json
+  check typecheck-web-ui npx tsc -p libs/web-ui/tsconfig.json --noEmit
   check lint-rest npx eslint apps libs deploy --max-warnings=0 \
     --ignore-pattern 'apps/findings-service/**' --ignore-pattern 'apps/certificate-service/**'
 } &
 lane2=$!
 wait "$lane1" "$lane2" || true
 
-for name in lint-services typecheck typecheck-web lint-rest; do
+for name in lint-services typecheck typecheck-web typecheck-certificate-web \
+  typecheck-certificate-web-e2e typecheck-web-ui lint-rest; do
   [ -f "$status_dir/$name" ] || exit 1
 done
 echo "static-checks: lint and typecheck of every project passed"

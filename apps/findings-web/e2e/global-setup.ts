@@ -16,41 +16,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { Client } from 'pg';
 import {
   REPOSITORY_ROOT,
+  adminSql as admin,
   freePort,
+  publishPlatforms,
+  stackEnv,
   startNode,
   waitForHttp,
   waitForLine,
   type Child,
-} from './support/processes';
-
-function stackEnv(): { pgUrl: string; redisUrl: string } {
-  let pgUrl = process.env.STACK_PG_URL;
-  let redisUrl = process.env.REDIS_URL;
-  if (!pgUrl || !redisUrl) {
-    const out = execFileSync('bash', ['tools/stack/stack.sh', 'env'], {
-      cwd: REPOSITORY_ROOT,
-      encoding: 'utf8',
-    });
-    pgUrl ??= /STACK_PG_URL=(\S+)/.exec(out)?.[1];
-    redisUrl ??= /REDIS_URL=(\S+)/.exec(out)?.[1];
-  }
-  if (!pgUrl || !redisUrl)
-    throw new Error('the local stack is not running (tools/stack/stack.sh up)');
-  return { pgUrl, redisUrl };
-}
-
-async function admin<T>(pgUrl: string, run: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
+} from '@platform/web-ui/e2e';
 
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const { pgUrl, redisUrl } = stackEnv();
@@ -80,13 +56,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     await teardown();
     throw failed.reason;
   }
-  platforms.forEach((platform, index) => {
-    for (const [name, value] of Object.entries(platform.env)) {
-      process.env[`${name}__${index}`] = value;
-      // The first platform also under the plain names (tools run outside a worker).
-      if (index === 0) process.env[name] = value;
-    }
-  });
+  // `<name>__<index>` per worker; the first platform also under the plain names (tools run
+  // outside a worker).
+  publishPlatforms(platforms);
   return teardown;
 }
 

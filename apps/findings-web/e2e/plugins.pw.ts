@@ -14,7 +14,13 @@ import {
   unique,
   webUrl,
 } from './support/fixtures';
-import { REPOSITORY_ROOT, freePort, startNode, waitForHttp, type Child } from './support/processes';
+import {
+  REPOSITORY_ROOT,
+  freePort,
+  startNode,
+  waitForHttp,
+  type Child,
+} from '@platform/web-ui/e2e';
 
 /**
  * The repository's signed local catalog (tools/catalog/local-catalog.mjs: the catalog plugins

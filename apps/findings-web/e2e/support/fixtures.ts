@@ -1,25 +1,15 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { expectAccessible, saveScreenshot, stackVar } from '@platform/web-ui/e2e';
 import { join } from 'node:path';
 import { Client } from 'pg';
+
+export { expectAccessible, stackVar };
 
 /** This run's screenshots (playwright.config.ts chooses the run's output directory). */
 export const SCREENSHOT_DIR = join(
   process.env.FINDINGS_WEB_TEST_OUTPUT ?? join(__dirname, '../../test-output'),
   'screenshots',
 );
-
-/**
- * A variable of this worker's own platform (global-setup.ts starts one per worker):
- * `<name>__<parallel index>`, which Playwright sets as TEST_PARALLEL_INDEX in each worker.
- */
-export function stackVar(name: string): string {
-  const index = process.env.TEST_PARALLEL_INDEX ?? '0';
-  const value = process.env[`${name}__${index}`] ?? process.env[name];
-  if (!value) throw new Error(`${name} is not set (global setup did not run)`);
-  return value;
-}
 
 export function webUrl(): string {
   return stackVar('FINDINGS_WEB_URL');
@@ -30,21 +20,8 @@ export const admin = {
   password: () => stackVar('FINDINGS_ADMIN_PASSWORD'),
 };
 
-/** axe-core on the page as it is: no serious or critical violation. */
-export async function expectAccessible(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-  expect(bad, `axe on ${name}`).toEqual([]);
-}
-
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await saveScreenshot(page, SCREENSHOT_DIR, name);
 }
 
 export async function signIn(page: Page): Promise<void> {

@@ -3,6 +3,7 @@
  * written by the generate-api target before every typecheck and build: a route or DTO change
  * in the shipped contract breaks the build, not the user).
  */
+import { ApiError, createAuthFetch } from '@platform/web-ui/core';
 import createClient from 'openapi-fetch';
 import {
   findingDtoSeverityValues,
@@ -10,44 +11,17 @@ import {
   type components,
   type paths,
 } from './schema.gen';
-import { acceptLanguage, currentAccessToken, refreshSession } from './session';
+import { session } from './session';
 
 export type Schemas = components['schemas'];
 export type Finding = Schemas['FindingDto'];
 export type FindingStatus = Finding['status'];
 export type Severity = Finding['severity'];
 
-/** An answer in the API's error envelope; `message` is localized by Accept-Language. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly position?: number,
-    readonly fields?: Schemas['FieldProblemDto'][],
-  ) {
-    super(message);
-  }
-}
-
-function withHeaders(request: Request): Request {
-  const headers = new Headers(request.headers);
-  const token = currentAccessToken();
-  if (token !== undefined) headers.set('Authorization', `Bearer ${token}`);
-  headers.set('Accept-Language', acceptLanguage());
-  return new Request(request, { headers, credentials: 'same-origin' });
-}
+export { ApiError };
 
 /** Sends with the access token; on 401 rotates the session once through the refresh cookie and retries. */
-export async function authFetch(request: Request): Promise<Response> {
-  const retry = request.clone();
-  const response = await fetch(withHeaders(request));
-  if (response.status !== 401 || new URL(request.url).pathname.startsWith('/api/v1/auth/')) {
-    return response;
-  }
-  if (!(await refreshSession())) return response;
-  return fetch(withHeaders(retry));
-}
+export const authFetch = createAuthFetch(session);
 
 export const api = createClient<paths>({
   baseUrl: globalThis.location?.origin ?? '',
@@ -102,13 +76,5 @@ export const MANUAL_STATUSES: readonly ManualStatus[] = STATUSES.filter(
   (s): s is ManualStatus => s !== 'renewed',
 );
 
-/** The error of whichever of `attempts` (mutations) ran last: an older failure is not shown once a newer try ran. */
-export function latestError(
-  ...attempts: { error: unknown; submittedAt: number; isIdle: boolean }[]
-): unknown {
-  let latest: { error: unknown; submittedAt: number } | undefined;
-  for (const a of attempts) {
-    if (!a.isIdle && (latest === undefined || a.submittedAt > latest.submittedAt)) latest = a;
-  }
-  return latest?.error ?? null;
-}
+/** The error of whichever of `attempts` (mutations) ran last. */
+export { latestError } from '@platform/web-ui/core';

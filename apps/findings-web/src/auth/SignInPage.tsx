@@ -1,3 +1,4 @@
+import { ErrorAlert, LanguageSwitch } from '@platform/web-ui';
 import {
   Alert,
   Anchor,
@@ -15,8 +16,6 @@ import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { api, call } from '../api/client';
 import { setSession } from '../api/session';
-import { LanguageSwitch } from '../components/LanguageSwitch';
-import { ErrorAlert } from '../components/ErrorAlert';
 import { useI18n } from '../i18n/i18n';
 import { VersionWarning } from './VersionWarning';
 

@@ -11,7 +11,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import { SEVERITIES, type Schemas } from '../api/client';
 import { useI18n } from '../i18n/i18n';
-import { ErrorAlert } from './ErrorAlert';
+import { ErrorAlert } from '@platform/web-ui';
 
 /** A setting of a plugin's settings schema; `severity` is a channel's common severity setting. */
 export type SettingField = Omit<Schemas['PluginSettingSchemaDto'], 'type'> & {

@@ -2,7 +2,7 @@ import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { api, call } from '../api/client';
-import { ErrorAlert } from './ErrorAlert';
+import { ErrorAlert } from '@platform/web-ui';
 
 /** A per-project page opened without a project: the caller's projects, each linking to it. */
 export function ProjectChooser({

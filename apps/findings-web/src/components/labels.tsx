@@ -70,4 +70,4 @@ export function TagChip({
   );
 }
 
-export { formatDate, formatDay } from '../i18n/dates';
+export { formatDate, formatDay } from '@platform/web-ui';

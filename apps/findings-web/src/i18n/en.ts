@@ -1,4 +1,8 @@
+import { webUiEn } from '@platform/web-ui/core';
+
 export const en = {
+  // The shared components' messages (@platform/web-ui); `secret.warning` is overridden below.
+  ...webUiEn,
   'app.title': 'Findings',
   'nav.findings': 'Findings',
   'nav.projects': 'Projects',
@@ -7,12 +11,9 @@ export const en = {
   'nav.dashboards': 'Dashboards',
   'nav.plugins': 'Plugins',
   'nav.callbackKeys': 'Scanner keys',
-  'nav.main': 'Main navigation',
-  'common.language': 'Language',
   'common.save': 'Save',
   'common.cancel': 'Cancel',
   'common.create': 'Create',
-  'common.loading': 'Loading…',
   'common.none': '—',
   'common.apply': 'Apply',
   'common.retry': 'Retry',
@@ -22,17 +23,12 @@ export const en = {
   'common.description': 'Description',
   'common.state': 'State',
   'common.created': 'Created',
-  'common.error': 'Error',
-  'common.loadMore': 'Load more',
   'auth.signIn': 'Sign in',
-  'auth.signOut': 'Sign out',
   'auth.login': 'Login (e-mail)',
   'auth.password': 'Password',
   'auth.ssoWith': 'Sign in with {name}',
   'auth.or': 'or',
   'auth.noLogin': 'No sign-in method is configured on the server.',
-  'version.mismatch':
-    'This UI is version {ui}, the API is {api}: some screens may not work. Reload after the upgrade finishes.',
   'findings.title': 'Findings',
   'findings.queryMode': 'Query mode',
   'findings.query': 'Query',
@@ -294,12 +290,8 @@ export const en = {
   'endpoint.removeTitle': 'Remove the re-verification endpoint?',
   'endpoint.removeText':
     "The scanner is no longer asked to re-verify this project's findings; automatic closures then wait for answers it sends on its own.",
-  'secret.title': 'Secret — shown once',
   'secret.warning':
     'Copy it now and store it with the scanner: it is shown only this once and cannot be read again.',
-  'secret.copy': 'Copy',
-  'secret.copied': 'Copied',
-  'secret.done': 'I have stored it',
   'callbackKeys.title': 'Scanner callback keys',
   'callbackKeys.hint':
     'Scanners sign their re-verification answers with a key (X-Scanner-Key-Id, X-Scanner-Signature over the timestamp and body).',

@@ -1,68 +1,40 @@
+import type { ReactNode } from 'react';
 import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
+  I18nProvider as SharedI18nProvider,
+  initialLocale as sharedInitialLocale,
+  useI18nOf,
+  type I18n,
+  type Locale,
+  type Translate as SharedTranslate,
+} from '@platform/web-ui';
 import { setLocaleHeader } from '../api/session';
 import { en, type MessageKey } from './en';
 import { ru } from './ru';
 
-export type Locale = 'en' | 'ru';
+export type { Locale };
+export type Translate = SharedTranslate<MessageKey>;
+
 const dictionaries: Record<Locale, Record<MessageKey, string>> = { en, ru };
 const STORAGE_KEY = 'findings-web.locale';
 
 /** A choice made in the UI wins; otherwise the browser's languages (what it sends as Accept-Language). */
 export function initialLocale(): Locale {
-  const stored = globalThis.localStorage?.getItem(STORAGE_KEY);
-  if (stored === 'en' || stored === 'ru') return stored;
-  for (const language of globalThis.navigator?.languages ?? []) {
-    const primary = language.toLowerCase().split('-')[0];
-    if (primary === 'ru' || primary === 'en') return primary;
-  }
-  return 'en';
+  return sharedInitialLocale(STORAGE_KEY);
 }
 
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
-
-interface I18n {
-  locale: Locale;
-  setLocale(locale: Locale): void;
-  t: Translate;
-}
-
-const I18nContext = createContext<I18n | undefined>(undefined);
-
+/** The findings UI's dictionaries on the shared i18n plumbing (@platform/web-ui). */
 export function I18nProvider({ children }: { children: ReactNode }) {
-  const [locale, setLocaleState] = useState<Locale>(() => {
-    const first = initialLocale();
-    setLocaleHeader(first);
-    return first;
-  });
-  const setLocale = useCallback((next: Locale) => {
-    globalThis.localStorage?.setItem(STORAGE_KEY, next);
-    setLocaleHeader(next);
-    setLocaleState(next);
-  }, []);
-  const t = useCallback<Translate>(
-    (key, params) =>
-      dictionaries[locale][key].replace(/\{(\w+)\}/g, (_, name: string) =>
-        String(params?.[name] ?? `{${name}}`),
-      ),
-    [locale],
+  return (
+    <SharedI18nProvider
+      dictionaries={dictionaries}
+      storageKey={STORAGE_KEY}
+      onLocale={setLocaleHeader}
+    >
+      {children}
+    </SharedI18nProvider>
   );
-  const value = useMemo(() => ({ locale, setLocale, t }), [locale, setLocale, t]);
-  useEffect(() => {
-    document.documentElement.lang = locale;
-  }, [locale]);
-  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
-export function useI18n(): I18n {
-  const value = useContext(I18nContext);
-  if (!value) throw new Error('useI18n outside I18nProvider');
-  return value;
+export function useI18n(): I18n<MessageKey> {
+  return useI18nOf<MessageKey>();
 }

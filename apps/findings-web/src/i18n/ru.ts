@@ -1,6 +1,8 @@
+import { webUiRu } from '@platform/web-ui/core';
 import type { MessageKey } from './en';
 
 export const ru: Record<MessageKey, string> = {
+  ...webUiRu,
   'app.title': 'Уязвимости',
   'nav.findings': 'Уязвимости',
   'nav.projects': 'Проекты',
@@ -9,12 +11,9 @@ export const ru: Record<MessageKey, string> = {
   'nav.dashboards': 'Дашборды',
   'nav.plugins': 'Плагины',
   'nav.callbackKeys': 'Ключи сканеров',
-  'nav.main': 'Основная навигация',
-  'common.language': 'Язык',
   'common.save': 'Сохранить',
   'common.cancel': 'Отмена',
   'common.create': 'Создать',
-  'common.loading': 'Загрузка…',
   'common.none': '—',
   'common.apply': 'Применить',
   'common.retry': 'Повторить',
@@ -24,17 +23,12 @@ export const ru: Record<MessageKey, string> = {
   'common.description': 'Описание',
   'common.state': 'Состояние',
   'common.created': 'Создано',
-  'common.error': 'Ошибка',
-  'common.loadMore': 'Загрузить ещё',
   'auth.signIn': 'Войти',
-  'auth.signOut': 'Выйти',
   'auth.login': 'Логин (e-mail)',
   'auth.password': 'Пароль',
   'auth.ssoWith': 'Войти через {name}',
   'auth.or': 'или',
   'auth.noLogin': 'На сервере не настроен ни один способ входа.',
-  'version.mismatch':
-    'Версия интерфейса {ui}, версия API {api}: часть экранов может не работать. Обновите страницу после завершения обновления.',
   'findings.title': 'Уязвимости',
   'findings.queryMode': 'Режим запроса',
   'findings.query': 'Запрос',
@@ -297,12 +291,8 @@ export const ru: Record<MessageKey, string> = {
   'endpoint.removeTitle': 'Удалить адрес перепроверки?',
   'endpoint.removeText':
     'Сканер больше не будет получать запросы перепроверки по этому проекту; автоматическое закрытие будет ждать ответов, которые он пришлёт сам.',
-  'secret.title': 'Секрет — показывается один раз',
   'secret.warning':
     'Скопируйте его сейчас и сохраните у сканера: он показан только один раз и больше не будет доступен.',
-  'secret.copy': 'Копировать',
-  'secret.copied': 'Скопировано',
-  'secret.done': 'Я сохранил секрет',
   'callbackKeys.title': 'Ключи обратных вызовов сканеров',
   'callbackKeys.hint':
     'Сканеры подписывают ответы на перепроверку ключом (X-Scanner-Key-Id, X-Scanner-Signature по метке времени и телу).',

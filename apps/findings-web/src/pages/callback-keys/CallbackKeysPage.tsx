@@ -1,3 +1,4 @@
+import { ErrorAlert, OneTimeSecret } from '@platform/web-ui';
 import {
   Badge,
   Button,
@@ -15,9 +16,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, callVoid, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
-import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
 

@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,7 +15,6 @@ import {
   YAxis,
 } from 'recharts';
 import { api, call, type Severity } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDay } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { parsePeriod } from './period';

@@ -1,9 +1,9 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Button, Checkbox, Group, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api, call, type Severity } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

@@ -1,8 +1,8 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Paper, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { api, call, type Severity } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 

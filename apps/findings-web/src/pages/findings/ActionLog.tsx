@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

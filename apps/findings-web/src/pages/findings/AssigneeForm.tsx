@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import type { Finding } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { personLabel, usePeopleSearch } from '../../components/people-search';
 import { useI18n } from '../../i18n/i18n';
 import { useUpdateFinding } from './api/findings';

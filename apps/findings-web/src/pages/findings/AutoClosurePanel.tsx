@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { List, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, call, type Finding } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Group, Paper, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { latestError } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useBulkChanges } from './api/findings';

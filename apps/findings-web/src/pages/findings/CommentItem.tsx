@@ -1,10 +1,10 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Group, Paper, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { components } from '../../api/schema.gen';
 import { useSession } from '../../auth/useSession';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';

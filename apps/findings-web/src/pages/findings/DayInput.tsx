@@ -1,8 +1,8 @@
+import { DAY_PICKER_FORMAT } from '@platform/web-ui';
 import { DateInput } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
 import type { ReactNode } from 'react';
-import { DAY_PICKER_FORMAT } from '../../i18n/dates';
 import { useI18n } from '../../i18n/i18n';
 import { parseTypedDay } from './day-input';
 

@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useAddComment, useFindingComments } from './api/finding-comments';

@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Table, Text, UnstyledButton } from '@mantine/core';
 import { SEVERITIES } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { useFindingGroups } from './api/finding-selection';

@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Grid, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router-dom';
 import type { Finding } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { SuppressFromFinding } from '../suppression/SuppressFromFinding';

@@ -1,8 +1,8 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, latestError, type Finding } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { TagChip } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';

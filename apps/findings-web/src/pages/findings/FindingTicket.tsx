@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Anchor,
   Badge,
@@ -11,7 +12,6 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import type { Finding, Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

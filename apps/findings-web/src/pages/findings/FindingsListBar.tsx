@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, CloseButton, Group, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import { downloadFindingsCsv, useFindingsCount } from './api/finding-selection';
 import type { FilterKey, ViewState } from './view-state';

@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Alert, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -14,7 +15,6 @@ import {
 } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, SEVERITIES, STATUSES, type Finding } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge, formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Alert, Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { useMergeFindings, useSelectedFindings } from './api/finding-merge';

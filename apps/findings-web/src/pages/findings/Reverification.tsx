@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -7,7 +8,6 @@ import {
   requestVerification,
   type Verification,
 } from '../../api/reverification';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

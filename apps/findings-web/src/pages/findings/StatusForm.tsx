@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { MANUAL_STATUSES, type Finding, type ManualStatus } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { useI18n } from '../../i18n/i18n';
 import { useUpdateFinding } from './api/findings';

@@ -1,10 +1,10 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api, call, latestError, type Schemas } from '../../api/client';
 import { acceptLanguage } from '../../api/session';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
 import { useI18n, type Translate } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';

@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Group, Stack, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import { useAddPluginSource } from './api/plugin-sources';
 

@@ -1,5 +1,5 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Stack, Table, Text } from '@mantine/core';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import { useSourceCatalog, type PluginSource } from './api/plugin-sources';
 import { CatalogRow } from './CatalogRow';

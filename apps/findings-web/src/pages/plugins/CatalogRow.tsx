@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Badge, Button, Select, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import { useInstallPlugin } from './api/installed-plugins';
 import type { CatalogEntry, PluginSource } from './api/plugin-sources';

@@ -1,5 +1,5 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import {
   useAcknowledgeCapabilityChange,

@@ -1,6 +1,6 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import { useSetSourceNative, type PluginSource } from './api/plugin-sources';
 

@@ -1,8 +1,7 @@
+import { ErrorAlert, formatDate } from '@platform/web-ui';
 import { Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, call, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatDate } from '../../i18n/dates';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
 

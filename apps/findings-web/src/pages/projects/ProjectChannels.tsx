@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import {
   PluginSettingsForm,
   type SettingField,

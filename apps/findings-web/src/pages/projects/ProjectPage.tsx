@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Anchor,
   Autocomplete,
@@ -24,7 +25,6 @@ import {
   type Schemas,
   type Severity,
 } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { InlineCreateForm } from '../../components/InlineCreateForm';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { personLabel, usePeopleSearch } from '../../components/people-search';

@@ -1,3 +1,4 @@
+import { ErrorAlert, formatDate, OneTimeSecret } from '@platform/web-ui';
 import {
   Button,
   Checkbox,
@@ -13,9 +14,6 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { OneTimeSecret } from '../../components/OneTimeSecret';
-import { formatDate } from '../../i18n/dates';
 import { useI18n } from '../../i18n/i18n';
 
 type Config = Schemas['TicketConfigDto'];

@@ -1,8 +1,8 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { SEVERITIES, api, call } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { InlineCreateForm } from '../../components/InlineCreateForm';
 import { formatDate } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';

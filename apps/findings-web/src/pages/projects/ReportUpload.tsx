@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Alert,
   Anchor,
@@ -14,7 +15,6 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError, api, call } from '../../api/client';
 import { currentAccessToken, refreshSession } from '../../api/session';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 
 /**

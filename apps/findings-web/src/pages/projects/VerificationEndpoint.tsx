@@ -1,10 +1,9 @@
+import { ErrorAlert, OneTimeSecret } from '@platform/web-ui';
 import { Button, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, call, callVoid, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/labels';
-import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { useI18n } from '../../i18n/i18n';
 
 type Endpoint = Schemas['VerificationEndpointDto'];

@@ -1,7 +1,7 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Anchor, Button, Group, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge, StatusBadge } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { BulkStatusFields } from '../findings/BulkStatusFields';

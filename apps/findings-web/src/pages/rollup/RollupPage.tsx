@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Button,
   Group,
@@ -12,7 +13,6 @@ import {
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError, SEVERITIES, STATUSES } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { SeverityBadge } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';
 import { FilterBar, QueryBar } from '../findings/FindingsFilters';

@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Alert,
   Anchor,
@@ -14,7 +15,6 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { required, useFieldErrors } from '../../components/field-checks';
 import { SeverityBadge, StatusBadge } from '../../components/labels';
 import { useI18n } from '../../i18n/i18n';

@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Button,
   Checkbox,
@@ -14,7 +15,6 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import { refreshPerimeter } from './ScopeEntries';
 

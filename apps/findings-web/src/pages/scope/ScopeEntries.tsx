@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Badge,
   Button,
@@ -14,7 +15,6 @@ import {
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, callVoid, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { useI18n } from '../../i18n/i18n';
 import type { MessageKey } from '../../i18n/en';
 import { ScopeValue } from './ScopeValue';

@@ -1,8 +1,8 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Alert, Anchor, Code, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { api, call, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { ProjectChooser } from '../../components/ProjectChooser';
 import { useI18n } from '../../i18n/i18n';
 import { IpamImport } from './IpamImport';

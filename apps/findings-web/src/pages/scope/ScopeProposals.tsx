@@ -1,9 +1,9 @@
+import { ErrorAlert } from '@platform/web-ui';
 import { Badge, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call, type Schemas } from '../../api/client';
 import { formatDate } from '../../components/labels';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import type { MessageKey } from '../../i18n/en';
 import { useI18n } from '../../i18n/i18n';
 import { refreshPerimeter } from './ScopeEntries';

@@ -1,8 +1,7 @@
+import { ErrorAlert, formatDate } from '@platform/web-ui';
 import { Button, Code, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatDate } from '../../i18n/dates';
 import type { MessageKey } from '../../i18n/en';
 import { useI18n } from '../../i18n/i18n';
 

@@ -1,3 +1,4 @@
+import { ErrorAlert } from '@platform/web-ui';
 import {
   Anchor,
   Badge,
@@ -15,7 +16,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { api, call, callVoid, type Schemas } from '../../api/client';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { ProjectChooser } from '../../components/ProjectChooser';
 import { useI18n } from '../../i18n/i18n';
 import { RuleHistory } from './RuleHistory';

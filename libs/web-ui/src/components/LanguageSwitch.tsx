@@ -1,10 +1,12 @@
 import { SegmentedControl } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useI18n, type Locale } from '../i18n/i18n';
+import type { Locale } from '../core/locale';
+import type { WebUiMessageKey } from '../core/messages';
+import { useI18nOf } from '../i18n';
 
 /** en/ru; switching refetches, so API messages come back in the new language too. */
 export function LanguageSwitch() {
-  const { locale, setLocale, t } = useI18n();
+  const { locale, setLocale, t } = useI18nOf<WebUiMessageKey>();
   const queryClient = useQueryClient();
   return (
     <SegmentedControl

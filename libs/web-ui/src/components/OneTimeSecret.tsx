@@ -1,5 +1,6 @@
 import { Button, Code, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
-import { useI18n } from '../i18n/i18n';
+import type { WebUiMessageKey } from '../core/messages';
+import { useI18nOf } from '../i18n';
 
 /**
  * A secret the API returns only in the answer that made it (a callback key, an endpoint's
@@ -15,7 +16,7 @@ export function OneTimeSecret({
   secret: string;
   onDone(): void;
 }) {
-  const { t } = useI18n();
+  const { t } = useI18nOf<WebUiMessageKey>();
   return (
     <Paper
       withBorder

@@ -1,15 +1,16 @@
 import { Alert, List } from '@mantine/core';
-import { ApiError } from '../api/client';
-import { useI18n, type Translate } from '../i18n/i18n';
-import { lookUp } from '../i18n/look-up';
+import { ApiError } from '../core/api-error';
+import type { WebUiMessageKey } from '../core/messages';
+import { useI18nOf, type I18n } from '../i18n';
 
 /**
  * An API error as the envelope's localized message, then the reason for each refused field
- * (`fields` of a `validation_failed`: the field's name in the UI language and the server's
- * reasons as it sent them, in the request's language), and the code below, for support.
+ * (the field's name in the UI language when the app's dictionary has `field.<name>`, and the
+ * server's reasons as it sent them), and the code below, for support.
  */
 export function ErrorAlert({ error }: { error: unknown }) {
-  const { t } = useI18n();
+  const i18n = useI18nOf<WebUiMessageKey>();
+  const labels = useI18nOf<string>();
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
   const fields = error instanceof ApiError ? (error.fields ?? []) : [];
@@ -17,7 +18,7 @@ export function ErrorAlert({ error }: { error: unknown }) {
     <Alert
       color="red.9"
       variant="filled"
-      title={t('common.error')}
+      title={i18n.t('common.error')}
       role="alert"
       data-testid="api-error"
     >
@@ -26,7 +27,7 @@ export function ErrorAlert({ error }: { error: unknown }) {
         <List size="sm" mt={4} c="white" data-testid="field-problems">
           {fields.map((f) => (
             <List.Item key={f.field} data-field={f.field}>
-              <b>{fieldLabel(t, f.field)}</b>: {f.problems.join('; ')}
+              <b>{fieldLabel(labels, f.field)}</b>: {f.problems.join('; ')}
             </List.Item>
           ))}
         </List>
@@ -41,8 +42,9 @@ export function ErrorAlert({ error }: { error: unknown }) {
 }
 
 /** `tags.0` → the label of `tags` and the item's number (`Tags #1`); unknown names as they are. */
-function fieldLabel(t: Translate, field: string): string {
+function fieldLabel(i18n: I18n<string>, field: string): string {
   const [name = field, ...rest] = field.split('.');
   const parts = rest.map((p) => (/^\d+$/.test(p) ? `#${Number(p) + 1}` : p));
-  return [lookUp(t, 'field', name), ...parts].join(' ');
+  const key = `field.${name}`;
+  return [i18n.has(key) ? i18n.t(key) : name, ...parts].join(' ');
 }

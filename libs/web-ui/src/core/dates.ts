@@ -3,7 +3,7 @@
  * separator (en `25/11/2026, 14:03`, ru `25.11.2026, 14:03`). The date pickers type and show
  * days in the same format (DAY_PICKER_FORMAT), and chart axes use formatDay.
  */
-import type { Locale } from './i18n';
+import type { Locale } from './locale';
 
 const TAG: Record<Locale, string> = { en: 'en-GB', ru: 'ru-RU' };
 

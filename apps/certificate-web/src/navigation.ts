@@ -1,0 +1,19 @@
+import type { Capability } from './access';
+import type { MessageKey } from './i18n/en';
+
+/**
+ * The main navigation, one entry per screen, with the capability it needs (access.ts): an entry
+ * the person may not use is not shown. A new screen adds an entry here and a route in App.tsx
+ * (docs/certificate-web/README.md, "Adding a screen").
+ */
+export interface NavEntry {
+  path: string;
+  label: MessageKey;
+  needs: Capability;
+}
+
+export const NAVIGATION: NavEntry[] = [
+  { path: '/dashboard', label: 'nav.dashboard', needs: 'read' },
+  { path: '/requests', label: 'nav.requests', needs: 'read' },
+  { path: '/versions', label: 'nav.versions', needs: 'read' },
+];
