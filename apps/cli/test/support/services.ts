@@ -25,4 +25,5 @@ export {
   ADMIN_PASSWORD as CERT_ADMIN_PASSWORD,
   type TestApp as CertTestApp,
 } from '../../../certificate-service/test/support/test-app';
+export { Vendor } from '../../../certificate-service/test/fixtures/license';
 export { IssuerRegistry } from '../../../certificate-service/src/modules/ca/issuer-registry';
