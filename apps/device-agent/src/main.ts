@@ -21,7 +21,7 @@ import { AgentLogger, userHalfPath } from './log/logger';
 import { RotatingFile } from './log/rotating-file';
 import { runCommand } from './run/run-command';
 import { sshCommand } from './ssh/ssh-command';
-import { purposesCommand } from './purposes/purposes-command';
+import { checkRequest, purposesCommand } from './purposes/purposes-command';
 import { StateDir, StateFile } from './state/state-dir';
 import { StateLock } from './state/state-lock';
 
@@ -197,6 +197,14 @@ function checkRequired(args: ParsedArgs): void {
     requiredString(args.values, 'serial');
   }
   if (args.command === 'ssh') requiredString(args.values, 'public-key');
+  if (args.command === 'purposes' && args.operands?.[0] === 'request') {
+    checkRequest({
+      purpose: args.operands[1],
+      user: optionalString(args.values, 'user'),
+      upn: optionalString(args.values, 'upn'),
+      publicKeyFile: optionalString(args.values, 'public-key'),
+    });
+  }
 }
 
 function optionalString(values: ParsedArgs['values'], name: string): string | undefined {

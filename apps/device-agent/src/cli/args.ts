@@ -56,7 +56,16 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     );
   }
   if (first === 'purposes') {
-    if (rest.length > 2) throw new AgentExit(ExitCode.usage, `unexpected argument "${rest[2]}"`);
+    if (rest[0] !== 'list' && rest[0] !== 'request') {
+      throw new AgentExit(ExitCode.usage, 'purposes needs `list` or `request <purpose>`');
+    }
+    if (rest[0] === 'request' && !rest[1]) {
+      throw new AgentExit(ExitCode.usage, 'purposes request needs a purpose');
+    }
+    const allowed = rest[0] === 'list' ? 1 : 2;
+    if (rest.length > allowed) {
+      throw new AgentExit(ExitCode.usage, `unexpected argument "${rest[allowed]}"`);
+    }
     return { command: 'purposes', values: parsed.values, operands: rest };
   }
   if (rest.length > 0) throw new AgentExit(ExitCode.usage, `unexpected argument "${rest[0]}"`);

@@ -99,7 +99,10 @@ export async function purposesCommand(
   }
 }
 
-function checkRequest(options: PurposesOptions): void {
+/** `purposes request` options that are wrong whatever the state: exit 2 before anything. */
+export function checkRequest(
+  options: Pick<PurposesOptions, 'purpose' | 'user' | 'upn' | 'publicKeyFile'>,
+): void {
   const { purpose, user, upn } = options;
   if (!purpose) throw new AgentExit(ExitCode.usage, 'purposes request needs a purpose');
   if (!(PURPOSES as readonly string[]).includes(purpose)) {
