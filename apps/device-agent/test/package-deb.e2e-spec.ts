@@ -150,8 +150,10 @@ describe('device agent: the platform-device-agent .deb', () => {
       const script = `set -e
 cp -a /etc "$W/etc"; mount --bind "$W/etc" /etc
 mount -t tmpfs tmpfs /var/lib; mount -t tmpfs tmpfs /var/log
+getent group tss >/dev/null || groupadd --system tss
 sh "$W/control/postinst" configure
 getent passwd platform-device-agent | cut -d: -f1,6,7
+id -nG platform-device-agent
 stat -c '%n %U:%G %a' ${STATE} /var/log/platform-device-agent
 setpriv --reuid=platform-device-agent --regid=platform-device-agent --clear-groups \\
   env -i ${env} "${exe}" enroll --server ${server.url} --serial ${serial} --state-dir ${STATE} >/dev/null
@@ -177,6 +179,7 @@ sh "$W/control/postrm" purge; test ! -e ${STATE} && echo 'purge removed the stat
         'platform-device-agent: set CERTSVC_SERVER and CERTSVC_SERIAL in /etc/default/platform-device-agent,',
         'then: systemctl enable --now platform-device-agent',
         'platform-device-agent:/var/lib/platform-device-agent:/usr/sbin/nologin',
+        'platform-device-agent tss', // for /dev/tpmrm0 (--tpm)
         `${STATE} platform-device-agent:platform-device-agent 700`,
         '/var/log/platform-device-agent platform-device-agent:platform-device-agent 700',
         `${STATE}/key.pem platform-device-agent:platform-device-agent 600`,
