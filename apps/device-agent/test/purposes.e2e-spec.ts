@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   approve,
@@ -17,6 +18,10 @@ import {
 } from './support/agent-harness';
 
 const DAY = 86_400_000;
+
+/** The user half's slot directory of a person's user_mtls certificate. */
+const slotOf = (user: string) =>
+  `user_mtls-${createHash('sha256').update(user).digest('hex').slice(0, 16)}`;
 
 /** The one JSON line `purposes list` prints (log records are lines too). */
 const listOf = (stdout: string) =>
@@ -187,6 +192,24 @@ describe('device agent: purposes the device asks for, and the people’s certifi
       const renewals = [...(await pendingOf(alice)), ...(await pendingOf(bob))];
       expect(renewals).toHaveLength(2);
       for (const id of renewals) await approve(server, id);
+      // bob's swap is interrupted by a crash: the renewed files are down, only the key moved.
+      const bobSlot = join(users, slotOf(bob));
+      expect(slots).toContain(slotOf(bob));
+      const delivered = (
+        await server.t.http
+          .get(
+            `/api/v1/requests/${readFileSync(join(bobSlot, 'renewal-request-id'), 'utf8')}/certificate`,
+          )
+          .set('x-agent-secret', readFileSync(join(bobSlot, 'renewal-agent-secret'), 'utf8'))
+          .expect(200)
+      ).body as { certificate_pem: string; ca_bundle_pem: string };
+      writeFileSync(join(bobSlot, 'renewal-ca-bundle.pem'), delivered.ca_bundle_pem, {
+        mode: 0o600,
+      });
+      writeFileSync(join(bobSlot, 'renewal-certificate.pem'), delivered.certificate_pem, {
+        mode: 0o600,
+      });
+      renameSync(join(bobSlot, 'renewal-key.pem'), join(bobSlot, 'key.pem'));
       const renewed = await runAgent(['run', '--once', ...args], { clock });
       expect([renewed.code, renewed.stderr]).toEqual([0, '']);
       expect(

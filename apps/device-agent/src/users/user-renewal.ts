@@ -45,13 +45,21 @@ export async function renewUserCertificates(
     if (!record.certificate_serial) continue;
     const slot = slotDir(users, record);
     try {
-      if (slot.has(RENEWAL.certificate)) swap(ctx, slot, record, null);
-      const renewalId = (slot.read(RENEWAL.requestId) ?? '').trim();
-      const renewalSecret = (slot.read(RENEWAL.secret) ?? '').trim();
-      if (renewalId && renewalSecret) {
-        await collect(log, slot, client, record, renewalId, renewalSecret);
-      } else if (due(ctx, slot, record)) {
-        await request(log, slot, client, facts, record);
+      if (slot.has(RENEWAL.certificate)) {
+        // A swap a crash interrupted: finished from the files, then the new request checked in.
+        swap(ctx, slot, record, null);
+        const secret = (slot.read('agent-secret') ?? '').trim();
+        await client
+          .checkin(record.request_id as string, secret, AGENT_VERSION)
+          .catch(() => undefined);
+      } else {
+        const renewalId = (slot.read(RENEWAL.requestId) ?? '').trim();
+        const renewalSecret = (slot.read(RENEWAL.secret) ?? '').trim();
+        if (renewalId && renewalSecret) {
+          await collect(log, slot, client, record, renewalId, renewalSecret);
+        } else if (due(ctx, slot, record)) {
+          await request(log, slot, client, facts, record);
+        }
       }
     } catch (error) {
       if (
