@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,34 @@ const ROOT = join(__dirname, '../../..');
 const VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
+const UNIT = join(ROOT, 'apps/device-agent/packaging/deb/platform-device-agent.service');
+
+const toolPath = (tool: string): string | undefined =>
+  spawnSync('/bin/sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim() ||
+  undefined;
+
+/** The system calls the unit's `SystemCallFilter=` lines allow, groups expanded by systemd. */
+function unitSyscalls(): Set<string> {
+  const allowed = new Set<string>();
+  const seen = new Set<string>();
+  const add = (name: string): void => {
+    if (!name.startsWith('@')) {
+      allowed.add(name);
+      return;
+    }
+    if (seen.has(name)) return;
+    seen.add(name);
+    const listing = execFileSync('systemd-analyze', ['syscall-filter', name], { encoding: 'utf8' });
+    for (const line of listing.split('\n').slice(1)) {
+      const entry = line.trim();
+      if (entry && !entry.startsWith('#')) add(entry);
+    }
+  };
+  for (const line of readFileSync(UNIT, 'utf8').split('\n')) {
+    if (line.startsWith('SystemCallFilter=')) line.slice(17).trim().split(/\s+/).forEach(add);
+  }
+  return allowed;
+}
 
 /**
  * The single executable (`nx run device-agent:package`: Node SEA, postject), copied alone into
@@ -95,9 +124,28 @@ describe('device agent: the single executable (Node SEA)', () => {
     expect(mode(state)).toBe(0o700);
     expect(mode(join(state, 'key.pem'))).toBe(0o600);
 
-    const pass = await agent(['run', '--once', '--state-dir', state]);
+    // The pass under strace where it and systemd-analyze are installed: every system call it
+    // makes must pass the unit's SystemCallFilter= (a call outside it would fail with EPERM).
+    const strace = toolPath('strace');
+    const filter = toolPath('systemd-analyze') ? unitSyscalls() : undefined;
+    const trace = join(dir, 'run.strace');
+    const runArgs = ['run', '--once', '--state-dir', state];
+    const pass =
+      strace && filter
+        ? await runFile(strace, ['-f', '-qq', '-o', trace, exe, ...runArgs], {
+            cwd: dir,
+            env: { PATH: noPath.path, ...FAST_ENV },
+          })
+        : await agent(runArgs);
     expect(pass).toMatchObject({ code: 0, stderr: '' });
     expect(pass.stdout).toContain('"msg":"checked in"');
+    if (strace && filter) {
+      const used = new Set(
+        [...readFileSync(trace, 'utf8').matchAll(/^\d+ +([a-z0-9_]+)\(/gm)].map((m) => m[1]!),
+      );
+      expect(used.has('connect')).toBe(true); // the trace saw the pass's HTTP calls
+      expect([...used].filter((call) => !filter.has(call))).toEqual([]);
+    }
     const status = await agent(['status', '--state-dir', state]);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'enrolled', serial });

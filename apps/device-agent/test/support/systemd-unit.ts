@@ -46,6 +46,7 @@ const KNOWN: Record<string, readonly string[]> = {
     'RestrictAddressFamilies',
     'SystemCallArchitectures',
     'SystemCallFilter',
+    'SystemCallErrorNumber',
   ],
   Install: ['WantedBy'],
 };
