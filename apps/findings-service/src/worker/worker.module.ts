@@ -122,7 +122,11 @@ export class WorkerModule {
             ticketSync: TicketSyncFeed,
             suppressionRuns: SuppressionRunsRepository,
           ) => [
-            ...lifecycleTasks(expiry, sla, { ...LIFECYCLE_SCHEDULE, ...options.lifecycle }),
+            ...lifecycleTasks(expiry, sla, {
+              ...LIFECYCLE_SCHEDULE,
+              slaCheckEveryMs: config.slaCheckIntervalSeconds * 1000,
+              ...options.lifecycle,
+            }),
             ...cleanupTasks(cleanup),
             ...findingSourceTasks(sources),
             ...autoClosureTasks(autoClosure, options.autoClosurePassEveryMs),

@@ -23,6 +23,17 @@ describe('loadFindingsConfig', () => {
     expect(loadFindingsConfig(base, 'worker').metricsPort).toBe(9091);
   });
 
+  it('runs the deadline check hourly (spec) unless SLA_CHECK_INTERVAL_SECONDS says otherwise', () => {
+    expect(loadFindingsConfig(base, 'worker').slaCheckIntervalSeconds).toBe(3600);
+    expect(
+      loadFindingsConfig({ ...base, SLA_CHECK_INTERVAL_SECONDS: '5' }, 'worker')
+        .slaCheckIntervalSeconds,
+    ).toBe(5);
+    expect(() => loadFindingsConfig({ ...base, SLA_CHECK_INTERVAL_SECONDS: '0' })).toThrow(
+      /SLA_CHECK_INTERVAL_SECONDS/,
+    );
+  });
+
   it('writes log files by default (spec: LOG_FILE_SINK_ENABLED=true); false turns the sink off', () => {
     expect(
       loadFindingsConfig({ ...base, APP_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }),

@@ -71,6 +71,11 @@ export interface FindingsConfig {
   autoClosure: AutoClosureConfig;
   /** METRICS_COLLECT_INTERVAL_SECONDS: period of the business metrics collection (API only). */
   metricsCollectIntervalSeconds: number;
+  /**
+   * SLA_CHECK_INTERVAL_SECONDS (default 3600, the spec's hourly check): period of the leading
+   * worker's deadline check (`sla-check`). Shorter for tests and demonstrations.
+   */
+  slaCheckIntervalSeconds: number;
   /** Trace export and sampling (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER_ARG). */
   tracing: TracingSettings;
 }
@@ -170,6 +175,7 @@ export function loadFindingsConfig(
       min: 1,
       max: 86_400,
     }),
+    slaCheckIntervalSeconds: r.int('SLA_CHECK_INTERVAL_SECONDS', 3_600, { min: 1, max: 86_400 }),
     tracing: readTracingSettings(r),
   };
   r.done();
