@@ -45,6 +45,33 @@ describe('platform (command line parsing)', () => {
       [['requests', 'list', 'extra'], /unexpected argument: extra/],
       [['requests', 'list', '--limit', '0'], /--limit must be a whole number from 1 to 500/],
       [['login', 'mail'], /unknown service: mail/],
+      [
+        ['login', 'findings', '--url', 'http://x', '--provider', 'corp'],
+        /--provider goes with --sso/,
+      ],
+      [
+        ['login', 'findings', '--sso', '--url', 'http://x', '--timeout', '0'],
+        /--timeout takes seconds/,
+      ],
+      [['findings', 'get', '12'], /not a finding id/],
+      [['findings', 'status', 'a'], /not a finding id/],
+      [
+        ['findings', 'status', '6f1c2a4e-0000-4000-8000-000000000000', '--to', 'done'],
+        /--to must be one of new/,
+      ],
+      [['findings', 'status', '6f1c2a4e-0000-4000-8000-000000000000'], /--to is required/],
+      [['suppress', 'create', '--project', 'p', '--name', 'n'], /--query is required/],
+      [['suppress', 'delete', 'x'], /not a rule id/],
+      [
+        ['license', 'activate', '/nonexistent/x.lic'],
+        /cannot read \/nonexistent\/x.lic: no such file/,
+      ],
+      [['devices', 'download-logs', 'SN-1', 'x'], /not a snapshot id/],
+      [['completion', 'tcsh'], /no completion for tcsh/],
+      [
+        ['upload', 'x.sarif', '--product', 'p', '--fail-on-scope', 'report'],
+        /--fail-on-scope goes with --fail-on/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await cli(args);

@@ -293,10 +293,16 @@ describe('bad input: a clear message and an exit code, never a stack trace', () 
       }),
       { mode: 0o600 },
     );
-    const r = await broken.run(['findings', 'list']);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain('platform login findings');
-    noStack(r.stderr);
+    for (const args of [
+      ['findings', 'list'],
+      ['findings', 'get', '00000000-0000-4000-8000-000000000000'],
+      ['findings', 'status', '00000000-0000-4000-8000-000000000000', '--to', 'confirmed'],
+    ]) {
+      const r = await broken.run(args);
+      expect([args.join(' '), r.code]).toEqual([args.join(' '), 3]);
+      expect(r.stderr).toContain('platform login findings');
+      noStack(r.stderr);
+    }
     // with the refresh cookie the CLI gets a new access token and rewrites the file
     writeFileSync(
       broken.credentials,
@@ -326,10 +332,16 @@ describe('bad input: a clear message and an exit code, never a stack trace', () 
       PLATFORM_FINDINGS_URL: 'http://127.0.0.1:9',
       PLATFORM_FINDINGS_API_KEY: 'sa_00000000_x',
     });
-    const r = await down.run(['findings', 'list']);
+    for (const args of [
+      ['findings', 'list'],
+      ['findings', 'get', '00000000-0000-4000-8000-000000000000'],
+      ['suppress', 'list', '--project', '00000000-0000-4000-8000-000000000000'],
+    ]) {
+      const r = await down.run(args);
+      expect([args.join(' '), r.code]).toEqual([args.join(' '), 4]);
+      expect(r.stderr).toContain('cannot reach the findings service');
+      noStack(r.stderr);
+    }
     down.remove();
-    expect(r.code).toBe(4);
-    expect(r.stderr).toContain('cannot reach the findings service');
-    noStack(r.stderr);
   });
 });

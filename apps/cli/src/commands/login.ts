@@ -98,6 +98,11 @@ The session (access and refresh token) is written to $XDG_CONFIG_HOME/platform/c
 key sa_...) or ${ENV.certificates.key} (a wca_... token) set, every command uses that key.`,
   async run(ctx: Context, values, [word]) {
     const svc = service(word);
+    if (values.sso !== true) {
+      for (const name of ['provider', 'no-browser', 'timeout']) {
+        if (values[name] !== undefined) throw usageError(`--${name} goes with --sso`);
+      }
+    }
     const stored = await ctx.store.session(svc);
     const rawUrl = stringOption(values, 'url') ?? ctx.env[ENV[svc].url] ?? stored?.url;
     if (!rawUrl) throw usageError(`--url is required (or set ${ENV[svc].url})`);
@@ -105,9 +110,6 @@ key sa_...) or ${ENV.certificates.key} (a wca_... token) set, every command uses
     if (!email && values.sso !== true) throw usageError('--email is required (or --sso)');
     const url = checkUrl(rawUrl);
     if (values.sso === true) return loginSso(ctx, svc, url, values);
-    for (const name of ['provider', 'no-browser', 'timeout']) {
-      if (values[name] !== undefined) throw usageError(`--${name} goes with --sso`);
-    }
     const password = await readPassword(ctx, values['password-stdin'] === true);
     const session = await signIn(svc, url, email as string, password);
     await ctx.store.save(svc, session);
