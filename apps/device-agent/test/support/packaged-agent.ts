@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testRunId, waitFor } from '@platform/testing';
@@ -23,6 +23,7 @@ export interface PackagedAgent {
  */
 export async function packagedAgent(): Promise<PackagedAgent> {
   const dir = join(tmpdir(), `certsvc-agent-package-${testRunId()}`);
+  removeStaleBuilds(dir);
   mkdirSync(dir, { recursive: true });
   const executable = join(dir, 'certsvc-agent');
   const done = join(dir, 'built');
@@ -51,6 +52,10 @@ export async function packagedAgent(): Promise<PackagedAgent> {
           [join(PACKAGING, 'build-deb.mjs'), '--out-dir', dir, '--compression', 'zstd'],
           { stdio: ['ignore', 'ignore', 'pipe'] },
         );
+        // only the two artefacts stay (~115 MB): not the bundle, the SEA blob, the staging tree
+        for (const name of ['bundle', 'sea', 'deb-root']) {
+          rmSync(join(dir, name), { recursive: true, force: true });
+        }
         mkdirSync(done);
         built = true;
       } finally {
@@ -72,6 +77,22 @@ export async function packagedAgent(): Promise<PackagedAgent> {
     deb: join(dir, deb),
     buildSeconds: built ? (Date.now() - started) / 1000 : 0,
   };
+}
+
+/** Other runs' builds (~115 MB each) older than two hours: no test of theirs still uses them. */
+function removeStaleBuilds(ours: string): void {
+  const prefix = 'certsvc-agent-package-';
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!name.startsWith(prefix) || path === ours) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 2 * 3600_000) {
+        rmSync(path, { recursive: true, force: true });
+      }
+    } catch {
+      // removed by another run meanwhile
+    }
+  }
 }
 
 /** An empty directory for PATH: no node, no tool at all is reachable by name. */
