@@ -20,16 +20,17 @@ export const INSERT_DELIVERIES_SQL = `INSERT INTO notification_deliveries
   RETURNING id::text AS id, attempts`;
 
 /**
- * The claim (§1.5) and everything the attempt reads, in one statement: a due pending delivery,
- * or one whose lease expired (its worker died), with its notification, project, the project's
- * channel configuration and the installation (docs/findings-service/notifications.md, "Reads
- * per delivery"). The joins are LEFT: a removed config or installation reads as null.
- * `$1` id, `$2` lease owner, `$3` lease seconds.
+ * The claim (§1.5) and everything the attempt reads, in one statement: due pending deliveries,
+ * or ones whose lease expired (their worker died), with their notification, project, the
+ * project's channel configuration and the installation (docs/findings-service/notifications.md,
+ * "Reads per delivery"). The joins are LEFT: a removed config or installation reads as null.
+ * `$1` ids (the claims of concurrent jobs share the statement), `$2` lease owner, `$3` lease
+ * seconds. A row that is not due or is held by another worker is not returned.
  */
 export const CLAIM_SQL = `WITH claimed AS (
     UPDATE notification_deliveries d SET state = 'delivering',
       lease_owner = $2, lease_until = now() + make_interval(secs => $3), updated_at = now()
-    WHERE d.id = $1 AND ((d.state = 'pending' AND d.next_attempt_at <= now())
+    WHERE d.id = ANY($1::uuid[]) AND ((d.state = 'pending' AND d.next_attempt_at <= now())
       OR (d.state = 'delivering' AND d.lease_until < now()))
     RETURNING d.id, d.notification_id, d.project_id, d.installed_plugin_id, d.idempotency_key,
       d.threshold, d.state, d.attempts)
@@ -49,11 +50,17 @@ export const CLAIM_SQL = `WITH claimed AS (
     ON c.project_id = n.project_id AND c.installed_plugin_id = d.installed_plugin_id
   LEFT JOIN installed_plugins p ON p.id = d.installed_plugin_id`;
 
-/** Finishes as delivered (only while this worker holds the lease). */
-export const FINISH_DELIVERED_SQL = `UPDATE notification_deliveries SET state = 'delivered',
-    delivered_at = now(), updated_at = now(), result = $3::jsonb, attempts = attempts + 1,
+/**
+ * Finishes as delivered (only while this worker holds the lease): `$1` ids, `$2` their
+ * results (jsonb text), `$3` the lease owner; answers the ids it finished. The finishes of
+ * concurrent attempts share the statement.
+ */
+export const FINISH_DELIVERED_SQL = `UPDATE notification_deliveries d SET state = 'delivered',
+    delivered_at = now(), updated_at = now(), result = f.result, attempts = d.attempts + 1,
     lease_owner = NULL, lease_until = NULL, last_error_code = NULL, last_error_message = NULL
-  WHERE id = $1 AND lease_owner = $2 AND state = 'delivering' RETURNING attempts`;
+  FROM unnest($1::uuid[], $2::jsonb[]) AS f(id, result)
+  WHERE d.id = f.id AND d.lease_owner = $3 AND d.state = 'delivering'
+  RETURNING d.id::text AS id`;
 
 /** Finishes as failed for good: `$3` code, `$4` message, `$5` 1 when the attempt counts. */
 export const FINISH_FAILED_SQL = `UPDATE notification_deliveries SET state = 'failed',

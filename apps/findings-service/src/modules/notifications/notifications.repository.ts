@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import { StatementBatcher } from '../../database/statement-batcher';
+import { claimedOf, type ClaimedDelivery } from './claimed-delivery';
 import type { ChannelThreshold, NotificationCounts, NotificationItem } from './notification-filter';
 import type { DeliveryState, NotificationKind } from './notification-kinds';
 import {
@@ -14,6 +16,8 @@ import {
   INSERT_DELIVERIES_SQL,
   STRANDED_SQL,
 } from './notification-deliveries.sql';
+
+export type { ClaimedDelivery, ClaimedInstallation, DeliveryContext } from './claimed-delivery';
 
 export interface SealedNotification {
   id: string;
@@ -34,44 +38,6 @@ export interface NewDelivery {
   projectId: string;
   installedPluginId: string;
   threshold: ChannelThreshold;
-}
-
-export interface ClaimedDelivery {
-  id: string;
-  notificationId: string;
-  projectId: string;
-  installedPluginId: string;
-  idempotencyKey: string;
-  threshold: ChannelThreshold;
-  state: DeliveryState;
-  attempts: number;
-  /** Read by the claim's statement; null when the notification is gone. */
-  context: DeliveryContext | null;
-  /** The installation as the claim read it; null when it was removed. */
-  installation: ClaimedInstallation | null;
-}
-
-/** The installation's row as the claim reads it (the plugins module parses and opens it). */
-export interface ClaimedInstallation {
-  catalogPluginId: string;
-  enabled: boolean;
-  capabilities: string[];
-  artifactSha256: string;
-  manifest: Buffer;
-  settings: Record<string, unknown>;
-  secretSettings: string | null;
-}
-
-export interface DeliveryContext {
-  kind: NotificationKind;
-  counts: NotificationCounts;
-  items: NotificationItem[];
-  sealedAt: Date;
-  project: { id: string; name: string };
-  /** The project's channel settings; null when the config was removed. */
-  channelSettings: Record<string, unknown> | null;
-  /** The project's sealed secret settings of the channel. */
-  channelSecretSettings: string | null;
 }
 
 export interface StrandedDelivery {
@@ -95,6 +61,13 @@ type Row = Record<string, unknown>;
 /** `notifications` and `notification_deliveries` (owner: this module). */
 @Injectable()
 export class NotificationsRepository {
+  /** Per lease owner and lease length (one of each per worker process in practice). */
+  private readonly claims = new Map<string, StatementBatcher<string, ClaimedDelivery | null>>();
+  private readonly deliveredFinishes = new Map<
+    string,
+    StatementBatcher<{ id: string; result: string }, boolean>
+  >();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -128,33 +101,30 @@ export class NotificationsRepository {
   }
 
   /**
-   * Claims the delivery and reads what its attempt needs (CLAIM_SQL, one statement); null when
-   * it is not due or another worker holds it.
+   * Claims the delivery and reads what its attempt needs (CLAIM_SQL); null when it is not due
+   * or another worker holds it. Concurrent claims of one lease owner share a statement.
    */
-  async claim(id: string, owner: string, leaseSeconds: number): Promise<ClaimedDelivery | null> {
-    const result = (await this.dataSource.query(CLAIM_SQL, [id, owner, leaseSeconds])) as
-      Row[] | [Row[], number];
-    // A CTE whose last statement is a SELECT answers rows; keep reading an [rows, count] too.
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as Row[];
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      id: String(r['id']),
-      notificationId: String(r['notification_id']),
-      projectId: String(r['project_id']),
-      installedPluginId: String(r['installed_plugin_id']),
-      idempotencyKey: String(r['idempotency_key']),
-      threshold: r['threshold'] as ChannelThreshold,
-      state: r['state'] as DeliveryState,
-      attempts: Number(r['attempts']),
-      context: r['has_notification'] === true ? contextOf(r) : null,
-      installation: r['has_plugin'] === true ? installationOf(r) : null,
-    };
+  claim(id: string, owner: string, leaseSeconds: number): Promise<ClaimedDelivery | null> {
+    return this.batch(
+      this.claims,
+      `${owner}\u0000${leaseSeconds}`,
+      () =>
+        new StatementBatcher<string, ClaimedDelivery | null>((ids) =>
+          this.claimAll(ids, owner, leaseSeconds),
+        ),
+    ).submit(id);
   }
 
   /** Writes the attempt's end; false when this worker no longer held the lease. */
-  async finishDelivered(id: string, owner: string, result: unknown): Promise<boolean> {
-    return this.finish(FINISH_DELIVERED_SQL, [id, owner, JSON.stringify(result ?? null)]);
+  finishDelivered(id: string, owner: string, result: unknown): Promise<boolean> {
+    return this.batch(
+      this.deliveredFinishes,
+      owner,
+      () =>
+        new StatementBatcher<{ id: string; result: string }, boolean>((rows) =>
+          this.finishAllDelivered(rows, owner),
+        ),
+    ).submit({ id, result: JSON.stringify(result ?? null) });
   }
 
   async finishFailed(
@@ -182,6 +152,43 @@ export class NotificationsRepository {
     return this.finish(FINISH_RETRY_SQL, [id, owner, delaySeconds, counted ? 1 : 0, code, message]);
   }
 
+  private batch<B>(batchers: Map<string, B>, key: string, make: (key: string) => B): B {
+    let batcher = batchers.get(key);
+    if (!batcher) batchers.set(key, (batcher = make(key)));
+    return batcher;
+  }
+
+  private async claimAll(
+    ids: string[],
+    owner: string,
+    leaseSeconds: number,
+  ): Promise<(ClaimedDelivery | null)[]> {
+    const result = (await this.dataSource.query(CLAIM_SQL, [
+      [...ids].sort(),
+      owner,
+      leaseSeconds,
+    ])) as Row[] | [Row[], number];
+    // A CTE whose last statement is a SELECT answers rows; keep reading an [rows, count] too.
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as Row[];
+    const byId = new Map(rows.map((r) => [String(r['id']).toLowerCase(), claimedOf(r)]));
+    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
+  }
+
+  private async finishAllDelivered(
+    rows: { id: string; result: string }[],
+    owner: string,
+  ): Promise<boolean[]> {
+    // Sorted by id: concurrent statements lock their rows in one order.
+    const sorted = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const result = (await this.dataSource.query(FINISH_DELIVERED_SQL, [
+      sorted.map((r) => r.id),
+      sorted.map((r) => r.result),
+      owner,
+    ])) as [Row[], number];
+    const done = new Set((result[0] ?? []).map((r) => String(r['id']).toLowerCase()));
+    return rows.map((r) => done.has(r.id.toLowerCase()));
+  }
+
   async stranded(olderThanSeconds: number, limit: number): Promise<StrandedDelivery[]> {
     const rows = (await this.dataSource.query(STRANDED_SQL, [olderThanSeconds, limit])) as Row[];
     return rows.map((r) => ({
@@ -196,28 +203,4 @@ export class NotificationsRepository {
     const rows = (await this.dataSource.query(sql, params)) as [Row[], number];
     return (rows[0]?.length ?? 0) > 0;
   }
-}
-
-function contextOf(r: Row): DeliveryContext {
-  return {
-    kind: r['kind'] as NotificationKind,
-    counts: r['counts'] as NotificationCounts,
-    items: r['items'] as NotificationItem[],
-    sealedAt: (r['sealed_at'] as Date | null) ?? (r['opened_at'] as Date),
-    project: { id: String(r['project_id']), name: String(r['project_name']) },
-    channelSettings: (r['channel_settings'] as Record<string, unknown> | null) ?? null,
-    channelSecretSettings: (r['channel_secret_settings'] as string | null) ?? null,
-  };
-}
-
-function installationOf(r: Row): ClaimedInstallation {
-  return {
-    catalogPluginId: String(r['catalog_plugin_id']),
-    enabled: r['enabled'] === true,
-    capabilities: (r['capabilities'] as string[] | null) ?? [],
-    artifactSha256: String(r['artifact_sha256']),
-    manifest: r['manifest'] as Buffer,
-    settings: (r['plugin_settings'] as Record<string, unknown> | null) ?? {},
-    secretSettings: (r['plugin_secret_settings'] as string | null) ?? null,
-  };
 }

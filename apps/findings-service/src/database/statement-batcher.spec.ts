@@ -12,7 +12,7 @@ function recorded(fail?: (inputs: number[]) => boolean) {
   return { batcher, calls };
 }
 
-describe('StatementBatcher (mail_sends writes shared by concurrent sends)', () => {
+describe('StatementBatcher (statements shared by concurrent callers)', () => {
   it('one statement for the calls of one turn, each caller gets its own answer', async () => {
     const { batcher, calls } = recorded();
     const answers = await Promise.all([1, 2, 3].map((i) => batcher.submit(i)));
