@@ -1,6 +1,6 @@
 import { admin, expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 
-test('dashboard shows the stats route; versions shows server and UI with the mismatch marked', async ({
+test('dashboard shows the stats route (also in Russian); versions shows server and UI with the mismatch marked', async ({
   page,
   api,
 }) => {
@@ -15,6 +15,14 @@ test('dashboard shows the stats route; versions shows server and UI with the mis
   );
   await expectAccessible(page, 'dashboard');
   await screenshot(page, 'dashboard');
+  // Russian, kept across a reload; then English again.
+  await page.getByText('Русский').click();
+  await expect(page.getByRole('heading', { name: 'Сводка' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Запросы' })).toBeVisible();
+  await screenshot(page, 'dashboard-russian');
+  await page.getByText('English').click();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 
   await page.getByRole('link', { name: 'Versions' }).click();
   const version = await api.send<{ version: string; commit: string }>('GET', '/api/v1/version');
