@@ -7,7 +7,8 @@ const { version } = require('../../../package.json');
  * file (dist/device-agent/bundle/certsvc-agent.js). A Node SEA's main script can require only
  * Node's built-in modules, which is all the agent uses (node:crypto, node:fs, fetch).
  * Plain webpack + ts-loader (transpile only; `npx tsc -p tools/typecheck/tsconfig.json` checks
- * the types), so build-executable.mjs runs it without Nx: ~3 s instead of ~10 s.
+ * the types), so build-executable.mjs runs it without Nx: ~3 s instead of ~10 s. ts-loader is
+ * @nx/webpack's, the loader `device-agent:build` (NxAppWebpackPlugin, compiler tsc) uses too.
  */
 module.exports = {
   mode: 'production',
