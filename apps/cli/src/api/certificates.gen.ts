@@ -740,6 +740,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Certificates_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/certificates/{serial}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["Certificates_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/certificates/{serial}/bundle": {
         parameters: {
             query?: never;
@@ -2486,6 +2518,42 @@ export interface components {
             /** @enum {string} */
             status: "active" | "revoked";
             subject: string;
+        };
+        CertificateListItemDto: {
+            /** Format: date-time */
+            created_at: string;
+            device_serial: string;
+            issuer_kind: string;
+            /** @enum {string} */
+            key_protection: "none" | "prompt" | "required";
+            /** Format: date-time */
+            not_after: string;
+            /** Format: date-time */
+            not_before: string;
+            /** @enum {string} */
+            purpose: "wifi" | "user_mtls" | "ad_logon" | "ssh" | "k8s" | "vpn";
+            /** Format: uuid */
+            request_id: string;
+            revocation_reason: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description lowercase hex */
+            serial: string;
+            /** @enum {string} */
+            status: "active" | "revoked";
+            subject: string;
+            /** Format: date-time */
+            superseded_at: string | null;
+            /** @description serial of the renewal */
+            superseded_by: string | null;
+            user_identity: string | null;
+        };
+        CertificatePageDto: {
+            /** @description newest first */
+            items: components["schemas"]["CertificateListItemDto"][];
+            limit: number;
+            page: number;
+            total: number;
         };
         CertificateRequestDto: {
             agent_version: string | null;
@@ -5957,6 +6025,75 @@ export interface operations {
             };
         };
     };
+    Certificates_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description start of the certificate serial (hex, case-insensitive) */
+                serial?: string;
+                /** @description exact serial of the device */
+                device?: string;
+                /** @description case-insensitive part of the subject or user identity */
+                subject?: string;
+                purpose?: "wifi" | "user_mtls" | "ad_logon" | "ssh" | "k8s" | "vpn";
+                status?: "active" | "revoked";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificatePageDto"];
+                };
+            };
+            /** @description error: `{"code": "...", "message": "..."}` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Certificates_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificateListItemDto"];
+                };
+            };
+            /** @description error: `{"code": "...", "message": "..."}` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Certificates_bundle: {
         parameters: {
             query?: never;
@@ -9353,6 +9490,8 @@ export const pathsApiV1AdminSshKeysGetParametersQueryStateValues: ReadonlyArray<
 export const pathsApiV1AdminSshKeysGetParametersQueryKey_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/admin/ssh-keys"]["get"]["parameters"]["query"]["key_type"]> = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "ssh-rsa", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com"];
 export const pathsApiV1AuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/audit"]["get"]["parameters"]["query"]["action"]> = ["user.create", "user.roles_change", "user.enable", "user.disable", "user.password_reset", "user.password_change", "service_account.create", "service_account.enable", "service_account.disable", "service_account.allowed_purposes_change", "service_account.delete", "device.purposes_change", "device.owner_change", "device.purpose_overrides_change", "device.purpose_request_decision", "device.enrollment_token_rotate", "device.enrollment_token_recover", "device.tpm_unbind", "device.tpm_pin_release", "device.enroll_key_release", "device.continuity_key_release", "purpose_overrides.reset", "settings.enroll_source_auth_change", "settings.sa_auto_approve_change", "settings.system_change", "settings.issuer_profile_change", "settings.identity_directory_change", "settings.tpm_root_add", "settings.tpm_root_remove", "corp_allowlist.add", "corp_allowlist.remove", "request.approve", "webhook.create", "webhook.update", "webhook.delete", "webhook.enable", "webhook.disable", "webhook.test", "request.reject", "request.scep_issued", "request.scep_failed", "certificate.revoke", "certificate.key_protection_change", "device.revoke", "device.unblock", "user.certificates_revoke", "ssh_key.approve", "ssh_key.reject", "ssh_key.revoke", "principal_alias.create", "principal_alias.delete", "principal_alias.enable", "principal_alias.disable", "principal_alias.member_add", "principal_alias.member_remove", "keyholder_token.create", "keyholder_token.principals_change", "keyholder_token.revoke", "k8s_cluster.create", "k8s_cluster.update", "k8s_cluster.delete", "network.create", "network.delete", "network.disable", "network.restore", "network.agent_profile_change", "network.macos_agent_profile_change", "network.radius_server_names_change", "device.logs_request", "device.logs_request_cancel", "device.log_snapshot_download", "device.log_snapshot_delete", "issuance_directive.create", "issuance_directive.cancel", "k8s_credential.issue", "k8s_credential.refuse", "license.activate", "license.reanchor", "license.seat_enforcement_change"];
 export const pathsApiV1AuditCsvGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/audit.csv"]["get"]["parameters"]["query"]["action"]> = ["user.create", "user.roles_change", "user.enable", "user.disable", "user.password_reset", "user.password_change", "service_account.create", "service_account.enable", "service_account.disable", "service_account.allowed_purposes_change", "service_account.delete", "device.purposes_change", "device.owner_change", "device.purpose_overrides_change", "device.purpose_request_decision", "device.enrollment_token_rotate", "device.enrollment_token_recover", "device.tpm_unbind", "device.tpm_pin_release", "device.enroll_key_release", "device.continuity_key_release", "purpose_overrides.reset", "settings.enroll_source_auth_change", "settings.sa_auto_approve_change", "settings.system_change", "settings.issuer_profile_change", "settings.identity_directory_change", "settings.tpm_root_add", "settings.tpm_root_remove", "corp_allowlist.add", "corp_allowlist.remove", "request.approve", "webhook.create", "webhook.update", "webhook.delete", "webhook.enable", "webhook.disable", "webhook.test", "request.reject", "request.scep_issued", "request.scep_failed", "certificate.revoke", "certificate.key_protection_change", "device.revoke", "device.unblock", "user.certificates_revoke", "ssh_key.approve", "ssh_key.reject", "ssh_key.revoke", "principal_alias.create", "principal_alias.delete", "principal_alias.enable", "principal_alias.disable", "principal_alias.member_add", "principal_alias.member_remove", "keyholder_token.create", "keyholder_token.principals_change", "keyholder_token.revoke", "k8s_cluster.create", "k8s_cluster.update", "k8s_cluster.delete", "network.create", "network.delete", "network.disable", "network.restore", "network.agent_profile_change", "network.macos_agent_profile_change", "network.radius_server_names_change", "device.logs_request", "device.logs_request_cancel", "device.log_snapshot_download", "device.log_snapshot_delete", "issuance_directive.create", "issuance_directive.cancel", "k8s_credential.issue", "k8s_credential.refuse", "license.activate", "license.reanchor", "license.seat_enforcement_change"];
+export const pathsApiV1CertificatesGetParametersQueryPurposeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/certificates"]["get"]["parameters"]["query"]["purpose"]> = ["wifi", "user_mtls", "ad_logon", "ssh", "k8s", "vpn"];
+export const pathsApiV1CertificatesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/certificates"]["get"]["parameters"]["query"]["status"]> = ["active", "revoked"];
 export const pathsApiV1DevicesGetParametersQueryPurposeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/devices"]["get"]["parameters"]["query"]["purpose"]> = ["wifi", "user_mtls", "ad_logon", "ssh", "k8s", "vpn"];
 export const pathsApiV1DevicesCsvGetParametersQueryPurposeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/devices.csv"]["get"]["parameters"]["query"]["purpose"]> = ["wifi", "user_mtls", "ad_logon", "ssh", "k8s", "vpn"];
 export const pathsApiV1RequestsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/requests"]["get"]["parameters"]["query"]["status"]> = ["pending", "approved", "ca_pending", "issued", "rejected", "failed", "superseded", "cancelled"];
@@ -9369,6 +9508,9 @@ export const auditRecordDtoActor_kindValues: ReadonlyArray<FlattenedDeepRequired
 export const certificateDtoKey_protectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateDto"]["key_protection"]> = ["none", "prompt", "required"];
 export const certificateDtoPurposeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateDto"]["purpose"]> = ["wifi", "user_mtls", "ad_logon", "ssh", "k8s", "vpn"];
 export const certificateDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateDto"]["status"]> = ["active", "revoked"];
+export const certificateListItemDtoKey_protectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateListItemDto"]["key_protection"]> = ["none", "prompt", "required"];
+export const certificateListItemDtoPurposeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateListItemDto"]["purpose"]> = ["wifi", "user_mtls", "ad_logon", "ssh", "k8s", "vpn"];
+export const certificateListItemDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateListItemDto"]["status"]> = ["active", "revoked"];
 export const certificateRequestDtoKey_algorithmValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateRequestDto"]["key_algorithm"]> = ["rsa", "ec", "ed25519"];
 export const certificateRequestDtoPurposeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateRequestDto"]["purpose"]> = ["wifi", "user_mtls", "ad_logon", "ssh", "k8s", "vpn"];
 export const certificateRequestDtoStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CertificateRequestDto"]["status"]> = ["pending", "approved", "ca_pending", "issued", "rejected", "failed", "superseded", "cancelled"];

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, Roles } from '../../app/access/access.decorators';
@@ -6,11 +6,38 @@ import type { Actor } from '../../app/access/actor';
 import { READER_ROLES } from '../../app/access/roles';
 import { CertificatesService } from './certificates.service';
 import { CertificateDto, KeyProtectionDto } from './dto/certificate.dto';
+import {
+  certificateFilterOf,
+  CertificateListItemDto,
+  CertificatePageDto,
+  CertificateQueryDto,
+} from './dto/certificate-list.dto';
+import { pageOf } from '../../app/http/paging.dto';
 
 @ApiTags('certificates')
 @Controller('api/v1/certificates')
 export class CertificatesController {
   constructor(private readonly certificates: CertificatesService) {}
+
+  @Get()
+  @Roles(...READER_ROLES)
+  @ApiOkResponse({ type: CertificatePageDto })
+  async list(@Query() query: CertificateQueryDto): Promise<CertificatePageDto> {
+    const { page, limit, offset } = pageOf(query);
+    const { items, total } = await this.certificates.list(
+      certificateFilterOf(query),
+      limit,
+      offset,
+    );
+    return { items: items.map(CertificateListItemDto.fromRow), page, limit, total };
+  }
+
+  @Get(':serial')
+  @Roles(...READER_ROLES)
+  @ApiOkResponse({ type: CertificateListItemDto })
+  async one(@Param('serial') serial: string): Promise<CertificateListItemDto> {
+    return CertificateListItemDto.fromRow(await this.certificates.describe(serial));
+  }
 
   @Get(':serial/bundle')
   @Roles(...READER_ROLES)

@@ -7,15 +7,38 @@ import type { CertificateEntity } from './certificate.entity';
 import type { KeyProtectionLevel } from './certificate-status';
 import { CertificatesError } from './certificates.errors';
 import { CertificatesRepository } from './certificates.repository';
+import {
+  CertificateListRepository,
+  type CertificateFilter,
+  type CertificateListRow,
+} from './certificate-list.repository';
 
-/** Reading single certificates: bundle download and the key-protection step. */
+/** Reading certificates (the admin list, one certificate, its bundle) and the key-protection step. */
 @Injectable()
 export class CertificatesService {
   constructor(
     private readonly certificates: CertificatesRepository,
     private readonly issuers: IssuerRegistry,
     private readonly audit: AuditService,
+    private readonly listing: CertificateListRepository,
   ) {}
+
+  /** The admin list, newest first. */
+  list(
+    filter: CertificateFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: CertificateListRow[]; total: number }> {
+    return this.listing.list(filter, limit, offset);
+  }
+
+  /** One certificate with its device serial (no DER). */
+  async describe(serial: string): Promise<CertificateListRow> {
+    const normalized = normalizeSerialHex(serial);
+    const row = normalized ? await this.listing.find(normalized) : null;
+    if (!row) throw new CertificatesError('certificate_not_found');
+    return row;
+  }
 
   async find(serial: string): Promise<CertificateEntity> {
     const normalized = normalizeSerialHex(serial);

@@ -35,6 +35,8 @@ export const ISSUANCE_ROWS: IssuanceRow[] = [
   row('post', '/api/v1/license/attest', 'public'),
   row('post', '/api/v1/license/decommission', ADMIN),
   row('post', '/api/v1/license/reanchor', ADMIN),
+  row('get', '/api/v1/certificates', READERS),
+  row('get', '/api/v1/certificates/:serial', READERS),
   row('get', '/api/v1/certificates/:serial/bundle', READERS),
   row('post', '/api/v1/certificates/:serial/revoke', ADMIN),
   row('put', '/api/v1/certificates/:serial/key-protection', ADMIN),

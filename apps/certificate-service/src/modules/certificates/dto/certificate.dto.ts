@@ -28,7 +28,7 @@ export class CertificateDto {
   @ApiProperty() issuer_kind!: string;
   @ApiProperty({ enum: KEY_PROTECTION_LEVELS }) key_protection!: KeyProtectionLevel;
 
-  static from(c: CertificateEntity): CertificateDto {
+  static from(c: Omit<CertificateEntity, 'der' | 'chainPem'>): CertificateDto {
     return {
       serial: c.serial,
       request_id: c.requestId,
