@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { run } from '../cli';
 import { COMMANDS } from '.';
 import { completionScript } from './completion';
 
@@ -62,6 +64,16 @@ describe('platform completion bash (run in bash)', () => {
     expect(propose(['certificates', 'revoke', 'AB', '--reason', 'key'])).toEqual(['keyCompromise']);
     writeFileSync(join(dir, 'scan.sarif'), '{}');
     expect(propose(['upload', 'sca'])).toEqual(['scan.sarif']);
+  });
+
+  it('platform completion <shell> prints the script; another shell is exit 2', async () => {
+    let out = '';
+    const stdout = new PassThrough().on('data', (d: Buffer) => (out += d.toString()));
+    const stderr = new PassThrough();
+    const io = { stdout, stderr, env: { XDG_CONFIG_HOME: '/nonexistent-completion-spec' } };
+    expect(await run(['completion', 'bash'], io)).toBe(0);
+    expect(out).toBe(completionScript('bash', COMMANDS));
+    expect(await run(['completion', 'tcsh'], io)).toBe(2);
   });
 
   it('zsh and fish scripts come from the same table', () => {
