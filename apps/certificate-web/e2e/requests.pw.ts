@@ -159,7 +159,7 @@ test.describe('requests queue', () => {
     const device = await api.enroll(unique('VIEW'));
     await signIn(page, email, password);
     await expect(page.getByTestId('current-role')).toHaveText('Viewer');
-    await openQueue(page);
+    await openQueue(page, `?serial=${encodeURIComponent(device.serial)}`);
     await expect(rowOf(page, device.serial)).toHaveCount(1);
     await expect(page.getByRole('button', { name: 'Approve selected' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Reject selected' })).toHaveCount(0);
