@@ -18,6 +18,12 @@
  * straight to the same server by one pooled nodemailer client (same pool size as the service).
  * Env: BENCH_MESSAGES, NOTIFICATION_CONCURRENCY (default 32), PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE
  * (default 60000), SMTP_POOL_CONNECTIONS (default 5).
+ *
+ * On a shared, loaded machine the rate says little; compare CPU milliseconds per delivered
+ * message, printed per process over the service phase: this process (API + worker, from
+ * process.cpuUsage), the runner and its channel process, the PostgreSQL backends of the run's
+ * own database and the SMTP server process (all from /proc/<pid>/stat), and the database's
+ * transactions per message (pg_stat_database).
  */
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import { fork } from 'node:child_process';
