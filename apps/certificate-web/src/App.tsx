@@ -18,6 +18,10 @@ import { NAVIGATION } from './navigation';
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const RequestsPage = lazy(() => import('./pages/requests/RequestsPage'));
 const VersionsPage = lazy(() => import('./pages/versions/VersionsPage'));
+const DevicesPage = lazy(() => import('./pages/devices/DevicesPage'));
+const DevicePage = lazy(() => import('./pages/devices/DevicePage'));
+const CertificatesPage = lazy(() => import('./pages/certificates/CertificatesPage'));
+const CertificatePage = lazy(() => import('./pages/certificates/CertificatePage'));
 
 function Shell() {
   const { t } = useI18n();
@@ -59,6 +63,10 @@ function Shell() {
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/requests" element={<RequestsPage />} />
             <Route path="/versions" element={<VersionsPage />} />
+            <Route path="/devices" element={<DevicesPage />} />
+            <Route path="/devices/:serial" element={<DevicePage />} />
+            <Route path="/certificates" element={<CertificatesPage />} />
+            <Route path="/certificates/:serial" element={<CertificatePage />} />
             <Route path="*" element={<Navigate to="/dashboard" replace />} />
           </Routes>
         </Suspense>

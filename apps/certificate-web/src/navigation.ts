@@ -15,5 +15,7 @@ export interface NavEntry {
 export const NAVIGATION: NavEntry[] = [
   { path: '/dashboard', label: 'nav.dashboard', needs: 'read' },
   { path: '/requests', label: 'nav.requests', needs: 'read' },
+  { path: '/devices', label: 'nav.devices', needs: 'read' },
+  { path: '/certificates', label: 'nav.certificates', needs: 'read' },
   { path: '/versions', label: 'nav.versions', needs: 'read' },
 ];

@@ -1,8 +1,10 @@
 import { webUiEn } from '@platform/web-ui/core';
+import { devicesEn } from '../pages/devices/messages';
 
 export const en = {
   // The shared components' messages (@platform/web-ui).
   ...webUiEn,
+  ...devicesEn,
   'app.title': 'Certificates',
   'nav.dashboard': 'Dashboard',
   'nav.requests': 'Requests',

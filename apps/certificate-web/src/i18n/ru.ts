@@ -1,8 +1,10 @@
 import { webUiRu } from '@platform/web-ui/core';
 import type { MessageKey } from './en';
+import { devicesRu } from '../pages/devices/messages';
 
 export const ru: Record<MessageKey, string> = {
   ...webUiRu,
+  ...devicesRu,
   'app.title': 'Сертификаты',
   'nav.dashboard': 'Сводка',
   'nav.requests': 'Запросы',
