@@ -120,7 +120,7 @@ export async function startReplicaStack(options: {
       });
       workers.push({ name: `worker-${i + 1}`, process, traces });
     }
-    await Promise.all(apis.map((a) => waitForHealthy(a.process, 90_000)));
+    await Promise.all(apis.map((a) => waitForHealthy(a.process, 150_000)));
     await Promise.all(workers.map((w) => workerReady(w.process)));
   } catch (error) {
     await stack.close();
@@ -136,6 +136,6 @@ function workerReady(worker: ServiceProcess): Promise<void> {
       if (!worker.running()) throw new WaitAborted(`worker exited:\n${worker.output()}`);
       if (!worker.output().includes('worker ready')) throw new Error('not ready yet');
     },
-    { timeoutMs: 90_000, intervalMs: 200, what: 'the worker ready line' },
+    { timeoutMs: 150_000, intervalMs: 200, what: 'the worker ready line' },
   );
 }

@@ -107,7 +107,7 @@ export async function startReplicaStack(options: {
       });
       workers.push({ name: `worker-${i + 1}`, process });
     }
-    await Promise.all(apis.map((a) => waitForHealthy(a.process, 90_000)));
+    await Promise.all(apis.map((a) => waitForHealthy(a.process, 150_000)));
     await Promise.all(workers.map((w) => workerReady(w.process)));
   } catch (error) {
     await close();
@@ -125,6 +125,6 @@ function workerReady(worker: ServiceProcess): Promise<void> {
         throw new Error('not started yet');
       }
     },
-    { timeoutMs: 90_000, intervalMs: 200, what: 'the worker to start' },
+    { timeoutMs: 150_000, intervalMs: 200, what: 'the worker to start' },
   );
 }
