@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { TestIdentityProvider } from '@platform/testing';
 import { startFindingsApp } from './support/services';
 import { cliHome, type CliHome } from './support/run-cli';
@@ -85,6 +85,20 @@ describe('platform login findings --sso', () => {
     expect(((await me.json()) as { data: { user: { email: string } } }).data.user.email).toBe(
       'ann@corp.test',
     );
+
+    // The SSO session refreshes like a password one: a dead access token is replaced through
+    // the stored refresh cookie, and the rotated pair is stored 0600.
+    writeFileSync(
+      home.credentials,
+      JSON.stringify({ findings: { ...stored.findings, access_token: 'expired.jwt.token' } }),
+      { mode: 0o600 },
+    );
+    const jobs = await home.run(['jobs', 'list', '--json']);
+    expect(jobs.code).toBe(0);
+    const after = JSON.parse(readFileSync(home.credentials, 'utf8')) as typeof stored;
+    expect(after.findings.access_token).not.toBe('expired.jwt.token');
+    expect(after.findings.refresh_token).not.toBe(stored.findings.refresh_token);
+    expect(statSync(home.credentials).mode & 0o777).toBe(0o600);
   });
 
   it('the provider refusing the sign-in (unknown account) exits 3 with its reason', async () => {
