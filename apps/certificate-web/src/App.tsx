@@ -13,11 +13,16 @@ import { useSession } from './auth/useSession';
 import { VersionWarning } from './auth/VersionWarning';
 import { useI18n } from './i18n/i18n';
 import { NAVIGATION } from './navigation';
+import { TamperBanner } from './pages/license/TamperBanner';
 
 // Every screen loads on first visit (keeps the initial bundle small).
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const RequestsPage = lazy(() => import('./pages/requests/RequestsPage'));
 const VersionsPage = lazy(() => import('./pages/versions/VersionsPage'));
+const LicensePage = lazy(() => import('./pages/license/LicensePage'));
+const AccessPage = lazy(() => import('./pages/access/AccessPage'));
+const AuditPage = lazy(() => import('./pages/audit/AuditPage'));
+const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 const DevicesPage = lazy(() => import('./pages/devices/DevicesPage'));
 const DevicePage = lazy(() => import('./pages/devices/DevicePage'));
 const CertificatesPage = lazy(() => import('./pages/certificates/CertificatesPage'));
@@ -53,6 +58,7 @@ function Shell() {
       onSignOut={() => void signOut()}
     >
       <VersionWarning />
+      <TamperBanner />
       {!can(user, 'read') ? (
         <Alert color="gray" role="status" data-testid="no-role">
           {t('auth.noRole')}
@@ -63,6 +69,10 @@ function Shell() {
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/requests" element={<RequestsPage />} />
             <Route path="/versions" element={<VersionsPage />} />
+            <Route path="/license" element={<LicensePage />} />
+            <Route path="/access" element={<AccessPage />} />
+            <Route path="/audit" element={<AuditPage />} />
+            <Route path="/settings" element={<SettingsPage />} />
             <Route path="/devices" element={<DevicesPage />} />
             <Route path="/devices/:serial" element={<DevicePage />} />
             <Route path="/certificates" element={<CertificatesPage />} />

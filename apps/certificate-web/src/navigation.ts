@@ -17,5 +17,9 @@ export const NAVIGATION: NavEntry[] = [
   { path: '/requests', label: 'nav.requests', needs: 'read' },
   { path: '/devices', label: 'nav.devices', needs: 'read' },
   { path: '/certificates', label: 'nav.certificates', needs: 'read' },
+  { path: '/audit', label: 'nav.audit', needs: 'read' },
+  { path: '/license', label: 'nav.license', needs: 'read' },
+  { path: '/settings', label: 'nav.settings', needs: 'read' },
+  { path: '/access', label: 'nav.access', needs: 'admin' },
   { path: '/versions', label: 'nav.versions', needs: 'read' },
 ];

@@ -1,9 +1,17 @@
 import { webUiEn } from '@platform/web-ui/core';
+import { accessEn } from '../pages/access/messages';
+import { auditEn } from '../pages/audit/messages';
+import { licenseEn } from '../pages/license/messages';
+import { settingsEn } from '../pages/settings/messages';
 import { devicesEn } from '../pages/devices/messages';
 
 export const en = {
   // The shared components' messages (@platform/web-ui).
   ...webUiEn,
+  ...licenseEn,
+  ...accessEn,
+  ...auditEn,
+  ...settingsEn,
   ...devicesEn,
   'app.title': 'Certificates',
   'nav.dashboard': 'Dashboard',

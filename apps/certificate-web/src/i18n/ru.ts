@@ -1,9 +1,17 @@
 import { webUiRu } from '@platform/web-ui/core';
 import type { MessageKey } from './en';
+import { accessRu } from '../pages/access/messages';
+import { auditRu } from '../pages/audit/messages';
+import { licenseRu } from '../pages/license/messages';
+import { settingsRu } from '../pages/settings/messages';
 import { devicesRu } from '../pages/devices/messages';
 
 export const ru: Record<MessageKey, string> = {
   ...webUiRu,
+  ...licenseRu,
+  ...accessRu,
+  ...auditRu,
+  ...settingsRu,
   ...devicesRu,
   'app.title': 'Сертификаты',
   'nav.dashboard': 'Сводка',
