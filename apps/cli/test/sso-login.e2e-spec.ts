@@ -128,7 +128,7 @@ describe('platform login findings --sso', () => {
       app.url,
       '--no-browser',
       '--timeout',
-      '2',
+      '6',
     ]);
     const [, next] = await second.stderrMatch(ADDRESS);
     const replay = new URL(new URL(next).searchParams.get('redirect_uri') ?? '');
@@ -136,7 +136,7 @@ describe('platform login findings --sso', () => {
     expect((await fetch(replay)).status).toBe(400);
     const r = await second.done;
     expect(r.code).toBe(7);
-    expect(r.stderr).toContain('no answer from the browser within 2 s');
+    expect(r.stderr).toContain('no answer from the browser within 6 s');
   });
 
   it('bad input: unknown provider 5, server down 4, --sso for certificates 2, bad --timeout 2', async () => {

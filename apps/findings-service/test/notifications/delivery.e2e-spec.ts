@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { NotificationsRepository } from '../../src/modules/notifications/notifications.repository';
 import { RUNNER_TOKEN, startRunnerProcess } from '../catalog-plugins/support/catalog-plugin-lab';
 import { bearer } from '../support/catalog';
 import { freshProduct } from '../support/findings-seed';
@@ -250,6 +251,63 @@ describe('Notifications - delivery through the plugin runner', () => {
     const d = await delivery(product.project_id, (x) => x.state === 'cancelled');
     expect(d.last_error_code).toBe('channel_disabled');
     expect(received(recordFile)).toEqual([]);
+  });
+
+  it('claims sharing a statement: two jobs of one delivery in one turn — one attempt gets it with its context and installation; the finish checks the lease', async () => {
+    const product = await freshProduct(stack.t, stack.admin);
+    const db = stack.t.app.get(DataSource);
+    const [row] = (await db.query(
+      `WITH n AS (
+         INSERT INTO notifications (id, project_id, kind, state, counts, items, finding_count,
+                opened_at, last_added_at, sealed_at)
+         VALUES (gen_random_uuid(), $1::uuid, 'new_findings', 'sealed', '{"HIGH": 1}', '[]', 1, now(),
+                 now(), now()) RETURNING id)
+       INSERT INTO notification_deliveries (id, notification_id, project_id, installed_plugin_id,
+              idempotency_key, threshold, state, attempts, next_attempt_at, created_at, updated_at)
+       SELECT gen_random_uuid(), n.id, $1::uuid, $2::uuid, 'ntf:' || n.id || ':' || $2::text,
+              '{"min_severity": "INFO", "notify_on_close": false, "fixed_min_severity": null}',
+              'pending', 0, now(), now(), now()
+         FROM n RETURNING id::text AS id`,
+      [product.project_id, channel],
+    )) as { id: string }[];
+    const id = row!.id;
+    // A repository of its own (its own statement batches), on the test's database.
+    const repository = new NotificationsRepository(db);
+    const claims = await Promise.all([
+      repository.claim(id, 'test-owner-a', 30),
+      repository.claim(id, 'test-owner-a', 30),
+      repository.claim(id, 'test-owner-b', 30),
+    ]);
+    const won = claims.flatMap((c, i) => (c ? [i] : []));
+    expect(won).toHaveLength(1);
+    const claimed = claims[won[0]!]!;
+    const owner = won[0] === 2 ? 'test-owner-b' : 'test-owner-a';
+    expect(claimed).toMatchObject({ id, projectId: product.project_id, state: 'delivering' });
+    expect(claimed.context).toMatchObject({
+      kind: 'new_findings',
+      project: { id: product.project_id },
+      channelSettings: null,
+    });
+    expect(claimed.installation?.artifactSha256).toBe(fixture.digest);
+    expect(claimed.installation?.capabilities).toEqual(['notification_channel']);
+    expect(Buffer.compare(claimed.installation!.manifest, fixture.manifestBytes)).toBe(0);
+    // Taken: a later claim gets nothing; a finish without the lease writes nothing.
+    expect(await repository.claim(id, 'test-owner-c', 30)).toBeNull();
+    const finishes = await Promise.all([
+      repository.finishDelivered(id, 'test-owner-c', { delivered: true }),
+      repository.finishDelivered(id, owner, { delivered: true, via: 'batch' }),
+    ]);
+    expect(finishes).toEqual([false, true]);
+    const [stored] = (await db.query(
+      `SELECT state, attempts, result, lease_owner FROM notification_deliveries WHERE id = $1`,
+      [id],
+    )) as Record<string, unknown>[];
+    expect(stored).toEqual({
+      state: 'delivered',
+      attempts: 1,
+      result: { delivered: true, via: 'batch' },
+      lease_owner: null,
+    });
   });
 
   it('a worker killed mid-delivery: another finishes after the lease, the channel sees the key once', async () => {

@@ -171,7 +171,14 @@ export class NotificationsRepository {
     // A CTE whose last statement is a SELECT answers rows; keep reading an [rows, count] too.
     const rows = (Array.isArray(result[0]) ? result[0] : result) as Row[];
     const byId = new Map(rows.map((r) => [String(r['id']).toLowerCase(), claimedOf(r)]));
-    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
+    // Two jobs of one delivery in one batch: the first claims it, the other finds it taken (as
+    // a claim of its own right after would).
+    return ids.map((id) => {
+      const key = id.toLowerCase();
+      const claimed = byId.get(key) ?? null;
+      byId.delete(key);
+      return claimed;
+    });
   }
 
   private async finishAllDelivered(
