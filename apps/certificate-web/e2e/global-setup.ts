@@ -110,37 +110,57 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
       accounts: SSO_ACCOUNTS,
     });
     const apiPort = await freePort();
+    const serviceEnv: Record<string, string> = {
+      CERTSVC_HOST: '127.0.0.1',
+      CERTSVC_PORT: String(apiPort),
+      CERTSVC_DATABASE_URL: databaseUrl.toString(),
+      CERTSVC_REDIS_URL: redisUrl,
+      CERTSVC_RATE_LIMIT_KEY_PREFIX: `cweb${suffix}:rl:`,
+      CERTSVC_JWT_SECRET: randomBytes(48).toString('base64'),
+      CERTSVC_CA_KEY_ENC_KEY: randomBytes(32).toString('hex'),
+      CERTSVC_LOCAL_AUTH_ENABLED: 'true',
+      CERTSVC_LOCAL_ADMIN_EMAIL: adminEmail,
+      CERTSVC_LOCAL_ADMIN_PASSWORD: adminPassword,
+      // The refresh cookie without `Secure`: the tests' pages are plain http on loopback.
+      CERTSVC_DEV_MODE: 'true',
+      CERTSVC_LOG_LEVEL: 'warn',
+      // The scenarios sign in and enroll many times a minute from one address.
+      CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE: '100000',
+      CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE: '100000',
+      CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: vendorPublicKey,
+      CERTSVC_OIDC_ISSUER: idp.issuer,
+      CERTSVC_OIDC_CLIENT_ID: SPA_CLIENT_ID,
+      CERTSVC_OIDC_REDIRECT_URIS: redirectUri,
+      CERTSVC_IMAGE_TAG: 'v-e2e',
+      // Webhooks on, delivered by the worker below every second; the endpoints the tests
+      // register are loopback HTTP receivers, which the request-forgery guard refuses unless
+      // told (docs/egress.md; the service's own webhook tests allow the same).
+      CERTSVC_WEBHOOKS_ENABLED: 'true',
+      CERTSVC_WEBHOOK_ENC_KEY: randomBytes(32).toString('hex'),
+      CERTSVC_WEBHOOK_POLL_SECONDS: '1',
+      CERTSVC_WEBHOOK_EGRESS_ALLOW_HTTP: 'true',
+      CERTSVC_WEBHOOK_EGRESS_ALLOW_LOCAL_DIAL: 'true',
+      CERTSVC_WEBHOOK_EGRESS_ALLOWLIST: '127.0.0.0/8',
+      // Issuer profiles may point at loopback (test-connection of an unreachable endpoint).
+      CERTSVC_ISSUER_EGRESS_ALLOW_LOCAL_DIAL: 'true',
+      CERTSVC_ISSUER_EGRESS_ALLOWLIST: '127.0.0.0/8',
+      SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
+    };
     const api = startNode(
       `certificate-api-${suffix}`,
       ['-r', '@swc-node/register', 'apps/certificate-service/src/main.ts'],
-      {
-        CERTSVC_HOST: '127.0.0.1',
-        CERTSVC_PORT: String(apiPort),
-        CERTSVC_DATABASE_URL: databaseUrl.toString(),
-        CERTSVC_REDIS_URL: redisUrl,
-        CERTSVC_RATE_LIMIT_KEY_PREFIX: `cweb${suffix}:rl:`,
-        CERTSVC_JWT_SECRET: randomBytes(48).toString('base64'),
-        CERTSVC_CA_KEY_ENC_KEY: randomBytes(32).toString('hex'),
-        CERTSVC_LOCAL_AUTH_ENABLED: 'true',
-        CERTSVC_LOCAL_ADMIN_EMAIL: adminEmail,
-        CERTSVC_LOCAL_ADMIN_PASSWORD: adminPassword,
-        // The refresh cookie without `Secure`: the tests' pages are plain http on loopback.
-        CERTSVC_DEV_MODE: 'true',
-        CERTSVC_LOG_LEVEL: 'warn',
-        // The scenarios sign in and enroll many times a minute from one address.
-        CERTSVC_LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-        CERTSVC_ENROLL_RATE_LIMIT_PER_MINUTE: '100000',
-        CERTSVC_AGENT_RATE_LIMIT_PER_MINUTE: '100000',
-        CERTSVC_LICENSE_VENDOR_PUBLIC_KEY: vendorPublicKey,
-        CERTSVC_OIDC_ISSUER: idp.issuer,
-        CERTSVC_OIDC_CLIENT_ID: SPA_CLIENT_ID,
-        CERTSVC_OIDC_REDIRECT_URIS: redirectUri,
-        CERTSVC_IMAGE_TAG: 'v-e2e',
-        SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
-      },
+      serviceEnv,
     );
     children.push(api);
     await waitForHttp(api, `http://127.0.0.1:${apiPort}/health`, 180_000);
+    // The worker delivers webhooks; it starts once the API has applied the migrations.
+    const worker = startNode(
+      `certificate-worker-${suffix}`,
+      ['-r', '@swc-node/register', 'apps/certificate-service/src/worker.ts'],
+      { ...serviceEnv, CERTSVC_LOG_LEVEL: 'info' },
+    );
+    children.push(worker);
     const web = startNode(`certificate-web-${suffix}`, ['apps/certificate-web/server/serve.mjs'], {
       CERTIFICATE_WEB_PORT: String(webPort),
       CERTSVC_API_URL: `http://127.0.0.1:${apiPort}`,
@@ -149,6 +169,7 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
     });
     children.push(web);
     await waitForHttp(web, `${webUrl}/healthz`, 30_000);
+    await waitForOutput(worker, 'worker ready', 120_000);
     return {
       env: {
         CERT_WEB_URL: webUrl,
@@ -163,5 +184,16 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
   } catch (error) {
     await teardown();
     throw error;
+  }
+}
+
+/** Waits until the process has printed `text` (its developer-mode log is not JSON). */
+async function waitForOutput(child: Child, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!child.output().includes(text)) {
+    if (child.process.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`${child.name}: no "${text}":\n${child.output().slice(-4000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -19,6 +19,11 @@ import { TamperBanner } from './pages/license/TamperBanner';
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage'));
 const RequestsPage = lazy(() => import('./pages/requests/RequestsPage'));
 const VersionsPage = lazy(() => import('./pages/versions/VersionsPage'));
+const SshPage = lazy(() => import('./pages/ssh/SshPage'));
+const KubernetesPage = lazy(() => import('./pages/kubernetes/KubernetesPage'));
+const NetworksPage = lazy(() => import('./pages/networks/NetworksPage'));
+const WebhooksPage = lazy(() => import('./pages/webhooks/WebhooksPage'));
+const IssuersPage = lazy(() => import('./pages/issuers/IssuersPage'));
 const LicensePage = lazy(() => import('./pages/license/LicensePage'));
 const AccessPage = lazy(() => import('./pages/access/AccessPage'));
 const AuditPage = lazy(() => import('./pages/audit/AuditPage'));
@@ -69,6 +74,11 @@ function Shell() {
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/requests" element={<RequestsPage />} />
             <Route path="/versions" element={<VersionsPage />} />
+            <Route path="/ssh" element={<SshPage />} />
+            <Route path="/kubernetes" element={<KubernetesPage />} />
+            <Route path="/networks" element={<NetworksPage />} />
+            <Route path="/webhooks" element={<WebhooksPage />} />
+            <Route path="/issuers" element={<IssuersPage />} />
             <Route path="/license" element={<LicensePage />} />
             <Route path="/access" element={<AccessPage />} />
             <Route path="/audit" element={<AuditPage />} />

@@ -21,5 +21,10 @@ export const NAVIGATION: NavEntry[] = [
   { path: '/license', label: 'nav.license', needs: 'read' },
   { path: '/settings', label: 'nav.settings', needs: 'read' },
   { path: '/access', label: 'nav.access', needs: 'admin' },
+  { path: '/ssh', label: 'nav.ssh', needs: 'read' },
+  { path: '/kubernetes', label: 'nav.kubernetes', needs: 'admin' },
+  { path: '/networks', label: 'nav.networks', needs: 'read' },
+  { path: '/webhooks', label: 'nav.webhooks', needs: 'admin' },
+  { path: '/issuers', label: 'nav.issuers', needs: 'admin' },
   { path: '/versions', label: 'nav.versions', needs: 'read' },
 ];

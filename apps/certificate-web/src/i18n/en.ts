@@ -1,4 +1,9 @@
 import { webUiEn } from '@platform/web-ui/core';
+import { sshEn } from '../pages/ssh/messages';
+import { kubernetesEn } from '../pages/kubernetes/messages';
+import { networksEn } from '../pages/networks/messages';
+import { webhooksEn } from '../pages/webhooks/messages';
+import { issuersEn } from '../pages/issuers/messages';
 import { accessEn } from '../pages/access/messages';
 import { auditEn } from '../pages/audit/messages';
 import { licenseEn } from '../pages/license/messages';
@@ -8,6 +13,11 @@ import { devicesEn } from '../pages/devices/messages';
 export const en = {
   // The shared components' messages (@platform/web-ui).
   ...webUiEn,
+  ...sshEn,
+  ...kubernetesEn,
+  ...networksEn,
+  ...webhooksEn,
+  ...issuersEn,
   ...licenseEn,
   ...accessEn,
   ...auditEn,

@@ -1,5 +1,10 @@
 import { webUiRu } from '@platform/web-ui/core';
 import type { MessageKey } from './en';
+import { sshRu } from '../pages/ssh/messages';
+import { kubernetesRu } from '../pages/kubernetes/messages';
+import { networksRu } from '../pages/networks/messages';
+import { webhooksRu } from '../pages/webhooks/messages';
+import { issuersRu } from '../pages/issuers/messages';
 import { accessRu } from '../pages/access/messages';
 import { auditRu } from '../pages/audit/messages';
 import { licenseRu } from '../pages/license/messages';
@@ -8,6 +13,11 @@ import { devicesRu } from '../pages/devices/messages';
 
 export const ru: Record<MessageKey, string> = {
   ...webUiRu,
+  ...sshRu,
+  ...kubernetesRu,
+  ...networksRu,
+  ...webhooksRu,
+  ...issuersRu,
   ...licenseRu,
   ...accessRu,
   ...auditRu,
