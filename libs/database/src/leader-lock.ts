@@ -9,6 +9,7 @@ import { advisoryLockKey, releaseAdvisoryLock } from './advisory-lock';
 export class LeaderLock {
   private readonly key: string;
   private session: QueryRunner | undefined;
+  private inFlight: Promise<boolean> | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -21,8 +22,19 @@ export class LeaderLock {
     return this.session !== undefined;
   }
 
-  /** True when this process leads: keeps the lock it holds, or takes it when it is free. */
-  async acquire(): Promise<boolean> {
+  /**
+   * True when this process leads: keeps the lock it holds, or takes it when it is free.
+   * Concurrent calls share one check (one query at a time on the lock's session, and no
+   * second session competing with the first for the same lock).
+   */
+  acquire(): Promise<boolean> {
+    this.inFlight ??= this.check().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  private async check(): Promise<boolean> {
     if (this.session) {
       if (await this.stillConnected(this.session)) return true;
       await this.drop();

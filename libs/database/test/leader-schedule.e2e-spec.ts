@@ -51,6 +51,36 @@ describe('Leader lock - replicas of one worker against one database (real Postgr
     await b.release();
   });
 
+  it('answers concurrent acquires of one replica alike, with one session and no overlapping query', async () => {
+    const source = await replica('leader-concurrent');
+    const a = new LeaderLock(source, LOCK);
+    const warnings: string[] = [];
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation((w) => {
+      warnings.push(String(w));
+    });
+    try {
+      expect(await Promise.all([a.acquire(), a.acquire(), a.acquire()])).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      // Held: concurrent keep-alive checks share one query on the lock's session.
+      expect(await Promise.all([a.acquire(), a.acquire(), a.acquire()])).toEqual([
+        true,
+        true,
+        true,
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(warnings.filter((w) => /already executing a query/.test(w))).toEqual([]);
+    const b = new LeaderLock(await replica('leader-b'), LOCK);
+    expect(await b.acquire()).toBe(false);
+    await a.release();
+    expect(await b.acquire()).toBe(true);
+    await b.release();
+  });
+
   it('hands leadership over when the leader’s connection ends (a crashed replica)', async () => {
     const a = new LeaderLock(await replica('leader-a'), LOCK);
     const b = new LeaderLock(await replica('leader-b'), LOCK);
