@@ -38,6 +38,8 @@ export interface ReplicaStack {
   apis: ApiReplica[];
   workers: WorkerReplica[];
   runner: ServiceProcess;
+  /** The environment every process got (ports aside). */
+  env: Record<string, string>;
   /** Every process still running stopped, the database and the storage removed. */
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function startReplicaStack(options: {
   const apis: ApiReplica[] = [];
   const workers: WorkerReplica[] = [];
   let runner: ServiceProcess | undefined;
+  let env: Record<string, string> = {};
   const close = async () => {
     await Promise.all([...apis, ...workers].map((r) => r.process.kill()));
     await runner?.stop();
@@ -71,7 +74,7 @@ export async function startReplicaStack(options: {
       PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE: '600000',
     });
     runner = started.runner;
-    const env: Record<string, string> = {
+    env = {
       DATABASE_URL: db.url,
       REDIS_URL: testRedisUrl(),
       HOST: '127.0.0.1',
@@ -113,7 +116,7 @@ export async function startReplicaStack(options: {
     await close();
     throw error;
   }
-  return { db, apis, workers, runner, close };
+  return { db, apis, workers, runner, env, close };
 }
 
 /** The worker's periodic-task line (logged once its module graph has started). */

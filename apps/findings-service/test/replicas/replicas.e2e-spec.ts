@@ -4,6 +4,18 @@ import { join } from 'node:path';
 import { waitFor } from '@platform/testing';
 import { Client } from 'pg';
 import request from 'supertest';
+import { publisherKey } from '@platform/plugin-protocol/testing';
+import { loadFindingsConfig } from '../../src/app/config/findings-config';
+import {
+  BUILD_TIMEOUT_MS,
+  buildCatalogPlugin,
+  type SignedCatalogPlugin,
+} from '../catalog-plugins/support/catalog-plugin-lab';
+import {
+  networkSarif,
+  seedInstalledPlugin,
+} from '../catalog-plugins/support/installed-plugin-seed';
+import { startMetabaseStandIn, type MetabaseStandIn } from '../catalog-plugins/support/stand-ins';
 import { bearer } from '../support/catalog';
 import { freshProduct, type Product } from '../support/findings-seed';
 import { uploadReport, waitForReport } from '../support/reports';
@@ -40,6 +52,12 @@ let admin: Login;
 let product: Product;
 let dir: string;
 let recordFile: string;
+const publisher = publisherKey();
+/** The CMDB enricher (a catalog plugin, built once into the component cache). */
+let cmdb: SignedCatalogPlugin;
+/** Its CMDB: a Metabase stand-in that records every table read. */
+let metabase: MetabaseStandIn;
+const CMDB_KEY = 'mb_replicas_key_1';
 
 const api = (i: number): ApiReplica => stack.apis[i % stack.apis.length];
 /** The deadline check's line (`sla-check: ...`), one per run. */
@@ -48,7 +66,7 @@ const slaRuns = (w: WorkerReplica) => w.process.output().split('sla-check: ').le
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'findings-replicas-'));
   recordFile = join(dir, 'delivered-keys');
-  stack = await startReplicaStack({
+  const starting = startReplicaStack({
     apiCount: 2,
     workerCount: 2,
     env: {
@@ -62,16 +80,36 @@ beforeAll(async () => {
       NOTIFICATION_LEASE_SECONDS: '5',
     },
   });
+  [cmdb, stack] = await Promise.all([
+    buildCatalogPlugin('cmdb-enricher', publisher.privateKey).catch(async (error: unknown) => {
+      await (await starting).close();
+      throw error;
+    }),
+    starting,
+  ]);
+  metabase = await startMetabaseStandIn(
+    {
+      databaseId: 3,
+      tableId: 17,
+      columns: ['ip_address', 'owner', 'env'],
+      rows: [
+        ['10.30.0.1', 'team-web', 'prod'],
+        ['10.30.0.2', 'team-db', 'staging'],
+      ],
+    },
+    CMDB_KEY,
+  );
   db = new Client({ connectionString: stack.db.url });
   await db.connect();
   admin = await loginAdmin(api(0).t);
   product = await freshProduct(api(1).t, admin);
   await seedRecordingChannel(db, product.project_id, recordFile);
-}, BOOT_TIMEOUT_MS);
+}, BOOT_TIMEOUT_MS + BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await db?.end();
   await stack?.close();
+  await metabase?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -188,6 +226,78 @@ describe('Two API and two worker replicas of the findings service', () => {
     expect(deliveries.filter((d) => d.kind === 'new_findings').length).toBeGreaterThanOrEqual(1);
     const keys = recordedKeys();
     expect(keys.sort()).toEqual(deliveries.map((d) => d.idempotency_key).sort());
+  });
+
+  it('enrichment: reports through both APIs are enriched once each, by whichever worker takes the job', async () => {
+    const enricher = await seedInstalledPlugin(
+      { config: loadFindingsConfig(stack.env, 'api') },
+      cmdb,
+      {
+        publicKeyPem: publisher.publicKeyPem,
+        settings: {
+          cmdb_base_url: metabase.url,
+          database_id: 3,
+          servers_table_id: 17,
+          column_to_tag_key: { owner: 'owner', env: 'environment' },
+        },
+        secrets: { api_token: CMDB_KEY },
+      },
+    );
+    try {
+      const products = [
+        await freshProduct(api(0).t, admin, product.project_id),
+        await freshProduct(api(1).t, admin, product.project_id),
+      ];
+      const ips = ['10.30.0.1', '10.30.0.2', '10.99.0.9'];
+      const before = metabase.requests.length;
+      const reports = await Promise.all(
+        products.map((p, i) =>
+          uploadReport(
+            api(i).t,
+            bearer(admin),
+            p.id,
+            networkSarif(3, (n) => ips[n] as string),
+          ),
+        ),
+      );
+      for (const [i, id] of reports.entries()) {
+        expect(await waitForReport(api(i + 1).t, bearer(admin), id)).toMatchObject({
+          status: 'completed',
+        });
+      }
+      const tagged = () =>
+        db.query<{ product_id: string; ip: string; enrichment_tags: string[] }>(
+          `SELECT product_id::text, ip, enrichment_tags FROM findings
+            WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, ip`,
+          [products.map((p) => p.id)],
+        );
+      await waitFor(
+        async () => {
+          const { rows } = await tagged();
+          expect(rows.filter((r) => r.enrichment_tags.length > 0)).toHaveLength(4);
+        },
+        { timeoutMs: 60_000, intervalMs: 250, what: 'both reports enriched' },
+      );
+      // Two more deadline checks: a second run of a job would have read the table again.
+      const runs = Math.max(...stack.workers.map(slaRuns));
+      await waitFor(
+        () => expect(Math.max(...stack.workers.map(slaRuns))).toBeGreaterThanOrEqual(runs + 2),
+        { timeoutMs: 20_000, intervalMs: 250, what: 'two more deadline checks' },
+      );
+      // One job per report and enricher: the table read once for each report.
+      expect(metabase.requests.slice(before)).toEqual(['POST /api/dataset', 'POST /api/dataset']);
+      const { rows } = await tagged();
+      expect(rows.map((r) => [r.ip, r.enrichment_tags])).toEqual(
+        products.flatMap(() => [
+          ['10.30.0.1', ['environment:prod', 'owner:team-web']],
+          ['10.30.0.2', ['environment:staging', 'owner:team-db']],
+          ['10.99.0.9', []],
+        ]),
+      );
+    } finally {
+      // The storm below has no addresses to enrich.
+      await db.query(`UPDATE installed_plugins SET enabled = false WHERE id = $1`, [enricher]);
+    }
   });
 
   it('one API and the leading worker killed (SIGKILL) mid-ingestion: every report processed once, every notification delivered once', async () => {
