@@ -48,7 +48,9 @@ test.describe('certificates', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('combobox', { name: 'Reason' }).click();
     await page.getByRole('option', { name: 'keyCompromise' }).click();
+    // The confirmation dialog (the same one the device card uses) with the reason list.
     await expectAccessible(page, 'certificate revoke dialog');
+    await screenshot(page, 'certificate-revoke-dialog');
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await expect(row.getByTestId('certificate-status')).toHaveText('revoked');
     await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
