@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call, callVoid, type Schemas } from '../../api/client';
+export { formatMappings, parseMappings } from './group-mappings';
 
 export type Cluster = Schemas['K8sClusterDto'];
-export type GroupMapping = Schemas['K8sGroupMappingDto'];
+export type { GroupMapping } from './group-mappings';
 export type ClusterInput = Schemas['CreateK8sClusterDto'];
 
 export const useClusters = () =>
@@ -19,28 +20,3 @@ export const updateCluster = (id: string, body: Schemas['UpdateK8sClusterDto']) 
 
 export const deleteCluster = (id: string) =>
   callVoid(api.DELETE('/api/v1/admin/k8s-clusters/{id}', { params: { path: { id } } }));
-
-const SOURCES: GroupMapping['source'][] = ['any', 'role', 'alias', 'user'];
-
-/** One mapping a line: `any = group`, or `<role|alias|user>:<value> = group`. */
-export function formatMappings(groups: GroupMapping[]): string {
-  return groups
-    .map((g) => `${g.source === 'any' ? 'any' : `${g.source}:${g.value}`} = ${g.group}`)
-    .join('\n');
-}
-
-/** The mappings of `formatMappings`' text, or the first line that is not one. */
-export function parseMappings(text: string): GroupMapping[] | { badLine: string } {
-  const out: GroupMapping[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (!line) continue;
-    const m = /^([a-z]+)(?::(\S+))?\s*=\s*(\S+)$/.exec(line);
-    const source = m?.[1] as GroupMapping['source'] | undefined;
-    if (!m || !source || !SOURCES.includes(source) || (source === 'any') !== !m[2]) {
-      return { badLine: line };
-    }
-    out.push({ source, value: m[2] ?? '', group: m[3] ?? '' });
-  }
-  return out;
-}
