@@ -58,8 +58,9 @@ beforeAll(async () => {
       CERTSVC_SCEP_POLL_SECONDS: '1',
       CERTSVC_KEYHOLDER_RATE_LIMIT_PER_MINUTE: String(KEYHOLDER_LIMIT),
       CERTSVC_WEBHOOK_POLL_SECONDS: '1',
-      // A dead worker's claims expire after ceil(400 / 16) x 0.4 s + 5 s = 15 s.
-      CERTSVC_WEBHOOK_EGRESS_TIMEOUT_MS: '400',
+      // A dead worker's claims expire after ceil(400 / 16) x 1 s + 5 s = 30 s. (At 400 ms, a
+      // loaded machine timed a send out, and its retry came 30 s later.)
+      CERTSVC_WEBHOOK_EGRESS_TIMEOUT_MS: '1000',
     },
   });
   db = new Client({ connectionString: stack.db.url });
@@ -75,7 +76,7 @@ beforeAll(async () => {
     .set(...bearer(admin))
     .send({ url: receiver.url('/hooks') })
     .expect(201);
-  receiver.on('/hooks', () => ({ status: 200, delayMs: 50 }));
+  receiver.on('/hooks', () => ({ status: 200, delayMs: 20 }));
 }, BOOT_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -297,6 +298,8 @@ describe('Two API and two worker replicas of the certificate service', () => {
     }
   });
 
+  // Up to 180 s: the dead leader's lease (30 s), and a send timed out on a loaded machine is
+  // retried after the 30 s back-off.
   it('one API and the leading worker killed (SIGKILL) mid-flow: every enrollment approved and issued once, every webhook delivered', async () => {
     // Periodic work runs on the leader only: one worker exports task runs, the other none.
     const leader = await waitFor(
@@ -379,7 +382,7 @@ describe('Two API and two worker replicas of the certificate service', () => {
         );
         expect(left[0].n).toBe(0);
       },
-      { timeoutMs: 45_000, intervalMs: 250, what: 'every webhook delivered' },
+      { timeoutMs: 90_000, intervalMs: 250, what: 'every webhook delivered' },
     );
     expect(taskRuns(follower).length).toBeGreaterThan(0);
     const { rows: deliveries } = await db.query<{
@@ -399,7 +402,7 @@ describe('Two API and two worker replicas of the certificate service', () => {
       );
       expect({ type, count: of.length }).toEqual({ type, count: COUNT });
     }
-  });
+  }, 180_000);
 });
 
 /** The spans of periodic-task runs (`task.name`) a worker exported. */
