@@ -1,4 +1,4 @@
-import { Badge, CloseButton, Group, Paper, Table, Title } from '@mantine/core';
+import { Badge, CloseButton, Group, Paper, Table, Text, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
 import type { BulkRow, CertificateRequest } from './requests-api';
@@ -29,7 +29,13 @@ export function Outcome({ row }: { row: BulkRow }) {
   );
 }
 
-/** The results of the last bulk approve or reject, a row per request, refusals first. */
+/** Rows the results table shows at most (thousands of rows would slow the page down). */
+export const RESULT_ROWS_SHOWN = 1000;
+
+/**
+ * The results of the last bulk approve or reject, a row per request, refusals first; of a
+ * very large batch the first RESULT_ROWS_SHOWN rows (the summary counts them all).
+ */
 export function BulkResults({
   rows,
   requests,
@@ -41,9 +47,9 @@ export function BulkResults({
 }) {
   const { t } = useI18n();
   const failed = rows.filter((r) => r.status === 'error').length;
-  const ordered = [...rows].sort(
-    (a, b) => Number(b.status === 'error') - Number(a.status === 'error'),
-  );
+  const ordered = [...rows]
+    .sort((a, b) => Number(b.status === 'error') - Number(a.status === 'error'))
+    .slice(0, RESULT_ROWS_SHOWN);
   return (
     <Paper withBorder p="sm" component="section" aria-label={t('requests.outcome')}>
       <Group justify="space-between" mb="xs">
@@ -80,6 +86,11 @@ export function BulkResults({
           })}
         </Table.Tbody>
       </Table>
+      {rows.length > ordered.length && (
+        <Text size="sm" mt="xs">
+          {t('requests.resultsShown', { shown: ordered.length, total: rows.length })}
+        </Text>
+      )}
     </Paper>
   );
 }

@@ -8,6 +8,7 @@ import { useI18n } from '../../i18n/i18n';
 import { ConflictsDialog, RejectDialog } from './BulkDialogs';
 import { BulkResults } from './BulkResults';
 import { RequestFilterBar } from './RequestFilterBar';
+import { SelectAllMatching } from './SelectAllMatching';
 import { readFilters, writeFilters } from './request-filters';
 import { exportCsv, useRequestList, type CertificateRequest } from './requests-api';
 import { useBulkActions } from './use-bulk-actions';
@@ -25,7 +26,13 @@ export default function RequestsPage() {
   const filters = readFilters(search);
   const list = useRequestList(filters);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const bulk = useBulkActions(() => setSelected(new Set()));
+  // "Select all N matching": every matching pending id, newest first (select-all.ts).
+  const [matching, setMatching] = useState<string[] | null>(null);
+  const clearSelection = () => {
+    setSelected(new Set());
+    setMatching(null);
+  };
+  const bulk = useBulkActions(clearSelection);
   const [csvError, setCsvError] = useState<unknown>(null);
   const mayApprove = can(user, 'approve');
   const mayReject = can(user, 'admin');
@@ -34,8 +41,14 @@ export default function RequestsPage() {
   // Everything seen in this view, for the results panel (rows leave the pending list).
   const [known] = useState(() => new Map<string, CertificateRequest>());
   for (const row of rows) known.set(row.id, row);
-  // Selected ids in the table's order (newest first), as the person sees them.
-  const chosen = rows.filter((r) => selected.has(r.id)).map((r) => r.id);
+  // Selected ids in the table's order (newest first), as the person sees them: all matching
+  // ones when chosen so (minus those unticked since), then loaded rows ticked besides.
+  const chosen = useMemo(() => {
+    const ids = matching ? matching.filter((id) => selected.has(id)) : [];
+    const taken = new Set(ids);
+    for (const r of rows) if (selected.has(r.id) && !taken.has(r.id)) ids.push(r.id);
+    return ids;
+  }, [matching, rows, selected]);
 
   const download = async () => {
     setCsvError(null);
@@ -95,7 +108,7 @@ export default function RequestsPage() {
         key={search.toString()}
         filters={filters}
         onChange={(next) => {
-          setSelected(new Set());
+          clearSelection();
           setSearch(writeFilters(next));
         }}
       />
@@ -107,7 +120,23 @@ export default function RequestsPage() {
           {t('requests.exportCsv')}
         </Button>
         {(mayApprove || mayReject) && (
-          <Text size="sm">{t('requests.selected', { count: chosen.length })}</Text>
+          <Text size="sm" data-testid="requests-selected">
+            {t('requests.selected', { count: chosen.length })}
+          </Text>
+        )}
+        {(mayApprove || mayReject) && (
+          <SelectAllMatching
+            filters={filters}
+            total={total}
+            selectedCount={chosen.length}
+            disabled={busy}
+            onSelect={(requests) => {
+              for (const r of requests) known.set(r.id, r);
+              setMatching(requests.map((r) => r.id));
+              setSelected(new Set(requests.map((r) => r.id)));
+            }}
+            onClear={clearSelection}
+          />
         )}
         {mayApprove && (
           <Button

@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, ApiError, authFetch, call, toApiError, type Schemas } from '../../api/client';
+import { bulkSizes } from './bulk-sizes';
 import { inChunks } from './chunks';
 import { toQuery, type RequestFilters } from './request-filters';
 
@@ -12,8 +13,6 @@ export type BulkRow = ApprovalRow | RejectionRow;
 
 /** Rows per page of the queue (the API allows 500). */
 export const PAGE_SIZE = 100;
-/** Ids per approve/reject call: progress between calls (the API allows 5 000). */
-export const CHUNK_SIZE = 500;
 
 export function useRequestList(filters: RequestFilters) {
   return useInfiniteQuery({
@@ -47,7 +46,7 @@ export function approveRequests(
 ): Promise<ApprovalRow[]> {
   return inChunks(
     ids,
-    CHUNK_SIZE,
+    bulkSizes().chunk,
     async (chunk) => {
       try {
         const answer = await call(
@@ -72,7 +71,7 @@ export function rejectRequests(
 ): Promise<RejectionRow[]> {
   return inChunks(
     ids,
-    CHUNK_SIZE,
+    bulkSizes().chunk,
     async (chunk) =>
       (
         await call(
