@@ -37,14 +37,16 @@ lane1=$!
   check typecheck-certificate-web npx tsc -p apps/certificate-web/tsconfig.json --noEmit
   check typecheck-certificate-web-e2e npx tsc -p apps/certificate-web/e2e/tsconfig.json
   check typecheck-web-ui npx tsc -p libs/web-ui/tsconfig.json --noEmit
-  check lint-rest npx eslint apps libs deploy --max-warnings=0 \
+  # deploy/images/*.Containerfile say what the image recipe says (tools/images/images.json).
+  check containerfiles node tools/images/containerfiles.mjs --check
+  check lint-rest npx eslint apps libs deploy tools/images --max-warnings=0 \
     --ignore-pattern 'apps/findings-service/**' --ignore-pattern 'apps/certificate-service/**'
 } &
 lane2=$!
 wait "$lane1" "$lane2" || true
 
 for name in lint-services typecheck typecheck-web typecheck-certificate-web \
-  typecheck-certificate-web-e2e typecheck-web-ui lint-rest; do
+  typecheck-certificate-web-e2e typecheck-web-ui containerfiles lint-rest; do
   [ -f "$status_dir/$name" ] || exit 1
 done
 echo "static-checks: lint and typecheck of every project passed"
