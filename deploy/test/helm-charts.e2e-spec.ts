@@ -266,6 +266,41 @@ describe('what the values files switch on', () => {
     expect(passthrough.spec?.tls).toBeUndefined();
   });
 
+  it('findings API and worker share one ReadWriteMany volume for uploaded reports (REPORT_STORAGE_DIR)', () => {
+    const made = template('findings-service', []);
+    const claim = made.find(
+      (o) => label(o) === 'PersistentVolumeClaim/rel-findings-service-reports',
+    );
+    expect((claim as unknown as { spec: { accessModes: string[] } }).spec.accessModes).toEqual([
+      'ReadWriteMany',
+    ]);
+    const named = template('findings-service', [
+      '--set',
+      'reportStorage.existingClaim=reports-rwx',
+    ]);
+    expect(byKind(named, 'PersistentVolumeClaim')).toEqual([]);
+    for (const [objects, claimName] of [
+      [made, 'rel-findings-service-reports'],
+      [named, 'reports-rwx'],
+    ] as const) {
+      for (const role of ['api', 'worker']) {
+        const pod = deployment(objects, `rel-findings-service-${role}`).spec?.template.spec;
+        expect(pod?.containers[0].env).toContainEqual({
+          name: 'REPORT_STORAGE_DIR',
+          value: '/var/lib/findings/reports',
+        });
+        expect(pod?.containers[0].volumeMounts).toContainEqual({
+          name: 'reports',
+          mountPath: '/var/lib/findings/reports',
+        });
+        expect(pod?.volumes).toContainEqual({
+          name: 'reports',
+          persistentVolumeClaim: { claimName },
+        });
+      }
+    }
+  });
+
   it('the certificate web UI and API are told the same release tag (CERTSVC_IMAGE_TAG)', () => {
     const objects = template('certificate-service', ['--set', 'global.imageTag=0.33.9']);
     for (const role of ['api', 'worker', 'web']) {

@@ -8,6 +8,7 @@ import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { Secret } from 'kubernetes-models/v1/Secret';
@@ -28,6 +29,7 @@ const MODELS: Record<string, Model> = {
   'v1/ConfigMap': ConfigMap as unknown as Model,
   'v1/Secret': Secret as unknown as Model,
   'v1/Service': Service as unknown as Model,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim as unknown as Model,
   'apps/v1/Deployment': Deployment as unknown as Model,
   'batch/v1/Job': Job as unknown as Model,
   'networking.k8s.io/v1/Ingress': Ingress as unknown as Model,

@@ -152,3 +152,22 @@ imagePullSecrets:
     defaultMode: 288 # 0440: the fsGroup may read
 {{- end }}
 {{- end -}}
+
+{{/* The API's and worker's volumes: the shared report storage, then `secretFiles`. */}}
+{{- define "findings.reportStorageEnv" -}}
+- name: REPORT_STORAGE_DIR
+  value: {{ .Values.reportStorage.mountPath | quote }}
+{{- end -}}
+
+{{- define "findings.dataMounts" -}}
+- name: reports
+  mountPath: {{ .Values.reportStorage.mountPath }}
+{{- include "findings.secretFileMounts" . }}
+{{- end -}}
+
+{{- define "findings.dataVolumes" -}}
+- name: reports
+  persistentVolumeClaim:
+    claimName: {{ .Values.reportStorage.existingClaim | default (printf "%s-reports" (include "findings.fullname" .)) }}
+{{- include "findings.secretFileVolumes" . }}
+{{- end -}}
