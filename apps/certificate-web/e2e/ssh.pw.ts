@@ -151,6 +151,12 @@ test('an approver sees SSH and networks without admin parts and no Kubernetes; a
   await expect(row).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Add network' })).toHaveCount(0);
   await expect(row.getByRole('button')).toHaveCount(0);
+  // The list as CSV, readable by the approver too.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  let csv = '';
+  for await (const chunk of await (await download).createReadStream()) csv += String(chunk);
+  expect(csv).toContain(network.name);
   await expectAccessible(page, 'networks as approver');
   await screenshot(page, 'networks-approver');
 

@@ -6,7 +6,13 @@ import { can } from '../../access';
 import { useSession } from '../../auth/useSession';
 import { useI18n } from '../../i18n/i18n';
 import { NetworkDialog } from './NetworkDialog';
-import { deleteNetwork, setNetworkEnabled, useNetworks, type Network } from './networks-api';
+import {
+  deleteNetwork,
+  networksCsv,
+  setNetworkEnabled,
+  useNetworks,
+  type Network,
+} from './networks-api';
 
 /** Corporate network profiles: readable by every role; created, changed and deleted by cert-admin. */
 export default function NetworksPage() {
@@ -22,6 +28,19 @@ export default function NetworksPage() {
     mutationFn: (n: Network) => setNetworkEnabled(n.id, !n.enabled),
     onSuccess: refresh,
   });
+  const [csvError, setCsvError] = useState<unknown>(null);
+  const download = async () => {
+    setCsvError(null);
+    try {
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(await networksCsv());
+      link.download = 'networks.csv';
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (error) {
+      setCsvError(error);
+    }
+  };
   const columns: Column<Network>[] = [
     { key: 'name', header: t('networks.name'), cell: (n) => n.name },
     { key: 'kind', header: t('networks.kindLabel'), cell: (n) => t(`networks.kind.${n.kind}`) },
@@ -82,9 +101,14 @@ export default function NetworksPage() {
         <Title order={1} size="h3">
           {t('networks.title')}
         </Title>
-        {admin && <Button onClick={() => setEditing('new')}>{t('networks.create')}</Button>}
+        <Group gap="xs">
+          <Button variant="default" onClick={() => void download()}>
+            {t('networks.exportCsv')}
+          </Button>
+          {admin && <Button onClick={() => setEditing('new')}>{t('networks.create')}</Button>}
+        </Group>
       </Group>
-      <ErrorAlert error={networks.error ?? remove.error ?? toggle.error} />
+      <ErrorAlert error={networks.error ?? remove.error ?? toggle.error ?? csvError} />
       {networks.isPending ? (
         <Loading />
       ) : (

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, call, callVoid, type Schemas } from '../../api/client';
+import { api, authFetch, call, callVoid, toApiError, type Schemas } from '../../api/client';
 
 export type Network = Schemas['NetworkDto'];
 export type NetworkInput = Schemas['CreateNetworkDto'];
@@ -48,4 +48,13 @@ export async function updateNetwork(
       }),
     );
   }
+}
+
+/** `GET /admin/networks.csv` (every role): the list as the service writes it, for a download. */
+export async function networksCsv(): Promise<Blob> {
+  const response = await authFetch(
+    new Request(`${window.location.origin}/api/v1/admin/networks.csv`),
+  );
+  if (!response.ok) throw toApiError(response, await response.json().catch(() => undefined));
+  return new Blob([await response.text()], { type: 'text/csv;charset=utf-8' });
 }
