@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { stackVar } from '@platform/web-ui/e2e';
 import {
@@ -138,6 +139,17 @@ test.describe('devices and the device card', () => {
     await page.goto(`${webUrl()}/devices?serial=${device.serial}&blocked=true`);
     await expect(page.getByTestId('device-row')).toContainText('blocked');
     await expectAccessible(page, 'device list');
+    // Export CSV of the filtered view: this one device, blocked.
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const lines = readFileSync(await csv.path(), 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(device.serial);
+    expect(lines[1]).toContain('true');
     await screenshot(page, 'devices-list');
     await page.getByRole('link', { name: device.serial }).click();
 

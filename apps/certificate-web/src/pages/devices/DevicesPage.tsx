@@ -1,10 +1,12 @@
 import { Anchor, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ErrorAlert, formatDate, Loading, PagedTable, type Column } from '@platform/web-ui';
+import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { pathsApiV1DevicesGetParametersQueryPurposeValues as PURPOSES } from '../../api/schema.gen';
 import { useI18n } from '../../i18n/i18n';
 import {
+  download,
   readDeviceFilters,
   useDeviceList,
   writeDeviceFilters,
@@ -21,6 +23,11 @@ export default function DevicesPage() {
   const list = useDeviceList(filters);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
   const total = list.data?.pages[0]?.total ?? 0;
+  // The CSV of the filtered view (the route gives up to 100 000 rows, newest first).
+  const csv = useMutation({
+    mutationFn: () =>
+      download(`/api/v1/devices.csv?${writeDeviceFilters(filters).toString()}`, 'devices.csv'),
+  });
   const columns: Column<Device>[] = [
     {
       key: 'serial',
@@ -69,10 +76,15 @@ export default function DevicesPage() {
         filters={filters}
         onChange={(next) => setSearch(writeDeviceFilters(next))}
       />
-      <Text size="sm" data-testid="devices-total">
-        {t('devices.total', { shown: rows.length, total })}
-      </Text>
-      <ErrorAlert error={list.error} />
+      <Group gap="xs">
+        <Text size="sm" data-testid="devices-total">
+          {t('devices.total', { shown: rows.length, total })}
+        </Text>
+        <Button size="xs" variant="default" loading={csv.isPending} onClick={() => csv.mutate()}>
+          {t('devices.exportCsv')}
+        </Button>
+      </Group>
+      <ErrorAlert error={list.error ?? csv.error} />
       {list.isPending ? (
         <Loading />
       ) : (
