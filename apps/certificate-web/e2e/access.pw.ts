@@ -33,6 +33,7 @@ test('a service-account token is shown once; an administrator changes a role and
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('checkbox', { name: 'Viewer' }).uncheck();
   await dialog.getByRole('checkbox', { name: 'Approver' }).check();
+  await expect(dialog).toHaveCSS('opacity', '1');
   await expectAccessible(page, 'roles dialog');
   await dialog.getByRole('button', { name: 'Save roles' }).click();
   await expect(row.getByTestId('user-roles')).toHaveText('Approver');

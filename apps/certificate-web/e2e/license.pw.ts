@@ -109,6 +109,8 @@ test('an administrator activates a .lic file and sets the seat step; after the l
   await page.getByRole('button', { name: 'Re-anchor' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Re-anchor the usage ledger?');
+  // axe on the dialog once its opening transition is over (colours are blended while it fades in).
+  await expect(dialog).toHaveCSS('opacity', '1');
   await expectAccessible(page, 'reanchor confirmation');
   await dialog.getByRole('button', { name: 'Re-anchor' }).click();
   await expect(page.getByTestId('reanchor-result')).toContainText('Ledger re-anchored');

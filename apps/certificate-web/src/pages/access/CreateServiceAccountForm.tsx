@@ -32,6 +32,8 @@ export function CreateServiceAccountForm({
       setPurposes(['wifi']);
       setDays(0);
       onCreated(account);
+      // The token lives only in the panel's one-time display, not in the mutation's cache.
+      create.reset();
     },
   });
   const submit = (event: FormEvent) => {
