@@ -125,6 +125,28 @@ async function signIn(page: Page, webUrl: string): Promise<void> {
 }
 
 /**
+ * In every page: when the first queue row entered the DOM (a MutationObserver, in-page time,
+ * not Playwright's polling) and the main thread's time in long tasks (> 50 ms) — the client's
+ * own work.
+ */
+const FIRST_ROW_PROBE = `(() => {
+  globalThis.__longTasks = 0;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) globalThis.__longTasks += e.duration;
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  const watch = new MutationObserver(() => {
+    if (document.querySelector('[data-testid="request-row"]')) {
+      globalThis.__firstRowAt = performance.now();
+      watch.disconnect();
+    }
+  });
+  document.addEventListener('DOMContentLoaded', () =>
+    watch.observe(document.body, { subtree: true, childList: true }));
+})()`;
+
+/**
  * When the page's own requests ended (ms after navigation start, the browser's resource timing):
  * the HTML, the last script, the session refresh, the list call — where the first rows' time
  * goes (the page, the session, the list route).
@@ -134,6 +156,8 @@ async function loadPhases(page: Page): Promise<Record<string, number>> {
     const out = {};
     const nav = performance.getEntriesByType('navigation')[0];
     if (nav) out.html = nav.responseEnd;
+    if (globalThis.__firstRowAt) out['row drawn'] = globalThis.__firstRowAt;
+    out['main thread busy (long tasks)'] = globalThis.__longTasks ?? 0;
     for (const e of performance.getEntriesByType('resource')) {
       const path = new URL(e.name).pathname;
       const name = path.endsWith('.js') ? 'scripts' : path.startsWith('/api/v1/requests') ? 'list'
@@ -246,6 +270,7 @@ async function main(): Promise<void> {
         viewport: { width: 1400, height: 900 },
         locale: 'en-GB',
       });
+      await page.addInitScript(FIRST_ROW_PROBE);
       await signIn(page, webUrl);
 
       // 1. First rows of the queue (all 50 000 pending) after a full page load.
