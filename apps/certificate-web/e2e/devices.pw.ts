@@ -13,6 +13,7 @@ import {
   webUrl,
   Api,
 } from './support/fixtures';
+import { restoreLicense, saveLicense, type SavedLicense } from './support/license-state';
 
 /** A device with two active Wi-Fi certificates (the first one superseded by a renewal). */
 async function deviceWithTwoCertificates(api: Api) {
@@ -58,9 +59,10 @@ function revokeRow(page: Page, serial: string) {
 }
 
 test.describe('devices and the device card', () => {
+  let saved: SavedLicense;
   test.beforeAll(async ({ request }) => {
-    // Room for this file's devices (the free mode allows 50 for the whole run); only when
-    // short, so the license another file left stays as it is.
+    // This file changes the license (room for its devices, seats): put back in afterAll.
+    saved = await saveLicense();
     const api = await new Api(request).as(admin.email(), admin.password());
     const status = await api.send<{ active_count: number; max_devices: number }>(
       'GET',
@@ -68,6 +70,9 @@ test.describe('devices and the device card', () => {
     );
     if (status.max_devices - status.active_count < 10)
       await api.license(status.active_count + 1000);
+  });
+  test.afterAll(async ({ request }) => {
+    await restoreLicense(await new Api(request).as(admin.email(), admin.password()), saved);
   });
 
   test('an admin revokes a device and sees the partial result when one certificate fails, then completes it and unblocks', async ({
@@ -231,6 +236,41 @@ test.describe('devices and the device card', () => {
     await expect(directives.getByTestId('directive-row')).toContainText('pending');
     // (axe checked the admin's card in the token state above and in the revoke scenario)
     await screenshot(page, 'device-card-admin');
+  });
+
+  test('the card warns of purposes without a free license seat, and an assignment the seats refuse shows the code', async ({
+    page,
+    api,
+  }) => {
+    const device = await api.enroll(unique('SEAT'));
+    const status = await api.send<{
+      active_count: number;
+      purpose_seats: { purpose: string; used: number }[];
+    }>('GET', '/api/v1/license/status');
+    const wifiUsed = status.purpose_seats.find((s) => s.purpose === 'wifi')?.used ?? 0;
+    // Seats for Wi-Fi only: every other purpose has none left.
+    await api.license(status.active_count + 1000, { wifi: wifiUsed + 100 });
+    await signIn(page, admin.email(), admin.password());
+    await openCard(page, device.serial);
+    const row = (purpose: string) =>
+      page.locator(`[data-testid="purpose-row"][data-purpose="${purpose}"]`);
+    await expect(row('wifi')).toContainText(`${wifiUsed} of ${wifiUsed + 100} used`);
+    await expect(row('wifi').getByTestId('seat-warning')).toHaveCount(0);
+    await expect(row('vpn').getByTestId('seat-warning')).toHaveText(
+      'no seat left: a new certificate for this purpose may be refused',
+    );
+    await row('vpn').getByRole('checkbox', { name: 'Assigned: VPN' }).check();
+    await page.getByRole('button', { name: 'Save overrides' }).click();
+    await expect(page.getByTestId('device-purposes').getByTestId('api-error')).toContainText(
+      'license_purpose_limit',
+    );
+    await expectAccessible(page, 'device seat warnings');
+    await screenshot(page, 'device-seats');
+    const after = await api.send<{ items: { assigned_purposes: string[] }[] }>(
+      'GET',
+      `/api/v1/devices?serial=${device.serial}`,
+    );
+    expect(after.items[0]?.assigned_purposes).toEqual(['wifi']);
   });
 
   test('a viewer sees no revoke, unblock, overrides, releases or rotation, and the API refuses them to viewer and approver', async ({
