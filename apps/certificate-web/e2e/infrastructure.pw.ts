@@ -39,6 +39,7 @@ test('an administrator adds, changes, disables and deletes a network, and regist
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   await dialog.getByRole('textbox', { name: 'SSID' }).fill('x'.repeat(33));
   await dialog.getByRole('textbox', { name: 'RADIUS server names' }).fill('radius1.corp.example');
+  await expect(dialog).toHaveCSS('opacity', '1');
   await expectAccessible(page, 'network dialog');
   await dialog.getByRole('button', { name: 'Save' }).click();
   // 33 bytes: the service's refusal, with its code.
@@ -93,6 +94,7 @@ test('an administrator adds, changes, disables and deletes a network, and regist
   await dialog
     .getByRole('textbox', { name: 'API server URL' })
     .fill('https://k8s.example.com:6443');
+  await expect(dialog).toHaveCSS('opacity', '1');
   await expectAccessible(page, 'cluster dialog');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);

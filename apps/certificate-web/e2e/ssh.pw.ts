@@ -70,6 +70,7 @@ test('SSH: the CA key, a registered key approved then revoked from the registry,
   await row.getByRole('button', { name: `Revoke the key ${registered.fingerprint}` }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'Reason (optional)' }).fill('laptop lost');
+  await expect(dialog).toHaveCSS('opacity', '1');
   await expectAccessible(page, 'ssh revoke dialog');
   await dialog.getByRole('button', { name: 'Revoke' }).click();
   await expect(row.getByTestId('ssh-key-state')).toHaveText('revoked');

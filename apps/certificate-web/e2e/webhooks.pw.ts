@@ -59,6 +59,7 @@ test('a webhook endpoint on a loopback receiver: the secret shown once, an event
     await dialog.getByRole('textbox', { name: 'URL' }).fill(receiver.url);
     await dialog.getByRole('textbox', { name: 'Description' }).fill('SIEM');
     await dialog.getByRole('checkbox', { name: 'request.rejected' }).check();
+    await expect(dialog).toHaveCSS('opacity', '1');
     await expectAccessible(page, 'webhook dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     const secretBox = page.getByTestId('one-time-secret');
@@ -142,6 +143,7 @@ test('issuer profiles: an EST profile for an unreachable endpoint fails test-con
     // EST is https only: the service's refusal with its code.
     await expect(dialog.getByTestId('api-error')).toContainText('issuer_url_invalid');
     await dialog.getByRole('textbox', { name: 'URL' }).fill(`https://127.0.0.1:${port}`);
+    await expect(dialog).toHaveCSS('opacity', '1');
     await expectAccessible(page, 'issuer dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toHaveCount(0);

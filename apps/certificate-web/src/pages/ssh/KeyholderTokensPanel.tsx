@@ -37,6 +37,8 @@ export function KeyholderTokensPanel() {
     },
     onSuccess: async (answer) => {
       setCreated({ name: answer.name, token: answer.token });
+      // The value lives only in the one-time display, not in the mutation's cache.
+      create.reset();
       setName('');
       setPrincipals('');
       await refresh();

@@ -47,6 +47,8 @@ export function WebhookDialog({
     onSuccess: async (answer) => {
       await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
       if (answer.secret) onSecret(answer.url, answer.secret);
+      // The secret lives only in the page's one-time display, not in the mutation's cache.
+      save.reset();
       onClose();
     },
   });
