@@ -8,3 +8,4 @@ export * from './database.module';
 export * from './leader-lock';
 export * from './leader-schedule';
 export * from './periodic-tasks.module';
+export * from './statement-batcher';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { MailSendState } from './mail-send.entity';
-import { StatementBatcher } from '../../database/statement-batcher';
+import { StatementBatcher } from '@platform/database';
 
 export interface MailSendRow {
   state: MailSendState;

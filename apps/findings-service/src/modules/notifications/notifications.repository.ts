@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { StatementBatcher } from '../../database/statement-batcher';
+import { StatementBatcher } from '@platform/database';
 import { claimedOf, type ClaimedDelivery } from './claimed-delivery';
 import type { ChannelThreshold, NotificationCounts, NotificationItem } from './notification-filter';
 import type { DeliveryState, NotificationKind } from './notification-kinds';
