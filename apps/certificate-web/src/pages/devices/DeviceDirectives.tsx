@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, callVoid } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
-import { Section } from './DevicePage';
+import { Section } from './Section';
 
 type DirectivePurpose = 'user_mtls' | 'ad_logon';
 

@@ -7,7 +7,7 @@ import { api, call } from '../../api/client';
 import { useSession } from '../../auth/useSession';
 import { useI18n } from '../../i18n/i18n';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Section } from './DevicePage';
+import { Section } from './Section';
 import type { Device } from './devices-api';
 
 type Release = 'unbind-tpm' | 'release-tpm-pin' | 'release-enroll-key' | 'release-continuity-key';

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
-import { Section } from './DevicePage';
+import { Section } from './Section';
 import { useDeviceRequests } from './devices-api';
 
 /** The device's requests (newest 50), each with its status and the permanent block flag. */

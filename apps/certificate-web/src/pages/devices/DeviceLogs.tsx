@@ -3,7 +3,7 @@ import { ErrorAlert, formatDate } from '@platform/web-ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, callVoid } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
-import { Section } from './DevicePage';
+import { Section } from './Section';
 import { download } from './devices-api';
 
 /**

@@ -12,6 +12,7 @@ import { DeviceLogs } from './DeviceLogs';
 import { DevicePurposes } from './DevicePurposes';
 import { DeviceRequests, DeviceSshKeys } from './DeviceLists';
 import { DeviceRevoke } from './DeviceRevoke';
+import { Section } from './Section';
 import { useDevice } from './devices-api';
 
 /**
@@ -92,27 +93,5 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       </Text>
       <Text size="sm">{children || '—'}</Text>
     </div>
-  );
-}
-
-/** A titled block of the card. */
-export function Section({
-  title,
-  children,
-  testId,
-}: {
-  title: string;
-  children: ReactNode;
-  testId?: string;
-}) {
-  return (
-    <Paper withBorder p="sm" component="section" aria-label={title} data-testid={testId}>
-      <Stack gap="xs">
-        <Title order={2} size="h5">
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }

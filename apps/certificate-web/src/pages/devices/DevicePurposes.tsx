@@ -7,7 +7,7 @@ import { api, call } from '../../api/client';
 import { pathsApiV1DevicesGetParametersQueryPurposeValues as PURPOSES } from '../../api/schema.gen';
 import { useSession } from '../../auth/useSession';
 import { useI18n } from '../../i18n/i18n';
-import { Section } from './DevicePage';
+import { Section } from './Section';
 import { useLicenseSeats, type Device, type OverrideMode, type Purpose } from './devices-api';
 
 const MODES: OverrideMode[] = ['inherit', 'allow', 'deny'];

@@ -6,7 +6,7 @@ import { api, toApiError } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
 import { lookUp } from '../../i18n/look-up';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Section } from './DevicePage';
+import { Section } from './Section';
 import type { Device, DeviceRevocation } from './devices-api';
 
 /**
