@@ -8,8 +8,9 @@ import {
   test,
   unique,
   webUrl,
-  type Api,
+  Api,
 } from './support/fixtures';
+import { restoreLicense, saveLicense, type SavedLicense } from './support/license-state';
 
 interface CertificateBody {
   serial: string;
@@ -31,6 +32,22 @@ async function issued(api: Api): Promise<{ serial: string; device: string }> {
 }
 
 test.describe('certificates', () => {
+  let saved: SavedLicense;
+  test.beforeAll(async ({ request }) => {
+    // Room for this file's devices (the free mode allows 50 for the whole run), put back after.
+    saved = await saveLicense();
+    const api = await new Api(request).as(admin.email(), admin.password());
+    const status = await api.send<{ active_count: number; max_devices: number }>(
+      'GET',
+      '/api/v1/license/status',
+    );
+    if (status.max_devices - status.active_count < 10)
+      await api.license(status.active_count + 1000);
+  });
+  test.afterAll(async ({ request }) => {
+    await restoreLicense(await new Api(request).as(admin.email(), admin.password()), saved);
+  });
+
   test('a certificate revoked from the list shows revoked; the detail sets key protection and downloads the bundle', async ({
     page,
     api,
@@ -61,6 +78,9 @@ test.describe('certificates', () => {
     await expect(page.getByTestId('certificates-total')).toHaveText('1 of 1 certificates');
     await page.goto(`${webUrl()}/certificates?device=${kept.device}&status=revoked`);
     await expect(page.getByTestId('certificates-total')).toHaveText('0 of 0 certificates');
+    // A certificate revoke keeps the device's license slot; the device revoke gives it back, so
+    // the slots and the Wi-Fi seats in use stay equal for the files that count them.
+    await api.send('POST', `/api/v1/devices/${revoked.device}/revoke`);
 
     // The detail of the other: key protection, bundle.
     await page.goto(`${webUrl()}/certificates?device=${kept.device}`);
