@@ -65,7 +65,9 @@ test.describe('certificates', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('combobox', { name: 'Reason' }).click();
     await page.getByRole('option', { name: 'keyCompromise' }).click();
-    // The confirmation dialog (the same one the device card uses) with the reason list.
+    // The confirmation dialog (the same one the device card uses) with the reason list, once
+    // its opening transition is over (colours are blended while it fades in).
+    await expect(dialog).toHaveCSS('opacity', '1');
     await expectAccessible(page, 'certificate revoke dialog');
     await screenshot(page, 'certificate-revoke-dialog');
     await dialog.getByRole('button', { name: 'Revoke' }).click();

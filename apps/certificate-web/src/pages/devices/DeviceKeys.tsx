@@ -55,7 +55,11 @@ export function DeviceKeys({ device }: { device: Device }) {
           params: { path: { serial } },
         }),
       ),
-    onSuccess: (answer) => setToken(answer.enrollment_token),
+    onSuccess: (answer) => {
+      setToken(answer.enrollment_token);
+      // The token lives only in the one-time display, not in the mutation's cache.
+      rotate.reset();
+    },
     onSettled: () => {
       setAsking(null);
       return refresh();
