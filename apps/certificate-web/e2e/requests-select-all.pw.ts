@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page.evaluate / addInitScript callbacks run in the browser (localStorage, window, document).
 import { Client } from 'pg';
 import { stackVar } from '@platform/web-ui/e2e';
 import {
