@@ -2,10 +2,13 @@
 /**
  * Writes deploy/images/<name>.Containerfile from tools/images/images.json, the recipe
  * tools/images/build.sh builds with mmdebstrap and umoci, so the two stay equivalent: the same
- * Debian suite and packages, the same dpkg exclusions, the same user, /app, environment, ports
- * and command (debian:trixie-slim also carries apt, which the mmdebstrap root leaves out; no
- * Docker on this machine to build them, so they are checked as text). `--check` fails when a file differs from what the recipe gives (build.sh and
- * the image test run it).
+ * Debian suite and packages, the same root (a debian:trixie-slim build stage downloads the
+ * packages' dependency closure — apt against an empty dpkg status, as mmdebstrap resolves it —,
+ * extracts it with dpkg-deb into /rootfs and runs images.json's `base.finish` there, as
+ * tools/images/base-rootfs.sh does after mmdebstrap --variant=extract; the image starts FROM
+ * scratch with that root), the same user, /app, environment, ports and command (no Docker on
+ * this machine to build them, so they are checked as text). `--check` fails when a file differs
+ * from what the recipe gives (build.sh and the image test run it).
  *
  *   node tools/images/containerfiles.mjs [--check]
  */
@@ -15,16 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RECIPE = JSON.parse(readFileSync(join(ROOT, 'tools/images/images.json'), 'utf8'));
-/** tools/images/base-rootfs.sh's --dpkgopt lines, read from the script itself. */
-const DPKG_OPTIONS = [
-  ...readFileSync(join(ROOT, 'tools/images/base-rootfs.sh'), 'utf8').matchAll(
-    /--dpkgopt='([^']+)'/g,
-  ),
-].map((m) => m[1]);
-
 export function containerfile(image) {
   const { base } = RECIPE;
-  const [uid, gid] = base.user.split(':');
   const env = [
     'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
     'NODE_ENV=production',
@@ -35,13 +30,16 @@ export function containerfile(image) {
     '# The same image as `npm run images` builds with mmdebstrap and umoci, for Docker/Podman/Buildah:',
     `#   npm run images -- ${image.name}   # makes the build context dist/images/stage/${image.name}`,
     `#   docker build -f deploy/images/${image.name}.Containerfile -t <registry>/${image.name}:<tag> dist/images/stage/${image.name}`,
-    `FROM ${base.containerBase}`,
-    `RUN printf '%s\\n' ${DPKG_OPTIONS.map((o) => `'${o}'`).join(' ')} > /etc/dpkg/dpkg.cfg.d/images \\`,
-    '  && apt-get update \\',
-    `  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${base.packages.join(' ')} \\`,
-    '  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/* \\',
-    `  && echo '${base.userName}:x:${uid}:${gid}:${base.userName}:/nonexistent:/usr/sbin/nologin' >> /etc/passwd \\`,
-    `  && echo '${base.userName}:x:${gid}:' >> /etc/group`,
+    `FROM ${base.containerBase} AS root`,
+    'RUN apt-get update \\',
+    '  && mkdir -p /rootfs /tmp/debs/partial && touch /tmp/debs/status \\',
+    // An empty dpkg status, as mmdebstrap's target has: apt downloads the whole closure.
+    `  && apt-get install -y --download-only --no-install-recommends -o Dir::State::Status=/tmp/debs/status -o Dir::Cache::Archives=/tmp/debs ${base.packages.join(' ')} \\`,
+    '  && for deb in /tmp/debs/*.deb; do dpkg-deb -x "$deb" /rootfs; done \\',
+    '  && cd /rootfs \\',
+    ...base.finish.map((command, i) => `  && ${command}${i < base.finish.length - 1 ? ' \\' : ''}`),
+    'FROM scratch',
+    'COPY --from=root /rootfs/ /',
     'COPY app/ /app/',
     ...env.map((e) => `ENV ${e}`),
     `LABEL org.opencontainers.image.title=${image.name}`,

@@ -13,7 +13,12 @@
  *   node tools/images/runtime-deps.mjs <image-name> <out-dir>   # copies into <out-dir>/node_modules
  *   node tools/images/runtime-deps.mjs <image-name> --list      # prints the package directories
  *
- * Source maps, type declarations and markdown are left out of the copy.
+ * Left out of the copy: source maps, type declarations, TypeScript sources (Node runs none),
+ * markdown, a package's top-level test directories (test/, tests/, __tests__/: never loaded, the
+ * package's entry point is checked not to live there), and what images.json's `prune` names:
+ * per package, a regular expression over its package-relative paths for files a runtime never
+ * loads (date-fns: only the functions' CommonJS files, its en-US locale and their helpers are
+ * loaded through pino-roll's require; the other 95 locales and the fp variants are ~14 MB).
  */
 import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -24,7 +29,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MODULES = join(ROOT, 'node_modules');
 const RECIPE = JSON.parse(readFileSync(join(ROOT, 'tools/images/images.json'), 'utf8'));
 const BUILTINS = new Set(builtinModules);
-const DROPPED_FILE = /(\.map|\.d\.ts|\.d\.mts|\.d\.cts|\.md|\.markdown)$/i;
+const DROPPED_FILE = /(\.map|\.ts|\.mts|\.cts|\.md|\.markdown)$/i;
+const TEST_DIRS = new Set(['test', 'tests', '__tests__']);
+const PRUNE = Object.fromEntries(
+  Object.entries(RECIPE.prune ?? {}).map(([name, pattern]) => [name, new RegExp(pattern)]),
+);
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 export function packageName(specifier) {
@@ -127,16 +136,25 @@ export function runtimePackages(imageName) {
   return [...found].sort();
 }
 
+/** Whether a package-relative path is left out of the copy (a directory's whole subtree). */
+function dropped(pkgName, main, rel, isFile) {
+  const parts = rel.split(sep);
+  // A package's own nested node_modules are copied as packages of their own (if needed).
+  if (parts.includes('node_modules')) return true;
+  if (isFile && DROPPED_FILE.test(rel)) return true;
+  if (parts.length === 1 && !isFile && TEST_DIRS.has(parts[0]) && main !== parts[0]) return true;
+  return PRUNE[pkgName]?.test(parts.join('/')) ?? false;
+}
+
 function copyPackages(dirs, outDir) {
   for (const dir of dirs) {
     const target = join(outDir, relative(ROOT, dir));
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const main = (pkg.main ?? '').replace(/^\.\//, '').split('/')[0];
     cpSync(dir, target, {
       recursive: true,
-      // A package's own nested node_modules are copied as packages of their own (if needed).
       filter: (src) =>
-        src === dir ||
-        (!relative(dir, src).split(sep).includes('node_modules') &&
-          !(DROPPED_FILE.test(src) && statSync(src).isFile())),
+        src === dir || !dropped(pkg.name, main, relative(dir, src), statSync(src).isFile()),
     });
   }
 }
