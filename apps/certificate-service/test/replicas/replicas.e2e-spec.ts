@@ -384,7 +384,13 @@ describe('Two API and two worker replicas of the certificate service', () => {
       },
       { timeoutMs: 90_000, intervalMs: 250, what: 'every webhook delivered' },
     );
-    expect(taskRuns(follower).length).toBeGreaterThan(0);
+    // The follower leads from its next tick (when the storm was quick, the dead leader may have
+    // sent every webhook first); its spans arrive with the exporter's next batch.
+    await waitFor(() => expect(taskRuns(follower).length).toBeGreaterThan(0), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      what: 'the follower running the periodic tasks',
+    });
     const { rows: deliveries } = await db.query<{
       id: string;
       event_type: string;
