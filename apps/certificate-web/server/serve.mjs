@@ -260,6 +260,12 @@ if (!existsSync(join(root, 'index.html'))) {
   process.stderr.write(`certificate-web: ${root}/index.html is missing (build the UI first)\n`);
   process.exit(1);
 }
+// Idle keep-alive connections stay open longer than the clients' and load balancers' own idle
+// time-outs (commonly 60 s): with Node's 5 s default, a client reusing a connection at the
+// moment the server closed it got a reset instead of an answer (seen in the browser tests).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 server.listen(port, host, () => {
   const address = server.address();
   process.stdout.write(
