@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PolicySettingsService } from '../settings/policy-settings.service';
+import type { AppAttestPolicy } from '../settings/app-attest.policy';
 import { AppAttestError } from './app-attest.errors';
 import { AppAttestRepository } from './app-attest.repository';
 
@@ -37,13 +37,11 @@ function macosMajor(version: string | undefined): number | null {
 export class AppAttestGate {
   private readonly logger = new Logger('AppAttestGate');
 
-  constructor(
-    private readonly policies: PolicySettingsService,
-    private readonly repository: AppAttestRepository,
-  ) {}
+  constructor(private readonly repository: AppAttestRepository) {}
 
-  async check(input: AppAttestGateInput): Promise<AppAttestGateVerdict> {
-    const { enforcement } = (await this.policies.appAttestPolicy()).value;
+  /** `policy`: the stored `app_attest` policy, as the enrollment read it. */
+  async check(input: AppAttestGateInput, policy: AppAttestPolicy): Promise<AppAttestGateVerdict> {
+    const { enforcement } = policy;
     if (enforcement === 'off') return 'not_applicable';
     if (!MAC_PLATFORMS.has(input.platform?.trim().toLowerCase() ?? '')) return 'not_applicable';
     const major = macosMajor(input.osVersion);

@@ -3,7 +3,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-config';
 import { CertsvcMetrics } from '../../app/metrics/certsvc-metrics';
 import type { SourceAuthResult } from '../requests/certificate-request.entity';
-import { PolicySettingsService } from '../settings/policy-settings.service';
+import type { EnrollSourceAuthPolicy } from '../settings/enroll-source-auth.policy';
 import { hardwarePolicyRefusal } from '../tpm-attestation/hardware-key.policy';
 import type { PinnedTpm, TpmEvidence, TpmVerdict } from '../tpm-attestation/tpm-evidence';
 import { TpmEvidenceVerifier } from '../tpm-attestation/tpm-evidence.verifier';
@@ -27,6 +27,8 @@ export interface AttestationInput {
   csrPublicKeySpkiDer: Buffer;
   tpm?: TpmEvidence;
   continuity?: { publicKeyPem: string; signature: Buffer };
+  /** The fleet's source-auth policy, as read for this enrollment. */
+  sourceAuthPolicy: EnrollSourceAuthPolicy;
   /** What the device has pinned (null: new device). */
   pinned: (PinnedTpm & { continuityKey: string | null }) | null;
 }
@@ -51,7 +53,6 @@ export class EnrollAttestationService {
   constructor(
     private readonly nonces: EnrollNoncesService,
     private readonly verifier: TpmEvidenceVerifier,
-    private readonly policies: PolicySettingsService,
     private readonly sourceAuth: SourceAuthGate,
     private readonly metrics: CertsvcMetrics,
     @Inject(CERTSVC_CONFIG) private readonly config: CertsvcConfig,
@@ -67,7 +68,7 @@ export class EnrollAttestationService {
     if (policyRefusal) this.refuse(policyRefusal);
     let sourceAuth: SourceAuthResult;
     try {
-      sourceAuth = await this.sourceAuth.check((await this.policies.enrollSourceAuth()).value, {
+      sourceAuth = await this.sourceAuth.check(input.sourceAuthPolicy, {
         agentVersion: input.agentVersion,
         rawBody: input.rawBody,
         signature: input.sourceSignature,

@@ -16,14 +16,20 @@ export class EnrollNoncesRepository {
     expiresAt: Date,
     challenge?: StoredTpmChallenge,
   ): Promise<void> {
-    await this.dataSource.getRepository(EnrollNonceEntity).insert({
-      nonceHash,
-      kind,
-      expiresAt,
-      tpmCredentialHash: challenge?.credentialHash ?? null,
-      tpmAkName: challenge?.akName ?? null,
-      tpmEkFingerprint: challenge?.ekFingerprint ?? null,
-    });
+    // Plain SQL: the entity insert's query building was a visible share of `POST /enroll/nonce`.
+    await this.dataSource.query(
+      `INSERT INTO enroll_nonces (nonce_hash, kind, expires_at, tpm_credential_hash, tpm_ak_name,
+              tpm_ek_fingerprint)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        nonceHash,
+        kind,
+        expiresAt,
+        challenge?.credentialHash ?? null,
+        challenge?.akName ?? null,
+        challenge?.ekFingerprint ?? null,
+      ],
+    );
   }
 
   /** The live (unused, unexpired) nonce's challenge, without consuming it; undefined if none. */

@@ -5,6 +5,9 @@ import type { EnrollNonceKind } from './enroll-nonce.entity';
 import type { StoredTpmChallenge } from '../tpm-attestation/tpm-evidence';
 import { EnrollNoncesRepository } from './enroll-nonces.repository';
 
+/** What is stored of a nonce, and looked up by: its SHA-256, hex. */
+export const nonceHash = (nonce: string): string => sha256Hex(nonce);
+
 /** Purge old nonces on about one issue in this many. */
 const PURGE_EVERY = 100;
 
@@ -25,7 +28,7 @@ export class EnrollNoncesService {
   ): Promise<{ nonce: string; expiresAt: Date }> {
     const nonce = randomSecret(32);
     const expiresAt = new Date(now.getTime() + this.config.enroll.nonceTtlSeconds * 1000);
-    await this.nonces.insert(sha256Hex(nonce), kind, expiresAt, challenge);
+    await this.nonces.insert(nonceHash(nonce), kind, expiresAt, challenge);
     if (++this.issued % PURGE_EVERY === 0) await this.nonces.purgeExpired();
     return { nonce, expiresAt };
   }
@@ -35,11 +38,11 @@ export class EnrollNoncesService {
     kind: EnrollNonceKind,
     nonce: string,
   ): Promise<{ challenge: StoredTpmChallenge | null } | undefined> {
-    return this.nonces.peek(sha256Hex(nonce), kind);
+    return this.nonces.peek(nonceHash(nonce), kind);
   }
 
   /** True exactly once per valid nonce. */
   consume(kind: EnrollNonceKind, nonce: string): Promise<boolean> {
-    return this.nonces.consume(sha256Hex(nonce), kind);
+    return this.nonces.consume(nonceHash(nonce), kind);
   }
 }

@@ -15,7 +15,32 @@ import {
   supersedePendingRequests,
   type NewRequest,
 } from '../requests/request-writes.repository';
-import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { WebhookOutbox, webhookOutboxInsert } from '../webhooks/webhook-outbox';
+import type { WebhookEvent } from '../webhooks/webhook-events';
+
+/** What the one-statement enrollment of a device not seen before did. */
+export interface NewDeviceEnrollment {
+  /** The nonce was live and is now used. */
+  nonceConsumed: boolean;
+  /** The device, its request (and its webhook event) were written. */
+  inserted: boolean;
+}
+
+/** The `request.created` event of a request (webhooks.md). */
+function requestCreated(request: NewRequest): WebhookEvent {
+  return {
+    type: 'request.created',
+    data: {
+      request_id: request.id,
+      device_id: request.deviceId,
+      purpose: request.purpose,
+      requester_kind: request.requesterKind,
+      requested_by: request.requestedBy,
+      user_identity: request.userIdentity,
+      registered_during_block: request.registeredDuringBlock,
+    },
+  };
+}
 
 /**
  * The writes of one enrollment, inside one transaction: the devices' and the requests' own
@@ -59,20 +84,7 @@ export class EnrollmentTx {
   /** Inserts the request and its `request.created` webhook event (same transaction). */
   async insertRequest(request: NewRequest): Promise<void> {
     await insertRequest(this.em, request);
-    await this.outbox.enqueue(this.em, [
-      {
-        type: 'request.created',
-        data: {
-          request_id: request.id,
-          device_id: request.deviceId,
-          purpose: request.purpose,
-          requester_kind: request.requesterKind,
-          requested_by: request.requestedBy,
-          user_identity: request.userIdentity,
-          registered_during_block: request.registeredDuringBlock,
-        },
-      },
-    ]);
+    await this.outbox.enqueue(this.em, [requestCreated(request)]);
   }
 }
 
@@ -85,5 +97,90 @@ export class EnrollmentRepository {
 
   transaction<T>(work: (tx: EnrollmentTx) => Promise<T>): Promise<T> {
     return this.dataSource.transaction((em) => work(new EnrollmentTx(em, this.outbox)));
+  }
+
+  /**
+   * The enrollment of a serial not seen before, in ONE statement (one round trip, atomic
+   * without BEGIN/COMMIT): the `enroll` nonce is consumed (live, unused, unexpired — the row
+   * lock makes a concurrent second use wait and then find it used); only if it was, the device
+   * is inserted unless any unique key exists (`ON CONFLICT DO NOTHING`, like
+   * `insertDeviceIfAbsent`); only if it was inserted, its request and `request.created` event.
+   * A brand-new device has nothing pending to supersede and nothing to lock. When the nonce was
+   * consumed but the device not inserted (created meanwhile), the caller goes on with
+   * `transaction` without consuming the nonce again — what the two steps did before.
+   */
+  async enrollNewDevice(
+    nonceHash: string,
+    device: NewDevice,
+    request: NewRequest,
+  ): Promise<NewDeviceEnrollment> {
+    const events = this.outbox.enabled
+      ? webhookOutboxInsert([requestCreated(request)], 34, 'r')
+      : undefined;
+    const [row] = (await this.dataSource.query(
+      `WITH n AS (
+         UPDATE enroll_nonces SET used_at = now()
+          WHERE nonce_hash = $1 AND kind = 'enroll' AND used_at IS NULL AND expires_at > now()
+          RETURNING 1),
+       d AS (
+         INSERT INTO devices (id, serial, enrollment_token_hash, identity_key, assigned_purposes,
+                enroll_key_hash, agent_version, platform, hostname, last_seen_at,
+                tpm_ek_cert_serial, tpm_ak_public, continuity_key)
+         SELECT $2::uuid, $3::varchar, $4::varchar, $5::varchar, $6::text[], $7::varchar,
+                $8::varchar, $9::varchar, $10::varchar, $11::timestamptz, $12::varchar,
+                $13::bytea, $14::text
+          WHERE EXISTS (SELECT 1 FROM n)
+         ON CONFLICT DO NOTHING
+         RETURNING id),
+       r AS (
+         INSERT INTO certificate_requests (id, device_id, purpose, status, csr_der,
+                public_key_spki_der, public_key_hash, key_algorithm, subject_common_name,
+                requester_kind, requested_by, user_identity, upn, sid, registered_during_block,
+                agent_secret_hash, agent_version, source_auth, attestation, app_attest)
+         SELECT $15::uuid, d.id, $16::varchar, $17::varchar, $18::bytea, $19::bytea,
+                $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::varchar,
+                $25::varchar, $26::varchar, $27::varchar, $28::boolean, $29::varchar,
+                $30::varchar, $31::varchar, $32::varchar, $33::varchar
+           FROM d
+         RETURNING id)${events ? `,\n       w AS (${events.sql})` : ''}
+       SELECT (SELECT count(*) FROM n)::int AS nonce, (SELECT count(*) FROM r)::int AS inserted`,
+      [
+        nonceHash,
+        device.id,
+        device.serial,
+        device.enrollmentTokenHash,
+        device.identityKey,
+        device.assignedPurposes,
+        device.enrollKeyHash,
+        device.agentVersion,
+        device.platform,
+        device.hostname,
+        device.lastSeenAt,
+        device.tpmEkCertSerial,
+        device.tpmAkPublic,
+        device.continuityKey,
+        request.id,
+        request.purpose,
+        request.status,
+        request.csrDer,
+        request.publicKeySpkiDer,
+        request.publicKeyHash,
+        request.keyAlgorithm,
+        request.subjectCommonName,
+        request.requesterKind,
+        request.requestedBy,
+        request.userIdentity,
+        request.upn,
+        request.sid,
+        request.registeredDuringBlock,
+        request.agentSecretHash,
+        request.agentVersion,
+        request.sourceAuth,
+        request.attestation,
+        request.appAttest ?? null,
+        ...(events?.params ?? []),
+      ],
+    )) as [{ nonce: number; inserted: number }];
+    return { nonceConsumed: row.nonce === 1, inserted: row.inserted === 1 };
   }
 }

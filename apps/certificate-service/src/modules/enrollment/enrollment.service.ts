@@ -13,8 +13,10 @@ import { EnrollAttestationService } from './enroll-attestation.service';
 import { issueAgentSecret } from './agent-secret';
 import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';
-import { EnrollNoncesService } from './enroll-nonces.service';
+import { EnrollNoncesService, nonceHash } from './enroll-nonces.service';
 import { AppAttestGate } from '../app-attest/app-attest.gate';
+import { PolicySettingsService } from '../settings/policy-settings.service';
+import type { NewRequest } from '../requests/request-writes.repository';
 
 export interface EnrollInput {
   csr: string;
@@ -44,7 +46,9 @@ export interface EnrollResult {
 
 /**
  * `POST /enroll`: registers the device (first time) and a `wifi` request awaiting a
- * decision. Every check runs before anything is written.
+ * decision. Every check runs before anything is written. Round trips of a first enrollment
+ * (docs/benchmarks.md, issue 34): the device and both policies (two queries, side by side),
+ * then nonce, device, request and event in one statement.
  */
 @Injectable()
 export class EnrollmentService {
@@ -54,12 +58,16 @@ export class EnrollmentService {
     private readonly nonces: EnrollNoncesService,
     private readonly attestation: EnrollAttestationService,
     private readonly appAttest: AppAttestGate,
+    private readonly policies: PolicySettingsService,
   ) {}
 
   async enroll(input: EnrollInput): Promise<EnrollResult> {
     setSerial(input.serial);
     const csr = parseCsr(input.csr);
-    const known = await this.devices.findBySerial(input.serial);
+    const [known, policies] = await Promise.all([
+      this.devices.findBySerial(input.serial),
+      this.policies.enrollmentPolicies(),
+    ]);
     const attestation = await this.attestation.assess({
       serial: input.serial,
       nonce: input.nonce,
@@ -71,6 +79,7 @@ export class EnrollmentService {
       csrPublicKeySpkiDer: csr.publicKeySpkiDer,
       tpm: input.tpm,
       continuity: input.continuity,
+      sourceAuthPolicy: policies.sourceAuth,
       pinned: known
         ? {
             ekCertSerial: known.tpmEkCertSerial,
@@ -83,9 +92,7 @@ export class EnrollmentService {
     if (known && !tokenMatches(known, input.enrollmentToken)) {
       throw new EnrollmentError('enrollment_token_invalid');
     }
-    const appAttest = await this.appAttest.check(input);
-    if (!(await this.nonces.consume('enroll', input.nonce)))
-      throw new EnrollmentError('nonce_invalid');
+    const appAttest = await this.appAttest.check(input, policies.appAttest);
     const pins = {
       tpmEkCertSerial: attestation.tpm?.ekSerial ?? null,
       tpmAkPublic: attestation.tpm?.akPublic ?? null,
@@ -96,24 +103,63 @@ export class EnrollmentService {
     const token = issueEnrollmentToken();
     const secret = issueAgentSecret();
     const requestId = randomUUID();
-    const created = await this.repository.transaction(async (tx) => {
-      const inserted = await tx.insertDeviceIfAbsent({
-        id: randomUUID(),
+    const newDevice = {
+      id: randomUUID(),
+      serial: input.serial,
+      enrollmentTokenHash: token.hash,
+      identityKey: deviceIdentityKey({
+        ekCertSerial: pins.tpmEkCertSerial,
         serial: input.serial,
-        enrollmentTokenHash: token.hash,
-        identityKey: deviceIdentityKey({
-          ekCertSerial: pins.tpmEkCertSerial,
-          serial: input.serial,
-          publicKeyHash: csr.publicKeyHash,
-        }),
-        assignedPurposes: ['wifi'],
-        enrollKeyHash: csr.publicKeyHash,
-        agentVersion: input.agentVersion ?? null,
-        platform: input.platform ?? null,
-        hostname: input.hostname ?? null,
-        lastSeenAt: now,
-        ...pins,
-      });
+        publicKeyHash: csr.publicKeyHash,
+      }),
+      assignedPurposes: ['wifi' as const],
+      enrollKeyHash: csr.publicKeyHash,
+      agentVersion: input.agentVersion ?? null,
+      platform: input.platform ?? null,
+      hostname: input.hostname ?? null,
+      lastSeenAt: now,
+      ...pins,
+    };
+    const request = (deviceId: string, blocked: boolean): NewRequest => ({
+      id: requestId,
+      deviceId,
+      purpose: 'wifi',
+      status: 'pending',
+      csrDer: csr.der,
+      publicKeySpkiDer: csr.publicKeySpkiDer,
+      publicKeyHash: csr.publicKeyHash,
+      keyAlgorithm: csr.keyAlgorithm,
+      subjectCommonName: csr.subjectCommonName ?? null,
+      requesterKind: 'device',
+      requestedBy: `device:${input.serial}`,
+      userIdentity: null,
+      upn: null,
+      sid: null,
+      registeredDuringBlock: blocked,
+      agentSecretHash: secret.hash,
+      agentVersion: input.agentVersion ?? null,
+      sourceAuth,
+      attestation: attestation.tpm ? 'tpm' : 'none',
+      appAttest,
+    });
+    const issued = { requestId, agentSecret: secret.secret };
+
+    if (!known) {
+      // Not seen a moment ago: nonce, device and request in one statement. Created meanwhile
+      // (nonce used, nothing inserted): the transaction below, as for a known device.
+      const first = await this.repository.enrollNewDevice(
+        nonceHash(input.nonce),
+        newDevice,
+        request(newDevice.id, false),
+      );
+      if (!first.nonceConsumed) throw new EnrollmentError('nonce_invalid');
+      if (first.inserted) return { ...issued, enrollmentToken: token.token };
+    } else if (!(await this.nonces.consume('enroll', input.nonce))) {
+      throw new EnrollmentError('nonce_invalid');
+    }
+
+    const created = await this.repository.transaction(async (tx) => {
+      const inserted = await tx.insertDeviceIfAbsent(newDevice);
       const device = await tx.lockDevice(input.serial);
       if (!device || (!inserted && !tokenMatches(device, input.enrollmentToken))) {
         throw new EnrollmentError('enrollment_token_invalid');
@@ -133,35 +179,10 @@ export class EnrollmentService {
         });
       }
       await tx.supersedePending(device.id, 'wifi', null);
-      await tx.insertRequest({
-        id: requestId,
-        deviceId: device.id,
-        purpose: 'wifi',
-        status: 'pending',
-        csrDer: csr.der,
-        publicKeySpkiDer: csr.publicKeySpkiDer,
-        publicKeyHash: csr.publicKeyHash,
-        keyAlgorithm: csr.keyAlgorithm,
-        subjectCommonName: csr.subjectCommonName ?? null,
-        requesterKind: 'device',
-        requestedBy: `device:${input.serial}`,
-        userIdentity: null,
-        upn: null,
-        sid: null,
-        registeredDuringBlock: device.blocked,
-        agentSecretHash: secret.hash,
-        agentVersion: input.agentVersion ?? null,
-        sourceAuth,
-        attestation: attestation.tpm ? 'tpm' : 'none',
-        appAttest,
-      });
+      await tx.insertRequest(request(device.id, device.blocked));
       return inserted;
     });
-    return {
-      requestId,
-      agentSecret: secret.secret,
-      ...(created ? { enrollmentToken: token.token } : {}),
-    };
+    return { ...issued, ...(created ? { enrollmentToken: token.token } : {}) };
   }
 }
 

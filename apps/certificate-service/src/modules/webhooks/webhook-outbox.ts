@@ -4,6 +4,32 @@ import { CERTSVC_CONFIG, type CertsvcConfig } from '../../app/config/certsvc-con
 import { envelopeOf, type WebhookEvent } from './webhook-events';
 
 /**
+ * The outbox's fan-out `INSERT ... SELECT` of `events`, with its two parameters numbered from
+ * `first` (`$first` the events as JSON, `$first+1` the time): a statement of its own or a
+ * member of a larger one (the enrollment writes a new device, its request and the event in
+ * one statement). `rows` names a relation that must hold a row for anything to be written
+ * (the enrollment's inserted request), none: always.
+ */
+export function webhookOutboxInsert(
+  events: readonly WebhookEvent[],
+  first: number,
+  rows?: string,
+): { sql: string; params: unknown[] } {
+  const at = new Date();
+  const envelopes = events.map((e) => envelopeOf(e, at));
+  return {
+    sql: `INSERT INTO webhook_deliveries (endpoint_id, event_type, event_id, payload, status, attempts, next_attempt_at, created_at)
+     SELECT e.id, ev.type, ev.id, ev.payload, 'pending', 0, $${first + 1}, $${first + 1}
+     FROM jsonb_to_recordset($${first}::jsonb) AS ev(id uuid, type text, payload jsonb)
+     JOIN webhook_endpoints e
+       ON e.enabled AND (cardinality(e.event_types) = 0 OR ev.type = ANY(e.event_types))
+     ${rows ? `WHERE EXISTS (SELECT 1 FROM ${rows})` : ''}
+     RETURNING 1`,
+    params: [JSON.stringify(envelopes.map((e) => ({ id: e.id, type: e.type, payload: e }))), at],
+  };
+}
+
+/**
  * Writes outbox rows for events, called by each event's owner inside the transaction that
  * makes the event happen: rows commit with it or not at all (a rolled-back approval sends
  * nothing). One set-based `INSERT ... SELECT` per call fans the events out to every enabled
@@ -14,17 +40,8 @@ export async function enqueueWebhookEvents(
   events: readonly WebhookEvent[],
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const at = new Date();
-  const envelopes = events.map((e) => envelopeOf(e, at));
-  const result = (await em.query(
-    `INSERT INTO webhook_deliveries (endpoint_id, event_type, event_id, payload, status, attempts, next_attempt_at, created_at)
-     SELECT e.id, ev.type, ev.id, ev.payload, 'pending', 0, $2, $2
-     FROM jsonb_to_recordset($1::jsonb) AS ev(id uuid, type text, payload jsonb)
-     JOIN webhook_endpoints e
-       ON e.enabled AND (cardinality(e.event_types) = 0 OR ev.type = ANY(e.event_types))
-     RETURNING 1`,
-    [JSON.stringify(envelopes.map((e) => ({ id: e.id, type: e.type, payload: e }))), at],
-  )) as unknown[];
+  const { sql, params } = webhookOutboxInsert(events, 1);
+  const result = (await em.query(sql, params)) as unknown[];
   return result.length;
 }
 
