@@ -17,6 +17,9 @@ export class DeviceCredentials {
   }
 }
 
-export function tokenMatches(device: DeviceEntity, token: string | undefined): boolean {
+export function tokenMatches(
+  device: Pick<DeviceEntity, 'enrollmentTokenHash'>,
+  token: string | undefined,
+): boolean {
   return token !== undefined && safeEqual(sha256Hex(token), device.enrollmentTokenHash);
 }

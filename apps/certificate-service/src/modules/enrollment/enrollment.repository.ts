@@ -15,8 +15,26 @@ import {
   supersedePendingRequests,
   type NewRequest,
 } from '../requests/request-writes.repository';
+import { appAttestPolicyFromJson, type AppAttestPolicy } from '../settings/app-attest.policy';
+import {
+  sourceAuthFromJson,
+  type EnrollSourceAuthPolicy,
+} from '../settings/enroll-source-auth.policy';
 import { WebhookOutbox, webhookOutboxInsert } from '../webhooks/webhook-outbox';
 import type { WebhookEvent } from '../webhooks/webhook-events';
+
+/** What `POST /enroll` needs to know of a serial's device before its checks. */
+export type KnownDevice = Pick<
+  DeviceEntity,
+  'enrollmentTokenHash' | 'tpmEkCertSerial' | 'tpmAkPublic' | 'continuityKey'
+>;
+
+/** The device (null: serial not seen) and the two policies an enrollment applies. */
+export interface EnrollmentLookup {
+  known: KnownDevice | null;
+  sourceAuth: EnrollSourceAuthPolicy;
+  appAttest: AppAttestPolicy;
+}
 
 /** What the one-statement enrollment of a device not seen before did. */
 export interface NewDeviceEnrollment {
@@ -94,6 +112,43 @@ export class EnrollmentRepository {
     private readonly dataSource: DataSource,
     private readonly outbox: WebhookOutbox,
   ) {}
+
+  /**
+   * One query: what an enrollment checks the device against (token hash, pins) and the stored
+   * `enroll_source_auth` and `app_attest` policies (read on every call: a change on any replica
+   * applies to the next enrollment). Policies are the settings module's; parsed by its rules.
+   */
+  async lookup(serial: string): Promise<EnrollmentLookup> {
+    const [row] = (await this.dataSource.query(
+      `SELECT d.enrollment_token_hash, d.tpm_ek_cert_serial, d.tpm_ak_public, d.continuity_key,
+              (SELECT value FROM policy_settings WHERE key = 'enroll_source_auth') AS source_auth,
+              (SELECT value FROM policy_settings WHERE key = 'app_attest') AS app_attest
+         FROM (VALUES (1)) AS one LEFT JOIN devices d ON d.serial = $1`,
+      [serial],
+    )) as [
+      {
+        enrollment_token_hash: string | null;
+        tpm_ek_cert_serial: string | null;
+        tpm_ak_public: Buffer | null;
+        continuity_key: string | null;
+        source_auth: Record<string, unknown> | null;
+        app_attest: Record<string, unknown> | null;
+      },
+    ];
+    return {
+      known:
+        row.enrollment_token_hash === null
+          ? null
+          : {
+              enrollmentTokenHash: row.enrollment_token_hash,
+              tpmEkCertSerial: row.tpm_ek_cert_serial,
+              tpmAkPublic: row.tpm_ak_public,
+              continuityKey: row.continuity_key,
+            },
+      sourceAuth: sourceAuthFromJson(row.source_auth ?? undefined),
+      appAttest: appAttestPolicyFromJson(row.app_attest),
+    };
+  }
 
   transaction<T>(work: (tx: EnrollmentTx) => Promise<T>): Promise<T> {
     return this.dataSource.transaction((em) => work(new EnrollmentTx(em, this.outbox)));

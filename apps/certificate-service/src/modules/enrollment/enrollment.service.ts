@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { setSerial } from '../../app/request-context/request-context';
 import { tokenMatches } from '../devices/device-credentials.service';
 import { deviceIdentityKey } from '../devices/device-identity';
-import { DevicesRepository } from '../devices/devices.repository';
 import { issueEnrollmentToken } from '../devices/enrollment-token';
 import { parseCsr } from '@platform/pki';
 import type { DeviceEntity } from '../devices/device.entity';
@@ -15,7 +14,6 @@ import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';
 import { EnrollNoncesService, nonceHash } from './enroll-nonces.service';
 import { AppAttestGate } from '../app-attest/app-attest.gate';
-import { PolicySettingsService } from '../settings/policy-settings.service';
 import type { NewRequest } from '../requests/request-writes.repository';
 
 export interface EnrollInput {
@@ -47,27 +45,22 @@ export interface EnrollResult {
 /**
  * `POST /enroll`: registers the device (first time) and a `wifi` request awaiting a
  * decision. Every check runs before anything is written. Round trips of a first enrollment
- * (docs/benchmarks.md, issue 34): the device and both policies (two queries, side by side),
- * then nonce, device, request and event in one statement.
+ * (docs/benchmarks.md, issue 34): the device and both policies in one query, then nonce,
+ * device, request and event in one statement.
  */
 @Injectable()
 export class EnrollmentService {
   constructor(
     private readonly repository: EnrollmentRepository,
-    private readonly devices: DevicesRepository,
     private readonly nonces: EnrollNoncesService,
     private readonly attestation: EnrollAttestationService,
     private readonly appAttest: AppAttestGate,
-    private readonly policies: PolicySettingsService,
   ) {}
 
   async enroll(input: EnrollInput): Promise<EnrollResult> {
     setSerial(input.serial);
     const csr = parseCsr(input.csr);
-    const [known, policies] = await Promise.all([
-      this.devices.findBySerial(input.serial),
-      this.policies.enrollmentPolicies(),
-    ]);
+    const { known, ...policies } = await this.repository.lookup(input.serial);
     const attestation = await this.attestation.assess({
       serial: input.serial,
       nonce: input.nonce,

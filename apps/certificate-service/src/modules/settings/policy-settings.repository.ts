@@ -17,15 +17,6 @@ export class PolicySettingsRepository {
     return this.repo.findOneBy({ key });
   }
 
-  /** The stored values of `keys` in one query (keys never set are absent). */
-  async values(keys: readonly PolicyKey[]): Promise<Map<PolicyKey, Record<string, unknown>>> {
-    const rows = (await this.dataSource.query(
-      `SELECT key, value FROM policy_settings WHERE key = ANY($1::varchar[])`,
-      [keys],
-    )) as { key: PolicyKey; value: Record<string, unknown> }[];
-    return new Map(rows.map((r) => [r.key, r.value]));
-  }
-
   async put(
     key: PolicyKey,
     value: Record<string, unknown>,

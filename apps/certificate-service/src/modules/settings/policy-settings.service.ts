@@ -57,21 +57,6 @@ export class PolicySettingsService {
     };
   }
 
-  /**
-   * The two policies `POST /enroll` applies (source-auth, app attestation), read in one query
-   * on every call (a change on any replica applies to the next enrollment).
-   */
-  async enrollmentPolicies(): Promise<{
-    sourceAuth: EnrollSourceAuthPolicy;
-    appAttest: AppAttestPolicy;
-  }> {
-    const values = await this.settings.values(['enroll_source_auth', 'app_attest']);
-    return {
-      sourceAuth: sourceAuthFromJson(values.get('enroll_source_auth')),
-      appAttest: appAttestPolicyFromJson(values.get('app_attest')),
-    };
-  }
-
   async setEnrollSourceAuth(
     actor: Actor,
     policy: EnrollSourceAuthPolicy,
