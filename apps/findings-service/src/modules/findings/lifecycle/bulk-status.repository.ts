@@ -8,7 +8,16 @@ import { SqlParams } from '../list/finding-selection.sql';
 import type { BulkTransitionPlan } from './finding-lifecycle';
 import { statusChangeCounts, statusChangeSql, type StatusChangeCounts } from './status-change.sql';
 
-/** The bulk status change: one statement. */
+/**
+ * Settings of the bulk change's transaction (SET LOCAL: they end with it, the pooled connection
+ * keeps its own). No JIT: the statement's estimated cost passes `jit_above_cost` for a few
+ * thousand findings and up, and compiling its expressions cost ~140 ms of CPU per call while
+ * the work is writing rows, where compiled expressions save nothing (docs/benchmarks.md,
+ * "Issue 34: bulk status").
+ */
+export const BULK_STATUS_SETTINGS = 'SET LOCAL jit = off';
+
+/** The bulk status change: one statement (in a transaction with BULK_STATUS_SETTINGS). */
 @Injectable()
 export class BulkStatusRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -40,7 +49,12 @@ export class BulkStatusRepository {
       max,
       justification,
     });
-    const counts = statusChangeCounts(await this.dataSource.query(sql, values));
+    const counts = statusChangeCounts(
+      await this.dataSource.transaction(async (m) => {
+        await m.query(BULK_STATUS_SETTINGS);
+        return m.query(sql, values);
+      }),
+    );
     return counts.matched > max ? undefined : counts;
   }
 }
