@@ -223,6 +223,7 @@ export class WasmPluginHost implements PluginHost {
         logLinesPerCall: this.deps.limits.logLinesPerMinute,
         heapLimitMb: this.deps.threadHeapLimitMb ?? 128,
         eventInstanceIdleMs: this.deps.eventInstanceIdleMs ?? DEFAULT_EVENT_INSTANCE_IDLE_MS,
+        spareInstances: this.deps.limits.spareInstances,
       },
       onChange: (idle, busy) =>
         this.observer.poolChanged({ pluginId, runtime: 'wasm', idle, busy }),

@@ -14,6 +14,7 @@ describe('sandbox limits (PLUGIN_RUNNER_*)', () => {
       hostCallTimeoutMs: 5_000,
       logLineMaxBytes: 2048,
       logLinesPerMinute: 120,
+      spareInstances: 2,
     });
     expect(loadPluginRunnerConfig({}).sandbox).toEqual(DEFAULT_SANDBOX_LIMITS);
   });
@@ -29,6 +30,7 @@ describe('sandbox limits (PLUGIN_RUNNER_*)', () => {
       PLUGIN_RUNNER_HOST_CALL_TIMEOUT_MS: '100',
       PLUGIN_RUNNER_LOG_LINE_MAX_BYTES: '256',
       PLUGIN_RUNNER_LOG_LINES_PER_MINUTE: '10',
+      PLUGIN_RUNNER_SPARE_INSTANCES: '5',
     }).sandbox;
     expect(sandbox).toEqual({
       globalLimit: 8,
@@ -40,6 +42,7 @@ describe('sandbox limits (PLUGIN_RUNNER_*)', () => {
       hostCallTimeoutMs: 100,
       logLineMaxBytes: 256,
       logLinesPerMinute: 10,
+      spareInstances: 5,
     });
   });
 
@@ -49,6 +52,15 @@ describe('sandbox limits (PLUGIN_RUNNER_*)', () => {
     );
     expect(() => loadPluginRunnerConfig({ PLUGIN_RUNNER_MEMORY_LIMIT_MB: '8' })).toThrow(
       /PLUGIN_RUNNER_MEMORY_LIMIT_MB must be >= 16/,
+    );
+  });
+
+  it('bounds the spare instances per thread to 1-16 (PLUGIN_RUNNER_SPARE_INSTANCES)', () => {
+    expect(() => loadPluginRunnerConfig({ PLUGIN_RUNNER_SPARE_INSTANCES: '0' })).toThrow(
+      /PLUGIN_RUNNER_SPARE_INSTANCES must be >= 1/,
+    );
+    expect(() => loadPluginRunnerConfig({ PLUGIN_RUNNER_SPARE_INSTANCES: '17' })).toThrow(
+      /PLUGIN_RUNNER_SPARE_INSTANCES must be <= 16/,
     );
   });
 });

@@ -23,6 +23,12 @@ export interface SandboxLimits {
   logLineMaxBytes: number;
   /** PLUGIN_RUNNER_LOG_LINES_PER_MINUTE: plugin log lines per plugin per minute. */
   logLinesPerMinute: number;
+  /**
+   * PLUGIN_RUNNER_SPARE_INSTANCES: never-used plugin instances each sandbox thread keeps ready
+   * for the next events (each holds the plugin's initial linear memory: ~9 MiB for a
+   * componentize-js plugin).
+   */
+  spareInstances: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -35,6 +41,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   hostCallTimeoutMs: 5_000,
   logLineMaxBytes: 2048,
   logLinesPerMinute: 120,
+  spareInstances: 2,
 };
 
 /** Reads the PLUGIN_RUNNER_* sandbox settings; problems go to the reader. */
@@ -74,6 +81,10 @@ export function readSandboxLimits(read: EnvReader): SandboxLimits {
     logLinesPerMinute: read.int('PLUGIN_RUNNER_LOG_LINES_PER_MINUTE', d.logLinesPerMinute, {
       min: 1,
       max: 100_000,
+    }),
+    spareInstances: read.int('PLUGIN_RUNNER_SPARE_INSTANCES', d.spareInstances, {
+      min: 1,
+      max: 16,
     }),
   };
 }

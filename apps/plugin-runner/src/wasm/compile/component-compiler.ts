@@ -8,6 +8,7 @@ import {
 import { PluginLoadError } from '../../plugin-host/plugin-host';
 import { threadScript } from '../threads/thread-scripts';
 import { capMemory, MemoryCapError, WASM_PAGE_BYTES } from './memory-cap';
+import { type ImportedMemory, importDefinedMemory } from './memory-import';
 import { type CompiledWasmModule, webAssembly } from './webassembly';
 
 /** A plugin version ready for sandbox threads: compiled core modules and host-made glue. */
@@ -16,6 +17,11 @@ export interface CompiledComponent {
   glue: string;
   /** Core modules, memory capped, compiled once and shared by every thread. */
   modules: [string, CompiledWasmModule][];
+  /**
+   * Core modules whose memory was turned into an import (memory-import.ts): a sandbox thread
+   * creates that memory for each instance — or hands it a recycled one, set back to zeros.
+   */
+  memories: [string, ImportedMemory][];
   /** The component's exports as versioned interface names. */
   exports: string[];
   /** How long transpiling and compiling took. */
@@ -148,10 +154,13 @@ export async function compileComponent(
 
   const maxPages = Math.floor(options.memoryLimitBytes / WASM_PAGE_BYTES);
   const modules: [string, CompiledWasmModule][] = [];
+  const memories: [string, ImportedMemory][] = [];
   for (const [name, bytes] of output.coreModules) {
     let capped: Uint8Array;
     try {
-      capped = capMemory(bytes, maxPages).bytes;
+      const rewritten = importDefinedMemory(capMemory(bytes, maxPages).bytes);
+      capped = rewritten.bytes;
+      if (rewritten.memory) memories.push([name, rewritten.memory]);
     } catch (error) {
       if (error instanceof MemoryCapError) {
         throw new PluginLoadError('artifact_invalid', `core module ${name}: ${error.message}`);
@@ -170,6 +179,7 @@ export async function compileComponent(
   return {
     glue: output.glue,
     modules,
+    memories,
     exports: output.witExports,
     compileMs: performance.now() - started,
   };

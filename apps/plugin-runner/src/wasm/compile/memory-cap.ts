@@ -154,7 +154,7 @@ function rewriteLimits(
   return concat([Uint8Array.of(FLAG_HAS_MAX), encodeU32(minPages), encodeU32(max)]);
 }
 
-class Reader {
+export class Reader {
   offset = 0;
   constructor(readonly bytes: Uint8Array) {}
   byte(): number {
@@ -191,7 +191,7 @@ export function encodeU32(value: number): Uint8Array {
   return Uint8Array.from(out);
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const part of parts) {

@@ -41,18 +41,25 @@ export type SandboxOutcome =
   | { kind: 'deadline' }
   | { kind: 'crashed'; message: string };
 
+/** The thread's instance pool as it reports it: never-used instances, and whether it is busy
+ * making more (or zeroing a used instance's memory). */
+interface SpareState {
+  spares?: number;
+  refilling?: boolean;
+}
+
 type ThreadMessage =
-  | { type: 'ready' }
-  | { type: 'spare' }
+  | ({ type: 'ready' } & SpareState)
+  | ({ type: 'spare' } & SpareState)
   | { type: 'broken'; message: string }
-  | {
+  | ({
       type: 'result';
       id: number;
       ok: true;
       value: unknown;
       droppedLogs: number;
-    }
-  | {
+    } & SpareState)
+  | ({
       type: 'result';
       id: number;
       ok: false;
@@ -60,7 +67,7 @@ type ThreadMessage =
       message: string;
       detail?: unknown;
       droppedLogs: number;
-    };
+    } & SpareState);
 
 export interface SandboxThreadOptions {
   /** Log lines one call may send before the thread drops the rest. */
@@ -69,6 +76,11 @@ export interface SandboxThreadOptions {
   heapLimitMb: number;
   /** How long the instance of the last call waits for another call of the same event. */
   eventInstanceIdleMs: number;
+  /**
+   * PLUGIN_RUNNER_SPARE_INSTANCES: never-used instances the thread keeps ready (made in the
+   * background), so a call of a new event does not wait for an instantiation.
+   */
+  spareInstances: number;
 }
 
 /**
@@ -87,7 +99,9 @@ export class SandboxThread {
     { id: number; resolve: (outcome: SandboxOutcome) => void; timer: NodeJS.Timeout } | undefined;
   private nextId = 1;
   private dead = false;
-  private spareReady = true;
+  /** Never-used instances the thread holds (as last reported), and whether it is making more. */
+  private spares = 0;
+  private refilling = false;
   private lastEvent: { key: string; until: number } | undefined;
   private readonly exited: Promise<void>;
 
@@ -101,10 +115,12 @@ export class SandboxThread {
       workerData: {
         glue: compiled.glue,
         modules: compiled.modules,
+        memories: compiled.memories,
         signal: this.signal.buffer,
         hostPort: port2,
         logLinesPerCall: options.logLinesPerCall,
         eventInstanceIdleMs: options.eventInstanceIdleMs,
+        spareInstances: options.spareInstances,
       },
       transferList: [port2],
       env: {},
@@ -117,6 +133,7 @@ export class SandboxThread {
       const onMessage = (message: ThreadMessage) => {
         if (message.type === 'ready') {
           this.worker.off('message', onMessage);
+          this.poolState(message);
           resolve();
         } else if (message.type === 'broken') {
           reject(new Error(message.message));
@@ -143,12 +160,15 @@ export class SandboxThread {
   }
 
   /**
-   * How fast this idle thread can start a call for `eventKey`: 2 = it holds that event's
-   * instance, 1 = a fresh instance is ready, 0 = it is still making one.
+   * How fast this idle thread can start a call for `eventKey`: 3 = it holds that event's
+   * instance, 2 = a never-used instance is ready and the thread is idle, 1 = one is ready but
+   * the thread is busy for a moment making another (one instantiation or one memory zeroed),
+   * 0 = it has none ready.
    */
   readiness(eventKey: string): number {
-    if (this.lastEvent?.key === eventKey && this.lastEvent.until > Date.now()) return 2;
-    return this.spareReady ? 1 : 0;
+    if (this.lastEvent?.key === eventKey && this.lastEvent.until > Date.now()) return 3;
+    if (this.spares === 0) return 0;
+    return this.refilling ? 1 : 2;
   }
 
   /** Runs one call; every outcome is answered, the deadline by terminating the thread. */
@@ -157,7 +177,8 @@ export class SandboxThread {
     if (this.pending) throw new Error('a sandbox thread runs one invocation at a time');
     const id = this.nextId++;
     this.handler = handler;
-    if (this.readiness(call.eventKey) < 2) this.spareReady = false;
+    if (this.readiness(call.eventKey) < 3) this.spares = Math.max(0, this.spares - 1);
+    this.refilling = true;
     this.lastEvent = { key: call.eventKey, until: Date.now() + this.options.eventInstanceIdleMs };
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -192,10 +213,11 @@ export class SandboxThread {
       return;
     }
     if (message.type === 'spare') {
-      this.spareReady = true;
+      this.poolState(message);
       return;
     }
     if (message.type !== 'result') return;
+    this.poolState(message);
     if (message.ok) {
       this.finish(message.id, {
         kind: 'ok',
@@ -227,6 +249,11 @@ export class SandboxThread {
         void this.terminate();
         return;
     }
+  }
+
+  private poolState(state: SpareState): void {
+    if (typeof state.spares === 'number') this.spares = state.spares;
+    if (typeof state.refilling === 'boolean') this.refilling = state.refilling;
   }
 
   private finish(id: number, outcome: SandboxOutcome): void {

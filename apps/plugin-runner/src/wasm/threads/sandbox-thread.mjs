@@ -1,12 +1,16 @@
 // @ts-check
 /**
  * A sandbox thread: holds one plugin version's compiled core modules and the host-generated
- * glue, keeps one fresh component instance ready (made while idle), and runs one invocation
- * at a time. An instance serves one event only: a call for the event of the previous call
- * (same `key` = project + event id) reuses that call's instance, any other call takes the
- * fresh one, so no state passes from one event — or project — to another. The kept instance
- * is dropped after `eventInstanceIdleMs`. The parent terminates the thread at a call's
- * deadline and after a trap (jco's glue keeps per-component state that a trap poisons).
+ * glue, keeps up to `spareInstances` fresh component instances ready (made in the background
+ * while idle, one per event-loop turn so an arriving call is not held up by more than one),
+ * and runs one invocation at a time. An instance serves one event only: a call for the event
+ * of the previous call (same `key` = project + event id) reuses that call's instance, any other
+ * call takes a never-used spare, so no state passes from one event — or project — to another.
+ * A used instance is discarded (dropped after `eventInstanceIdleMs`, or when another event
+ * comes); only its linear memory is recycled for a new instance, after every byte was set back
+ * to zero and only if it still has its initial size (compile/memory-import.ts) — exactly what
+ * a new WebAssembly.Memory is. The parent terminates the thread at a call's deadline and after
+ * a trap (jco's glue keeps per-component state that a trap poisons).
  *
  * Host calls are synchronous for the guest (Node 20 has no JSPI): the request goes to the
  * parent over `hostPort`; the thread blocks in Atomics.wait on `signal` until the parent has
@@ -14,21 +18,41 @@
  * Replies carry the request's sequence number; anything else (a late reply to a call that
  * timed out) is dropped.
  *
- * workerData: { glue: string, modules: [name, WebAssembly.Module][], signal: SharedArrayBuffer,
- *               hostPort: MessagePort, logLinesPerCall: number, eventInstanceIdleMs: number }
+ * workerData: { glue: string, modules: [name, WebAssembly.Module][], memories: [name, { initialPages, maximumPages }][],
+ *               signal: SharedArrayBuffer, hostPort: MessagePort, logLinesPerCall: number,
+ *               eventInstanceIdleMs: number, spareInstances: number }
  * parent -> thread: { type: 'invoke', id, key, exportName, operation, args, deadlineAt, hostCallTimeoutMs }
- * thread -> parent: { type: 'ready' } | { type: 'spare' } | { type: 'broken', message }
- *                   | { type: 'result', id, ok: true, value, droppedLogs }
- *                   | { type: 'result', id, ok: false, kind: 'plugin_error' | 'trap' | 'no_export', message, detail?, droppedLogs }
+ * thread -> parent: { type: 'ready', spares } | { type: 'spare', spares, refilling } | { type: 'broken', message }
+ *                   | { type: 'result', id, ok: true, value, droppedLogs, spares, refilling }
+ *                   | { type: 'result', id, ok: false, kind: 'plugin_error' | 'trap' | 'no_export', message, detail?, droppedLogs, spares, refilling }
  * thread -> hostPort: { seq, call, args, logCalls } (a reply is awaited) | { seq: 0, call: 'log', args }
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
-/** @type {{ glue: string, modules: [string, WebAssembly.Module][], signal: SharedArrayBuffer, hostPort: import('node:worker_threads').MessagePort, logLinesPerCall: number, eventInstanceIdleMs: number }} */
+/** @typedef {{ initialPages: number, maximumPages: number }} MemorySpec */
+/** @type {{ glue: string, modules: [string, WebAssembly.Module][], memories: [string, MemorySpec][], signal: SharedArrayBuffer, hostPort: import('node:worker_threads').MessagePort, logLinesPerCall: number, eventInstanceIdleMs: number, spareInstances: number }} */
 const data = workerData;
 const signal = new Int32Array(data.signal);
 const modules = new Map(data.modules);
 const hostPort = data.hostPort;
+/** The memory each rewritten core module imports, by module. @type {Map<WebAssembly.Module, MemorySpec>} */
+const memorySpecs = new Map();
+for (const [name, spec] of data.memories ?? []) {
+  const module = modules.get(name);
+  if (module) memorySpecs.set(module, spec);
+}
+
+// jco's glue probes JSPI with `try { WebAssembly.promising(f) } catch {}` twice per
+// instantiation; Node 20 has none, and V8 builds the "is not a function" message by parsing
+// the glue's 1 800-line init function again (~1.5-3 ms of each instantiation, measured). The
+// same failure, thrown without the parse: the glue takes its usual fallback.
+const NO_JSPI = new TypeError('WebAssembly.promising is not available (no JSPI)');
+const wasmApi = /** @type {any} */ (WebAssembly);
+if (typeof wasmApi.promising !== 'function') {
+  wasmApi.promising = () => {
+    throw NO_JSPI;
+  };
+}
 
 let sequence = 0;
 /** The running call's limits (host calls never wait past them). */
@@ -90,23 +114,110 @@ const imports = { 'findsvc:plugin/host': host, 'findsvc:plugin/host@0.1.0': host
 
 /** @type {any} */
 let glue;
-/** A fresh instance, made ahead while the thread is idle. @type {any} */
-let spare;
+/**
+ * A component instance: the glue's exports and the memories it was given.
+ * @typedef {{ exports: any, memories: { spec: MemorySpec, memory: WebAssembly.Memory }[] }} Instance
+ */
+/** Never-used instances, made ahead while the thread is idle. @type {Instance[]} */
+const spares = [];
 /** The instance that served the last call, kept for further calls of the same event. */
-/** @type {{ key: string, instance: any, timer: NodeJS.Timeout } | undefined} */
+/** @type {{ key: string, instance: Instance, timer: NodeJS.Timeout } | undefined} */
 let bound;
+/** Used instances whose memories wait to be zeroed and recycled. @type {Instance[]} */
+const retired = [];
+/** Zeroed memories of the initial size, by spec (at most spareInstances + 1 each). */
+/** @type {Map<MemorySpec, WebAssembly.Memory[]>} */
+const zeroed = new Map();
+let refillScheduled = false;
 
+/** @param {MemorySpec} spec */
+function memoryFor(spec) {
+  return (
+    zeroed.get(spec)?.pop() ??
+    new WebAssembly.Memory({ initial: spec.initialPages, maximum: spec.maximumPages })
+  );
+}
+
+/** @returns {Instance} */
 function instantiate() {
-  return glue.instantiate((/** @type {string} */ name) => {
-    const module = modules.get(name);
-    if (!module) throw new Error(`no core module ${name}`);
-    return module;
-  }, imports);
+  /** @type {Instance['memories']} */
+  const memories = [];
+  const exports = glue.instantiate(
+    (/** @type {string} */ name) => {
+      const module = modules.get(name);
+      if (!module) throw new Error(`no core module ${name}`);
+      return module;
+    },
+    imports,
+    (/** @type {WebAssembly.Module} */ module, /** @type {any} */ importObject) => {
+      const spec = memorySpecs.get(module);
+      if (!spec) return new WebAssembly.Instance(module, importObject);
+      const memory = memoryFor(spec);
+      memories.push({ spec, memory });
+      return new WebAssembly.Instance(module, {
+        ...importObject,
+        'findsvc:sandbox': { memory },
+      });
+    },
+  );
+  return { exports, memories };
+}
+
+/**
+ * Takes back the memories of a used instance (never called again): each is set to zero from
+ * its first to its last byte and kept for a new instance — unless it grew past its initial
+ * size (a memory cannot shrink) or enough are kept already; then it is left to the GC.
+ * @param {Instance} instance
+ */
+function recycle(instance) {
+  for (const { spec, memory } of instance.memories) {
+    const kept = zeroed.get(spec) ?? [];
+    zeroed.set(spec, kept);
+    if (memory.buffer.byteLength !== spec.initialPages * 65536) continue;
+    if (kept.length > data.spareInstances) continue;
+    new Uint8Array(memory.buffer).fill(0);
+    kept.push(memory);
+  }
+}
+
+function retire() {
+  if (!bound) return;
+  clearTimeout(bound.timer);
+  retired.push(bound.instance);
+  bound = undefined;
+}
+
+function needsRefill() {
+  return retired.length > 0 || spares.length < data.spareInstances;
+}
+
+function scheduleRefill() {
+  if (refillScheduled || !needsRefill()) return;
+  refillScheduled = true;
+  setImmediate(refillStep);
+}
+
+/** One step of background work per event-loop turn (a call that arrives waits for one step). */
+function refillStep() {
+  refillScheduled = false;
+  const used = retired.pop();
+  if (used) {
+    recycle(used);
+  } else if (spares.length < data.spareInstances) {
+    try {
+      spares.push(instantiate());
+    } catch (error) {
+      parentPort?.postMessage({ type: 'broken', message: describe(error) });
+      return;
+    }
+  }
+  parentPort?.postMessage({ type: 'spare', spares: spares.length, refilling: needsRefill() });
+  scheduleRefill();
 }
 
 function dropBound() {
-  if (bound) clearTimeout(bound.timer);
-  bound = undefined;
+  retire();
+  scheduleRefill();
 }
 
 /** @param {unknown} error */
@@ -128,17 +239,29 @@ function invoke(message) {
   };
   // An instance never serves two events: the same event (project + event id) may reuse the
   // instance of its previous call; any other event gets a fresh one.
+  /** @type {Instance} */
   let instance;
   if (bound && bound.key === message.key) {
     instance = bound.instance;
     clearTimeout(bound.timer);
     bound = undefined;
   } else {
-    dropBound();
-    instance = spare ?? instantiate();
-    spare = undefined;
+    retire();
+    try {
+      instance = spares.shift() ?? instantiate();
+    } catch (error) {
+      parentPort?.postMessage({
+        type: 'result',
+        id: message.id,
+        ok: false,
+        kind: 'trap',
+        message: `no instance could be made: ${describe(error)}`,
+        droppedLogs: 0,
+      });
+      return; // the parent terminates this thread
+    }
   }
-  const target = instance?.[message.exportName];
+  const target = instance.exports?.[message.exportName];
   const fn = target?.[message.operation];
   /** @type {Record<string, unknown>} */
   let reply;
@@ -195,8 +318,12 @@ function invoke(message) {
             };
     }
   }
+  if (!trapped) {
+    bound = { key: message.key, instance, timer: setTimeout(dropBound, data.eventInstanceIdleMs) };
+  }
+  const pool = { spares: spares.length, refilling: !trapped && needsRefill() };
   try {
-    parentPort?.postMessage(reply);
+    parentPort?.postMessage({ ...reply, ...pool });
   } catch (error) {
     trapped = true;
     parentPort?.postMessage({
@@ -209,24 +336,17 @@ function invoke(message) {
     });
   }
   if (trapped) return; // the parent terminates this thread
-  bound = { key: message.key, instance, timer: setTimeout(dropBound, data.eventInstanceIdleMs) };
-  if (!spare) {
-    try {
-      spare = instantiate();
-      parentPort?.postMessage({ type: 'spare' });
-    } catch (error) {
-      parentPort?.postMessage({ type: 'broken', message: describe(error) });
-    }
-  }
+  scheduleRefill();
 }
 
 async function start() {
   glue = await import(`data:text/javascript;base64,${Buffer.from(data.glue).toString('base64')}`);
-  spare = instantiate();
+  spares.push(instantiate());
   parentPort?.on('message', (message) => {
     if (message?.type === 'invoke') invoke(message);
   });
-  parentPort?.postMessage({ type: 'ready' });
+  parentPort?.postMessage({ type: 'ready', spares: spares.length });
+  scheduleRefill();
 }
 
 start().catch((error) => parentPort?.postMessage({ type: 'broken', message: describe(error) }));

@@ -7,10 +7,13 @@ import { artifactDigest, witDirectory, WIT_VERSION } from '@platform/plugin-sdk'
 import type { TestComponent } from './wasm-lab';
 
 /**
- * The tiny enricher of test/wasm/plugins/tiny (2 KB, answers one tag `soak: ok`), built now by
- * its script in a child process (jco is an ES module Jest cannot load).
+ * The tiny enricher of test/wasm/plugins/tiny (2 KB, answers one tag `soak: ok`; with
+ * `counter`/`grow` its instance state, see build-tiny.mjs), built now by its script in a child
+ * process (jco is an ES module Jest cannot load).
  */
-export async function tinyComponent(): Promise<TestComponent> {
+export async function tinyComponent(
+  mode: 'tags' | 'counter' | 'grow' = 'tags',
+): Promise<TestComponent> {
   const dir = await mkdtemp(join(tmpdir(), 'wasm-tiny-'));
   try {
     const out = join(dir, 'tiny.wasm');
@@ -18,6 +21,7 @@ export async function tinyComponent(): Promise<TestComponent> {
       join(__dirname, '../plugins/tiny/build-tiny.mjs'),
       join(witDirectory(), 'plugin.wit'),
       out,
+      mode,
     ]);
     const component = await readFile(out);
     const digest = artifactDigest(component);
