@@ -53,6 +53,10 @@ import { MailSendEntity } from '../modules/mail/mail-send.entity';
 import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
 import { FindingMergeEntity } from '../modules/findings/merge/finding-merge.entity';
 import {
+  FindingSearchEntity,
+  FindingSearchStateEntity,
+} from '../modules/findings/search/finding-search.entities';
+import {
   SuppressionRuleActionEntity,
   SuppressionRuleEntity,
 } from '../modules/suppression/suppression-rule.entity';
@@ -103,4 +107,6 @@ export const FINDINGS_ENTITIES = [
   FindingMergeEntity,
   SuppressionRuleEntity,
   SuppressionRuleActionEntity,
+  FindingSearchEntity,
+  FindingSearchStateEntity,
 ];

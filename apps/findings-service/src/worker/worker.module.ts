@@ -23,6 +23,9 @@ import { cleanupTasks } from '../modules/cleanup/cleanup.tasks';
 import { ReportCleanupService } from '../modules/cleanup/report-cleanup.service';
 import { LifecycleTasksModule } from '../modules/findings/lifecycle/lifecycle-tasks.module';
 import { StateExpiryService } from '../modules/findings/lifecycle/state-expiry.service';
+import { FindingSearchIndexer } from '../modules/findings/search/finding-search-indexer.service';
+import { FindingSearchModule } from '../modules/findings/search/finding-search.module';
+import { findingSearchTasks } from '../modules/findings/search/finding-search.tasks';
 import { IngestionWorkerModule } from '../modules/report-ingestion/ingestion-worker.module';
 import { SlaCheckService } from '../modules/sla/sla-check.service';
 import { SlaWorkerModule } from '../modules/sla/sla-worker.module';
@@ -53,6 +56,8 @@ export interface WorkerOptions {
   lifecycle?: Partial<LifecycleSchedule>;
   /** Period of the automatic closure's pass (default AUTO_CLOSURE_PASS_EVERY_MS). */
   autoClosurePassEveryMs?: number;
+  /** Period of the search indexer (default SEARCH_INDEX_EVERY_MS). */
+  searchIndexEveryMs?: number;
 }
 
 /**
@@ -97,6 +102,7 @@ export class WorkerModule {
             NotificationsCoreModule,
             TicketsWorkerModule,
             SuppressionCoreModule,
+            FindingSearchModule,
           ],
           inject: [
             StateExpiryService,
@@ -109,6 +115,7 @@ export class WorkerModule {
             TicketStatusPoller,
             TicketSyncFeed,
             SuppressionRunsRepository,
+            FindingSearchIndexer,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -121,6 +128,7 @@ export class WorkerModule {
             ticketPoller: TicketStatusPoller,
             ticketSync: TicketSyncFeed,
             suppressionRuns: SuppressionRunsRepository,
+            searchIndexer: FindingSearchIndexer,
           ) => [
             ...lifecycleTasks(expiry, sla, {
               ...LIFECYCLE_SCHEDULE,
@@ -136,6 +144,7 @@ export class WorkerModule {
             }),
             ...ticketTasks(ticketPoller, ticketSync),
             ...suppressionTasks(suppressionRuns),
+            ...findingSearchTasks(searchIndexer, options.searchIndexEveryMs),
           ],
         }),
       ],

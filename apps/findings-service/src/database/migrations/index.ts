@@ -26,6 +26,7 @@ import { FindingMerges1795606300000 } from './1795606300000-finding-merges';
 import { SuppressionRules1795606400000 } from './1795606400000-suppression-rules';
 import { RollupAxisIndexes1795606500000 } from './1795606500000-rollup-axis-indexes';
 import { SuppressionRunRecovery1795606600000 } from './1795606600000-suppression-run-recovery';
+import { FindingSearch1795606750000 } from './1795606750000-finding-search';
 
 /** Ordered list of the findings-service migrations (forward-only). */
 export const FINDINGS_MIGRATIONS = [
@@ -57,4 +58,5 @@ export const FINDINGS_MIGRATIONS = [
   SuppressionRules1795606400000,
   RollupAxisIndexes1795606500000,
   SuppressionRunRecovery1795606600000,
+  FindingSearch1795606750000,
 ];

@@ -11,6 +11,7 @@ import type { FindingFilters } from './list/finding-filters';
 import { FINDINGS_QUERY_CATALOG } from './list/finding-query-catalog';
 import type { FindingSortKey, SortOrder } from './list/finding-sort';
 import { parseQuery } from './query';
+import { FindingSearchPlanner } from './search/finding-search-planner';
 
 export interface FindingListInput {
   filters: FindingFilters;
@@ -36,6 +37,7 @@ export class FindingsQueryService {
     private readonly findings: FindingsRepository,
     private readonly actionLog: ActionLogRepository,
     private readonly visibility: VisibilityService,
+    private readonly searchPlanner: FindingSearchPlanner,
   ) {}
 
   async list(access: AccessContext, input: FindingListInput): Promise<FindingPage> {
@@ -48,6 +50,8 @@ export class FindingsQueryService {
       scope: this.visibility.scope(access, 'read_findings'),
       filters: input.filters,
       query,
+      // Rare free-text terms through the search index (same result, docs/findings-service/findings-api.md).
+      indexedSearch: await this.searchPlanner.indexedTerms({ filters: input.filters, query }),
       sort: input.sort,
       order: input.order,
       cursor,

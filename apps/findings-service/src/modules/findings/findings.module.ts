@@ -11,6 +11,7 @@ import { FindingsOverviewService } from './findings-overview.service';
 import { FindingChangesRepository } from './finding-changes.repository';
 import { FindingsController } from './findings.controller';
 import { FindingsQueryService } from './findings-query.service';
+import { FindingSearchPlanner } from './search/finding-search-planner';
 import { FindingsRepository } from './findings.repository';
 import { BulkStatusController } from './lifecycle/bulk-status.controller';
 import { BulkStatusRepository } from './lifecycle/bulk-status.repository';
@@ -46,6 +47,7 @@ import { GroupAxesService } from './groups/group-axes.service';
     FindingChangesRepository,
     BulkTagsRepository,
     FindingsQueryService,
+    FindingSearchPlanner,
     FindingTriageService,
     FindingTagsService,
     BulkStatusRepository,

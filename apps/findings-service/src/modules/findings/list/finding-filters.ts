@@ -50,4 +50,10 @@ export interface FindingFilters {
 export interface FindingSelection {
   filters: FindingFilters;
   query?: QueryNode;
+  /**
+   * Free-text terms (the `search` filter, bare query terms) searched through the search index
+   * (FindingSearchPlanner); the others, and every term when absent, use the plain condition.
+   * Same result either way.
+   */
+  indexedSearch?: ReadonlySet<string>;
 }

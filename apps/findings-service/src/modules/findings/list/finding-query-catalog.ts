@@ -1,12 +1,11 @@
 import { DEFAULT_QUERY_FIELD_CATALOG, QueryFieldCatalog } from '../query';
+import { fullTextSearchSql, fullTextSql } from '../search/finding-search.sql';
 
 /** Manual, report and enrichment tags as one array: `tags:x` matches a tag of any origin. */
 export const ALL_TAGS_SQL = '(f.tags || f.report_tags || f.enrichment_tags)';
 
 /** Full-text search of bare terms and the `search` filter: title, description, rule id. */
-export function fullTextSql(param: string): string {
-  return `(f.title ILIKE ${param} ESCAPE '\\' OR f.description ILIKE ${param} ESCAPE '\\' OR f.rule_id ILIKE ${param} ESCAPE '\\')`;
-}
+export { fullTextSql } from '../search/finding-search.sql';
 
 /** The tracker state of a finding's ticket, `none` without one (a primary-key lookup per row). */
 export const TICKET_STATUS_SQL = `COALESCE((SELECT t.status FROM finding_tickets ft JOIN tickets t ON t.id = ft.ticket_id WHERE ft.finding_id = f.id), 'none')`;
@@ -33,3 +32,19 @@ export const FINDINGS_QUERY_CATALOG: QueryFieldCatalog = {
   },
   fullText: { value: 'pattern', sql: fullTextSql },
 };
+
+/**
+ * FINDINGS_QUERY_CATALOG whose bare terms in `indexed` go through the search index
+ * (FindingSearchPlanner); negated terms keep the plain condition (the index finds the rows
+ * that contain a term, not the others).
+ */
+export function catalogWithIndexedSearch(indexed: ReadonlySet<string>): QueryFieldCatalog {
+  return {
+    ...FINDINGS_QUERY_CATALOG,
+    fullText: {
+      value: 'pattern',
+      sql: (param, term) => fullTextSearchSql(param, term, indexed),
+      negatedSql: fullTextSql,
+    },
+  };
+}

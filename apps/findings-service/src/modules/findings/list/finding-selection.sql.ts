@@ -2,7 +2,12 @@ import type { VisibleScope } from '../../projects/visibility.service';
 import { FINDING_STATUS_GROUPS } from '../finding-status';
 import { axisMatchSql } from '../groups/group-axis';
 import { compileQuery, containsPattern } from '../query';
-import { ALL_TAGS_SQL, FINDINGS_QUERY_CATALOG, fullTextSql } from './finding-query-catalog';
+import { fullTextSearchSql } from '../search/finding-search.sql';
+import {
+  ALL_TAGS_SQL,
+  catalogWithIndexedSearch,
+  FINDINGS_QUERY_CATALOG,
+} from './finding-query-catalog';
 import type { FindingSelection } from './finding-filters';
 
 /** Collects `$n` parameters of one statement. */
@@ -49,7 +54,10 @@ export function selectionSql(selection: FindingSelection, params: SqlParams): st
   if (f.host) where.push(`f.host ILIKE ${params.add(containsPattern(f.host))} ESCAPE '\\'`);
   if (f.filePath)
     where.push(`f.file_path ILIKE ${params.add(containsPattern(f.filePath))} ESCAPE '\\'`);
-  if (f.search) where.push(fullTextSql(params.add(containsPattern(f.search))));
+  if (f.search) {
+    const param = params.add(containsPattern(f.search));
+    where.push(fullTextSearchSql(param, f.search, selection.indexedSearch));
+  }
   anyOf('f.rule_id', f.ruleIds, 'text');
   if (f.filePathExact) where.push(`f.file_path = ${params.add(f.filePathExact)}::text`);
   // A report's findings are those of its product (the product's index narrows the scan).
@@ -78,7 +86,9 @@ export function selectionSql(selection: FindingSelection, params: SqlParams): st
   if (f.axis) where.push(axisMatchSql(f.axis, params));
   if (selection.query) {
     const compiled = compileQuery(selection.query, {
-      catalog: FINDINGS_QUERY_CATALOG,
+      catalog: selection.indexedSearch
+        ? catalogWithIndexedSearch(selection.indexedSearch)
+        : FINDINGS_QUERY_CATALOG,
       paramOffset: params.values.length,
     });
     params.values.push(...compiled.params);

@@ -69,7 +69,8 @@ class QueryCompiler {
       case 'text': {
         const search = this.catalog.fullText;
         const value = search.value === 'pattern' ? containsPattern(term.text) : term.text;
-        return this.negate(search.sql(this.param(value)), term.negated);
+        const sql = term.negated ? (search.negatedSql ?? search.sql) : search.sql;
+        return this.negate(sql(this.param(value), term.text), term.negated);
       }
       case 'comparison': {
         const column = this.catalog.fields[term.field].sql;

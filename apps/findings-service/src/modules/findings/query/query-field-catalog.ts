@@ -13,11 +13,16 @@ export interface QueryFieldDefinition {
   normalize?: (value: string) => string;
 }
 
-/** Full-text search for bare terms: `sql(param)` is a boolean expression using `param`. */
+/**
+ * Full-text search for bare terms: `sql(param, term)` is a boolean expression using `param`
+ * (`term` is the bare term as written, for choosing a plan, never put into the SQL).
+ */
 export interface FullTextSearch {
   /** `pattern`: the parameter is an ILIKE pattern `%term%` (escaped); `raw`: the term itself. */
   value: 'pattern' | 'raw';
-  sql: (param: string) => string;
+  sql: (param: string, term: string) => string;
+  /** The expression a negated term (`-word`) negates; `sql` when absent. */
+  negatedSql?: (param: string, term: string) => string;
 }
 
 export interface QueryFieldCatalog {

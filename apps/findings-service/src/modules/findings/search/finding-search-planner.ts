@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { FindingSelection } from '../list/finding-filters';
+import { containsPattern, type QueryNode } from '../query';
+import { trigramSearchable } from './finding-search.sql';
+
+/**
+ * At most this share of the indexed findings (PostgreSQL's estimate) for a term to go through
+ * the index. Above it the plain condition is faster: walking the sort index, a term matching a
+ * share s of the findings needs about limit / s rows (0.3 %: ~17 000 rows for a page of 50,
+ * a few ms), while the index path fetches every match by primary key and sorts them.
+ */
+export const INDEXED_SEARCH_MAX_SHARE = 0.003;
+
+/** Below this many estimated matches the index path is always taken (small installations). */
+export const INDEXED_SEARCH_MIN_ROWS = 2_000;
+
+/** The positive free-text terms of a selection: the `search` filter and bare query terms. */
+export function searchTerms(selection: Pick<FindingSelection, 'filters' | 'query'>): string[] {
+  const terms = new Set<string>();
+  if (selection.filters.search) terms.add(selection.filters.search);
+  const walk = (node: QueryNode | undefined): void => {
+    if (!node) return;
+    if (node.type === 'and' || node.type === 'or') {
+      walk(node.left);
+      walk(node.right);
+    } else if (node.type === 'text' && !node.negated) terms.add(node.text);
+  };
+  walk(selection.query);
+  return [...terms];
+}
+
+/**
+ * Chooses, per free-text term, between the search index and the plain condition
+ * (finding-search.sql.ts), from PostgreSQL's own estimate of the term's matches in
+ * `finding_search` (one `EXPLAIN` per term, ~0.3 ms: the planner samples the documents).
+ * PostgreSQL cannot make this choice inside the list statement: with the index's candidates as
+ * a semi-join it always reads them all (200 000 for a word in 20 % of the titles, seconds),
+ * where walking the sort index stops after 51 rows.
+ */
+@Injectable()
+export class FindingSearchPlanner {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async indexedTerms(
+    selection: Pick<FindingSelection, 'filters' | 'query'>,
+  ): Promise<ReadonlySet<string> | undefined> {
+    const terms = searchTerms(selection).filter(trigramSearchable);
+    if (terms.length === 0) return undefined;
+    const [total, ...estimates] = await Promise.all([
+      this.indexedCount(),
+      ...terms.map((term) => this.estimate(term)),
+    ]);
+    const limit = Math.max(INDEXED_SEARCH_MIN_ROWS, total * INDEXED_SEARCH_MAX_SHARE);
+    return new Set(terms.filter((_, i) => estimates[i] <= limit));
+  }
+
+  /** The planner's estimate of the documents containing `term`. */
+  private async estimate(term: string): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM finding_search fs WHERE fs.document ILIKE $1 ESCAPE '\\'`,
+      [containsPattern(term)],
+    )) as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[];
+    return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
+  }
+
+  /** How many documents the statistics count (`reltuples`; -1 before the first analyze). */
+  private async indexedCount(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'finding_search'::regclass`,
+    )) as { n: number }[];
+    return Math.max(0, rows[0]?.n ?? 0);
+  }
+}

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** A position in `(created_at, id)` order; `createdAt` as PostgreSQL text (microseconds kept). */
+export interface SearchIndexKey {
+  createdAt: string;
+  id: string;
+}
+
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+/** The search indexer's statements (finding_search, finding_search_state; the only writer). */
+@Injectable()
+export class FindingSearchRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The frontier: every finding created before it has its document. */
+  async frontier(): Promise<string> {
+    const rows = (await this.dataSource.query(
+      `SELECT frontier::text AS frontier FROM finding_search_state WHERE id = 1`,
+    )) as { frontier: string }[];
+    return rows[0].frontier;
+  }
+
+  /**
+   * A time before which every finding that will ever be committed is visible to the next
+   * statement: `now()`, or the start of the oldest transaction in progress in this database if
+   * earlier. A finding's `created_at` is its inserting transaction's `now()` (its start): a
+   * transaction that started before this bound has ended by the time this statement ran (else
+   * it would be in progress and the bound no later than its start), so the next statement's
+   * snapshot sees its rows. Sessions of other database roles show no `xact_start` to a role
+   * without `pg_read_all_stats`: the service's replicas share one role.
+   */
+  async safeBound(): Promise<string> {
+    const rows = (await this.dataSource.query(
+      `SELECT LEAST(now(), min(xact_start))::text AS bound FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    )) as { bound: string }[];
+    return rows[0].bound;
+  }
+
+  /**
+   * Writes the documents of up to `limit` findings after `after` (or from `from`) and created
+   * before `before`, in `(created_at, id)` order, set-based; rows already there are kept
+   * (idempotent: another replica or the trigger may have written them). Returns how many
+   * findings were read and the last one's key.
+   */
+  async indexChunk(
+    from: string,
+    after: SearchIndexKey | null,
+    before: string,
+    limit: number,
+  ): Promise<{ read: number; last: SearchIndexKey | null }> {
+    const rows = (await this.dataSource.query(
+      `WITH batch AS (
+         SELECT f.id, f.created_at,
+           finding_search_document(f.title, f.description, f.rule_id) AS document
+         FROM findings f
+         WHERE (f.created_at, f.id) > ($1::timestamptz, $2::uuid) AND f.created_at < $3::timestamptz
+         ORDER BY f.created_at, f.id LIMIT $4
+       ), written AS (
+         INSERT INTO finding_search (finding_id, document) SELECT id, document FROM batch
+         ON CONFLICT (finding_id) DO NOTHING
+       )
+       SELECT count(*)::int AS read,
+         (SELECT b.created_at::text FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1)
+           AS created_at,
+         (SELECT b.id FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1) AS id
+       FROM batch`,
+      [after?.createdAt ?? from, after?.id ?? NO_ID, before, limit],
+    )) as { read: number; created_at: string | null; id: string | null }[];
+    const row = rows[0];
+    return {
+      read: row.read,
+      last: row.created_at && row.id ? { createdAt: row.created_at, id: row.id } : null,
+    };
+  }
+
+  /** Moves the frontier forward to `to` (never back: a slower replica cannot undo progress). */
+  async advance(to: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE finding_search_state SET frontier = GREATEST(frontier, $1::timestamptz),
+        updated_at = now() WHERE id = 1`,
+      [to],
+    );
+  }
+
+  /** Findings created at or after the frontier (what search reads without the index). */
+  async unindexedCount(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM findings
+        WHERE created_at >= (SELECT frontier FROM finding_search_state WHERE id = 1)`,
+    )) as { n: number }[];
+    return rows[0].n;
+  }
+}

@@ -1,0 +1,294 @@
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { FindingsMetrics } from '../../src/app/metrics/findings-metrics';
+import { loadFindingsConfig } from '../../src/app/config/findings-config';
+import { findingListSql } from '../../src/modules/findings/list/finding-list.sql';
+import { FindingSearchIndexer } from '../../src/modules/findings/search/finding-search-indexer.service';
+import { FindingSearchPlanner } from '../../src/modules/findings/search/finding-search-planner';
+import { FindingSearchRepository } from '../../src/modules/findings/search/finding-search.repository';
+import { WorkerModule } from '../../src/worker/worker.module';
+import { bearer, type Auth } from '../support/catalog';
+import { freshProduct, seedFindings, type Product } from '../support/findings-seed';
+import { ingestionEnv, workerEnv, type IngestionEnv } from '../support/ingestion-env';
+import { uploadReport, waitForReport } from '../support/reports';
+import { loginAdmin, type Login } from '../support/sessions';
+import { codeResultsSarif } from '../support/synthetic-sarif';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Free-text search through the search table (issue 34 item 4,
+ * docs/findings-service/findings-api.md#free-text-search) on real PostgreSQL: every answer is
+ * compared with the documented semantics evaluated straight on `findings` (title, description
+ * or rule id ILIKE '%term%'), before and after the indexer ran, after an upload, a text
+ * change, a merge and a deletion. The worker's own search task is slowed to an hour so that
+ * "not indexed yet" is a state the test controls.
+ */
+let t: TestApp;
+let env: IngestionEnv;
+let worker: INestApplicationContext;
+let adminLogin: Login;
+let admin: Auth;
+let indexer: FindingSearchIndexer;
+
+beforeAll(async () => {
+  env = ingestionEnv();
+  t = await startTestApp(env.vars);
+  const config = loadFindingsConfig(workerEnv(t, env.vars), 'worker');
+  worker = await NestFactory.createApplicationContext(
+    WorkerModule.forRoot(config, new FindingsMetrics(), { searchIndexEveryMs: 3_600_000 }),
+    { logger: false, abortOnError: false },
+  );
+  await worker.init();
+  adminLogin = await loginAdmin(t);
+  admin = bearer(adminLogin);
+  indexer = worker.get(FindingSearchIndexer);
+});
+afterAll(async () => {
+  await worker?.close();
+  await t?.close();
+  env?.cleanup();
+});
+
+type Row = Record<string, unknown>;
+const sql = (text: string, values: unknown[] = []) =>
+  t.app.get(DataSource).query(text, values) as Promise<Row[]>;
+
+/** The documented semantics, straight on the table: the ids a search must return. */
+async function expected(p: Product, term: string): Promise<string[]> {
+  const rows = await sql(
+    `SELECT id FROM findings WHERE product_id = $1 AND merged_into_id IS NULL
+       AND suppression_rule_id IS NULL
+       AND (title ILIKE $2 ESCAPE '\\' OR description ILIKE $2 ESCAPE '\\' OR rule_id ILIKE $2 ESCAPE '\\')`,
+    [p.id, `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+  );
+  return rows.map((r) => String(r['id'])).sort();
+}
+
+async function listed(p: Product, query: Record<string, string>): Promise<string[]> {
+  const res = await admin.apply(
+    request(t.url)
+      .get('/api/v1/findings')
+      .query({ product_id: p.id, limit: 500, ...query }),
+  );
+  if (res.status !== 200) throw new Error(`${JSON.stringify(query)}: ${res.status} ${res.text}`);
+  return (res.body as { data: { items: { id: string }[] } }).data.items.map((f) => f.id).sort();
+}
+
+/** `search=term` and `q="term"` (a quoted bare term) give exactly the documented result. */
+async function expectSameAsDocumented(p: Product, terms: string[]): Promise<void> {
+  for (const term of terms) {
+    const want = await expected(p, term);
+    expect({ term, ids: await listed(p, { search: term }) }).toEqual({ term, ids: want });
+    // Quoted: a backslash or a double quote inside a phrase is query-language syntax.
+    if (!/["\\]/.test(term)) {
+      expect({ term, ids: await listed(p, { q: `"${term}"` }) }).toEqual({ term, ids: want });
+    }
+  }
+}
+
+const documents = async (ids: string[]) =>
+  (
+    await sql(
+      `SELECT finding_id, document FROM finding_search WHERE finding_id = ANY($1::uuid[])`,
+      [ids],
+    )
+  ).map((r) => String(r['document']));
+
+const TEXTS = [
+  {
+    title: 'SQL Injection in login',
+    description: 'User input reaches a query',
+    rule_id: 'java/sqli',
+  },
+  {
+    title: 'Hardcoded secret',
+    description: 'AWS key AKIA1234 in src/config/prod.ts',
+    rule_id: 'gitleaks-aws',
+  },
+  { title: 'Weak cipher', description: '100% of traffic uses DES_CBC', rule_id: 'crypto_weak' },
+  {
+    title: 'Path traversal',
+    description: 'C:\\temp\\upload with ..\\ segments',
+    rule_id: 'path-trav',
+  },
+  {
+    title: 'Crème brûlée XSS',
+    description: 'ÉCOLE reflected in /search?q=',
+    rule_id: 'xss_reflected',
+  },
+  { title: 'abc', description: 'def ghi', rule_id: 'multi-line' },
+];
+const TERMS = [
+  'injection',
+  'INJECTION',
+  'sqli',
+  'src/config/prod',
+  'akia1234',
+  '100%',
+  'des_cbc',
+  '_weak',
+  'C:\\temp',
+  '..\\',
+  'brûlée',
+  'école',
+  '/search?q=',
+  'abc\ndef',
+  'c def',
+  'ghi multi',
+  'nothing-like-this',
+  'secret',
+  'login',
+  'trav',
+  'weak cipher',
+];
+
+describe('Free-text search through the search table', () => {
+  let p: Product;
+  let ids: string[];
+  beforeAll(async () => {
+    p = await freshProduct(t, adminLogin);
+    ids = await seedFindings(t, p, TEXTS);
+  });
+
+  it('before the indexer ran: the documented result, the findings not in the search table', async () => {
+    expect(await documents(ids)).toEqual([]);
+    await expectSameAsDocumented(p, TERMS);
+  });
+
+  it('after it ran: every finding has its document, the rare terms go through the index, same results', async () => {
+    await indexer.catchUp();
+    expect((await documents(ids)).sort()).toEqual(
+      TEXTS.map((x) => `${x.title}\n${x.description}\n${x.rule_id}`).sort(),
+    );
+    const indexed = await t.app.get(FindingSearchPlanner).indexedTerms({
+      filters: { search: 'injection' },
+    });
+    expect(indexed).toEqual(new Set(['injection']));
+    const { sql: statement } = findingListSql({
+      scope: { all: true, projectIds: [], productIds: [] } as never,
+      filters: { search: 'injection' },
+      indexedSearch: indexed,
+      sort: 'created_at',
+      order: 'desc',
+      fetch: 51,
+    });
+    expect(statement).toContain('finding_search');
+    await expectSameAsDocumented(p, TERMS);
+    // Bare terms with fields, OR and negation keep their meaning.
+    expect(await listed(p, { q: 'injection OR secret' })).toEqual(
+      [...(await expected(p, 'injection')), ...(await expected(p, 'secret'))].sort(),
+    );
+    const weak = new Set(await expected(p, 'weak'));
+    const notWeak = (await expected(p, '')).filter((id) => !weak.has(id));
+    expect(await listed(p, { q: '-weak' })).toEqual(notWeak.sort());
+  });
+
+  it('a finding whose text changes is found by its new text at once (trigger), not by the old', async () => {
+    await sql(
+      `UPDATE findings SET title = 'Renamed zebracorn', description = 'moved' WHERE id = $1`,
+      [ids[0]],
+    );
+    expect(await documents([ids[0]])).toEqual(['Renamed zebracorn\nmoved\njava/sqli']);
+    expect(await listed(p, { search: 'zebracorn' })).toEqual([ids[0]]);
+    expect(await listed(p, { search: 'injection' })).toEqual([]);
+    await expectSameAsDocumented(p, [...TERMS, 'zebracorn', 'renamed']);
+  });
+
+  it('a deleted finding takes its document with it', async () => {
+    await sql(`DELETE FROM findings WHERE id = $1`, [ids[5]]);
+    expect(await documents([ids[5]])).toEqual([]);
+    await expectSameAsDocumented(p, ['abc', 'multi-line']);
+  });
+
+  it('findings created after the frontier are searched without the index until indexed', async () => {
+    const [young] = await seedFindings(t, p, [
+      { title: 'Quokka overflow', description: 'fresh', rule_id: 'c/overflow' },
+    ]);
+    expect(await documents([young])).toEqual([]);
+    expect(await listed(p, { search: 'quokka' })).toEqual([young]);
+    expect(await listed(p, { q: 'quokka' })).toEqual([young]);
+    await indexer.catchUp();
+    expect(await documents([young])).toHaveLength(1);
+    expect(await listed(p, { search: 'quokka' })).toEqual([young]);
+  });
+
+  it('two indexers at once (a leader change) write each document once and never move the frontier back', async () => {
+    await seedFindings(
+      t,
+      p,
+      Array.from({ length: 30 }, (_, i) => ({ title: `Batch wombat ${i}`, rule_id: `r-${i}` })),
+    );
+    const second = new FindingSearchIndexer(new FindingSearchRepository(t.app.get(DataSource)));
+    const before = String((await sql(`SELECT frontier FROM finding_search_state`))[0]['frontier']);
+    await Promise.all([indexer.catchUp(20_000, 7), second.catchUp(20_000, 11)]);
+    const rows = await sql(
+      `SELECT count(*)::int AS n, count(DISTINCT s.finding_id)::int AS d FROM finding_search s
+         JOIN findings f ON f.id = s.finding_id WHERE f.product_id = $1`,
+      [p.id],
+    );
+    const total = await sql(`SELECT count(*)::int AS n FROM findings WHERE product_id = $1`, [
+      p.id,
+    ]);
+    expect(rows[0]).toEqual({ n: total[0]['n'], d: total[0]['n'] });
+    const after = String((await sql(`SELECT frontier FROM finding_search_state`))[0]['frontier']);
+    expect(new Date(after).getTime()).toBeGreaterThanOrEqual(new Date(before).getTime());
+    await expectSameAsDocumented(p, ['wombat', 'batch wombat 2', 'r-1']);
+  });
+});
+
+describe('Free-text search after an upload, a merge and an unmerge', () => {
+  it('an ingested finding is found right after its report completes, before and after indexing', async () => {
+    const p = await freshProduct(t, adminLogin);
+    const report = await uploadReport(
+      t,
+      admin,
+      p.id,
+      codeResultsSarif(
+        [
+          {
+            rule: 'js/platypus-taint',
+            file: 'src/a.ts',
+            message: 'Tainted platypus flows into eval',
+          },
+          { rule: 'js/xss', file: 'src/b.ts', message: 'Reflected cross-site scripting' },
+        ],
+        { tool: 'SearchScanner', level: 'error' },
+      ),
+    );
+    const done = await waitForReport(t, admin, report);
+    if (done.status !== 'completed') throw new Error(`report: ${JSON.stringify(done)}`);
+    const all = (await sql(`SELECT id, rule_id FROM findings WHERE product_id = $1`, [p.id])).map(
+      (r) => String(r['id']),
+    );
+    expect(await documents(all)).toEqual([]);
+    await expectSameAsDocumented(p, ['platypus', 'js/xss', 'cross-site', 'eval']);
+    expect(await listed(p, { search: 'platypus' })).toHaveLength(1);
+    await indexer.catchUp();
+    expect(await documents(all)).toHaveLength(2);
+    await expectSameAsDocumented(p, ['platypus', 'js/xss', 'cross-site', 'eval']);
+
+    // Merge: the merged finding leaves search results as it leaves lists; unmerge brings it back.
+    const byRule = Object.fromEntries(
+      (await sql(`SELECT id, rule_id FROM findings WHERE product_id = $1`, [p.id])).map((r) => [
+        String(r['rule_id']),
+        String(r['id']),
+      ]),
+    );
+    const survivor = byRule['js/xss'];
+    const member = byRule['js/platypus-taint'];
+    await admin
+      .apply(
+        request(t.url)
+          .post('/api/v1/findings/merge')
+          .send({ survivor_id: survivor, finding_ids: [member] }),
+      )
+      .expect(200);
+    expect(await listed(p, { search: 'platypus' })).toEqual([]);
+    await expectSameAsDocumented(p, ['platypus', 'js/', 'cross-site']);
+    await admin.apply(request(t.url).post(`/api/v1/findings/${member}/unmerge`)).expect(200);
+    expect(await listed(p, { search: 'platypus' })).toEqual([member]);
+    await expectSameAsDocumented(p, ['platypus', 'js/', 'cross-site']);
+  });
+});
