@@ -8,7 +8,9 @@
  * path the service runs (`parseCsr` of the PEM: DER parse + signature check + key hash), one
  * core. Ratio = devices/s ÷ CSRs verified/s. Printed beside: server CPU per device (user +
  * system from /proc, PostgreSQL and Redis not in it) and the ratio by CPU time (devices per
- * server-core second ÷ CSRs verified per CPU second), the clients' CPU, the pair's latency.
+ * server-core second ÷ CSRs verified per CPU second), the CPU of the PostgreSQL backends
+ * serving the bench's database (/proc, the stack's server on this machine), the clients' CPU,
+ * the pair's latency.
  *
  * Env: BENCH_N (devices per series, 2000), BENCH_CLIENTS (16,64), BENCH_KEYS (ec,rsa),
  * BENCH_WARMUP (300 devices before each series, untimed), BENCH_RSA_KEYS (64 RSA keys, each
@@ -26,6 +28,7 @@ import { promisify } from 'node:util';
 import { parseCsr, toPem } from '@platform/pki';
 import { ecKeyPair, makeCsr, type TestKeyPair } from '@platform/pki/testing';
 import { ownCpuSeconds, treeCpuSeconds } from '../support/process-cpu';
+import { Client } from 'pg';
 import { adminQuery, stackEnv, stackUrl } from '../support/stack-db';
 
 const N = Number(process.env['BENCH_N'] ?? 2000);
@@ -141,6 +144,25 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+/**
+ * CPU seconds of the PostgreSQL backends serving the bench's database (from /proc, when the
+ * stack's server runs on this machine): pid → seconds.
+ */
+async function backendCpu(admin: Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1`,
+    [database],
+  );
+  return new Map(rows.map((r) => [r.pid, treeCpuSeconds(r.pid)]));
+}
+
+/** CPU seconds the backends present at `before` (and those started since) used until now. */
+function cpuSince(before: Map<number, number>, now: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of now) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
 let serialCounter = 0;
 
 /** nonce + enroll for every CSR with `clients` in flight; latency of each pair in ms. */
@@ -182,6 +204,7 @@ interface Row {
   verify: number;
   verifyCpu: number;
   serverMs: number;
+  databaseMs: number;
   clientMs: number;
   p50: number;
   p95: number;
@@ -207,6 +230,8 @@ async function main(): Promise<void> {
   const { child, port } = await startServer(url.toString(), redisUrl);
   const pid = child.pid!;
   const rows: Row[] = [];
+  const admin = new Client({ connectionString: stackUrl() });
+  await admin.connect();
   try {
     console.log(
       `node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), ` +
@@ -228,6 +253,7 @@ async function main(): Promise<void> {
       for (const [index, clients] of CLIENTS.entries()) {
         const slice = all.slice(index * (N + WARMUP), (index + 1) * (N + WARMUP));
         await enrollAll(port, slice.slice(0, WARMUP), clients);
+        const db0 = await backendCpu(admin, dbName);
         const server0 = treeCpuSeconds(pid);
         const own0 = ownCpuSeconds();
         const started = performance.now();
@@ -235,6 +261,7 @@ async function main(): Promise<void> {
         const seconds = (performance.now() - started) / 1000;
         const serverMs = ((treeCpuSeconds(pid) - server0) / N) * 1000;
         const clientMs = ((ownCpuSeconds() - own0) / N) * 1000;
+        const databaseMs = (cpuSince(db0, await backendCpu(admin, dbName)) / N) * 1000;
         latencies.sort((a, b) => a - b);
         const row: Row = {
           kind,
@@ -243,6 +270,7 @@ async function main(): Promise<void> {
           verify,
           verifyCpu,
           serverMs,
+          databaseMs,
           clientMs,
           p50: percentile(latencies, 50),
           p95: percentile(latencies, 95),
@@ -252,22 +280,22 @@ async function main(): Promise<void> {
           `  ${clients} clients: ${N} devices in ${seconds.toFixed(2)} s = ${row.rate.toFixed(0)} ` +
             `devices/s, ratio ${(row.rate / verify).toFixed(3)}; server CPU ${serverMs.toFixed(2)} ` +
             `ms/device (CPU ratio ${cpuRatio(row).toFixed(3)}), ` +
-            `clients ${clientMs.toFixed(2)} ms/device; pair p50 ${row.p50.toFixed(1)} ` +
+            `PostgreSQL ${databaseMs.toFixed(2)} ms/device, clients ${clientMs.toFixed(2)} ms/device; pair p50 ${row.p50.toFixed(1)} ` +
             `/ p95 ${row.p95.toFixed(1)} ms; load ${loadavg()[0]!.toFixed(2)}`,
         );
       }
     }
     console.log(
-      '\n| CSR | clients | devices/s | raw verify/s | ratio | server CPU/device | CPU ratio | pair p50 / p95 |',
+      '\n| CSR | clients | devices/s | raw verify/s | ratio | server CPU/device | CPU ratio | PostgreSQL CPU/device | pair p50 / p95 |',
     );
     console.log(
-      '| --- | ------- | --------- | ------------ | ----- | ----------------- | --------- | -------------- |',
+      '| --- | ------- | --------- | ------------ | ----- | ----------------- | --------- | --------------------- | -------------- |',
     );
     for (const r of rows) {
       console.log(
         `| ${r.kind === 'ec' ? 'EC P-256' : 'RSA-2048'} | ${r.clients} | ${r.rate.toFixed(0)} | ` +
           `${r.verify.toFixed(0)} | ${(r.rate / r.verify).toFixed(3)} | ${r.serverMs.toFixed(2)} ms | ` +
-          `${cpuRatio(r).toFixed(3)} | ` +
+          `${cpuRatio(r).toFixed(3)} | ${r.databaseMs.toFixed(2)} ms | ` +
           `${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} ms |`,
       );
     }
@@ -277,6 +305,7 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
   } finally {
+    await admin.end();
     child.stdin!.end();
     await new Promise((resolve) => child.once('exit', resolve));
     if (!process.env['BENCH_KEEP_DB'])
