@@ -125,7 +125,7 @@ const spares = [];
 let bound;
 /** Used instances whose memories wait to be zeroed and recycled. @type {Instance[]} */
 const retired = [];
-/** Zeroed memories of the initial size, by spec (at most spareInstances + 1 each). */
+/** Zeroed memories of the initial size, by spec (at most one each: the next spare takes it). */
 /** @type {Map<MemorySpec, WebAssembly.Memory[]>} */
 const zeroed = new Map();
 let refillScheduled = false;
@@ -163,10 +163,28 @@ function instantiate() {
   return { exports, memories };
 }
 
+const OS_PAGE = 4096;
+const ZERO_PAGE = Buffer.alloc(OS_PAGE);
+
+/**
+ * Sets every byte of a memory to zero. Page by page, writing only pages that are not zero
+ * already: a page the instance never touched stays unbacked (the RSS of a recycled memory is
+ * what its instance used, not its whole size), and comparing is cheaper than writing.
+ * @param {WebAssembly.Memory} memory
+ */
+function zero(memory) {
+  const bytes = Buffer.from(memory.buffer);
+  for (let at = 0; at < bytes.length; at += OS_PAGE) {
+    if (bytes.compare(ZERO_PAGE, 0, OS_PAGE, at, at + OS_PAGE) !== 0) {
+      bytes.fill(0, at, at + OS_PAGE);
+    }
+  }
+}
+
 /**
  * Takes back the memories of a used instance (never called again): each is set to zero from
- * its first to its last byte and kept for a new instance — unless it grew past its initial
- * size (a memory cannot shrink) or enough are kept already; then it is left to the GC.
+ * its first to its last byte and kept for the next new instance — unless it grew past its
+ * initial size (a memory cannot shrink) or one is kept already; then it is left to the GC.
  * @param {Instance} instance
  */
 function recycle(instance) {
@@ -174,8 +192,8 @@ function recycle(instance) {
     const kept = zeroed.get(spec) ?? [];
     zeroed.set(spec, kept);
     if (memory.buffer.byteLength !== spec.initialPages * 65536) continue;
-    if (kept.length > data.spareInstances) continue;
-    new Uint8Array(memory.buffer).fill(0);
+    if (kept.length > 0) continue;
+    zero(memory);
     kept.push(memory);
   }
 }
