@@ -68,4 +68,35 @@ describe('Re-sighting by content digest - the TOUCH plan with stale statistics',
     expect(update).toMatch(/Index Scan using "?PK_\w+"? on findings f/);
     expect(update).not.toMatch(/ix_findings_product_id_id on findings f\b/);
   });
+
+  it('keeps that plan as the generic plan of the prepared statement the worker runs', async () => {
+    const admin = await loginAdmin(t);
+    const fresh = await freshProduct(t, admin);
+    const plan = await withDb(t, async (db) => {
+      await insertFindings(db, fresh, 20_000);
+      await db.query('BEGIN');
+      try {
+        await db.query(PREPARE_STAGE);
+        await db.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        await db.query(
+          `INSERT INTO ${RESIGHTED_STAGE} SELECT id, content_digest FROM findings
+            WHERE product_id = $1 LIMIT 2000`,
+          [fresh.id],
+        );
+        await db.query(`PREPARE touch_generic AS ${TOUCH}`);
+        // EXECUTE takes no bind parameters: the ids (uuids from the database) inline.
+        const res = await db.query(
+          `EXPLAIN EXECUTE touch_generic('${fresh.id}', '${fresh.project_id}', now(),
+             '00000000-0000-4000-8000-000000000001', '1.0', NULL)`,
+        );
+        return res.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await db.query('ROLLBACK');
+        await db.query('DEALLOCATE ALL');
+      }
+    });
+    const update = plan.slice(plan.indexOf('Update on findings'));
+    expect(update).toMatch(/Index Scan using "?PK_\w+"? on findings f/);
+    expect(update).not.toMatch(/ix_findings_product_id_id on findings f\b/);
+  });
 });

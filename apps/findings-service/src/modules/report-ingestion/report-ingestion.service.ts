@@ -92,6 +92,10 @@ export class ReportIngestionService implements OnApplicationShutdown {
       sla: ctx.sla,
       // The project's enabled rules, once per report (docs/findings-service/suppression.md).
       suppression: await this.suppression.forIngestion(ctx.projectId),
+      // A product's first report inserts its batches plainly (INSERT_NEW) until one conflicts.
+      ...((await this.findings.productIsEmpty(ctx.productId))
+        ? { firstIngest: { insertOnly: true } }
+        : {}),
     };
     const memo = ctx.sizeBytes >= RESULT_MEMO_MIN_BYTES;
     const run = this.parsers.acquire(this.storage.source(ctx.storageKey), {

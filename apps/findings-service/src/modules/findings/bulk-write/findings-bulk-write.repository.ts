@@ -1,22 +1,14 @@
 import { isUUID } from 'class-validator';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import type { PoolClient } from 'pg';
-import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { DataSource } from 'typeorm';
+import { to as copyTo } from 'pg-copy-streams';
 import type { IgnoredValues, ResultWarnings } from '@platform/report-parsing';
 import { advanceReportSql } from '../../reports/report-writes.sql';
-import { lockProductForWrite } from '../product-write-lock';
+import { openBatch, preparedQuery } from './batch-round-trips';
+import { rawClient, touch, upsert } from './batch-writes';
 import { pgText, StagedBatch, type StagedFacts } from './finding-row';
-import {
-  PREPARE_STAGE,
-  RESIGHTED_STAGE,
-  STAGE,
-  STAGED,
-  TOUCH,
-  UPSERT,
-} from './findings-bulk-write.sql';
-import { redirectMergedIdentities } from './merged-identities';
+import { STAGE } from './findings-bulk-write.sql';
 
 /** Remediation days per severity from the project settings (null: no deadline). */
 export type SlaDays = Record<'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO', number | null>;
@@ -35,6 +27,12 @@ export interface BatchTarget {
    * parameters after the ten of UPSERT (undefined: the plain statement).
    */
   suppression?: BatchSuppression;
+  /**
+   * Set when the product had no findings as the report started (productIsEmpty): its batches are
+   * plainly inserted (INSERT_NEW) until one meets an identity the product has, which clears
+   * `insertOnly` for the rest of the report (that batch is upserted instead).
+   */
+  firstIngest?: { insertOnly: boolean };
 }
 
 /** The suppression rules' upsert for a batch, given what its rows hold (all rules without facts). */
@@ -95,14 +93,19 @@ export class FindingsBulkWriteRepository {
     return this.dataSource.transaction(async (manager) => {
       // Product first, then the report: a product deletion (product FOR UPDATE, then its
       // reports by cascade) can never wait on a batch that waits on it.
-      if (!(await lockProductForWrite(manager, target.productId))) return { kind: 'skipped' };
-      const state = await lockReport(manager, target.reportId);
-      if (!state || state.status !== 'pending') return { kind: 'skipped' };
+      const resightings = resighted?.staged.rows ?? 0;
+      const opened = await openBatch(
+        rawClient(manager),
+        target.productId,
+        target.reportId,
+        batch.rows > 0 || resightings > 0,
+      );
+      const state = opened?.report;
+      if (!opened || !state || state.status !== 'pending') return { kind: 'skipped' };
       if (state.cancelled) return { kind: 'cancelled' };
       if (state.processed_batches !== meta.index) return { kind: 'skipped' };
       const counts = { new: 0, updated: 0, renewed: 0 };
-      const resightings = resighted?.staged.rows ?? 0;
-      if (batch.rows > 0 || resightings > 0) await manager.query(PREPARE_STAGE);
+      const merged = opened.merged;
       if (resighted && resightings > 0) {
         const touched = await touch(manager, target, meta, resighted.staged);
         addCounts(counts, touched);
@@ -110,11 +113,11 @@ export class FindingsBulkWriteRepository {
           // Changed since the memo was read: upserted like any other result (a statement of
           // its own: the batch may hold another result with the same identity).
           const rows = await resighted.normalizeAfterAll(touched.missing);
-          addCounts(counts, await upsert(manager, target, rows));
+          addCounts(counts, await upsert(manager, target, rows, merged));
           await manager.query(`TRUNCATE ${STAGE}`);
         }
       }
-      if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch));
+      if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch, merged));
       const advance = advanceReportSql(target.reportId, {
         results: meta.results,
         new: counts.new,
@@ -126,9 +129,23 @@ export class FindingsBulkWriteRepository {
           meta.scannerVersion === null ? null : pgText(meta.scannerVersion.slice(0, 100)),
         warnings: warningsJson(meta),
       });
-      await manager.query(advance.sql, advance.values);
+      await preparedQuery(
+        rawClient(manager),
+        'findings_ingest_advance',
+        advance.sql,
+        advance.values,
+      );
       return { kind: 'written', counts };
     });
+  }
+
+  /** Whether the product has no findings at all (merged ones count): see BatchTarget.firstIngest. */
+  async productIsEmpty(productId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT NOT EXISTS (SELECT 1 FROM findings WHERE product_id = $1) AS empty`,
+      [productId],
+    )) as { empty: boolean }[];
+    return rows[0]?.empty === true;
   }
 
   /**
@@ -172,83 +189,4 @@ function addCounts(into: BatchCounts, add: Partial<BatchCounts>): void {
   into.new += add.new ?? 0;
   into.updated += add.updated ?? 0;
   into.renewed += add.renewed ?? 0;
-}
-
-async function lockReport(
-  manager: EntityManager,
-  reportId: string,
-): Promise<{ status: string; processed_batches: number; cancelled: boolean } | undefined> {
-  const rows = (await manager.query(
-    `SELECT status, processed_batches, cancel_requested_at IS NOT NULL AS cancelled
-       FROM reports WHERE id = $1 FOR UPDATE`,
-    [reportId],
-  )) as { status: string; processed_batches: number; cancelled: boolean }[];
-  return rows[0];
-}
-
-/** The node-postgres client under the transaction's query runner. */
-function rawClient(manager: EntityManager): PoolClient {
-  const client = (manager.queryRunner as unknown as { databaseConnection?: PoolClient } | undefined)
-    ?.databaseConnection;
-  if (!client) throw new Error('ingestion batch without a connected query runner');
-  return client;
-}
-
-/** COPY FROM STDIN of COPY text into one of the (per-connection) staging tables. */
-async function copyInto(
-  manager: EntityManager,
-  table: string,
-  columns: string,
-  data: Buffer,
-): Promise<void> {
-  const stream = rawClient(manager).query(copyFrom(`COPY ${table} (${columns}) FROM STDIN`));
-  await new Promise<void>((resolve, reject) => {
-    stream.on('error', reject);
-    stream.on('finish', resolve);
-    stream.end(data);
-  });
-}
-
-async function touch(
-  manager: EntityManager,
-  target: BatchTarget,
-  meta: BatchMeta,
-  staged: StagedBatch,
-): Promise<{ updated: number; renewed: number; missing: string[] }> {
-  await copyInto(manager, RESIGHTED_STAGE, 'finding_id, content_digest', staged.data);
-  const rows = (await manager.query(TOUCH, [
-    target.productId,
-    target.projectId,
-    target.seenAt,
-    target.reportId,
-    meta.scannerVersion === null ? null : pgText(meta.scannerVersion),
-    meta.revision === null ? null : pgText(meta.revision),
-  ])) as { updated: number; renewed: number; missing: string[] }[];
-  return rows[0] ?? { updated: 0, renewed: 0, missing: [] };
-}
-
-async function upsert(
-  manager: EntityManager,
-  target: BatchTarget,
-  batch: StagedBatch,
-): Promise<BatchCounts> {
-  await copyInto(manager, STAGE, STAGED, batch.data);
-  await redirectMergedIdentities(manager, target.productId);
-  const { sla } = target;
-  const suppression = target.suppression?.forBatch(batch.facts);
-  const sql = suppression?.upsert ?? UPSERT;
-  const result = (await manager.query(sql, [
-    target.productId,
-    target.projectId,
-    target.seenAt,
-    target.reportId,
-    target.seenAt.toISOString(),
-    sla.CRITICAL,
-    sla.HIGH,
-    sla.MEDIUM,
-    sla.LOW,
-    sla.INFO,
-    ...(suppression?.params ?? []),
-  ])) as BatchCounts[];
-  return result[0] ?? { new: 0, updated: 0, renewed: 0 };
 }

@@ -132,6 +132,43 @@ SELECT count(*) FILTER (WHERE inserted)::int AS new,
 FROM seen`;
 
 /**
+ * The `created` entries of INSERT_NEW: every row of its CTE `up` was inserted (its parameters
+ * are UPSERT's without `$5`, so the SLA days are `$5`-`$9`; `$2` and `$4` as in UPSERT).
+ */
+const CREATED_LOG_ALL = insertFindingActionsSql(
+  ['finding_id', 'project_id', 'actor_type', 'actor_label', 'action', 'to_value'],
+  `SELECT id, $2, 'system', 'ingestion', 'created',
+    jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)
+    FROM up`,
+);
+
+/**
+ * UPSERT for a batch of identities the product does not have yet (a first ingest): a plain
+ * insert, i.e. no speculative insertion (UPSERT probes the unique index before each row, then
+ * inserts it with a speculative token and confirms it: one more index descent and WAL record
+ * per row) and no read-back of updated rows; the rows and their `created` entries are exactly
+ * UPSERT's for new identities. Run under a savepoint (findings-bulk-write.repository.ts): a
+ * staged identity the product does have (another report's, or an earlier batch's of this
+ * report) fails it on `uq_findings_product_id_identity_hash`, and the batch is upserted instead.
+ * Parameters: `$1` product, `$2` project, `$3` seen at, `$4` report, `$5`-`$9` SLA days.
+ */
+export const INSERT_NEW = `
+WITH up AS (
+  INSERT INTO findings (${STAGED}, product_id, project_id, sla_days, sources,
+    first_seen_at, last_seen_at, first_report_id, last_report_id)
+  SELECT ${STAGED}, $1, $2,
+    CASE severity WHEN 'CRITICAL' THEN $5::int WHEN 'HIGH' THEN $6::int WHEN 'MEDIUM' THEN $7::int
+      WHEN 'LOW' THEN $8::int ELSE $9::int END,
+    '{}'::jsonb, $3, $3, $4, $4
+  FROM ${STAGE}
+  RETURNING id, severity
+),
+created_log AS (
+  ${CREATED_LOG_ALL}
+)
+SELECT count(*)::int AS new, 0 AS updated, 0 AS renewed FROM up`;
+
+/**
  * The unchanged re-sightings of a batch (see ResultMemo): the findings whose last sighting had
  * the same content digest get exactly what the upsert would give them for the same result
  * (last seen, report, the batch's scanner version and revision, `fixed` -> `renewed` with its

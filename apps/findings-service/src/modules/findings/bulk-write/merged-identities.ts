@@ -44,9 +44,13 @@ export const PRODUCT_HAS_MERGES = `SELECT EXISTS (
 export async function redirectMergedIdentities(
   manager: EntityManager,
   productId: string,
+  /** The batch's own probe already found merged findings (batch-round-trips.ts openBatch). */
+  knownMerged = false,
 ): Promise<void> {
-  const rows = (await manager.query(PRODUCT_HAS_MERGES, [productId])) as { merged: boolean }[];
-  if (!rows[0]?.merged) return;
+  if (!knownMerged) {
+    const rows = (await manager.query(PRODUCT_HAS_MERGES, [productId])) as { merged: boolean }[];
+    if (!rows[0]?.merged) return;
+  }
   // The batch runs with hash joins off (PREPARE_STAGE: its upsert probes by key); matching the
   // staged identities against the product's merged findings wants them, for this statement only.
   await manager.query('SET LOCAL enable_hashjoin = on');
