@@ -1,4 +1,5 @@
 import type { FindingStatus, FindingStatusGroup } from '../finding-status';
+import type { IndexedTerm } from '../search/finding-search.sql';
 import type { AxisMatch } from '../groups/group-axis';
 import type { QueryNode } from '../query';
 
@@ -52,8 +53,9 @@ export interface FindingSelection {
   query?: QueryNode;
   /**
    * Free-text terms (the `search` filter, bare query terms) searched through the search index
-   * (FindingSearchPlanner); the others, and every term when absent, use the plain condition.
+   * (FindingSearchPlanner), with the piece the index is read for; the others, and every term
+   * when absent, use the plain condition.
    * Same result either way.
    */
-  indexedSearch?: ReadonlySet<string>;
+  indexedSearch?: ReadonlyMap<string, IndexedTerm>;
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_QUERY_FIELD_CATALOG, QueryFieldCatalog } from '../query';
-import { fullTextSearchSql, fullTextSql } from '../search/finding-search.sql';
+import { fullTextSearchSql, fullTextSql, type IndexedTerm } from '../search/finding-search.sql';
 
 /** Manual, report and enrichment tags as one array: `tags:x` matches a tag of any origin. */
 export const ALL_TAGS_SQL = '(f.tags || f.report_tags || f.enrichment_tags)';
@@ -38,7 +38,9 @@ export const FINDINGS_QUERY_CATALOG: QueryFieldCatalog = {
  * (FindingSearchPlanner); negated terms keep the plain condition (the index finds the rows
  * that contain a term, not the others).
  */
-export function catalogWithIndexedSearch(indexed: ReadonlySet<string>): QueryFieldCatalog {
+export function catalogWithIndexedSearch(
+  indexed: ReadonlyMap<string, IndexedTerm>,
+): QueryFieldCatalog {
   return {
     ...FINDINGS_QUERY_CATALOG,
     fullText: {

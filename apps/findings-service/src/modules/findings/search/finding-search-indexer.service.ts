@@ -8,6 +8,13 @@ export const SEARCH_INDEX_CHUNK = 5_000;
 export const SEARCH_INDEX_RUN_BUDGET_MS = 20_000;
 
 /**
+ * While a report is being ingested the indexer waits, at most this long: on a machine of a few
+ * cores the two would share them, and indexing (a trigram GIN insert per finding) costs more
+ * CPU per finding than ingesting. Search meanwhile reads the new findings without the index.
+ */
+export const SEARCH_INDEX_MAX_DEFER_MS = 60_000;
+
+/**
  * Fills `finding_search` behind the findings' creation (docs/findings-service/findings-api.md#free-text-search),
  * set-based, in `(created_at, id)` order from the frontier up to a bound that no running
  * transaction can still insert below (FindingSearchRepository.safeBound), then moves the
@@ -20,7 +27,24 @@ export const SEARCH_INDEX_RUN_BUDGET_MS = 20_000;
 export class FindingSearchIndexer {
   private readonly logger = new Logger('FindingSearchIndexer');
 
+  /** When the first tick deferred to a running ingestion was (none while not deferring). */
+  private deferredSince: number | undefined;
+
   constructor(private readonly repository: FindingSearchRepository) {}
+
+  /**
+   * One tick of the periodic task: catchUp, unless a report is being ingested and the
+   * indexer has not waited SEARCH_INDEX_MAX_DEFER_MS yet. Returns whether it indexed.
+   */
+  async tick(now = Date.now(), maxDeferMs = SEARCH_INDEX_MAX_DEFER_MS): Promise<boolean> {
+    if (await this.repository.ingestionRunning()) {
+      this.deferredSince ??= now;
+      if (now - this.deferredSince < maxDeferMs) return false;
+    }
+    this.deferredSince = undefined;
+    await this.catchUp();
+    return true;
+  }
 
   /** Indexes what is due; returns how many findings were read and whether it caught up. */
   async catchUp(

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { FindingSelection } from '../list/finding-filters';
 import { containsPattern, type QueryNode } from '../query';
-import { trigramSearchable } from './finding-search.sql';
+import { trigramSearchable, type IndexedTerm } from './finding-search.sql';
+import { patternPieces } from './search-probe';
 
 /**
  * At most this share of the indexed findings (PostgreSQL's estimate) for a term to go through
@@ -33,11 +34,17 @@ export function searchTerms(selection: Pick<FindingSelection, 'filters' | 'query
 
 /**
  * Chooses, per free-text term, between the search index and the plain condition
- * (finding-search.sql.ts), from PostgreSQL's own estimate of the term's matches in
- * `finding_search` (one `EXPLAIN` per term, ~0.3 ms: the planner samples the documents).
+ * (finding-search.sql.ts), from PostgreSQL's own estimates of matches in `finding_search`
+ * (`EXPLAIN`, ~0.3 ms each, run side by side: the planner samples the documents).
  * PostgreSQL cannot make this choice inside the list statement: with the index's candidates as
  * a semi-join it always reads them all (200 000 for a word in 20 % of the titles, seconds),
  * where walking the sort index stops after 51 rows.
+ *
+ * For a rare term it also picks the piece the index is read for: pg_trgm reads the posting list
+ * of every trigram of the pattern, and the trigrams of a word most documents share (`finding`,
+ * `src`) cost ~1 300 index pages at 1 M documents. When some pieces of the term are frequent
+ * and others rare, the index is read for the rarest (longest among equals) and the whole
+ * pattern is checked on its candidates; when all are rare (or all frequent) for the whole.
  */
 @Injectable()
 export class FindingSearchPlanner {
@@ -45,22 +52,45 @@ export class FindingSearchPlanner {
 
   async indexedTerms(
     selection: Pick<FindingSelection, 'filters' | 'query'>,
-  ): Promise<ReadonlySet<string> | undefined> {
+  ): Promise<ReadonlyMap<string, IndexedTerm> | undefined> {
     const terms = searchTerms(selection).filter(trigramSearchable);
     if (terms.length === 0) return undefined;
-    const [total, ...estimates] = await Promise.all([
-      this.indexedCount(),
-      ...terms.map((term) => this.estimate(term)),
-    ]);
+    const total = await this.indexedCount();
     const limit = Math.max(INDEXED_SEARCH_MIN_ROWS, total * INDEXED_SEARCH_MAX_SHARE);
-    return new Set(terms.filter((_, i) => estimates[i] <= limit));
+    const plans = await Promise.all(terms.map((term) => this.plan(term, limit)));
+    return new Map(
+      terms.flatMap((term, i) => {
+        const plan = plans[i];
+        return plan ? [[term, plan] as const] : [];
+      }),
+    );
   }
 
-  /** The planner's estimate of the documents containing `term`. */
-  private async estimate(term: string): Promise<number> {
+  private async plan(term: string, limit: number): Promise<IndexedTerm | undefined> {
+    const pattern = containsPattern(term);
+    const pieces = patternPieces(pattern);
+    const [whole, ...estimates] = await Promise.all([
+      this.estimate(pattern),
+      ...(pieces.length > 1 ? pieces.map((p) => this.estimate(`%${p.text}%`)) : []),
+    ]);
+    if (whole > limit) return undefined;
+    if (estimates.length === 0 || estimates.every((e) => e <= limit)) return {};
+    if (estimates.every((e) => e > limit)) return {};
+    let best = 0;
+    for (let i = 1; i < pieces.length; i++) {
+      const better =
+        estimates[i] < estimates[best] ||
+        (estimates[i] === estimates[best] && pieces[i].length > pieces[best].length);
+      if (better) best = i;
+    }
+    return { probe: pieces[best] };
+  }
+
+  /** The planner's estimate of the documents matching the LIKE pattern. */
+  private async estimate(pattern: string): Promise<number> {
     const rows = (await this.dataSource.query(
       `EXPLAIN (FORMAT JSON) SELECT 1 FROM finding_search fs WHERE fs.document ILIKE $1 ESCAPE '\\'`,
-      [containsPattern(term)],
+      [pattern],
     )) as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[];
     return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
   }

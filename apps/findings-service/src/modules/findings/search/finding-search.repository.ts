@@ -86,6 +86,15 @@ export class FindingSearchRepository {
     );
   }
 
+  /** Whether a report is being ingested (started, not finished) anywhere. */
+  async ingestionRunning(): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM reports WHERE status = 'pending' AND started_at IS NOT NULL)
+         AS running`,
+    )) as { running: boolean }[];
+    return rows[0].running;
+  }
+
   /** Findings created at or after the frontier (what search reads without the index). */
   async unindexedCount(): Promise<number> {
     const rows = (await this.dataSource.query(

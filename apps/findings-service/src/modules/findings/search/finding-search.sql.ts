@@ -1,3 +1,5 @@
+import type { PatternPiece } from './search-probe';
+
 /**
  * The documented semantics of free-text search (bare query terms and the `search` filter):
  * title, description or rule id contains the term, case-insensitively; `param` is the term's
@@ -24,12 +26,26 @@ export function fullTextSql(param: string): string {
  * frequent one is faster with the plain condition, which walks the list's sort index and stops
  * after `limit` matches.
  */
-export function indexedFullTextSql(param: string): string {
+export function indexedFullTextSql(param: string, probe?: PatternPiece): string {
   return `(${fullTextSql(param)} AND f.id IN (
-    SELECT fs.finding_id FROM finding_search fs WHERE fs.document ILIKE ${param} ESCAPE '\\'
+    SELECT fs.finding_id FROM finding_search fs WHERE ${documentMatchSql(param, probe)}
     UNION ALL
     SELECT fn.id FROM findings fn
       WHERE fn.created_at >= (SELECT st.frontier FROM finding_search_state st WHERE st.id = 1)))`;
+}
+
+/**
+ * The document matches the pattern `param`. With a probe (a piece of the pattern, see
+ * FindingSearchPlanner), the index is read for `%piece%` only and the whole pattern is checked
+ * on the candidates (`document || ''` keeps it out of the index scan): the trigrams of the
+ * term's common words, whose posting lists hold most of the documents, are never read.
+ */
+function documentMatchSql(param: string, probe: PatternPiece | undefined): string {
+  if (!probe) return `fs.document ILIKE ${param} ESCAPE '\\'`;
+  if (!Number.isInteger(probe.start) || !Number.isInteger(probe.length))
+    throw new Error('search probe: integer offsets expected');
+  const piece = `('%' || substr(${param}, ${probe.start}, ${probe.length}) || '%')`;
+  return `fs.document ILIKE ${piece} ESCAPE '\\' AND (fs.document || '') ILIKE ${param} ESCAPE '\\'`;
 }
 
 /**
@@ -41,6 +57,12 @@ export function trigramSearchable(term: string): boolean {
   return /[\p{L}\p{N}]{3}/u.test(term);
 }
 
+/** How FindingSearchPlanner chose to search a term through the index. */
+export interface IndexedTerm {
+  /** The piece of the term's pattern the index is read for; the whole pattern when absent. */
+  probe?: PatternPiece;
+}
+
 /**
  * The search condition for `term` bound to `param` (its containsPattern): through the index
  * when FindingSearchPlanner chose it for this term, else the plain condition.
@@ -48,9 +70,10 @@ export function trigramSearchable(term: string): boolean {
 export function fullTextSearchSql(
   param: string,
   term: string,
-  indexed: ReadonlySet<string> | undefined,
+  indexed: ReadonlyMap<string, IndexedTerm> | undefined,
 ): string {
-  return indexed?.has(term) && trigramSearchable(term)
-    ? indexedFullTextSql(param)
+  const plan = indexed?.get(term);
+  return plan && trigramSearchable(term)
+    ? indexedFullTextSql(param, plan.probe)
     : fullTextSql(param);
 }
