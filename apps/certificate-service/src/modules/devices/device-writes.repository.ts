@@ -53,6 +53,47 @@ export async function insertDeviceIfAbsent(em: EntityManager, device: NewDevice)
   return (result.raw as unknown[]).length > 0;
 }
 
+/**
+ * The `INSERT` of `insertDeviceIfAbsent` as a member of the caller's `WITH` statement (the
+ * first enrollment writes nonce, device and request in one statement): written only when the
+ * relation `when` holds a row, skipped when any unique key exists, `RETURNING id`. Parameters
+ * numbered from `first`; columns not named take their defaults, as the entity insert's do.
+ */
+export function insertDeviceIfAbsentSql(
+  device: NewDevice,
+  first: number,
+  when: string,
+): { sql: string; params: unknown[] } {
+  const p = (i: number) => `$${first + i}`;
+  return {
+    sql: `INSERT INTO devices (id, serial, enrollment_token_hash, identity_key, assigned_purposes,
+                enroll_key_hash, agent_version, platform, hostname, last_seen_at,
+                tpm_ek_cert_serial, tpm_ak_public, continuity_key)
+         SELECT ${p(0)}::uuid, ${p(1)}::varchar, ${p(2)}::varchar, ${p(3)}::varchar,
+                ${p(4)}::text[], ${p(5)}::varchar, ${p(6)}::varchar, ${p(7)}::varchar,
+                ${p(8)}::varchar, ${p(9)}::timestamptz, ${p(10)}::varchar, ${p(11)}::bytea,
+                ${p(12)}::text
+          WHERE EXISTS (SELECT 1 FROM ${when})
+         ON CONFLICT DO NOTHING
+         RETURNING id`,
+    params: [
+      device.id,
+      device.serial,
+      device.enrollmentTokenHash,
+      device.identityKey,
+      device.assignedPurposes,
+      device.enrollKeyHash,
+      device.agentVersion,
+      device.platform,
+      device.hostname,
+      device.lastSeenAt,
+      device.tpmEkCertSerial,
+      device.tpmAkPublic,
+      device.continuityKey,
+    ],
+  };
+}
+
 /** Records what the agent reported; pins the request key again if it was released. */
 export async function touchDevice(
   em: EntityManager,

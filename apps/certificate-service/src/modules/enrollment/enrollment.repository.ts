@@ -4,6 +4,7 @@ import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from '../devices/device.entity';
 import {
   insertDeviceIfAbsent,
+  insertDeviceIfAbsentSql,
   pinHardwareKeys,
   touchDevice,
   type DeviceSighting,
@@ -12,6 +13,7 @@ import {
 } from '../devices/device-writes.repository';
 import {
   insertRequest,
+  insertRequestForDevicesSql,
   supersedePendingRequests,
   type NewRequest,
 } from '../requests/request-writes.repository';
@@ -169,72 +171,21 @@ export class EnrollmentRepository {
     device: NewDevice,
     request: NewRequest,
   ): Promise<NewDeviceEnrollment> {
+    const devices = insertDeviceIfAbsentSql(device, 2, 'n');
+    const requests = insertRequestForDevicesSql(request, 2 + devices.params.length, 'd');
+    const next = 2 + devices.params.length + requests.params.length;
     const events = this.outbox.enabled
-      ? webhookOutboxInsert([requestCreated(request)], 34, 'r')
+      ? webhookOutboxInsert([requestCreated(request)], next, 'r')
       : undefined;
     const [row] = (await this.dataSource.query(
       `WITH n AS (
          UPDATE enroll_nonces SET used_at = now()
           WHERE nonce_hash = $1 AND kind = 'enroll' AND used_at IS NULL AND expires_at > now()
           RETURNING 1),
-       d AS (
-         INSERT INTO devices (id, serial, enrollment_token_hash, identity_key, assigned_purposes,
-                enroll_key_hash, agent_version, platform, hostname, last_seen_at,
-                tpm_ek_cert_serial, tpm_ak_public, continuity_key)
-         SELECT $2::uuid, $3::varchar, $4::varchar, $5::varchar, $6::text[], $7::varchar,
-                $8::varchar, $9::varchar, $10::varchar, $11::timestamptz, $12::varchar,
-                $13::bytea, $14::text
-          WHERE EXISTS (SELECT 1 FROM n)
-         ON CONFLICT DO NOTHING
-         RETURNING id),
-       r AS (
-         INSERT INTO certificate_requests (id, device_id, purpose, status, csr_der,
-                public_key_spki_der, public_key_hash, key_algorithm, subject_common_name,
-                requester_kind, requested_by, user_identity, upn, sid, registered_during_block,
-                agent_secret_hash, agent_version, source_auth, attestation, app_attest)
-         SELECT $15::uuid, d.id, $16::varchar, $17::varchar, $18::bytea, $19::bytea,
-                $20::varchar, $21::varchar, $22::varchar, $23::varchar, $24::varchar,
-                $25::varchar, $26::varchar, $27::varchar, $28::boolean, $29::varchar,
-                $30::varchar, $31::varchar, $32::varchar, $33::varchar
-           FROM d
-         RETURNING id)${events ? `,\n       w AS (${events.sql})` : ''}
+       d AS (${devices.sql}),
+       r AS (${requests.sql})${events ? `,\n       w AS (${events.sql})` : ''}
        SELECT (SELECT count(*) FROM n)::int AS nonce, (SELECT count(*) FROM r)::int AS inserted`,
-      [
-        nonceHash,
-        device.id,
-        device.serial,
-        device.enrollmentTokenHash,
-        device.identityKey,
-        device.assignedPurposes,
-        device.enrollKeyHash,
-        device.agentVersion,
-        device.platform,
-        device.hostname,
-        device.lastSeenAt,
-        device.tpmEkCertSerial,
-        device.tpmAkPublic,
-        device.continuityKey,
-        request.id,
-        request.purpose,
-        request.status,
-        request.csrDer,
-        request.publicKeySpkiDer,
-        request.publicKeyHash,
-        request.keyAlgorithm,
-        request.subjectCommonName,
-        request.requesterKind,
-        request.requestedBy,
-        request.userIdentity,
-        request.upn,
-        request.sid,
-        request.registeredDuringBlock,
-        request.agentSecretHash,
-        request.agentVersion,
-        request.sourceAuth,
-        request.attestation,
-        request.appAttest ?? null,
-        ...(events?.params ?? []),
-      ],
+      [nonceHash, ...devices.params, ...requests.params, ...(events?.params ?? [])],
     )) as [{ nonce: number; inserted: number }];
     return { nonceConsumed: row.nonce === 1, inserted: row.inserted === 1 };
   }

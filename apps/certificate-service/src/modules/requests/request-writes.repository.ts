@@ -32,6 +32,53 @@ export async function insertRequest(em: EntityManager, request: NewRequest): Pro
   await em.getRepository(CertificateRequestEntity).insert(request);
 }
 
+/**
+ * The `INSERT` of `insertRequest` as a member of the caller's `WITH` statement: one row per
+ * row of the relation `devices` (its `id` is the request's device), `RETURNING id`.
+ * Parameters numbered from `first`; columns not named take their defaults.
+ */
+export function insertRequestForDevicesSql(
+  request: Omit<NewRequest, 'deviceId'>,
+  first: number,
+  devices: string,
+): { sql: string; params: unknown[] } {
+  const p = (i: number) => `$${first + i}`;
+  return {
+    sql: `INSERT INTO certificate_requests (id, device_id, purpose, status, csr_der,
+                public_key_spki_der, public_key_hash, key_algorithm, subject_common_name,
+                requester_kind, requested_by, user_identity, upn, sid, registered_during_block,
+                agent_secret_hash, agent_version, source_auth, attestation, app_attest)
+         SELECT ${p(0)}::uuid, ${devices}.id, ${p(1)}::varchar, ${p(2)}::varchar, ${p(3)}::bytea,
+                ${p(4)}::bytea, ${p(5)}::varchar, ${p(6)}::varchar, ${p(7)}::varchar,
+                ${p(8)}::varchar, ${p(9)}::varchar, ${p(10)}::varchar, ${p(11)}::varchar,
+                ${p(12)}::varchar, ${p(13)}::boolean, ${p(14)}::varchar, ${p(15)}::varchar,
+                ${p(16)}::varchar, ${p(17)}::varchar, ${p(18)}::varchar
+           FROM ${devices}
+         RETURNING id`,
+    params: [
+      request.id,
+      request.purpose,
+      request.status,
+      request.csrDer,
+      request.publicKeySpkiDer,
+      request.publicKeyHash,
+      request.keyAlgorithm,
+      request.subjectCommonName,
+      request.requesterKind,
+      request.requestedBy,
+      request.userIdentity,
+      request.upn,
+      request.sid,
+      request.registeredDuringBlock,
+      request.agentSecretHash,
+      request.agentVersion,
+      request.sourceAuth,
+      request.attestation,
+      request.appAttest ?? null,
+    ],
+  };
+}
+
 /** Pending requests of the same device, purpose and user are superseded (by a new one). */
 export async function supersedePendingRequests(
   em: EntityManager,
