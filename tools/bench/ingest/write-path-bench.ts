@@ -9,7 +9,8 @@
  * batch (timed), then writes all batches through FindingsBulkWriteRepository.writeBatch into a
  * fresh product (first ingest) and again with a second report (duplicates); prints rows/s of
  * each and the HOT share of the duplicate updates.
- * Env: BENCH_RESULTS (default 100000), BENCH_BATCH (default INGEST_BATCH_SIZE).
+ * Env: BENCH_RESULTS (default 100000), BENCH_BATCH (default INGEST_BATCH_SIZE),
+ * BENCH_UPSERT_ONLY=1 (the first ingest upserts like a re-ingest instead of the plain insert).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,6 +79,11 @@ async function main(): Promise<void> {
         projectId: project.id,
         seenAt: report.created_at,
         sla: { CRITICAL: 7, HIGH: 30, MEDIUM: 90, LOW: 180, INFO: null },
+        // As the worker does: a product without findings gets the plain insert
+        // (BENCH_UPSERT_ONLY=1: the upsert for every batch, the path before issue 34).
+        ...(process.env.BENCH_UPSERT_ONLY !== '1' && (await repo.productIsEmpty(product.id))
+          ? { firstIngest: { insertOnly: true } }
+          : {}),
       };
       const [before] = (await ds.query(
         `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
