@@ -1,11 +1,25 @@
 // Root Jest configuration: one run over every project (unit and e2e), one summary line.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const projectConfigs = [
+  ...['apps', 'libs'].flatMap((kind) =>
+    fs
+      .readdirSync(path.join(__dirname, kind))
+      .map((name) => path.join(__dirname, kind, name, 'jest.config.js'))
+      .filter((file) => fs.existsSync(file)),
+  ),
+  // The Helm chart checks (deploy/test).
+  path.join(__dirname, 'deploy/jest.config.js'),
+];
+
 module.exports = {
-  projects: [
-    '<rootDir>/apps/*/jest.config.js',
-    '<rootDir>/libs/*/jest.config.js',
-    // The Helm chart checks (deploy/test).
-    '<rootDir>/deploy/jest.config.js',
-  ],
+  // A full `npm test` (TEST_BUNDLES=1) runs the e2e files in bundles that load each service's
+  // modules once for several files (tools/test/bundles.js); a named file always runs alone.
+  projects:
+    process.env.TEST_BUNDLES === '1'
+      ? projectConfigs.map((file) => require('./tools/test/bundles').bundledProject(require(file)))
+      : projectConfigs,
   reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
   // Longest files first (tools/test/durations.json when Jest has no times of its own).
   testSequencer: '<rootDir>/tools/test/sequencer.js',

@@ -151,7 +151,19 @@ run_web_tests() {
 summary="$(mktemp)"
 jest_log="$(mktemp)"
 leaks="$(mktemp)"
-export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks"
+file_times="$(mktemp)"
+export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks" TEST_FILE_TIMES="$file_times"
+# A full run runs the e2e files in bundles that load each service's modules once for several
+# files (tools/test/bundles.js: ~half the CPU of the files bundled); a named file runs alone.
+# The bundles are generated in <project>/test/__bundles__/ and removed after Jest.
+remove_bundles() { rm -rf apps/*/test/__bundles__ libs/*/test/__bundles__; }
+if [ "$#" -eq 0 ] && [ "${TEST_BUNDLES:-1}" = 1 ]; then
+  part_times="$(mktemp)"
+  export TEST_BUNDLES=1 TEST_PART_TIMES="$part_times"
+  trap remove_bundles EXIT
+else
+  export TEST_BUNDLES=0
+fi
 
 # Two Jest workers (JEST_WORKERS): on the 2-core machine a third made the same 38 files slower
 # (186 -> 216 s) and costlier (304 -> 364 s of CPU); a machine with more cores sets it higher.
@@ -162,6 +174,7 @@ npx jest -c jest.config.js --ci -w "${JEST_WORKERS:-2}" "${jest_args[@]}" 2>&1 |
 status=${PIPESTATUS[0]}
 set -e
 drop_run_databases
+if [ "$TEST_BUNDLES" = 1 ]; then remove_bundles; rm -f "$part_times"; fi
 
 line="$(tail -n 1 "$summary" 2>/dev/null || true)"
 rm -f "$summary"
@@ -205,5 +218,13 @@ if $run_certificate_web; then
   add_web_line certificate-web \
     "$(run_web_tests certificate-web CERTIFICATE_WEB "${certificate_pw_args[@]}")"
 fi
+# The ten slowest files (Jest and Playwright); docs/testing.md, "Time budget".
+web_results=()
+for app in findings-web certificate-web; do
+  results="apps/$app/test-output/run-$TEST_RUN_ID/results.json"
+  [ -f "$results" ] && web_results+=("$results" "$app")
+done
+node tools/test/slowest.js "$file_times" "${web_results[@]}" || true
+rm -f "$file_times"
 echo "$line"
 exit "$status"

@@ -7,12 +7,14 @@
 // when Jest's own cache has no time for a file. Refresh it after a full run:
 //   TEST_DURATIONS_FILE=tools/test/durations.json npm test
 // (tools/test/summary-reporter.js writes it). A file it does not list counts as a short one
-// (UNLISTED_MS) and runs among the last, filling the end of the run.
+// (UNLISTED_MS) and runs among the last, filling the end of the run. A bundle of e2e files
+// (tools/test/bundles.js) counts the seconds of the files it runs.
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
+const { partsOf, BUNDLE_DIR } = require('./bundles');
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The time assumed for a file durations.json does not list. */
@@ -35,7 +37,14 @@ class LongestFirstSequencer extends Sequencer {
   time(test) {
     const cached = super.time(test);
     if (cached != null) return cached;
-    const seconds = this.committed[path.relative(ROOT, test.path)];
+    if (test.path.includes(`${path.sep}${BUNDLE_DIR}${path.sep}`)) {
+      return partsOf(test.path).reduce((sum, file) => sum + this.committedMs(file), 0);
+    }
+    return this.committedMs(path.relative(ROOT, test.path));
+  }
+
+  committedMs(file) {
+    const seconds = this.committed[file];
     return typeof seconds === 'number' ? seconds * 1000 : UNLISTED_MS;
   }
 }

@@ -5,6 +5,11 @@
 // so tools/test.sh can print it after everything else Jest may print on exit.
 // With TEST_DURATIONS_FILE set, the seconds each test file took are written there as JSON
 // (paths relative to the repository): tools/test/durations.json, read by tools/test/sequencer.js.
+// With TEST_FILE_TIMES set, the same seconds go there as JSON lines (tools/test/slowest.js
+// prints the ten slowest files at the end of `npm test`). A bundle of e2e files
+// (tools/test/bundles.js) is listed by the files it ran, each with the seconds from its first
+// hook to its last (TEST_PART_TIMES, written by the bundle); the files of a bundle that failed
+// before they ran are left out.
 'use strict';
 
 const fs = require('node:fs');
@@ -29,7 +34,16 @@ function summaryLine(results) {
 
 class SummaryReporter {
   onRunComplete(_testContexts, results) {
-    if (process.env.TEST_DURATIONS_FILE) writeDurations(process.env.TEST_DURATIONS_FILE, results);
+    const times = fileTimes(results);
+    if (process.env.TEST_DURATIONS_FILE) writeDurations(process.env.TEST_DURATIONS_FILE, times);
+    if (process.env.TEST_FILE_TIMES) {
+      fs.writeFileSync(
+        process.env.TEST_FILE_TIMES,
+        Object.entries(times)
+          .map(([file, seconds]) => `${JSON.stringify({ file, seconds, runner: 'jest' })}\n`)
+          .join(''),
+      );
+    }
     const line = summaryLine(results);
     const file = process.env.TEST_SUMMARY_FILE;
     if (file) {
@@ -40,13 +54,43 @@ class SummaryReporter {
   }
 }
 
-function writeDurations(file, results) {
-  const durations = {};
+/** The seconds bundles recorded for each of their files (file -> seconds). */
+function partTimes() {
+  const times = new Map();
+  const file = process.env.TEST_PART_TIMES;
+  if (!file || !fs.existsSync(file)) return times;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const [part, seconds] = JSON.parse(line);
+      times.set(part, seconds);
+    } catch {
+      // a line cut short by a killed worker
+    }
+  }
+  return times;
+}
+
+/** Seconds per test file, relative to the repository; a bundle as the files it ran. */
+function fileTimes(results) {
+  const parts = partTimes();
+  const { partsOf, BUNDLE_DIR } = require('./bundles');
+  const times = {};
   for (const suite of results.testResults) {
+    if (suite.testFilePath.includes(`${path.sep}${BUNDLE_DIR}${path.sep}`)) {
+      for (const part of partsOf(suite.testFilePath)) {
+        if (parts.has(part)) times[part] = Math.round(parts.get(part) * 10) / 10;
+      }
+      continue;
+    }
     const { start, end } = suite.perfStats ?? {};
     if (!start || !end) continue;
-    durations[path.relative(ROOT, suite.testFilePath)] = Math.round((end - start) / 100) / 10;
+    times[path.relative(ROOT, suite.testFilePath)] = Math.round((end - start) / 100) / 10;
   }
+  return times;
+}
+
+function writeDurations(file, durations) {
   const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
   fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }

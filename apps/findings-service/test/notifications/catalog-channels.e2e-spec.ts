@@ -1,3 +1,7 @@
+// Over the 60 s budget of docs/testing.md ("Time budget"), ~125 s on a quiet machine: it builds
+// and signs the six catalog channel plugins, runs them in a real plugin runner against their
+// loopback chat stand-ins, and one test keeps a chat API down for a whole minute (issue 27: the
+// message arrives once after the outage) — an idle wait, no CPU, that no shorter test can prove.
 import type { INestApplicationContext } from '@nestjs/common';
 import { publisherKey } from '@platform/plugin-protocol/testing';
 import { waitFor, type ServiceProcess } from '@platform/testing';

@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+
+const WORKSPACE = join(__dirname, '../../..');
+const bundles = require(join(WORKSPACE, 'tools/test/bundles.js')) as {
+  planBundles(projectRoot: string, durations: Record<string, number>): string[][];
+  bundledProject(config: Record<string, unknown>): Record<string, unknown>;
+};
+
+/** A project of e2e files under the workspace's ignored tmp/ (Jest resolves its transform there). */
+function project(files: Record<string, string>): string {
+  mkdirSync(join(WORKSPACE, 'tmp'), { recursive: true });
+  const root = mkdtempSync(join(WORKSPACE, 'tmp', 'bundles-'));
+  for (const [name, source] of Object.entries(files)) {
+    mkdirSync(join(root, 'test', name, '..'), { recursive: true });
+    writeFileSync(join(root, 'test', name), source);
+  }
+  return root;
+}
+
+const rel = (root: string, name: string) => relative(WORKSPACE, join(root, 'test', name));
+
+describe('e2e files in bundles (tools/test/bundles.js)', () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('keeps alone what could leak into the next file, and long files; groups the rest by budget', () => {
+    const plain = "it('works', () => expect(1).toBe(1));\n";
+    const root = project({
+      'a/one.e2e-spec.ts': plain,
+      'a/two.e2e-spec.ts': plain,
+      'a/mocks.e2e-spec.ts': `jest.mock('node:fs');\n${plain}`,
+      'b/env.e2e-spec.ts': `process.env.SOME_FLAG = '1';\n${plain}`,
+      'b/env-index.e2e-spec.ts': `process.env['SOME_FLAG'] = '1';\n${plain}`,
+      'b/listener.e2e-spec.ts': `process.on('exit', () => undefined);\n${plain}`,
+      'b/timeout.e2e-spec.ts': `jest.setTimeout(1000);\n${plain}`,
+      'b/marked.e2e-spec.ts': `// test-bundle: alone\n// (why)\n${plain}`,
+      'b/reads-env.e2e-spec.ts': `const x = process.env.SOME_FLAG === '1';\n${plain}`,
+      'c/long.e2e-spec.ts': plain,
+      'c/three.e2e-spec.ts': plain,
+      'c/four.e2e-spec.ts': plain,
+      'c/five.e2e-spec.ts': plain,
+    });
+    roots.push(root);
+    const durations = {
+      [rel(root, 'c/long.e2e-spec.ts')]: 40,
+      [rel(root, 'c/three.e2e-spec.ts')]: 20,
+      [rel(root, 'c/four.e2e-spec.ts')]: 20,
+      [rel(root, 'c/five.e2e-spec.ts')]: 3,
+    };
+    const plan = bundles
+      .planBundles(root, durations)
+      .map((files) => files.map((file) => relative(join(root, 'test'), file)));
+    // Path order; 45 s a bundle (unlisted files count 4 s): one, two, reads-env, five, four
+    // (4 + 4 + 4 + 3 + 20 = 35), then three (20) alone — a bundle of one is no bundle.
+    expect(plan).toEqual([
+      [
+        'a/one.e2e-spec.ts',
+        'a/two.e2e-spec.ts',
+        'b/reads-env.e2e-spec.ts',
+        'c/five.e2e-spec.ts',
+        'c/four.e2e-spec.ts',
+      ],
+    ]);
+  });
+
+  it('runs each file of a bundle in its own scope, once, and records its time', async () => {
+    // first: top-level hooks (they must stay its own); second: sees none of them.
+    const root = project({
+      'first.e2e-spec.ts': `
+        let before = 0;
+        beforeAll(() => { (globalThis as any).firstOpen = true; });
+        beforeEach(() => { before++; (globalThis as any).firstEach = ((globalThis as any).firstEach ?? 0) + 1; });
+        afterAll(() => { (globalThis as any).firstOpen = false; });
+        it('has its own hooks', () => { expect((globalThis as any).firstOpen).toBe(true); expect(before).toBe(1); });
+        it('still its own', () => expect(before).toBe(2));
+      `,
+      'second.e2e-spec.ts': `
+        it('runs after the first closed, without its beforeEach', () => {
+          expect((globalThis as any).firstOpen).toBe(false);
+          expect((globalThis as any).firstEach).toBe(2);
+        });
+      `,
+      'third.e2e-spec.ts': `it('fails by its own name', () => expect('third').toBe('other'));\n`,
+    });
+    roots.push(root);
+    const config = bundles.bundledProject({
+      ...(require(join(WORKSPACE, 'jest.preset.js')) as Record<string, unknown>),
+      displayName: 'bundles-probe',
+      rootDir: root,
+    });
+    expect(readdirSync(join(root, 'test', '__bundles__'))).toEqual(['bundle-01.e2e-bundle.js']);
+    const configFile = join(root, 'jest.config.js');
+    writeFileSync(configFile, `module.exports = ${JSON.stringify(config)};\n`);
+    const partTimes = join(root, 'part-times.jsonl');
+    const jest = join(WORKSPACE, 'node_modules/jest/bin/jest.js');
+    const run = await promisify(execFile)(
+      process.execPath,
+      [jest, '-c', configFile, '--ci', '--json', '-i', '--rootDir', root],
+      { cwd: WORKSPACE, env: { ...process.env, TEST_PART_TIMES: partTimes } },
+    ).catch((error: { stdout: string }) => error);
+    const report = JSON.parse(run.stdout) as {
+      numTotalTests: number;
+      numFailedTests: number;
+      testResults: {
+        name: string;
+        assertionResults: { ancestorTitles: string[]; title: string; status: string }[];
+      }[];
+    };
+    // One test file (the bundle), each file's tests once, under its path.
+    expect(report.testResults.map((r) => relative(root, r.name))).toEqual([
+      'test/__bundles__/bundle-01.e2e-bundle.js',
+    ]);
+    expect(report.numTotalTests).toBe(4);
+    const outcomes = report.testResults[0]?.assertionResults.map(
+      (a) => `${a.ancestorTitles.join(' > ')} > ${a.title}: ${a.status}`,
+    );
+    expect(outcomes).toEqual([
+      `${rel(root, 'first.e2e-spec.ts')} > has its own hooks: passed`,
+      `${rel(root, 'first.e2e-spec.ts')} > still its own: passed`,
+      `${rel(root, 'second.e2e-spec.ts')} > runs after the first closed, without its beforeEach: passed`,
+      `${rel(root, 'third.e2e-spec.ts')} > fails by its own name: failed`,
+    ]);
+    const times = readFileSync(partTimes, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as [string, number]);
+    expect(times.map(([file]) => file)).toEqual(
+      ['first', 'second', 'third'].map((name) => rel(root, `${name}.e2e-spec.ts`)),
+    );
+    for (const [, seconds] of times) expect(seconds).toBeGreaterThanOrEqual(0);
+  });
+});
