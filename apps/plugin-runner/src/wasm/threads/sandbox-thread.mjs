@@ -125,7 +125,11 @@ const spares = [];
 let bound;
 /** Used instances whose memories wait to be zeroed and recycled. @type {Instance[]} */
 const retired = [];
-/** Zeroed memories of the initial size, by spec (at most one each: the next spare takes it). */
+/**
+ * Zeroed memories of the initial size, by spec: at most spareInstances + 1 each. Under a
+ * steady stream of events a call can retire an instance before the refill has used the last
+ * zeroed memory; keeping only one would drop memories and make new ones (the slow path).
+ */
 /** @type {Map<MemorySpec, WebAssembly.Memory[]>} */
 const zeroed = new Map();
 let refillScheduled = false;
@@ -183,8 +187,8 @@ function zero(memory) {
 
 /**
  * Takes back the memories of a used instance (never called again): each is set to zero from
- * its first to its last byte and kept for the next new instance — unless it grew past its
- * initial size (a memory cannot shrink) or one is kept already; then it is left to the GC.
+ * its first to its last byte and kept for the next new instances — unless it grew past its
+ * initial size (a memory cannot shrink) or enough are kept already; then it is left to the GC.
  * @param {Instance} instance
  */
 function recycle(instance) {
@@ -192,7 +196,7 @@ function recycle(instance) {
     const kept = zeroed.get(spec) ?? [];
     zeroed.set(spec, kept);
     if (memory.buffer.byteLength !== spec.initialPages * 65536) continue;
-    if (kept.length > 0) continue;
+    if (kept.length > data.spareInstances) continue;
     zero(memory);
     kept.push(memory);
   }
