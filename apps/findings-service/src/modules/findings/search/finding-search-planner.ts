@@ -17,6 +17,11 @@ export const INDEXED_SEARCH_MAX_SHARE = 0.003;
 /** Below this many estimated matches the index path is always taken (small installations). */
 export const INDEXED_SEARCH_MIN_ROWS = 2_000;
 
+/** How long a term's choice (and the document count) is reused. */
+export const SEARCH_CHOICE_TTL_MS = 60_000;
+/** Terms remembered at most (the memory is emptied when full). */
+export const SEARCH_CHOICE_CACHE_SIZE = 1_000;
+
 /** The positive free-text terms of a selection: the `search` filter and bare query terms. */
 export function searchTerms(selection: Pick<FindingSelection, 'filters' | 'query'>): string[] {
   const terms = new Set<string>();
@@ -48,6 +53,14 @@ export function searchTerms(selection: Pick<FindingSelection, 'filters' | 'query
  */
 @Injectable()
 export class FindingSearchPlanner {
+  /**
+   * Choices of the last minute, by term (the estimates cost 1-10 ms of planning on a loaded
+   * 2-core machine, and a user pages through the same term): a choice only picks the path, the
+   * result is the same whichever it is, so a stale one costs time, never a finding.
+   */
+  private readonly choices = new Map<string, { at: number; plan: IndexedTerm | undefined }>();
+  private total: { at: number; value: number } | undefined;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async indexedTerms(
@@ -55,15 +68,30 @@ export class FindingSearchPlanner {
   ): Promise<ReadonlyMap<string, IndexedTerm> | undefined> {
     const terms = searchTerms(selection).filter(trigramSearchable);
     if (terms.length === 0) return undefined;
-    const total = await this.indexedCount();
-    const limit = Math.max(INDEXED_SEARCH_MIN_ROWS, total * INDEXED_SEARCH_MAX_SHARE);
-    const plans = await Promise.all(terms.map((term) => this.plan(term, limit)));
+    const now = Date.now();
+    if (!this.total || now - this.total.at > SEARCH_CHOICE_TTL_MS)
+      this.total = { at: now, value: await this.indexedCount() };
+    const limit = Math.max(INDEXED_SEARCH_MIN_ROWS, this.total.value * INDEXED_SEARCH_MAX_SHARE);
+    const plans = await Promise.all(terms.map((term) => this.cachedPlan(term, limit, now)));
     return new Map(
       terms.flatMap((term, i) => {
         const plan = plans[i];
         return plan ? [[term, plan] as const] : [];
       }),
     );
+  }
+
+  private async cachedPlan(
+    term: string,
+    limit: number,
+    now: number,
+  ): Promise<IndexedTerm | undefined> {
+    const known = this.choices.get(term);
+    if (known && now - known.at <= SEARCH_CHOICE_TTL_MS) return known.plan;
+    const plan = await this.plan(term, limit);
+    if (this.choices.size >= SEARCH_CHOICE_CACHE_SIZE) this.choices.clear();
+    this.choices.set(term, { at: now, plan });
+    return plan;
   }
 
   private async plan(term: string, limit: number): Promise<IndexedTerm | undefined> {
