@@ -11,7 +11,7 @@ import {
   TOUCH,
   UPSERT,
 } from './findings-bulk-write.sql';
-import type { BatchCounts, BatchMeta, BatchTarget } from './findings-bulk-write.repository';
+import type { BatchCounts, BatchMeta, BatchTarget } from './batch-types';
 import { redirectMergedIdentities } from './merged-identities';
 
 /**
