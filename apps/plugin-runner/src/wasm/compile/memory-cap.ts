@@ -8,14 +8,16 @@
 /** 64 KiB: the size of one wasm page. */
 export const WASM_PAGE_BYTES = 65536;
 
-const SECTION_IMPORT = 2;
-const SECTION_MEMORY = 5;
-const IMPORT_FUNC = 0;
-const IMPORT_TABLE = 1;
-const IMPORT_MEMORY = 2;
-const IMPORT_GLOBAL = 3;
-const IMPORT_TAG = 4;
-const FLAG_HAS_MAX = 0x01;
+// Section ids, import kinds and memory limit flags of the binary format (memory-import.ts too).
+export const SECTION_CUSTOM = 0;
+export const SECTION_IMPORT = 2;
+export const SECTION_MEMORY = 5;
+export const IMPORT_FUNC = 0;
+export const IMPORT_TABLE = 1;
+export const IMPORT_MEMORY = 2;
+export const IMPORT_GLOBAL = 3;
+export const IMPORT_TAG = 4;
+export const FLAG_HAS_MAX = 0x01;
 const FLAG_SHARED = 0x02;
 const FLAG_MEMORY64 = 0x04;
 

@@ -7,7 +7,21 @@
  * `WebAssembly.Memory` is all zeros too, so the new instance cannot tell the difference.
  * Everything else (globals, tables, segments, the glue's state) comes from a new instance.
  */
-import { concat, encodeU32, MemoryCapError, Reader } from './memory-cap';
+import {
+  concat,
+  encodeU32,
+  FLAG_HAS_MAX,
+  IMPORT_FUNC,
+  IMPORT_GLOBAL,
+  IMPORT_MEMORY,
+  IMPORT_TABLE,
+  IMPORT_TAG,
+  MemoryCapError,
+  Reader,
+  SECTION_CUSTOM,
+  SECTION_IMPORT,
+  SECTION_MEMORY,
+} from './memory-cap';
 
 /** Where the rewritten module imports its memory from (a name the glue never uses). */
 export const SANDBOX_MEMORY_IMPORT = { module: 'findsvc:sandbox', name: 'memory' } as const;
@@ -17,16 +31,6 @@ export interface ImportedMemory {
   initialPages: number;
   maximumPages: number;
 }
-
-const SECTION_CUSTOM = 0;
-const SECTION_IMPORT = 2;
-const SECTION_MEMORY = 5;
-const IMPORT_FUNC = 0;
-const IMPORT_TABLE = 1;
-const IMPORT_MEMORY = 2;
-const IMPORT_GLOBAL = 3;
-const IMPORT_TAG = 4;
-const FLAG_HAS_MAX = 0x01;
 
 interface Section {
   id: number;
