@@ -14,7 +14,7 @@ import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';
 import { EnrollNoncesService, nonceHash } from './enroll-nonces.service';
 import { AppAttestGate } from '../app-attest/app-attest.gate';
-import type { NewRequest } from '../requests/request-writes.repository';
+import { csrColumns, type NewRequest } from '../requests/request-writes.repository';
 
 export interface EnrollInput {
   csr: string;
@@ -118,11 +118,7 @@ export class EnrollmentService {
       deviceId,
       purpose: 'wifi',
       status: 'pending',
-      csrDer: csr.der,
-      publicKeySpkiDer: csr.publicKeySpkiDer,
-      publicKeyHash: csr.publicKeyHash,
-      keyAlgorithm: csr.keyAlgorithm,
-      subjectCommonName: csr.subjectCommonName ?? null,
+      ...csrColumns(csr),
       requesterKind: 'device',
       requestedBy: `device:${input.serial}`,
       userIdentity: null,

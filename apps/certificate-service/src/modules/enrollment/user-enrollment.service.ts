@@ -4,6 +4,7 @@ import { setSerial } from '../../app/request-context/request-context';
 import { DeviceCredentials } from '../devices/device-credentials.service';
 import { DevicesRepository } from '../devices/devices.repository';
 import { purposeAllowed } from '../devices/purpose-access';
+import { csrColumns } from '../requests/request-writes.repository';
 import { parseCsr } from '@platform/pki';
 import { issueAgentSecret } from './agent-secret';
 import { EnrollmentError } from './enrollment.errors';
@@ -50,11 +51,7 @@ export class UserEnrollmentService {
         deviceId: locked.id,
         purpose: input.purpose,
         status: 'pending',
-        csrDer: csr.der,
-        publicKeySpkiDer: csr.publicKeySpkiDer,
-        publicKeyHash: csr.publicKeyHash,
-        keyAlgorithm: csr.keyAlgorithm,
-        subjectCommonName: csr.subjectCommonName ?? null,
+        ...csrColumns(csr),
         requesterKind: 'user',
         requestedBy: input.user,
         userIdentity: input.user,

@@ -1,3 +1,4 @@
+import type { ParsedCsr } from '@platform/pki';
 import type { EntityManager } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import { CertificateRequestEntity } from './certificate-request.entity';
@@ -21,6 +22,22 @@ export type NewRequest = Omit<
   | 'installedAt'
   | 'installedAgentVersion'
 >;
+
+/** The columns a new request takes from its parsed CSR (device and user enrollment alike). */
+export function csrColumns(
+  csr: ParsedCsr,
+): Pick<
+  NewRequest,
+  'csrDer' | 'publicKeySpkiDer' | 'publicKeyHash' | 'keyAlgorithm' | 'subjectCommonName'
+> {
+  return {
+    csrDer: csr.der,
+    publicKeySpkiDer: csr.publicKeySpkiDer,
+    publicKeyHash: csr.publicKeyHash,
+    keyAlgorithm: csr.keyAlgorithm,
+    subjectCommonName: csr.subjectCommonName ?? null,
+  };
+}
 
 export interface RequestDecision {
   id: string;
