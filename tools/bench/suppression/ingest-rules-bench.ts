@@ -13,7 +13,8 @@
  * read once per report by SuppressionMatcher, as the worker does). Rules only change the
  * database side; parsing and the queue are untouched, so the ratio here is a lower bound of the
  * end-to-end ratio. Prints rows/s of each run, the medians and with / without (target ≥ 0.90).
- * Env: BENCH_RESULTS (100000), BENCH_ROUNDS (3), BENCH_KEEP_DB=1, BENCH_RULES (`all`: the 50;
+ * Env: BENCH_RESULTS (100000), BENCH_ROUNDS (3), BENCH_KEEP_DB=1, BENCH_FIRST_INGEST (1: the
+ * batches as a first report's, plain inserts, as the worker writes them; 0: upserts), BENCH_RULES (`all`: the 50;
  * `matching`: only the 5 that suppress — what the rules' statement costs apart from the
  * evaluation of the 45 that miss).
  */
@@ -35,23 +36,11 @@ import { INGEST_BATCH_SIZE } from '../../../apps/findings-service/src/modules/re
 import { SuppressionMatcher } from '../../../apps/findings-service/src/modules/suppression/suppression-matcher';
 import { writeSarif } from '../ingest/sarif-file';
 import { fmt, median, post, startBenchApi, type BenchApi } from './bench-app';
+import { benchRules } from './bench-rules';
 
 const RESULTS = Number(process.env['BENCH_RESULTS'] ?? 100_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-
-/** 50 rules: 5 that match (~10 % of the report: pkg45-49), 45 that are checked and miss. */
-function rules(): string[] {
-  const out: string[] = [];
-  for (let i = 45; i < 50; i++) out.push(`file_path:src/pkg${i}/*`);
-  if (process.env['BENCH_RULES'] === 'matching') return out;
-  for (let i = 0; i < 10; i++)
-    out.push(`rule:NOPE${String(i).padStart(4, '0')} scanner:BenchScanner`);
-  for (let i = 0; i < 10; i++) out.push(`scanner:other-${i}|third-${i} severity:low|info`);
-  for (let i = 0; i < 10; i++) out.push(`cwe:${900 + i} -file_path:src/pkg1/*`);
-  for (let i = 0; i < 10; i++) out.push(`file_path:*vendor*/lib${i}/*.c OR tags:thirdparty-${i}`);
-  for (let i = 0; i < 5; i++) out.push(`host:*.internal${i}.example component:libfoo${i}`);
-  return out;
-}
+const FIRST_INGEST = process.env['BENCH_FIRST_INGEST'] !== '0';
 
 async function ingest(
   ds: DataSource,
@@ -81,6 +70,10 @@ async function ingest(
     seenAt: report.created_at,
     sla: { CRITICAL: 7, HIGH: 30, MEDIUM: 90, LOW: 180, INFO: null },
     suppression: await matcher.forIngestion(projectId),
+    // As the worker does for a product's first report (productIsEmpty): plain inserts, with the
+    // rules' variant of them; BENCH_FIRST_INGEST=0 upserts every batch (the sittings before
+    // the rules had an insert variant).
+    ...(FIRST_INGEST ? { firstIngest: { insertOnly: true } } : {}),
   };
   for (let i = 0; i < staged.length; i++) {
     const meta = {
@@ -110,7 +103,7 @@ async function main(): Promise<void> {
     const ds = api.app.get(DataSource);
     const plain = String((await post(api, '/api/v1/projects', { name: 'no rules' }))['id']);
     const ruled = String((await post(api, '/api/v1/projects', { name: '50 rules' }))['id']);
-    const texts = rules();
+    const texts = benchRules();
     for (const [i, query] of texts.entries()) {
       await post(api, `/api/v1/projects/${ruled}/suppression-rules`, { name: `rule ${i}`, query });
     }

@@ -59,6 +59,14 @@ describe('suppression rule match language', () => {
     expect(staged?.params).toEqual(['vendor/%.js', '%xss\\_1%', 'r']);
   });
 
+  it('compares a pattern with non-ASCII text by ILIKE on the staged column, as a run does (lower() is not JavaScript case mapping)', () => {
+    const staged = stagedRuleCase([{ id: 'r', query: 'file_path:*/Ä/* host:STRASSE|Straße' }], 10);
+    expect(staged?.sql).toBe(
+      "CASE WHEN (s.file_path ILIKE $11 ESCAPE '\\' AND (l.lc_host LIKE $12 ESCAPE '\\' OR s.host ILIKE $13 ESCAPE '\\')) THEN $14::uuid END",
+    );
+    expect(staged?.params).toEqual(['%/Ä/%', '%strasse%', '%Straße%', 'r']);
+  });
+
   it('accepts negation and OR when one term narrows', () => {
     expect(refusal('scanner:zap -host:prod*')).toBeUndefined();
     expect(refusal('component:lodash OR component:underscore')).toBeUndefined();

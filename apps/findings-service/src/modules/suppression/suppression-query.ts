@@ -145,19 +145,34 @@ export function storedPredicate(text: string, paramOffset = 0): RulePredicate {
   return compileQuery(validateRuleQuery(text), { catalog: STORED, paramOffset });
 }
 
+// eslint-disable-next-line no-control-regex
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+
+/** A–Z to a–z, nothing else: what PostgreSQL's lower() does to ASCII text (see lowerCaseLike). */
+function lowerAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+}
+
 /**
  * `l.lc_<column> ILIKE $n` → `l.lc_<column> LIKE $n` with the pattern lower-cased: the column
- * is already lower-cased, so this is what ILIKE computes, without lower-casing both sides on
- * every comparison. Other comparisons (arrays, enums) are left as compiled.
+ * is already lower-cased by PostgreSQL, so this is what ILIKE computes (lower() of both sides),
+ * without lower-casing both sides on every comparison. Only an ASCII pattern is lower-cased
+ * here (A–Z, as lower() does under the C and the usual UTF-8 locales): JavaScript's case
+ * mapping of other letters is not PostgreSQL's (under the C locale lower() keeps `Ä`, and
+ * `İ` becomes two characters in JavaScript), so a pattern with non-ASCII text compares the
+ * staged column itself with ILIKE, exactly as the stored predicate of a run does
+ * (`f.<column> ILIKE $n`). Other comparisons (arrays, enums) are left as compiled.
  */
 function lowerCaseLike(compiled: RulePredicate, paramOffset: number): RulePredicate {
   const params = [...compiled.params];
   const sql = compiled.sql.replace(
-    /(l\.lc_\w+) ILIKE \$(\d+)/g,
+    /l\.lc_(\w+) ILIKE \$(\d+)/g,
     (_all, column: string, n: string) => {
       const index = Number(n) - paramOffset - 1;
-      params[index] = String(params[index]).toLowerCase();
-      return `${column} LIKE $${n}`;
+      const pattern = String(params[index]);
+      if (!ASCII_TEXT.test(pattern)) return `s.${column} ILIKE $${n}`;
+      params[index] = lowerAscii(pattern);
+      return `l.lc_${column} LIKE $${n}`;
     },
   );
   return { sql, params };

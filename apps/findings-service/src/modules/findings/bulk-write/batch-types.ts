@@ -14,8 +14,8 @@ export interface BatchTarget {
   sla: SlaDays;
   /**
    * The project's enabled suppression rules, read once per job (modules/suppression): per
-   * batch, the upsert that applies those its rows can meet to inserted findings and its
-   * parameters after the ten of UPSERT (undefined: the plain statement).
+   * batch, the statements that apply those its rows can meet to inserted findings
+   * (undefined: the plain statements).
    */
   suppression?: BatchSuppression;
   /**
@@ -26,9 +26,19 @@ export interface BatchTarget {
   firstIngest?: { insertOnly: boolean };
 }
 
-/** The suppression rules' upsert for a batch, given what its rows hold (all rules without facts). */
+/**
+ * A batch's statements with the suppression rules: the upsert (its rules' parameters after
+ * UPSERT's ten) and the plain insert of a first ingest (after INSERT_NEW's nine), each with the
+ * name it is prepared under on a connection (undefined: sent unnamed, planned each time).
+ */
+export interface SuppressingStatements {
+  upsert: { text: string; name?: string; params: unknown[] };
+  insertNew: { text: string; name?: string; params: unknown[] };
+}
+
+/** The suppression rules' statements for a batch, given what its rows hold (all rules without facts). */
 export interface BatchSuppression {
-  forBatch(facts: StagedFacts | undefined): { upsert: string; params: unknown[] } | undefined;
+  forBatch(facts: StagedFacts | undefined): SuppressingStatements | undefined;
 }
 
 export interface BatchCounts {

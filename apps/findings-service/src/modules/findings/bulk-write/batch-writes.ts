@@ -11,7 +11,9 @@ import {
   TOUCH,
   UPSERT,
 } from './findings-bulk-write.sql';
-import type { BatchCounts, BatchMeta, BatchTarget } from './batch-types';
+import type { BatchCounts, BatchMeta, BatchTarget, SuppressingStatements } from './batch-types';
+
+type SuppressingStatement = SuppressingStatements['upsert'];
 import { redirectMergedIdentities } from './merged-identities';
 
 /**
@@ -77,8 +79,8 @@ export async function upsert(
   const { sla } = target;
   const slaDays = [sla.CRITICAL, sla.HIGH, sla.MEDIUM, sla.LOW, sla.INFO];
   const suppression = target.suppression?.forBatch(batch.facts);
-  if (!suppression && target.firstIngest?.insertOnly) {
-    const inserted = await insertNew(manager, target, slaDays);
+  if (target.firstIngest?.insertOnly) {
+    const inserted = await insertNew(manager, target, slaDays, suppression?.insertNew);
     if (inserted) return inserted;
   }
   const params = [
@@ -90,10 +92,7 @@ export async function upsert(
     ...slaDays,
   ];
   const result = suppression
-    ? ((await manager.query(suppression.upsert, [
-        ...params,
-        ...suppression.params,
-      ])) as BatchCounts[])
+    ? await statementQuery<BatchCounts>(rawClient(manager), suppression.upsert, params)
     : await preparedQuery<BatchCounts>(
         rawClient(manager),
         'findings_ingest_upsert',
@@ -104,23 +103,38 @@ export async function upsert(
 }
 
 /**
- * INSERT_NEW under a savepoint; undefined (savepoint rolled back, `insertOnly` cleared) when a
- * staged identity is one the product has: the caller upserts the batch as usual.
+ * A statement with the suppression rules after `params`: prepared under its name when it has
+ * one (SuppressionMatcher names a bounded number of distinct texts), unnamed otherwise.
+ */
+function statementQuery<Row>(
+  client: PoolClient,
+  statement: SuppressingStatement,
+  params: unknown[],
+): Promise<Row[]> {
+  const values = [...params, ...statement.params];
+  return statement.name
+    ? preparedQuery<Row>(client, statement.name, statement.text, values)
+    : client.query(statement.text, values).then((res) => res.rows as Row[]);
+}
+
+/**
+ * INSERT_NEW (with the rules' variant of it when the project has rules for the batch) under a
+ * savepoint; undefined (savepoint rolled back, `insertOnly` cleared) when a staged identity is
+ * one the product has: the caller upserts the batch as usual.
  */
 async function insertNew(
   manager: EntityManager,
   target: BatchTarget,
   slaDays: (number | null)[],
+  suppressing: SuppressingStatement | undefined,
 ): Promise<BatchCounts | undefined> {
   const client = rawClient(manager);
   await client.query('SAVEPOINT findings_insert_new');
   try {
-    const rows = await preparedQuery<BatchCounts>(
-      client,
-      'findings_ingest_insert_new',
-      INSERT_NEW,
-      [target.productId, target.projectId, target.seenAt, target.reportId, ...slaDays],
-    );
+    const params = [target.productId, target.projectId, target.seenAt, target.reportId, ...slaDays];
+    const rows = suppressing
+      ? await statementQuery<BatchCounts>(client, suppressing, params)
+      : await preparedQuery<BatchCounts>(client, 'findings_ingest_insert_new', INSERT_NEW, params);
     return rows[0];
   } catch (error) {
     const pg = error as { code?: string; constraint?: string };

@@ -1,5 +1,5 @@
 import { insertFindingActionsSql } from '../../action-log/finding-actions.sql';
-import { STAGE, UPSERT } from '../bulk-write/findings-bulk-write.sql';
+import { INSERT_NEW, STAGE, UPSERT } from '../bulk-write/findings-bulk-write.sql';
 
 /**
  * What the findings module lets the suppression module (modules/suppression) do to findings:
@@ -86,16 +86,6 @@ function replaceOnce(text: string, from: string, to: string): string {
 }
 
 /**
- * The ingestion upsert (findings-bulk-write.sql.ts UPSERT) for a project with enabled rules:
- * `ruleCase` (an expression over the staged row `s` and its lower-cased text `l` yielding the first matching rule's id or
- * NULL, its placeholders after UPSERT's ten) is evaluated once per staged row; an inserted
- * finding takes it with `suppressed_at`, and its `created` entry names the rule. `OFFSET 0`
- * keeps both laterals from being pulled up: pulled up, each reference to `l.lc_*` and to
- * `sup.by_rule` would be replaced by its expression and evaluated again (the rules twice per
- * row, `lower()` once per comparison). A re-sighted
- * finding is not changed (the conflict update does not name the columns).
- */
-/**
  * The staged row's text columns lower-cased once per row (lateral `l`, columns `lc_<name>`): the
  * rules compare them with lower-cased LIKE patterns instead of ILIKE, which lower-cases both
  * sides on every comparison (50 rules are ~150 comparisons a row).
@@ -119,9 +109,10 @@ export function loweredStage(ruleCase: string): string {
   return `(SELECT ${columns.length > 0 ? columns.join(', ') : 'NULL AS lc_none'} OFFSET 0) l`;
 }
 
-export function suppressingUpsertSql(ruleCase: string): string {
+/** The rules' additions to a statement of the write path that inserts the staged rows (see below). */
+function withRules(statement: string, ruleCase: string, returning: [string, string]): string {
   let sql = replaceOnce(
-    UPSERT,
+    statement,
     `product_id, project_id, sla_days, sources,`,
     `product_id, project_id, sla_days, sources, suppression_rule_id, suppressed_at,`,
   );
@@ -130,11 +121,7 @@ export function suppressingUpsertSql(ruleCase: string): string {
     `'{}'::jsonb, $3, $3, $4, $4\n  FROM ${STAGE}\n`,
     `'{}'::jsonb, sup.by_rule, CASE WHEN sup.by_rule IS NOT NULL THEN now() END, $3, $3, $4, $4\n  FROM ${STAGE} s CROSS JOIN LATERAL ${loweredStage(ruleCase)}\n    CROSS JOIN LATERAL (SELECT ${ruleCase} AS by_rule OFFSET 0) sup\n`,
   );
-  sql = replaceOnce(
-    sql,
-    `RETURNING f.id, (xmax = 0) AS inserted, f.severity`,
-    `RETURNING f.id, (xmax = 0) AS inserted, f.severity, f.suppression_rule_id`,
-  );
+  sql = replaceOnce(sql, returning[0], returning[1]);
   return replaceOnce(
     sql,
     `jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)`,
@@ -142,4 +129,33 @@ export function suppressingUpsertSql(ruleCase: string): string {
       || CASE WHEN suppression_rule_id IS NULL THEN '{}'::jsonb
         ELSE jsonb_build_object('suppression_rule_id', suppression_rule_id::text) END`,
   );
+}
+
+/**
+ * The ingestion upsert (findings-bulk-write.sql.ts UPSERT) for a project with enabled rules:
+ * `ruleCase` (an expression over the staged row `s` and its lower-cased text `l` yielding the first matching rule's id or
+ * NULL, its placeholders after UPSERT's ten) is evaluated once per staged row; an inserted
+ * finding takes it with `suppressed_at`, and its `created` entry names the rule. `OFFSET 0`
+ * keeps both laterals from being pulled up: pulled up, each reference to `l.lc_*` and to
+ * `sup.by_rule` would be replaced by its expression and evaluated again (the rules twice per
+ * row, `lower()` once per comparison). A re-sighted
+ * finding is not changed (the conflict update does not name the columns).
+ */
+export function suppressingUpsertSql(ruleCase: string): string {
+  return withRules(UPSERT, ruleCase, [
+    `RETURNING f.id, (xmax = 0) AS inserted, f.severity`,
+    `RETURNING f.id, (xmax = 0) AS inserted, f.severity, f.suppression_rule_id`,
+  ]);
+}
+
+/**
+ * INSERT_NEW (a product's first report, findings-bulk-write.sql.ts) with the rules, as
+ * suppressingUpsertSql does for UPSERT: the inserted rows and their `created` entries are
+ * exactly the upsert's for new identities. `ruleCase`'s placeholders follow INSERT_NEW's nine.
+ */
+export function suppressingInsertNewSql(ruleCase: string): string {
+  return withRules(INSERT_NEW, ruleCase, [
+    `RETURNING id, severity`,
+    `RETURNING id, severity, suppression_rule_id`,
+  ]);
 }
