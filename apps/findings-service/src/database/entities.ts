@@ -56,6 +56,7 @@ import {
   FindingSearchEntity,
   FindingSearchStateEntity,
 } from '../modules/findings/search/finding-search.entities';
+import { RollupCountEntity } from '../modules/inventory-rollup/rollup-count.entity';
 import {
   SuppressionRuleActionEntity,
   SuppressionRuleEntity,
@@ -109,4 +110,5 @@ export const FINDINGS_ENTITIES = [
   SuppressionRuleActionEntity,
   FindingSearchEntity,
   FindingSearchStateEntity,
+  RollupCountEntity,
 ];
