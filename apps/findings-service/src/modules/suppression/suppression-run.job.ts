@@ -4,8 +4,17 @@ import { ACTOR_TYPES, type Actor, type ActorType } from '../action-log/finding-a
 /** A rule's run over the project's accumulated findings: one job per run, id `sup-<uuid>`. */
 export const SUPPRESSION_RUN_QUEUE = 'suppression-run';
 
-/** Findings walked per chunk (one transaction each; progress follows each chunk). */
+/** Findings walked by a run's first chunk (one transaction each; progress follows each chunk). */
 export const SUPPRESSION_RUN_CHUNK = 5_000;
+/**
+ * The most findings a chunk walks: a chunk that took less than SUPPRESSION_RUN_CHUNK_MS / 2
+ * doubles the next one up to this, one that took more than twice it halves the next one down
+ * to SUPPRESSION_RUN_CHUNK (a chunk's fixed cost — its transaction, the rule's lock and progress
+ * row, planning — spread over more findings, while an edit or a delete of the rule still waits
+ * for at most one chunk of about that time).
+ */
+export const SUPPRESSION_RUN_MAX_CHUNK = 40_000;
+export const SUPPRESSION_RUN_CHUNK_MS = 400;
 
 /**
  * A `running` run that showed no life (start, a chunk) for this long is taken as dead: the next
