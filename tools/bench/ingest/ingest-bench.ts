@@ -35,6 +35,7 @@ import { Client } from 'pg';
 import { plainCopyReference } from './copy-reference';
 import { writeSarif } from './sarif-file';
 import { stackEnv } from '../support/stack-db';
+import { applyRollupTriggerSwitch } from '../support/rollup-triggers';
 
 const ROOT = join(__dirname, '../../..');
 const PORT = 38_411;
@@ -296,6 +297,7 @@ async function main(): Promise<void> {
     const file = join(dir, 'bench-100k.sarif');
     const generating = writeSarif(file, RESULTS);
     await waitForApi();
+    await applyRollupTriggerSwitch(databaseUrl);
     worker = boot(
       'worker',
       { ...env, METRICS_PORT: '0' },

@@ -58,6 +58,7 @@ import {
   localLogin,
   scratchDatabase,
 } from '../support/findings-bench-app';
+import { applyRollupTriggerSwitch } from '../support/rollup-triggers';
 
 const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const IN_WORK = Number(process.env['BENCH_IN_WORK'] ?? 100_000);
@@ -170,6 +171,7 @@ async function main(): Promise<void> {
   let worker: INestApplicationContext | undefined;
   try {
     const url = await listenOnLoopback(app); // applies the migrations
+    await applyRollupTriggerSwitch(db.url);
     worker = await NestFactory.createApplicationContext(
       WorkerModule.forRoot(loadFindingsConfig(vars, 'worker'), new FindingsMetrics(), {
         lifecycle: { slaCheckEveryMs: 24 * HOUR_MS, stateExpiryEveryMs: 24 * HOUR_MS },
