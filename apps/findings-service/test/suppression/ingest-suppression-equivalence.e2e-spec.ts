@@ -197,14 +197,37 @@ async function ingest(
   if (firstIngest) expect(target.firstIngest).toEqual({ insertOnly: true });
 }
 
-/** identity → rule id the write path stored (absent: not suppressed). */
+/**
+ * identity → rule id the write path stored (absent: not suppressed); the finding's `created`
+ * entry names the same rule (and only then), and `suppressed_at` is set exactly then.
+ */
 async function suppressedBy(product: Product): Promise<Record<string, string>> {
   const rows = (await db.query(
-    `SELECT identity_hash, suppression_rule_id::text AS rule FROM findings
-      WHERE product_id = $1 AND suppression_rule_id IS NOT NULL`,
+    `SELECT f.identity_hash, f.suppression_rule_id::text AS rule,
+            a.to_value->>'suppression_rule_id' AS logged, f.suppressed_at IS NOT NULL AS at,
+            a.to_value - 'suppression_rule_id' = jsonb_build_object('status', 'new',
+              'severity', f.severity, 'report_id', f.first_report_id::text) AS entry
+       FROM findings f JOIN finding_actions a ON a.finding_id = f.id AND a.action = 'created'
+      WHERE f.product_id = $1`,
     [product.id],
-  )) as { identity_hash: string; rule: string }[];
-  return Object.fromEntries(rows.map((r) => [r.identity_hash, r.rule]));
+  )) as {
+    identity_hash: string;
+    rule: string | null;
+    logged: string | null;
+    at: boolean;
+    entry: boolean;
+  }[];
+  for (const r of rows) {
+    expect({ ...r, logged: r.logged, at: r.at, entry: r.entry }).toEqual({
+      ...r,
+      logged: r.rule,
+      at: r.rule !== null,
+      entry: true,
+    });
+  }
+  return Object.fromEntries(
+    rows.filter((r) => r.rule !== null).map((r) => [r.identity_hash, r.rule as string]),
+  );
 }
 
 /** identity → the first rule (matcher order) whose stored predicate holds for the finding. */

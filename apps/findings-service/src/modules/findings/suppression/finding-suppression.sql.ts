@@ -122,12 +122,14 @@ function withRules(statement: string, ruleCase: string, returning: [string, stri
     `'{}'::jsonb, sup.by_rule, CASE WHEN sup.by_rule IS NOT NULL THEN now() END, $3, $3, $4, $4\n  FROM ${STAGE} s CROSS JOIN LATERAL ${loweredStage(ruleCase)}\n    CROSS JOIN LATERAL (SELECT ${ruleCase} AS by_rule OFFSET 0) sup\n`,
   );
   sql = replaceOnce(sql, returning[0], returning[1]);
+  // One object per row either way (no `||` of two objects per inserted row).
   return replaceOnce(
     sql,
     `jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)`,
-    `jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)
-      || CASE WHEN suppression_rule_id IS NULL THEN '{}'::jsonb
-        ELSE jsonb_build_object('suppression_rule_id', suppression_rule_id::text) END`,
+    `CASE WHEN suppression_rule_id IS NULL
+        THEN jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text)
+        ELSE jsonb_build_object('status', 'new', 'severity', severity, 'report_id', $4::text,
+          'suppression_rule_id', suppression_rule_id::text) END`,
   );
 }
 
