@@ -29,7 +29,10 @@ interface PlanNode {
 
 function indexRows(node: PlanNode): number {
   const own =
-    node['Index Name'] === 'ix_finding_search_document_trgm' ? (node['Actual Rows'] ?? 0) : 0;
+    node['Index Name'] === 'ix_finding_search_document_trgm' ||
+    node['Index Name'] === 'ix_finding_search_word_ids'
+      ? (node['Actual Rows'] ?? 0)
+      : 0;
   return own + (node.Plans ?? []).reduce((sum, child) => sum + indexRows(child), 0);
 }
 
@@ -49,9 +52,11 @@ async function main(): Promise<void> {
       const plan = indexed?.get(term);
       const path = !plan
         ? 'plain'
-        : plan.probe
-          ? `index, piece "${plan.probe.text}"`
-          : 'index, whole term';
+        : plan.words
+          ? 'words'
+          : plan.probe
+            ? `index, piece "${plan.probe.text}"`
+            : 'index, whole term';
       const { sql, params } = findingListSql({
         scope: { all: true },
         filters: { search: term },

@@ -55,6 +55,7 @@ import { FindingMergeEntity } from '../modules/findings/merge/finding-merge.enti
 import {
   FindingSearchEntity,
   FindingSearchStateEntity,
+  FindingSearchWordEntity,
 } from '../modules/findings/search/finding-search.entities';
 import { RollupCountEntity } from '../modules/inventory-rollup/rollup-count.entity';
 import {
@@ -110,5 +111,6 @@ export const FINDINGS_ENTITIES = [
   SuppressionRuleActionEntity,
   FindingSearchEntity,
   FindingSearchStateEntity,
+  FindingSearchWordEntity,
   RollupCountEntity,
 ];

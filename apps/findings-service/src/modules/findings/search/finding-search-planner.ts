@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { FindingSelection } from '../list/finding-filters';
 import { containsPattern, type QueryNode } from '../query';
-import { trigramSearchable, type IndexedTerm } from './finding-search.sql';
+import { trigramSearchable, wordSearchable, type IndexedTerm } from './finding-search.sql';
 import { patternPieces } from './search-probe';
 
 /**
@@ -96,6 +96,9 @@ export class FindingSearchPlanner {
 
   private async plan(term: string, limit: number): Promise<IndexedTerm | undefined> {
     const pattern = containsPattern(term);
+    if (wordSearchable(term)) {
+      return (await this.estimate(pattern)) > limit ? undefined : { words: true };
+    }
     const pieces = patternPieces(pattern);
     const [whole, ...estimates] = await Promise.all([
       this.estimate(pattern),

@@ -1,4 +1,12 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { FindingEntity } from '../finding.entity';
 
 /**
@@ -9,6 +17,7 @@ import { FindingEntity } from '../finding.entity';
  */
 @Entity('finding_search')
 @Index('ix_finding_search_document_trgm', { synchronize: false })
+@Index('ix_finding_search_word_ids', { synchronize: false })
 export class FindingSearchEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_finding_search' })
   findingId!: string;
@@ -19,6 +28,28 @@ export class FindingSearchEntity {
   finding?: FindingEntity;
 
   @Column({ type: 'text' }) document!: string;
+
+  /**
+   * The ids of the document's words (`finding_search_word`, GIN index: the postings of the word
+   * index). NULL only on a row written before migration 1795607100000 and not rewritten yet.
+   */
+  @Column({ type: 'int', array: true, nullable: true }) wordIds!: number[] | null;
+}
+
+/**
+ * A distinct word of the documents (finding_search_words: a run of characters between ASCII
+ * white space), under a trigram GIN index; unique by md5 (migration 1795607100000,
+ * `synchronize: false`). Written by the search indexer and the trigger; never deleted (a word
+ * no document holds any more matches no finding).
+ */
+@Entity('finding_search_word')
+@Index('ux_finding_search_word_md5', { synchronize: false })
+@Index('ix_finding_search_word_trgm', { synchronize: false })
+export class FindingSearchWordEntity {
+  @PrimaryGeneratedColumn({ type: 'int', primaryKeyConstraintName: 'PK_finding_search_word' })
+  id!: number;
+
+  @Column({ type: 'text' }) word!: string;
 }
 
 /**

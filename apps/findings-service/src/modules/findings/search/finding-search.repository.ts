@@ -10,7 +10,17 @@ export interface SearchIndexKey {
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 
-/** The search indexer's statements (finding_search, finding_search_state; the only writer). */
+/** The findings of a chunk and their documents ($1 created_at and $2 id after, $3 bound, $4 limit). */
+const CHUNK_SQL = `SELECT f.id, f.created_at,
+    finding_search_document(f.title, f.description, f.rule_id) AS document
+  FROM findings f
+  WHERE (f.created_at, f.id) > ($1::timestamptz, $2::uuid) AND f.created_at < $3::timestamptz
+  ORDER BY f.created_at, f.id LIMIT $4`;
+
+/**
+ * The search indexer's statements (finding_search, finding_search_word, finding_search_state;
+ * the only writer besides the trigger).
+ */
 @Injectable()
 export class FindingSearchRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -41,10 +51,14 @@ export class FindingSearchRepository {
   }
 
   /**
-   * Writes the documents of up to `limit` findings after `after` (or from `from`) and created
-   * before `before`, in `(created_at, id)` order, set-based; rows already there are kept
-   * (idempotent: another replica or the trigger may have written them). Returns how many
-   * findings were read and the last one's key.
+   * Writes the documents and word ids of up to `limit` findings after `after` (or from `from`)
+   * and created before `before`, in `(created_at, id)` order, set-based, in two statements:
+   * the chunk's new words, then its rows (a statement sees the words that the first one and
+   * other transactions committed). Rows already there are kept (idempotent: another replica or
+   * the trigger may have written them) unless written before the word index (`word_ids` NULL).
+   * A row whose words are not all there yet (its text changed between the two statements) is
+   * not written and the chunk is done again. Returns how many findings were read and the last
+   * one's key.
    */
   async indexChunk(
     from: string,
@@ -52,29 +66,46 @@ export class FindingSearchRepository {
     before: string,
     limit: number,
   ): Promise<{ read: number; last: SearchIndexKey | null }> {
-    const rows = (await this.dataSource.query(
-      `WITH batch AS (
-         SELECT f.id, f.created_at,
-           finding_search_document(f.title, f.description, f.rule_id) AS document
-         FROM findings f
-         WHERE (f.created_at, f.id) > ($1::timestamptz, $2::uuid) AND f.created_at < $3::timestamptz
-         ORDER BY f.created_at, f.id LIMIT $4
-       ), written AS (
-         INSERT INTO finding_search (finding_id, document) SELECT id, document FROM batch
-         ON CONFLICT (finding_id) DO NOTHING
-       )
-       SELECT count(*)::int AS read,
-         (SELECT b.created_at::text FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1)
-           AS created_at,
-         (SELECT b.id FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1) AS id
-       FROM batch`,
-      [after?.createdAt ?? from, after?.id ?? NO_ID, before, limit],
-    )) as { read: number; created_at: string | null; id: string | null }[];
-    const row = rows[0];
-    return {
-      read: row.read,
-      last: row.created_at && row.id ? { createdAt: row.created_at, id: row.id } : null,
-    };
+    const params = [after?.createdAt ?? from, after?.id ?? NO_ID, before, limit];
+    for (let attempt = 1; ; attempt++) {
+      await this.dataSource.query(
+        `INSERT INTO finding_search_word (word)
+         SELECT DISTINCT w.word FROM (${CHUNK_SQL}) b,
+           finding_search_words(b.document) AS w(word)
+         ON CONFLICT (md5(word)) DO NOTHING`,
+        params,
+      );
+      const rows = (await this.dataSource.query(
+        `WITH batch AS (
+           SELECT b.id, b.created_at, b.document, ids.word_ids, ids.missing
+           FROM (${CHUNK_SQL}) b, LATERAL (
+             SELECT array_agg(sw.id) FILTER (WHERE sw.id IS NOT NULL) AS word_ids,
+               count(*) FILTER (WHERE sw.id IS NULL) AS missing
+             FROM finding_search_words(b.document) AS w(word)
+             LEFT JOIN finding_search_word sw ON md5(sw.word) = md5(w.word) AND sw.word = w.word
+           ) ids
+         ), written AS (
+           INSERT INTO finding_search (finding_id, document, word_ids)
+           SELECT id, document, coalesce(word_ids, '{}') FROM batch WHERE missing = 0
+           ON CONFLICT (finding_id) DO UPDATE
+             SET document = EXCLUDED.document, word_ids = EXCLUDED.word_ids
+             WHERE finding_search.word_ids IS NULL
+         )
+         SELECT count(*)::int AS read, count(*) FILTER (WHERE missing > 0)::int AS missing,
+           (SELECT b.created_at::text FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1)
+             AS created_at,
+           (SELECT b.id FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1) AS id
+         FROM batch`,
+        params,
+      )) as { read: number; missing: number; created_at: string | null; id: string | null }[];
+      const row = rows[0];
+      if (row.missing > 0 && attempt < 5) continue;
+      if (row.missing > 0) throw new Error('search index: words keep changing, chunk not indexed');
+      return {
+        read: row.read,
+        last: row.created_at && row.id ? { createdAt: row.created_at, id: row.id } : null,
+      };
+    }
   }
 
   /** Moves the frontier forward to `to` (never back: a slower replica cannot undo progress). */

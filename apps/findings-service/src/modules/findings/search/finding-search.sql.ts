@@ -30,8 +30,41 @@ export function indexedFullTextSql(param: string, probe?: PatternPiece): string 
   return `(${fullTextSql(param)} AND f.id IN (
     SELECT fs.finding_id FROM finding_search fs WHERE ${documentMatchSql(param, probe)}
     UNION ALL
-    SELECT fn.id FROM findings fn
-      WHERE fn.created_at >= (SELECT st.frontier FROM finding_search_state st WHERE st.id = 1)))`;
+    ${UNINDEXED_SQL}))`;
+}
+
+/** The findings not indexed yet: created at or after the frontier. */
+const UNINDEXED_SQL = `SELECT fn.id FROM findings fn
+      WHERE fn.created_at >= (SELECT st.frontier FROM finding_search_state st WHERE st.id = 1)`;
+
+/**
+ * Free-text search through the word index, for a term without white space (wordSearchable):
+ * such a term, when in a title, description or rule id, is inside one of its words (a run of
+ * characters between ASCII white space, `finding_search_words`), so the candidates are the
+ * findings holding a distinct word that contains it (`finding_search_word`, trigram index: the
+ * term's common trigrams are rare among distinct words), through the postings
+ * (`finding_search.word_ids`, GIN), plus the findings not indexed yet. The documented condition
+ * is still checked on each candidate, as on the other paths.
+ */
+export function wordIndexedFullTextSql(param: string): string {
+  return `(${fullTextSql(param)} AND f.id IN (
+    SELECT fs.finding_id FROM finding_search fs WHERE fs.word_ids && ARRAY(
+      SELECT sw.id FROM finding_search_word sw WHERE sw.word ILIKE ${param} ESCAPE '\\')
+    UNION ALL
+    ${UNINDEXED_SQL}))`;
+}
+
+/**
+ * The characters that separate words (finding_search_words in migration 1795607100000: space,
+ * tab, line feed, carriage return, form feed, vertical tab). ILIKE lowers character by
+ * character and never turns another character into one of these, so a term without them that
+ * a text contains lies inside one word of the text.
+ */
+const WORD_SEPARATOR = /[ \t\n\r\f\v]/;
+
+/** Whether the word index can find `term`: no white space, three letters or digits in a row. */
+export function wordSearchable(term: string): boolean {
+  return !WORD_SEPARATOR.test(term) && trigramSearchable(term);
 }
 
 /**
@@ -61,6 +94,8 @@ export function trigramSearchable(term: string): boolean {
 export interface IndexedTerm {
   /** The piece of the term's pattern the index is read for; the whole pattern when absent. */
   probe?: PatternPiece;
+  /** Through the word index (wordIndexedFullTextSql) instead of the documents' trigrams. */
+  words?: boolean;
 }
 
 /**
@@ -73,6 +108,7 @@ export function fullTextSearchSql(
   indexed: ReadonlyMap<string, IndexedTerm> | undefined,
 ): string {
   const plan = indexed?.get(term);
+  if (plan?.words && wordSearchable(term)) return wordIndexedFullTextSql(param);
   return plan && trigramSearchable(term)
     ? indexedFullTextSql(param, plan.probe)
     : fullTextSql(param);
