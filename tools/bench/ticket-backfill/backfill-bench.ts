@@ -27,8 +27,9 @@
  * The bench also times a few stages of the walk in-process (per finding, each provider call,
  * the runner invoke) and counts the provider errors the gateway saw, by kind and text.
  *
- * Env: BENCH_FINDINGS (10 000), BENCH_RATE (100 requests/s), BENCH_RUNS (`limited,unlimited`).
- * At the limit (the backfill sends ~20 requests/s here):
+ * Env: BENCH_FINDINGS (10 000), BENCH_RATE (100 requests/s), BENCH_RUNS (`limited,unlimited`),
+ * BENCH_CONCURRENCY (the walk's findings at once; TICKET_BACKFILL_CONCURRENCY when unset).
+ * At the limit (R well under what the walk can send):
  *   BENCH_FINDINGS=1000 BENCH_RATE=10 BENCH_RUNS=limited
  * Results: docs/benchmarks.md#ticket-backfill.
  */
@@ -63,6 +64,9 @@ import { ownCpuSeconds, treeCpuSeconds } from '../support/process-cpu';
 const FINDINGS = Number(process.env['BENCH_FINDINGS'] ?? 10_000);
 const RATE = Number(process.env['BENCH_RATE'] ?? 100);
 const RUNS = (process.env['BENCH_RUNS'] ?? 'limited,unlimited').split(',').map((s) => s.trim());
+const CONCURRENCY = process.env['BENCH_CONCURRENCY']
+  ? Number(process.env['BENCH_CONCURRENCY'])
+  : undefined;
 const WARM_UP_FINDINGS = 5;
 const EMAIL = 'findings-bot@example.test';
 const API_TOKEN = 'bench-jira-token-5f4e3d2c1b';
@@ -354,6 +358,9 @@ async function main(): Promise<void> {
     };
 
     worker = await startWorker(t, stack.env.vars);
+    const walker = worker.get(TicketBackfillRunner);
+    if (CONCURRENCY !== undefined) walker.concurrency = CONCURRENCY;
+    console.log(`walk: ${walker.concurrency} findings at once`);
 
     // Warm-up: the runner loads the component, the worker's connections open.
     resetTracker(tracker, null);

@@ -128,6 +128,17 @@ export function retryAfterSeconds(response) {
   return DEFAULT_RETRY_AFTER_SECONDS;
 }
 
+/**
+ * ` rate:<tokens>/<seconds>` from `X-RateLimit-FillRate` and `X-RateLimit-Interval-Seconds`
+ * (a token bucket's refill, as Jira Data Center sends it); empty without both.
+ */
+export function refillRate(response) {
+  const tokens = header(response, 'x-ratelimit-fillrate');
+  const seconds = header(response, 'x-ratelimit-interval-seconds');
+  const whole = (value) => value !== undefined && /^\s*[1-9]\d{0,6}\s*$/.test(value);
+  return whole(tokens) && whole(seconds) ? ` rate:${tokens.trim()}/${seconds.trim()}` : '';
+}
+
 export function isRateLimited(response) {
   if (response.status === 429) return true;
   return response.status === 403 && header(response, 'x-ratelimit-remaining') === '0';
@@ -155,8 +166,9 @@ export function call(what, request) {
   }
   const status = response.status;
   if (isRateLimited(response)) {
-    // The sandbox has no clock to wait with: the service waits (backfill and sync jobs).
-    throw fail('unreachable', `retry-after:${retryAfterSeconds(response)}`);
+    // The sandbox has no clock to wait with: the service waits (backfill and sync jobs), and
+    // keeps to the tracker's refill rate when it tells it (Jira's token-bucket headers).
+    throw fail('unreachable', `retry-after:${retryAfterSeconds(response)}${refillRate(response)}`);
   }
   if (status >= 300 && status < 400)
     throw fail('unreachable', `${what}: redirected (HTTP ${status})`);

@@ -58,6 +58,9 @@ describe('a limited stand-in', () => {
     const limited = answers.find((a) => a.status === 429)!;
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    // The bucket's refill, as Jira Data Center tells it: 1 token per 1 s.
+    expect(limited.headers.get('x-ratelimit-fillrate')).toBe('1');
+    expect(limited.headers.get('x-ratelimit-interval-seconds')).toBe('1');
     expect(await limited.json()).toEqual({ errorMessages: ['Rate limit exceeded.'], errors: {} });
     expect(jira.counters).toEqual({ answered: 5, limited: 3 });
     expect(jira.requests).toHaveLength(8);

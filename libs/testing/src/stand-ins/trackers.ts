@@ -307,7 +307,9 @@ export interface JiraStandIn extends HttpStandIn {
 
 /**
  * Jira's answer past a rate limit: 429, `Retry-After` in seconds, the `X-RateLimit-*` headers
- * (the reset as `yyyy-MM-ddTHH:mmZ`), `RateLimit-Reason` and the REST error collection.
+ * (the reset as `yyyy-MM-ddTHH:mmZ`; the token bucket's refill as Jira Data Center sends it,
+ * `X-RateLimit-FillRate` tokens per `X-RateLimit-Interval-Seconds`), `RateLimit-Reason` and the
+ * REST error collection.
  */
 export const jiraLimited: LimitedAnswer = (retryAfter, limit) => ({
   status: 429,
@@ -317,6 +319,11 @@ export const jiraLimited: LimitedAnswer = (retryAfter, limit) => ({
     'x-ratelimit-limit': String(limit.perSecond),
     'x-ratelimit-remaining': '0',
     'x-ratelimit-reset': `${new Date(Date.now() + retryAfter * 1000).toISOString().slice(0, 16)}Z`,
+    // Whole numbers, as Jira sends them: 0.5/s is 1 token every 2 s.
+    'x-ratelimit-fillrate': String(Number.isInteger(limit.perSecond) ? limit.perSecond : 1),
+    'x-ratelimit-interval-seconds': String(
+      Number.isInteger(limit.perSecond) ? 1 : Math.max(1, Math.round(1 / limit.perSecond)),
+    ),
     'ratelimit-reason': 'jira-burst-based',
   },
 });

@@ -71,11 +71,17 @@ export class TicketProviderGateway {
     }
   }
 
+  /**
+   * One operation. `eventId` (default: a new `ticket:<uuid>`) lets calls of one piece of work
+   * of the same project share the runner's instance of that event (the backfill's calls of one
+   * page and lane); the runner never gives an event's instance to another project.
+   */
   async call<T>(
     provider: ProjectProvider,
     operation: string,
     payload: Record<string, unknown>,
     ticket?: TicketContext,
+    eventId = `ticket:${randomUUID()}`,
   ): Promise<T> {
     const { plugin } = provider;
     const invocation = () => ({
@@ -83,7 +89,7 @@ export class TicketProviderGateway {
         pluginId: plugin.id,
         versionDigest: plugin.artifactSha256,
         projectId: provider.settings.projectId,
-        eventId: `ticket:${randomUUID()}`,
+        eventId,
       },
       capability: 'ticketing_provider',
       operation,
@@ -140,8 +146,33 @@ export function providerErrorKind(error: unknown): string | null {
  * other error.
  */
 export function providerRetryAfterSeconds(error: unknown): number | null {
+  return providerRateLimit(error)?.seconds ?? null;
+}
+
+/** A tracker's rate-limit answer as the provider reported it. */
+export interface ProviderRateLimit {
+  /** `Retry-After`, in seconds (a fraction allowed). */
+  seconds: number;
+  /**
+   * The tracker's own refill rate in requests per second, when it sent one (Jira's token-bucket
+   * headers `X-RateLimit-FillRate` per `X-RateLimit-Interval-Seconds`, reported by the provider
+   * as ` rate:<tokens>/<seconds>` after the wait); null otherwise.
+   */
+  perSecond: number | null;
+}
+
+const RATE_LIMITED = /^retry-after:(\d{1,6}(?:\.\d{1,3})?)(?: rate:(\d{1,7})\/(\d{1,6}))?\b/;
+
+/** The rate-limit answer carried by a provider's `unreachable` error; null for anything else. */
+export function providerRateLimit(error: unknown): ProviderRateLimit | null {
   if (providerErrorKind(error) !== 'unreachable') return null;
   const problem = (error as TicketsError).details?.['problem'];
-  const match = typeof problem === 'string' ? /^retry-after:(\d{1,6})\b/.exec(problem) : null;
-  return match ? Number(match[1]) : null;
+  const match = typeof problem === 'string' ? RATE_LIMITED.exec(problem) : null;
+  if (!match) return null;
+  const tokens = Number(match[2]);
+  const interval = Number(match[3]);
+  return {
+    seconds: Number(match[1]),
+    perSecond: tokens > 0 && interval > 0 ? tokens / interval : null,
+  };
 }

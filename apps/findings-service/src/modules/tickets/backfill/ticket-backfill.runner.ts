@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from '../../action-log/finding-action';
 import { ticketLabel } from '../ticket-labels';
 import {
   providerErrorKind,
-  providerRetryAfterSeconds,
+  providerRateLimit,
   TicketProviderGateway,
   type ProjectProvider,
+  type TicketContext,
 } from '../ticket-provider.gateway';
 import { TicketsRepository, type TicketFinding } from '../tickets.repository';
 import {
@@ -18,6 +20,8 @@ import {
   type BackfillCounts,
   type BackfillSelection,
 } from './ticket-backfills.repository';
+import { RATE_LIMIT_MAX_WAIT_SECONDS, TrackerPacer } from './tracker-pacer';
+import { WalkSlots } from './walk-slots';
 
 type Outcome = 'linked' | 'created' | 'skipped';
 
@@ -32,35 +36,60 @@ const BACKFILL_ACTOR: Actor = { type: 'system', id: null, label: 'ticket backfil
 /** Provider error kinds that no later finding can fix: three in a row stop the backfill. */
 const FATAL_KINDS = new Set(['unauthorized', 'misconfigured']);
 
-/**
- * A tracker's rate limit (`retry-after:<s>` from the provider): the walk waits what it asked,
- * between 1 and RATE_LIMIT_MAX_WAIT_SECONDS, and asks again for the same finding, at most
- * RATE_LIMIT_RETRIES times in a row before counting it failed.
- */
-export const RATE_LIMIT_MAX_WAIT_SECONDS = 60;
+export { RATE_LIMIT_MAX_WAIT_SECONDS };
+/** Rate-limit answers to one call in a row before its finding counts failed. */
 export const RATE_LIMIT_RETRIES = 20;
+
+/**
+ * Findings under way at once (a walk's lanes, and all walks of a worker process together): the
+ * runner's default per-plugin limit of concurrent calls. Each holds a database connection for
+ * its transaction (the label's lock); the pool has 10.
+ */
+export const TICKET_BACKFILL_CONCURRENCY = 4;
 
 /** The job's end: its state and counters (the job's return value). */
 export interface BackfillResult extends BackfillCounts {
   state: 'completed' | 'failed' | 'cancelled';
 }
 
+/** One page's walk: the calls' shared state. */
+interface PageWalk {
+  provider: ProjectProvider;
+  mode: string;
+  pacer: TrackerPacer;
+  counts: BackfillCounts;
+  streak: number;
+}
+
 /**
  * Walks a backfill (design §3.6): the project's findings without a ticket in the selection, in
  * id order, pages of TICKET_BACKFILL_PAGE from the row's cursor (a restarted or retried job
- * resumes there). Per finding: the task carrying its label is linked; none and mode `create`
- * creates one; else skipped. A rate-limited call is waited for and asked again (the tracker's
- * `Retry-After`, RATE_LIMIT_RETRIES times at most). A provider error counts as failed and the
- * walk goes on, except
- * unauthorized/misconfigured TICKET_BACKFILL_FATAL_STREAK times in a row (the job fails). After
- * each page the row and the job's progress hold the counters; a row no longer `running`
- * (cancelled) stops the walk before the next page.
+ * resumes there). Up to TICKET_BACKFILL_CONCURRENCY findings of a page are under way at once,
+ * each in its own transaction under its label's lock (no finding gets two tickets, whatever
+ * else runs). Per finding: the task carrying its label is linked; none and mode `create`
+ * creates one; else skipped. The calls of one lane of a page share one plugin event (the
+ * runner's instance; one project). A rate-limited call is asked again after the tracker's
+ * `Retry-After`, the whole walk paused meanwhile and then paced at the tracker's rate when it
+ * tells it (TrackerPacer; RATE_LIMIT_RETRIES times at most). A provider error counts as
+ * failed and the walk goes on, except unauthorized/misconfigured TICKET_BACKFILL_FATAL_STREAK
+ * times in a row (the job fails). After each page the row and the job's progress hold the
+ * counters; a row no longer `running` (cancelled) stops the walk before the next page.
  */
 @Injectable()
 export class TicketBackfillRunner {
   private readonly logger = new Logger('TicketBackfillRunner');
   /** How the walk waits for a rate limit (replaced in unit tests). */
   wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Findings under way in this process, all walks together (the connections they hold). */
+  private slots = new WalkSlots(TICKET_BACKFILL_CONCURRENCY);
+
+  /** A walk's lanes, and the process's findings under way (set only while no walk runs). */
+  get concurrency(): number {
+    return this.slots.size;
+  }
+  set concurrency(size: number) {
+    this.slots = new WalkSlots(size);
+  }
 
   constructor(
     private readonly backfills: TicketBackfillsRepository,
@@ -97,34 +126,30 @@ export class TicketBackfillRunner {
       await this.backfills.finish(job.backfillId, 'failed');
       throw error;
     }
-    let streak = 0;
+    const walk: PageWalk = {
+      provider,
+      mode: job.mode,
+      pacer: new TrackerPacer((ms) => this.wait(ms)),
+      counts,
+      streak: 0,
+    };
     for (;;) {
       const current = await this.backfills.get(job.backfillId);
       if (current?.state !== 'running') return { ...counts, state: 'cancelled' };
       const ids = await this.backfills.page(selection, cursor, TICKET_BACKFILL_PAGE);
       if (ids.length === 0) break;
-      for (const finding of await this.tickets.findings(ids)) {
-        try {
-          counts[await this.withinRateLimit(() => this.one(provider, finding, job.mode))] += 1;
-          streak = 0;
-        } catch (error) {
-          const kind = providerErrorKind(error);
-          if (kind === null) {
-            await this.backfills.progress(job.backfillId, counts, cursor);
-            throw error;
-          }
-          counts.failed += 1;
-          streak = FATAL_KINDS.has(kind) ? streak + 1 : 0;
-        }
-        counts.done += 1;
-        cursor = finding.id;
-        if (streak >= TICKET_BACKFILL_FATAL_STREAK) {
-          await this.backfills.progress(job.backfillId, counts, cursor);
-          await this.backfills.finish(job.backfillId, 'failed');
-          await report(counts);
-          this.logger.warn(`ticket backfill ${job.backfillId} stopped: provider refuses the calls`);
-          return { ...counts, state: 'failed' };
-        }
+      const page = await this.walkPage(walk, await this.tickets.findings(ids));
+      cursor = page.cursor ?? cursor;
+      if (page.error !== undefined) {
+        await this.backfills.progress(job.backfillId, counts, cursor);
+        throw page.error;
+      }
+      if (walk.streak >= TICKET_BACKFILL_FATAL_STREAK) {
+        await this.backfills.progress(job.backfillId, counts, cursor);
+        await this.backfills.finish(job.backfillId, 'failed');
+        await report(counts);
+        this.logger.warn(`ticket backfill ${job.backfillId} stopped: provider refuses the calls`);
+        return { ...counts, state: 'failed' };
       }
       await this.backfills.progress(job.backfillId, counts, cursor);
       await report(counts);
@@ -133,23 +158,81 @@ export class TicketBackfillRunner {
     return { ...counts, state: 'completed' };
   }
 
-  /** Runs `call`, waiting and asking again while the tracker answers with a rate limit. */
-  private async withinRateLimit<T>(call: () => Promise<T>): Promise<T> {
+  /**
+   * A page's findings, `concurrency` lanes taking them in id order. It stops taking new ones on
+   * the fatal streak or an error that is not the provider's (thrown after the lanes end). The
+   * cursor is the last of the findings walked without such an error from the page's start.
+   */
+  private async walkPage(
+    walk: PageWalk,
+    findings: TicketFinding[],
+  ): Promise<{ cursor: string | null; error?: unknown }> {
+    const walked = findings.map(() => false);
+    let next = 0;
+    let error: unknown;
+    let stop = false;
+    const lane = async () => {
+      const eventId = `ticket-backfill:${randomUUID()}`;
+      while (!stop && next < findings.length) {
+        const release = await this.slots.take();
+        if (stop || next >= findings.length) {
+          release();
+          break;
+        }
+        const index = next++;
+        const finding = findings[index] as TicketFinding;
+        try {
+          walk.counts[await this.one(walk, finding, eventId)] += 1;
+          walk.streak = 0;
+        } catch (thrown) {
+          const kind = providerErrorKind(thrown);
+          if (kind === null) {
+            stop = true;
+            error ??= thrown;
+            continue;
+          }
+          walk.counts.failed += 1;
+          walk.streak = FATAL_KINDS.has(kind) ? walk.streak + 1 : 0;
+          if (walk.streak >= TICKET_BACKFILL_FATAL_STREAK) stop = true;
+        } finally {
+          release();
+        }
+        walk.counts.done += 1;
+        walked[index] = true;
+      }
+    };
+    const lanes = Math.max(1, Math.min(this.slots.size, findings.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+    const prefix = walked.indexOf(false);
+    const last = prefix === -1 ? findings.length - 1 : prefix - 1;
+    return { cursor: last >= 0 ? (findings[last] as TicketFinding).id : null, error };
+  }
+
+  /** One provider call, waiting and asking again while the tracker answers with a rate limit. */
+  private async ask<T>(
+    walk: PageWalk,
+    operation: string,
+    payload: Record<string, unknown>,
+    context: TicketContext,
+    eventId: string,
+  ): Promise<T> {
     for (let retry = 0; ; retry++) {
+      await walk.pacer.turn();
       try {
-        return await call();
+        return await this.gateway.call<T>(walk.provider, operation, payload, context, eventId);
       } catch (error) {
-        const seconds = providerRetryAfterSeconds(error);
-        if (seconds === null || retry >= RATE_LIMIT_RETRIES) throw error;
-        await this.wait(Math.min(Math.max(seconds, 1), RATE_LIMIT_MAX_WAIT_SECONDS) * 1000);
+        const limit = providerRateLimit(error);
+        if (limit === null || retry >= RATE_LIMIT_RETRIES) throw error;
+        walk.pacer.limited(limit);
       }
     }
   }
 
   /** Links the task carrying the finding's label, else (mode create) creates one. */
-  private one(provider: ProjectProvider, finding: TicketFinding, mode: string): Promise<Outcome> {
+  private one(walk: PageWalk, finding: TicketFinding, eventId: string): Promise<Outcome> {
+    const { provider, mode } = walk;
     const label = ticketLabel([finding.id]);
-    const context = {
+    const context: TicketContext = {
       title: finding.title,
       label,
       target: provider.settings.defaultTarget,
@@ -159,20 +242,22 @@ export class TicketBackfillRunner {
       await this.tickets.lockLabel(manager, label);
       const [again] = await this.tickets.findings([finding.id], manager);
       if (!again || again.ticketId) return 'skipped';
-      let ref = await this.gateway.call<TaskRef | null>(
-        provider,
+      let ref = await this.ask<TaskRef | null>(
+        walk,
         'find-task-by-label',
         { label },
         context,
+        eventId,
       );
       const outcome: Outcome = ref ? 'linked' : 'created';
       if (!ref) {
         if (mode !== 'create') return 'skipped';
-        ref = await this.gateway.call<TaskRef>(
-          provider,
+        ref = await this.ask<TaskRef>(
+          walk,
           'create-task',
           { target: context.target ?? undefined, finding: finding.witFinding },
           context,
+          eventId,
         );
       }
       const id = await this.tickets.upsertTicket(manager, {
