@@ -27,7 +27,12 @@ function words(random: () => number, n: number): string {
 export async function writeSarif(
   path: string,
   results: number,
-  options: { contextLines?: number; seed?: number } = {},
+  options: {
+    contextLines?: number;
+    seed?: number;
+    /** A package on every result, a host and a CVE on 60 % (result properties; identities unchanged). */
+    axisValues?: boolean;
+  } = {},
 ): Promise<void> {
   const random = rng(options.seed ?? 42);
   const context = options.contextLines ?? 2;
@@ -75,7 +80,17 @@ export async function writeSarif(
       ],
       fingerprints: { 'bench/v1': `${i.toString(16).padStart(16, '0')}` },
       partialFingerprints: { primaryLocationLineHash: `${(i * 2654435761) >>> 0}:1` },
-      properties: { confidence: random() > 0.5 ? 'high' : 'medium' },
+      properties: {
+        confidence: random() > 0.5 ? 'high' : 'medium',
+        ...(options.axisValues
+          ? {
+              component: `pkg-${(i * 7919) % 3000}`,
+              ...(i % 5 < 3
+                ? { host: `app-${i % 190}.example.com`, cve: `CVE-2024-${10000 + (i % 800)}` }
+                : {}),
+            }
+          : {}),
+      },
     };
     await write((i === 0 ? '' : ',') + JSON.stringify(result));
   }

@@ -200,6 +200,15 @@ async function main(): Promise<void> {
     // The bulk product: all `new`, no clock (every = a value no row reaches).
     await ds.query(LOAD, [bulkProduct, projectId, BULK, bulkProduct, BULK * 10]);
     await ds.query(`UPDATE findings SET status = 'new' WHERE product_id = $1`, [bulkProduct]);
+    if (process.env['BENCH_AXIS_VALUES'] === '1') {
+      // A package, host and CVE on the findings (as ingestion gives them), so that the roll-up
+      // count triggers have counters to change (BENCH_ROLLUP_TRIGGERS, docs/benchmarks.md#rollup).
+      await ds.query(`UPDATE findings SET component = 'pkg-' || (abs(hashtext(id::text)) % 3000),
+        host = 'app-' || (abs(hashtext(id::text || 'h')) % 190) || '.example.com',
+        cve = CASE WHEN abs(hashtext(id::text || 'c')) % 5 < 3
+                   THEN 'CVE-2024-' || (10000 + abs(hashtext(id::text || 'c')) % 800) END`);
+      console.log('BENCH_AXIS_VALUES=1: findings carry a package, host and CVE (60 %)');
+    }
     await ds.query('VACUUM ANALYZE findings');
     const [counts] = (await ds.query(
       `SELECT count(*)::int AS total, count(*) FILTER (WHERE sla_started_at IS NOT NULL)::int AS in_work,
