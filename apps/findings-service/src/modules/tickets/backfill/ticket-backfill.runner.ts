@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from '../../action-log/finding-action';
 import { ticketLabel } from '../ticket-labels';
 import {
-  providerErrorKind,
   providerRateLimit,
   TicketProviderGateway,
   type ProjectProvider,
@@ -22,8 +20,7 @@ import {
 } from './ticket-backfills.repository';
 import { RATE_LIMIT_MAX_WAIT_SECONDS, TrackerPacer } from './tracker-pacer';
 import { WalkSlots } from './walk-slots';
-
-type Outcome = 'linked' | 'created' | 'skipped';
+import { walkPage, type Outcome, type WalkState } from './page-walk';
 
 interface TaskRef {
   id: string;
@@ -32,9 +29,6 @@ interface TaskRef {
 }
 
 const BACKFILL_ACTOR: Actor = { type: 'system', id: null, label: 'ticket backfill' };
-
-/** Provider error kinds that no later finding can fix: three in a row stop the backfill. */
-const FATAL_KINDS = new Set(['unauthorized', 'misconfigured']);
 
 export { RATE_LIMIT_MAX_WAIT_SECONDS };
 /** Rate-limit answers to one call in a row before its finding counts failed. */
@@ -52,13 +46,11 @@ export interface BackfillResult extends BackfillCounts {
   state: 'completed' | 'failed' | 'cancelled';
 }
 
-/** One page's walk: the calls' shared state. */
-interface PageWalk {
+/** One walk's shared state: its provider and its pace at the tracker. */
+interface PageWalk extends WalkState {
   provider: ProjectProvider;
   mode: string;
   pacer: TrackerPacer;
-  counts: BackfillCounts;
-  streak: number;
 }
 
 /**
@@ -132,13 +124,16 @@ export class TicketBackfillRunner {
       pacer: new TrackerPacer((ms) => this.wait(ms)),
       counts,
       streak: 0,
+      open: false,
     };
     for (;;) {
       const current = await this.backfills.get(job.backfillId);
       if (current?.state !== 'running') return { ...counts, state: 'cancelled' };
       const ids = await this.backfills.page(selection, cursor, TICKET_BACKFILL_PAGE);
       if (ids.length === 0) break;
-      const page = await this.walkPage(walk, await this.tickets.findings(ids));
+      const page = await walkPage(walk, await this.tickets.findings(ids), this.slots, (f, e) =>
+        this.one(walk, f, e),
+      );
       cursor = page.cursor ?? cursor;
       if (page.error !== undefined) {
         await this.backfills.progress(job.backfillId, counts, cursor);
@@ -156,56 +151,6 @@ export class TicketBackfillRunner {
     }
     await this.backfills.finish(job.backfillId, 'completed');
     return { ...counts, state: 'completed' };
-  }
-
-  /**
-   * A page's findings, `concurrency` lanes taking them in id order. It stops taking new ones on
-   * the fatal streak or an error that is not the provider's (thrown after the lanes end). The
-   * cursor is the last of the findings walked without such an error from the page's start.
-   */
-  private async walkPage(
-    walk: PageWalk,
-    findings: TicketFinding[],
-  ): Promise<{ cursor: string | null; error?: unknown }> {
-    const walked = findings.map(() => false);
-    let next = 0;
-    let error: unknown;
-    let stop = false;
-    const lane = async () => {
-      const eventId = `ticket-backfill:${randomUUID()}`;
-      while (!stop && next < findings.length) {
-        const release = await this.slots.take();
-        if (stop || next >= findings.length) {
-          release();
-          break;
-        }
-        const index = next++;
-        const finding = findings[index] as TicketFinding;
-        try {
-          walk.counts[await this.one(walk, finding, eventId)] += 1;
-          walk.streak = 0;
-        } catch (thrown) {
-          const kind = providerErrorKind(thrown);
-          if (kind === null) {
-            stop = true;
-            error ??= thrown;
-            continue;
-          }
-          walk.counts.failed += 1;
-          walk.streak = FATAL_KINDS.has(kind) ? walk.streak + 1 : 0;
-          if (walk.streak >= TICKET_BACKFILL_FATAL_STREAK) stop = true;
-        } finally {
-          release();
-        }
-        walk.counts.done += 1;
-        walked[index] = true;
-      }
-    };
-    const lanes = Math.max(1, Math.min(this.slots.size, findings.length));
-    await Promise.all(Array.from({ length: lanes }, lane));
-    const prefix = walked.indexOf(false);
-    const last = prefix === -1 ? findings.length - 1 : prefix - 1;
-    return { cursor: last >= 0 ? (findings[last] as TicketFinding).id : null, error };
   }
 
   /** One provider call, waiting and asking again while the tracker answers with a rate limit. */

@@ -147,22 +147,36 @@ describe('TicketBackfillRunner: several findings under way', () => {
     expect(progress.at(-1)?.cursor).toBe(ids[1]);
   });
 
-  it('three unauthorized answers in a row fail the backfill; no new finding is taken after them', async () => {
-    const { runner, calls } = setUp(40, async () => {
+  it('walks one finding at a time until one goes through: three unauthorized answers stop it after exactly three', async () => {
+    const { runner, calls, inFlight } = setUp(40, async () => {
       throw providerError('unauthorized', 'search: HTTP 401');
     });
     const result = await runner.run(JOB, report);
-    expect(result.state).toBe('failed');
+    expect(result).toMatchObject({ state: 'failed', failed: 3, done: 3 });
+    expect(calls).toHaveLength(3);
+    expect(inFlight.most).toBe(1);
+  });
+
+  it('after a finding went through, a fatal streak across the lanes still stops the walk; the ones under way end', async () => {
+    let answered = 0;
+    const { runner, calls } = setUp(40, async (call) => {
+      if (answered++ < 2) return created(call); // the first finding: search and create
+      throw providerError('misconfigured', 'search: denied');
+    });
+    const result = await runner.run(JOB, report);
+    expect(result).toMatchObject({ state: 'failed', created: 1 });
     expect(result.failed).toBeGreaterThanOrEqual(3);
     expect(result.failed).toBeLessThan(3 + TICKET_BACKFILL_CONCURRENCY);
-    expect(calls.length).toBe(result.failed);
+    expect(calls.length).toBe(2 + result.failed);
   });
 
   it('a rate limit met by every lane at once is one pause of the whole walk, then the walk keeps to the rate the tracker told', async () => {
     let refused = 0;
     const { runner, waits, tickets } = setUp(8, async (call) => {
-      // The first call of each lane finds the bucket empty.
-      if (call.operation === 'find-task-by-label' && refused < TICKET_BACKFILL_CONCURRENCY) {
+      // The first finding goes through (the lanes open); the next search of each lane finds
+      // the bucket empty.
+      const first = call.findingId === idOf(1);
+      if (!first && call.operation === 'find-task-by-label' && refused < 4) {
         refused += 1;
         throw providerError('unreachable', 'retry-after:1 rate:10/1');
       }
@@ -177,11 +191,12 @@ describe('TicketBackfillRunner: several findings under way', () => {
     const result = await runner.run(JOB, report);
     expect(result).toMatchObject({ state: 'completed', created: 8, failed: 0 });
     expect(tickets.upsertTicket).toHaveBeenCalledTimes(8);
-    // One pause of the Retry-After for the four refusals, then the 16 calls left in slots
-    // 100 ms apart (10/s; less the little time that passed here): the first at once, 15 waits.
+    // One pause of the Retry-After for the four refusals, then the 14 calls left (4 searches
+    // again, 4 creates, 3 findings more) in slots 100 ms apart (10/s; less the little time that
+    // passed here): the first at once, 13 waits.
     expect(waits[0]).toBe(1000);
     const slots = waits.slice(1);
-    expect(slots).toHaveLength(15);
+    expect(slots).toHaveLength(13);
     for (let i = 1; i < slots.length; i += 1) {
       expect(Math.abs(slots[i]! - slots[i - 1]! - 100)).toBeLessThan(30);
     }
