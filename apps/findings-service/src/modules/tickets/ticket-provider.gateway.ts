@@ -97,7 +97,10 @@ export class TicketProviderGateway {
       settings: ticket ? { ...provider.effective, _ticket: ticket } : provider.effective,
     });
     try {
-      const { generation } = await this.plugins.ensureLoaded(plugin.id);
+      // The installation was read (enabled, at this digest) by forProject: not read again per call.
+      const { generation } = await this.plugins.ensureLoaded(plugin.id, {
+        knownDigest: plugin.artifactSha256,
+      });
       let result = await this.runner.invoke(invocation());
       if (!result.ok && result.error.code === 'not_loaded') {
         await this.plugins.ensureLoaded(plugin.id, { force: true, seenGeneration: generation });
