@@ -35,6 +35,7 @@ import {
 import { INGEST_BATCH_SIZE } from '../../../apps/findings-service/src/modules/report-ingestion/report-ingestion.service';
 import { SuppressionMatcher } from '../../../apps/findings-service/src/modules/suppression/suppression-matcher';
 import { writeSarif } from '../ingest/sarif-file';
+import { ownCpuSeconds, treeCpuSeconds } from '../support/process-cpu';
 import { fmt, median, post, startBenchApi, type BenchApi } from './bench-app';
 import { benchRules } from './bench-rules';
 
@@ -49,7 +50,7 @@ async function ingest(
   projectId: string,
   uploader: string,
   batches: FindingBatch[],
-): Promise<{ rate: number; suppressed: number }> {
+): Promise<{ rate: number; suppressed: number; cpu: number }> {
   // Staged afresh for each ingest (each row carries a new finding id), outside the timing.
   const staged: StagedBatch[] = batches.map((b) => stagedBatch(b.findings));
   const [product] = (await ds.query(
@@ -62,6 +63,7 @@ async function ingest(
        uploaded_by_id) VALUES ($1, $2, $3, 'bench.sarif', 'bench', 'user', $4) RETURNING created_at`,
     [reportId, product.id, projectId, uploader],
   )) as { created_at: Date }[];
+  const cpuBefore = await benchCpuSeconds(ds);
   const started = performance.now();
   const target: BatchTarget = {
     reportId,
@@ -88,12 +90,28 @@ async function ingest(
     if (out.kind !== 'written') throw new Error(`batch ${i}: ${out.kind}`);
   }
   const ms = performance.now() - started;
+  const cpu = (await benchCpuSeconds(ds)) - cpuBefore;
   const [row] = (await ds.query(
     `SELECT count(*) FILTER (WHERE suppression_rule_id IS NOT NULL)::int AS n FROM findings
       WHERE product_id = $1`,
     [product.id],
   )) as { n: number }[];
-  return { rate: (RESULTS / ms) * 1000, suppressed: row.n };
+  return { rate: (RESULTS / ms) * 1000, suppressed: row.n, cpu };
+}
+
+/**
+ * CPU seconds used so far by this process and by the scratch database's client backends (all
+ * of them this bench's pool: nobody else connects to it), from /proc: the cost of an ingest
+ * apart from what the other work on this shared machine takes from its wall time.
+ */
+async function benchCpuSeconds(ds: DataSource): Promise<number> {
+  const rows = (await ds.query(
+    `SELECT pid FROM pg_stat_activity
+      WHERE datname = current_database() AND backend_type = 'client backend'`,
+  )) as { pid: number }[];
+  let total = ownCpuSeconds();
+  for (const { pid } of rows) total += treeCpuSeconds(pid);
+  return total;
 }
 
 async function main(): Promise<void> {
@@ -126,14 +144,19 @@ async function main(): Promise<void> {
 
     const without: number[] = [];
     const withRules: number[] = [];
+    const cpuWithout: number[] = [];
+    const cpuWith: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const a = await ingest(ds, repo, matcher, plain, uploader, batches);
       const b = await ingest(ds, repo, matcher, ruled, uploader, batches);
       without.push(a.rate);
       withRules.push(b.rate);
+      cpuWithout.push(a.cpu);
+      cpuWith.push(b.cpu);
       console.log(
         `round ${round + 1}: without rules ${fmt(a.rate)} rows/s; with ${texts.length} rules ${fmt(b.rate)} rows/s ` +
-          `(${fmt(b.suppressed)} suppressed; ${(b.rate / a.rate).toFixed(3)})`,
+          `(${fmt(b.suppressed)} suppressed; ${(b.rate / a.rate).toFixed(3)}); ` +
+          `CPU (PostgreSQL backends + bench) ${a.cpu.toFixed(2)} s / ${b.cpu.toFixed(2)} s (${(a.cpu / b.cpu).toFixed(3)})`,
       );
       await ds.query('VACUUM ANALYZE findings');
     }
@@ -142,6 +165,12 @@ async function main(): Promise<void> {
     console.log(`reference (no rules, same sitting): median ${fmt(m1)} rows/s`);
     console.log(`with ${texts.length} rules: median ${fmt(m2)} rows/s`);
     console.log(`ratio with / without: ${(m2 / m1).toFixed(3)} (target >= 0.90)`);
+    const c1 = median(cpuWithout);
+    const c2 = median(cpuWith);
+    console.log(
+      `CPU per ingest (PostgreSQL backends + bench), medians: without ${c1.toFixed(2)} s, with ` +
+        `${c2.toFixed(2)} s; throughput per CPU second with / without: ${(c1 / c2).toFixed(3)}`,
+    );
   } finally {
     await api.close();
     rmSync(dir, { recursive: true, force: true });
