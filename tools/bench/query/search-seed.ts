@@ -53,7 +53,7 @@ export function searchCases(productId: string): Array<[label: string, path: stri
 /**
  * Runs the worker's search indexer (FindingSearchIndexer) until it has caught up with the
  * seeded findings, as the worker would after a migration on an existing installation, and
- * prints its rate; then VACUUM ANALYZE of the search table (what autovacuum does later).
+ * prints its rate; then VACUUM ANALYZE of the search tables (what autovacuum does later).
  */
 export async function indexForSearch(ds: DataSource): Promise<void> {
   const indexer = new FindingSearchIndexer(new FindingSearchRepository(ds));
@@ -66,6 +66,7 @@ export async function indexForSearch(ds: DataSource): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   await ds.query('VACUUM ANALYZE finding_search');
+  await ds.query('VACUUM ANALYZE finding_search_word');
   console.log(
     `search index: ${read} findings in ${seconds.toFixed(1)} s (${Math.round(read / seconds)} findings/s, the worker's indexer, chunks of 5 000)`,
   );

@@ -76,17 +76,26 @@ export class FindingSearchRepository {
         params,
       );
       const rows = (await this.dataSource.query(
-        `WITH batch AS (
-           SELECT b.id, b.created_at, b.document, ids.word_ids, ids.missing
-           FROM (${CHUNK_SQL}) b, LATERAL (
-             SELECT array_agg(sw.id) FILTER (WHERE sw.id IS NOT NULL) AS word_ids,
-               count(*) FILTER (WHERE sw.id IS NULL) AS missing
-             FROM finding_search_words(b.document) AS w(word)
-             LEFT JOIN finding_search_word sw ON md5(sw.word) = md5(w.word) AND sw.word = w.word
-           ) ids
+        `WITH batch AS MATERIALIZED (${CHUNK_SQL}),
+         tokens AS MATERIALIZED (
+           SELECT b.id, w.word FROM batch b, finding_search_words(b.document) AS w(word)
+         ), words AS MATERIALIZED (
+           SELECT d.word, s.id FROM (SELECT DISTINCT word FROM tokens) d
+           LEFT JOIN LATERAL (
+             SELECT sw.id FROM finding_search_word sw
+             WHERE md5(sw.word) = md5(d.word) AND sw.word = d.word
+           ) s ON true
+         ), ids AS (
+           SELECT t.id, array_agg(w.id) FILTER (WHERE w.id IS NOT NULL) AS word_ids,
+             count(*) FILTER (WHERE w.id IS NULL) AS missing
+           FROM tokens t JOIN words w ON w.word = t.word GROUP BY t.id
+         ), chunk AS (
+           SELECT b.id, b.created_at, b.document, coalesce(i.word_ids, '{}') AS word_ids,
+             coalesce(i.missing, 0) AS missing
+           FROM batch b LEFT JOIN ids i ON i.id = b.id
          ), written AS (
            INSERT INTO finding_search (finding_id, document, word_ids)
-           SELECT id, document, coalesce(word_ids, '{}') FROM batch WHERE missing = 0
+           SELECT id, document, word_ids FROM chunk WHERE missing = 0
            ON CONFLICT (finding_id) DO UPDATE
              SET document = EXCLUDED.document, word_ids = EXCLUDED.word_ids
              WHERE finding_search.word_ids IS NULL
@@ -95,7 +104,7 @@ export class FindingSearchRepository {
            (SELECT b.created_at::text FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1)
              AS created_at,
            (SELECT b.id FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1) AS id
-         FROM batch`,
+         FROM chunk`,
         params,
       )) as { read: number; missing: number; created_at: string | null; id: string | null }[];
       const row = rows[0];
