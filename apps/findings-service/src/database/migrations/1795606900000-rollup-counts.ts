@@ -33,7 +33,7 @@ export class RollupCounts1795606900000 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "finding_rollup_counts" ("id" BIGSERIAL NOT NULL, "axis" character varying(8) NOT NULL, "key" text NOT NULL, "project_id" uuid NOT NULL, "severity" character varying(8) NOT NULL, "status" character varying(16) NOT NULL, "n" bigint NOT NULL, CONSTRAINT "PK_finding_rollup_counts_id" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "finding_rollup_counts" ("id" BIGSERIAL NOT NULL, "axis" character varying(8) NOT NULL, "key" text NOT NULL, "project_id" uuid NOT NULL, "severity" character varying(8) NOT NULL, "status" character varying(16) NOT NULL, "n" integer NOT NULL, CONSTRAINT "PK_finding_rollup_counts_id" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
       `CREATE INDEX "ix_finding_rollup_counts_counter" ON "finding_rollup_counts" ("axis", "key", "project_id", "severity", "status") `,
@@ -85,7 +85,7 @@ export class RollupCounts1795606900000 implements MigrationInterface {
  * summed, zero sums dropped.
  */
 function deltaSelect(rows: string): string {
-  return `SELECT a.axis, a.key, r.project_id, r.severity, r.status, sum(r.d) AS n
+  return `SELECT a.axis, a.key, r.project_id, r.severity, r.status, sum(r.d)::int AS n
       FROM (${rows}) r
       CROSS JOIN LATERAL (VALUES ('package', r.component), ('host', r.host), ('cve', r.cve::text)) a(axis, key)
       WHERE r.merged_into_id IS NULL AND r.suppression_rule_id IS NULL
@@ -114,7 +114,7 @@ function fn(event: string, rows: string): string {
         RETURNING c.axis, c.key, c.project_id, c.severity, c.status, c.n
       )
       INSERT INTO finding_rollup_counts (axis, key, project_id, severity, status, n)
-      SELECT axis, key, project_id, severity, status, sum(n)
+      SELECT axis, key, project_id, severity, status, sum(n)::int
       FROM (SELECT * FROM delta UNION ALL SELECT * FROM folded) x
       GROUP BY 1, 2, 3, 4, 5
       HAVING sum(n) <> 0;

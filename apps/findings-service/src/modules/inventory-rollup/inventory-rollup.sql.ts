@@ -92,6 +92,8 @@ export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unk
   const orderBy = sortCol
     ? `g.${sortCol} ${dir}, g.key COLLATE "C" ASC`
     : `g.key COLLATE "C" ${dir}`;
+  // Integer counts (sum(int) accumulates in int8, sum(bigint) in numeric) and the project
+  // compared in byte order (COLLATE "C": no locale comparison per row) — the pivot's cost.
   // Two levels: the selection counted per (key, severity, state, project) — a run-length
   // count along the axis index, no per-row expressions — then pivoted per key over those few
   // rows. The filtered sums of the pivot run once per group, not once per finding. Keys the
@@ -99,7 +101,7 @@ export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unk
   // their own small index.
   const branch = (
     long: boolean,
-  ) => `SELECT ${key} AS key, f.severity, f.status, f.project_id, count(*) AS n
+  ) => `SELECT ${key} AS key, f.severity, f.status, f.project_id, count(*)::int AS n
     FROM ${fromFor(where)}
     WHERE ${[...where, `${key} <> ''`, keyLengthSql(key, long)].join('\n      AND ')}
     GROUP BY 1, 2, 3, 4`;
@@ -111,7 +113,7 @@ export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unk
   SELECT c.key,
     sum(c.n)::int AS total,
     ${SUM_COLUMNS},
-    CASE WHEN min(c.project_id::text) = max(c.project_id::text) THEN min(c.project_id::text) END AS project_id
+    CASE WHEN min(c.project_id::text COLLATE "C") = max(c.project_id::text COLLATE "C") THEN min(c.project_id::text COLLATE "C") END AS project_id
   FROM (
     ${counted}
   ) c

@@ -22,5 +22,5 @@ export class RollupCountEntity {
   @Column({ type: 'uuid' }) projectId!: string;
   @Column({ type: 'varchar', length: 8 }) severity!: string;
   @Column({ type: 'varchar', length: 16 }) status!: string;
-  @Column({ type: 'bigint' }) n!: string;
+  @Column({ type: 'int' }) n!: number;
 }

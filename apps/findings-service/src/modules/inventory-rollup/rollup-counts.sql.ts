@@ -57,7 +57,7 @@ export function rollupCountsSql(
   if (f.statusGroup) anyOf('status', FINDING_STATUS_GROUPS[f.statusGroup], 'text');
   anyOf('severity', f.severities, 'text');
   anyOf('project_id', f.projectIds, 'uuid');
-  return `SELECT c.key, c.severity, c.status, c.project_id, sum(c.n) AS n
+  return `SELECT c.key, c.severity, c.status, c.project_id, sum(c.n)::int AS n
     FROM finding_rollup_counts c
     WHERE ${where.join('\n      AND ')}
     GROUP BY 1, 2, 3, 4
