@@ -87,9 +87,10 @@ async function runToEnd(
 describe('suppression run chunks', () => {
   it('sizes the next chunk by the last one: doubles when quick, halves when slow, within bounds', () => {
     expect(nextChunkSize(5_000, 50)).toBe(10_000);
+    expect(nextChunkSize(5_000, 499)).toBe(10_000);
     expect(nextChunkSize(40_000, 50)).toBe(40_000);
-    expect(nextChunkSize(10_000, 400)).toBe(10_000);
-    expect(nextChunkSize(20_000, 5_000)).toBe(10_000);
+    expect(nextChunkSize(10_000, 1_000)).toBe(10_000);
+    expect(nextChunkSize(20_000, 2_001)).toBe(10_000);
     expect(nextChunkSize(5_000, 5_000)).toBe(5_000);
   });
 

@@ -14,7 +14,7 @@ export const SUPPRESSION_RUN_CHUNK = 5_000;
  * for at most one chunk of about that time).
  */
 export const SUPPRESSION_RUN_MAX_CHUNK = 40_000;
-export const SUPPRESSION_RUN_CHUNK_MS = 400;
+export const SUPPRESSION_RUN_CHUNK_MS = 1_000;
 
 /**
  * A `running` run that showed no life (start, a chunk) for this long is taken as dead: the next

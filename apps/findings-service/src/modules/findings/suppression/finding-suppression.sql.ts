@@ -37,7 +37,7 @@ WITH chunk AS (
   ${log}
   RETURNING 1
 )
-SELECT (SELECT id::text FROM chunk ORDER BY id DESC LIMIT 1) AS last_id,
+SELECT (SELECT c.id FROM chunk c ORDER BY c.id DESC LIMIT 1)::text AS last_id,
   (SELECT count(*) FROM chunk)::int AS walked,
   (SELECT count(*) FROM logged)::int AS matched`;
 }
