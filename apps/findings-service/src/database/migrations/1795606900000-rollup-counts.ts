@@ -98,10 +98,16 @@ function deltaSelect(rows: string): string {
  * The trigger function of one event: the delta, plus the rows of the touched counters that no
  * other transaction holds (taken and deleted), appended summed as one row per counter (a
  * counter summing to 0 leaves no row). Nothing here waits for a lock.
+ *
+ * Run with EXECUTE, so planned at each call with the transition tables' real sizes: a static
+ * statement's plan is cached for the session, made with the sizes of its first call — a
+ * one-row UPDATE then left a nested loop of old x new rows for the next 10 000-row batch (a
+ * 100 000-result re-ingest took 53 s instead of 7.5 s).
  */
 function fn(event: string, rows: string): string {
   return `CREATE FUNCTION findings_rollup_${event}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
+      EXECUTE $q$
       WITH delta AS MATERIALIZED (${deltaSelect(rows)}),
       held AS (
         SELECT c.id FROM finding_rollup_counts c
@@ -117,7 +123,8 @@ function fn(event: string, rows: string): string {
       SELECT axis, key, project_id, severity, status, sum(n)::int
       FROM (SELECT * FROM delta UNION ALL SELECT * FROM folded) x
       GROUP BY 1, 2, 3, 4, 5
-      HAVING sum(n) <> 0;
+      HAVING sum(n) <> 0
+      $q$;
       RETURN NULL;
     END $$`;
 }
