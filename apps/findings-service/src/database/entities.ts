@@ -57,7 +57,6 @@ import {
   FindingSearchStateEntity,
   FindingSearchWordEntity,
 } from '../modules/findings/search/finding-search.entities';
-import { RollupCountEntity } from '../modules/inventory-rollup/rollup-count.entity';
 import {
   SuppressionRuleActionEntity,
   SuppressionRuleEntity,
@@ -112,5 +111,4 @@ export const FINDINGS_ENTITIES = [
   FindingSearchEntity,
   FindingSearchStateEntity,
   FindingSearchWordEntity,
-  RollupCountEntity,
 ];

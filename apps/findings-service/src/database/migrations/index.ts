@@ -27,7 +27,6 @@ import { SuppressionRules1795606400000 } from './1795606400000-suppression-rules
 import { RollupAxisIndexes1795606500000 } from './1795606500000-rollup-axis-indexes';
 import { SuppressionRunRecovery1795606600000 } from './1795606600000-suppression-run-recovery';
 import { FindingSearch1795606750000 } from './1795606750000-finding-search';
-import { RollupCounts1795606900000 } from './1795606900000-rollup-counts';
 import { FindingSearchWords1795607100000 } from './1795607100000-finding-search-words';
 
 /** Ordered list of the findings-service migrations (forward-only). */
@@ -61,6 +60,5 @@ export const FINDINGS_MIGRATIONS = [
   RollupAxisIndexes1795606500000,
   SuppressionRunRecovery1795606600000,
   FindingSearch1795606750000,
-  RollupCounts1795606900000,
   FindingSearchWords1795607100000,
 ];
