@@ -97,9 +97,8 @@ describe('suppression run chunks', () => {
   it('walks every finding once and suppresses exactly the matches, whatever the chunk sizes', async () => {
     const query = 'file_path:lib/vendor/*';
     for (const sizes of [
-      // grows past the end in one step, shrinks back, then grows
+      // grows and ends on a short chunk; grows, shrinks back, then grows past the end
       [5_000, 7_000] as const,
-      [5_000, 40_000] as const,
       [5_000, 10_000, 5_000, 20_000] as const,
     ]) {
       const p = await freshProduct(t, admin);
