@@ -30,7 +30,7 @@ export function nextChunkSize(size: number, ms: number): number {
 
 /**
  * A rule's run over the project's accumulated findings: walks them by id in chunks of
- * SUPPRESSION_RUN_CHUNK findings and more while chunks are quick (nextChunkSize), each one
+ * nextChunkSize (SUPPRESSION_RUN_CHUNK to SUPPRESSION_RUN_MAX_CHUNK, both 5 000 now), each one
  * set-based UPDATE (finding-suppression.sql.ts) in its own transaction; the rule's row (progress, the last committed id, the heartbeat) commits with each
  * chunk, and the job's progress follows. A retried job (a stalled or restarted worker) resumes
  * after the last committed id with the counts committed so far, so nothing is counted twice.
