@@ -30,7 +30,7 @@ interface PlanNode {
 function indexRows(node: PlanNode): number {
   const own =
     node['Index Name'] === 'ix_finding_search_document_trgm' ||
-    node['Index Name'] === 'ix_finding_search_word_ids'
+    node['Index Name'] === 'PK_finding_search_posting'
       ? (node['Actual Rows'] ?? 0)
       : 0;
   return own + (node.Plans ?? []).reduce((sum, child) => sum + indexRows(child), 0);

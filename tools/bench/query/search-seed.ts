@@ -67,6 +67,7 @@ export async function indexForSearch(ds: DataSource): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   await ds.query('VACUUM ANALYZE finding_search');
   await ds.query('VACUUM ANALYZE finding_search_word');
+  await ds.query('VACUUM ANALYZE finding_search_posting');
   console.log(
     `search index: ${read} findings in ${seconds.toFixed(1)} s (${Math.round(read / seconds)} findings/s, the worker's indexer, chunks of 5 000)`,
   );

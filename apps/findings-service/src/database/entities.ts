@@ -54,6 +54,7 @@ import { CveCatalogEntity } from '../modules/enrichment/cve-catalog.entity';
 import { FindingMergeEntity } from '../modules/findings/merge/finding-merge.entity';
 import {
   FindingSearchEntity,
+  FindingSearchPostingEntity,
   FindingSearchStateEntity,
   FindingSearchWordEntity,
 } from '../modules/findings/search/finding-search.entities';
@@ -111,4 +112,5 @@ export const FINDINGS_ENTITIES = [
   FindingSearchEntity,
   FindingSearchStateEntity,
   FindingSearchWordEntity,
+  FindingSearchPostingEntity,
 ];

@@ -180,9 +180,12 @@ async function throughWords(term: string): Promise<string[]> {
   return ids(await sql(statement, params));
 }
 
-/** The word index's own candidates for a term (no check on the finding, frontier ignored). */
+/**
+ * The word index's own candidates for a term (no check on the finding, frontier ignored), from
+ * the documents' word ids and from the ordered postings (migration 1795608040000): the same.
+ */
 async function candidates(term: string): Promise<string[]> {
-  return ids(
+  const fromDocuments = ids(
     await sql(
       `SELECT f.id FROM finding_search fs JOIN findings f ON f.id = fs.finding_id
         WHERE f.product_id = $1 AND fs.word_ids && ARRAY(
@@ -190,6 +193,17 @@ async function candidates(term: string): Promise<string[]> {
       [p.id, containsPattern(term)],
     ),
   );
+  const fromPostings = ids(
+    await sql(
+      `SELECT DISTINCT f.id FROM finding_search_posting fp
+         JOIN findings f ON f.id = fp.finding_id AND f.created_at = fp.created_at
+        WHERE f.product_id = $1 AND fp.word_id = ANY(ARRAY(
+          SELECT sw.id FROM finding_search_word sw WHERE sw.word ILIKE $2 ESCAPE '\\'))`,
+      [p.id, containsPattern(term)],
+    ),
+  );
+  expect({ term, fromPostings }).toEqual({ term, fromPostings: fromDocuments });
+  return fromDocuments;
 }
 
 async function expectExact(list: string[], checkCandidates = true): Promise<number> {

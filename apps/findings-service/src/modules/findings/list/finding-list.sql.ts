@@ -9,6 +9,12 @@ import {
   SqlParams,
 } from './finding-selection.sql';
 import { FindingSortKey, SORT_COLUMNS, SortOrder } from './finding-sort';
+import { containsPattern } from '../query';
+import {
+  drivingSearchTerm,
+  orderedCandidatesSql,
+  withoutDrivingTerm,
+} from '../search/finding-search-driver.sql';
 
 export interface FindingListSpec extends FindingSelection {
   scope: VisibleScope;
@@ -21,24 +27,43 @@ export interface FindingListSpec extends FindingSelection {
 
 /**
  * One keyset-paginated statement: visibility AND filters AND query AND "after the cursor",
- * ordered by (sort key, id). `sort_value` is the key of each row, for the next cursor.
+ * ordered by (sort key, id). `sort_value` is the key of each row, for the next cursor. In
+ * `created_at` order with a rare term through the word index, the rows come from the term's
+ * ordered candidates (finding-search-driver.sql.ts), each checked against the same conditions.
  */
 export function findingListSql(spec: FindingListSpec): { sql: string; params: unknown[] } {
   const params = new SqlParams();
-  const where = [scopeSql(spec.scope, params), ...selectionSql(spec, params)];
+  // A rare term through the words, in created_at order: the page walks its ordered postings.
+  const driver = drivingSearchTerm(spec, spec.sort);
+  const selection = driver ? withoutDrivingTerm(spec, driver) : spec;
+  const where = [scopeSql(spec.scope, params), ...selectionSql(selection, params)];
   const column = SORT_COLUMNS[spec.sort];
   const dir = spec.order === 'asc' ? 'ASC' : 'DESC';
   const cmp = spec.order === 'asc' ? '>' : '<';
+  let after: { value: string; id: string } | undefined;
   if (spec.cursor) {
-    const id = `${params.add(spec.cursor.id)}::uuid`;
+    const id = params.add(spec.cursor.id);
+    after = { value: params.add(spec.cursor.value), id };
     where.push(
       column
-        ? `(${column.sql}, f.id) ${cmp} (${params.add(spec.cursor.value)}::${column.cast}, ${id})`
-        : `f.id ${cmp} ${id}`,
+        ? `(${column.sql}, f.id) ${cmp} (${after.value}::${column.cast}, ${id}::uuid)`
+        : `f.id ${cmp} ${id}::uuid`,
     );
   }
-  const orderBy = column ? `${column.sql} ${dir}, f.id ${dir}` : `f.id ${dir}`;
   const sortValue = column ? `${column.sql}::text` : 'NULL';
+  if (driver) {
+    const candidates = orderedCandidatesSql(params.add(containsPattern(driver)), spec.order, after);
+    const sql = `SELECT x.* FROM ${candidates} c
+  CROSS JOIN LATERAL (SELECT ${FINDING_READ_COLUMNS}, ${sortValue} AS sort_value
+  FROM ${FINDINGS_READ_FROM}
+ WHERE f.id = c.id AND f.created_at = c.created_at
+   AND ${where.join('\n   AND ')}
+ OFFSET 0) x
+ ORDER BY c.created_at ${dir}, c.id ${dir}
+ LIMIT ${params.add(spec.fetch)}`;
+    return { sql, params: params.values };
+  }
+  const orderBy = column ? `${column.sql} ${dir}, f.id ${dir}` : `f.id ${dir}`;
   const sql = `SELECT ${FINDING_READ_COLUMNS}, ${sortValue} AS sort_value
   FROM ${FINDINGS_READ_FROM}
  WHERE ${where.join('\n   AND ')}

@@ -133,8 +133,8 @@ export class FindingSearchPlanner {
 
   /**
    * How many documents hold a word that contains the LIKE pattern, counted up to `limit + 1`:
-   * the matching distinct words (trigram index on the words, 0.1-1 ms), then the postings
-   * (GIN on `word_ids`). Counted rather than estimated: PostgreSQL's estimate for words outside
+   * the matching distinct words (trigram index on the words, 0.1-1 ms), then their postings
+   * (`finding_search_posting`; a document holding two of the words counts twice: an upper bound). Counted rather than estimated: PostgreSQL's estimate for words outside
    * the statistics' most common elements is a flat guess per word (~0.09 % of the documents at
    * 1 M each, 7 045 for `module-17/file-3`'s 8 words, which hold 1 090), and the documents'
    * trigram estimate misjudges a term of common pieces. Bounded (at most `limit + 1` rows read,
@@ -151,7 +151,7 @@ export class FindingSearchPlanner {
     if (ids.length > WORD_ESTIMATE_MAX_WORDS) return Number.POSITIVE_INFINITY;
     const counted = (await this.dataSource.query(
       `SELECT count(*)::int AS n FROM (
-         SELECT 1 FROM finding_search fs WHERE fs.word_ids && $1::int[] LIMIT $2) c`,
+         SELECT 1 FROM finding_search_posting fp WHERE fp.word_id = ANY($1::int[]) LIMIT $2) c`,
       [ids, Math.ceil(limit) + 1],
     )) as { n: number }[];
     return counted[0].n;

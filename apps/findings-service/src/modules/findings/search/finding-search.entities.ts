@@ -17,7 +17,6 @@ import { FindingEntity } from '../finding.entity';
  */
 @Entity('finding_search')
 @Index('ix_finding_search_document_trgm', { synchronize: false })
-@Index('ix_finding_search_word_ids', { synchronize: false })
 export class FindingSearchEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_finding_search' })
   findingId!: string;
@@ -30,8 +29,9 @@ export class FindingSearchEntity {
   @Column({ type: 'text' }) document!: string;
 
   /**
-   * The ids of the document's words (`finding_search_word`, GIN index: the postings of the word
-   * index). NULL only on a row written before migration 1795607100000 and not rewritten yet.
+   * The ids of the document's words (`finding_search_word`; their postings are in
+   * `finding_search_posting`). NULL only on a row written before migration 1795607100000 and not
+   * rewritten yet.
    */
   @Column({ type: 'int', array: true, nullable: true }) wordIds!: number[] | null;
 }
@@ -64,4 +64,23 @@ export class FindingSearchStateEntity {
   @Column({ type: 'timestamptz' }) frontier!: Date;
 
   @Column({ type: 'timestamptz', default: () => 'now()' }) updatedAt!: Date;
+}
+
+/**
+ * A posting of the word index in list order (migration 1795608040000): the word, the finding's
+ * `created_at` (the default sort key, never updated) and the finding. The primary key's B-tree
+ * returns a word's findings in `(created_at, id)` order (finding-search-driver.sql.ts). Written
+ * by the search indexer and the trigger with the finding's `finding_search` row; no foreign key
+ * (a deleted finding's postings stay and join no finding).
+ */
+@Entity('finding_search_posting')
+export class FindingSearchPostingEntity {
+  @PrimaryColumn({ type: 'int', primaryKeyConstraintName: 'PK_finding_search_posting' })
+  wordId!: number;
+
+  @PrimaryColumn({ type: 'timestamptz', primaryKeyConstraintName: 'PK_finding_search_posting' })
+  createdAt!: Date;
+
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_finding_search_posting' })
+  findingId!: string;
 }

@@ -51,9 +51,10 @@ export class FindingSearchRepository {
   }
 
   /**
-   * Writes the documents and word ids of up to `limit` findings after `after` (or from `from`)
-   * and created before `before`, in `(created_at, id)` order, set-based, in two statements:
-   * the chunk's new words, then its rows (a statement sees the words that the first one and
+   * Writes the documents, word ids and ordered postings (`finding_search_posting`, with each
+   * finding's `created_at`) of up to `limit` findings after `after` (or from `from`) and created
+   * before `before`, in `(created_at, id)` order, set-based, in two statements: the chunk's new
+   * words, then its rows and their postings (a statement sees the words that the first one and
    * other transactions committed). Rows already there are kept (idempotent: another replica or
    * the trigger may have written them) unless written before the word index (`word_ids` NULL).
    * A row whose words are not all there yet (its text changed between the two statements) is
@@ -99,6 +100,12 @@ export class FindingSearchRepository {
            ON CONFLICT (finding_id) DO UPDATE
              SET document = EXCLUDED.document, word_ids = EXCLUDED.word_ids
              WHERE finding_search.word_ids IS NULL
+           RETURNING finding_id, word_ids
+         ), posted AS (
+           INSERT INTO finding_search_posting (word_id, created_at, finding_id)
+           SELECT DISTINCT u.id, c.created_at, c.id FROM written w
+             JOIN chunk c ON c.id = w.finding_id, unnest(w.word_ids) AS u(id)
+           ON CONFLICT DO NOTHING
          )
          SELECT count(*)::int AS read, count(*) FILTER (WHERE missing > 0)::int AS missing,
            (SELECT b.created_at::text FROM batch b ORDER BY b.created_at DESC, b.id DESC LIMIT 1)

@@ -33,9 +33,17 @@ export function indexedFullTextSql(param: string, probe?: PatternPiece): string 
     ${UNINDEXED_SQL}))`;
 }
 
+/** The ids of the distinct words that contain the pattern `param` (trigram index on the words). */
+export function matchingWordIdsSql(param: string): string {
+  return `ARRAY(SELECT sw.id FROM finding_search_word sw WHERE sw.word ILIKE ${param} ESCAPE '\\')`;
+}
+
+/** The frontier: every finding created before it is indexed (finding-search-indexer.service.ts). */
+export const FRONTIER_SQL = `(SELECT st.frontier FROM finding_search_state st WHERE st.id = 1)`;
+
 /** The findings not indexed yet: created at or after the frontier. */
 const UNINDEXED_SQL = `SELECT fn.id FROM findings fn
-      WHERE fn.created_at >= (SELECT st.frontier FROM finding_search_state st WHERE st.id = 1)`;
+      WHERE fn.created_at >= ${FRONTIER_SQL}`;
 
 /**
  * Free-text search through the word index, for a term without white space (wordSearchable):
@@ -43,13 +51,12 @@ const UNINDEXED_SQL = `SELECT fn.id FROM findings fn
  * characters between ASCII white space, `finding_search_words`), so the candidates are the
  * findings holding a distinct word that contains it (`finding_search_word`, trigram index: the
  * term's common trigrams are rare among distinct words), through the postings
- * (`finding_search.word_ids`, GIN), plus the findings not indexed yet. The documented condition
+ * (`finding_search_posting`, B-tree led by the word id), plus the findings not indexed yet. The documented condition
  * is still checked on each candidate, as on the other paths.
  */
 export function wordIndexedFullTextSql(param: string): string {
   return `(${fullTextSql(param)} AND f.id IN (
-    SELECT fs.finding_id FROM finding_search fs WHERE fs.word_ids && ARRAY(
-      SELECT sw.id FROM finding_search_word sw WHERE sw.word ILIKE ${param} ESCAPE '\\')
+    SELECT fp.finding_id FROM finding_search_posting fp WHERE fp.word_id = ANY(${matchingWordIdsSql(param)})
     UNION ALL
     ${UNINDEXED_SQL}))`;
 }
