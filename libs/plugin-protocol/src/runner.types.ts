@@ -52,6 +52,10 @@ export interface InvokeStart {
   settings_json: string;
   idempotency_key: string;
   deadline_ms: number;
+  /** The secrets below are attached (runner.proto); absent/false: ask the host calls. */
+  secrets_attached?: boolean;
+  installation_secrets?: Record<string, string>;
+  project_secrets?: Record<string, string>;
 }
 
 export interface GetSecretCall {

@@ -33,6 +33,8 @@ export type ServiceProcessOptions = (
   env: Record<string, string | undefined>;
   /** Where it will serve HTTP (the port is in `env`). */
   url?: string;
+  /** Node flags before the entry (benches: `--cpu-prof --cpu-prof-dir=DIR`). */
+  nodeArgs?: string[];
 };
 
 /** Starts a service's API or worker entry point as its deployment would, in a child process. */
@@ -40,7 +42,10 @@ export function startServiceProcess(options: ServiceProcessOptions): ServiceProc
   const fromSources = 'entry' in options;
   const child = spawn(
     process.execPath,
-    fromSources ? ['-r', '@swc-node/register', options.entry] : [basename(options.bundle)],
+    [
+      ...(options.nodeArgs ?? []),
+      ...(fromSources ? ['-r', '@swc-node/register', options.entry] : [basename(options.bundle)]),
+    ],
     {
       cwd: fromSources ? REPOSITORY_ROOT : dirname(options.bundle),
       env: {

@@ -17,7 +17,8 @@
  * Reference in the same run: the same messages (subjects, bodies, recipients as received) sent
  * straight to the same server by one pooled nodemailer client (same pool size as the service).
  * Env: BENCH_MESSAGES, NOTIFICATION_CONCURRENCY (default 32), PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE
- * (default 60000), SMTP_POOL_CONNECTIONS (default 5).
+ * (default 60000), SMTP_POOL_CONNECTIONS (default 5), BENCH_RUNNER_NODE_ARGS (node flags of the
+ * runner process, e.g. `--cpu-prof --cpu-prof-dir=DIR`; space separated).
  *
  * On a shared, loaded machine the rate says little; compare CPU milliseconds per delivered
  * message, printed per process over the service phase: this process (API + worker, from
@@ -72,6 +73,7 @@ const MESSAGES = Number(process.env['BENCH_MESSAGES'] ?? 10_000);
 const CONCURRENCY = process.env['NOTIFICATION_CONCURRENCY'] ?? '32';
 const RATE = process.env['PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE'] ?? '60000';
 const POOL = Number(process.env['SMTP_POOL_CONNECTIONS'] ?? 5);
+const RUNNER_NODE_ARGS = (process.env['BENCH_RUNNER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const ACCOUNT = { user: 'bench-mailer', pass: 'bench-smtp-pass-1f2e3d' };
 const FROM = 'findings@findings.example';
 const load = () =>
@@ -181,11 +183,14 @@ async function main(): Promise<void> {
   const smtp = await startSmtpProcess(pki);
   const publisher = publisherKey();
   const channel = buildChannel('email-channel', publisher);
-  const { runner, grpcPort } = await startRunnerProcess({
-    PLUGIN_NATIVE_NODE_PATH: NATIVE_NODE_PATH,
-    PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
-    PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE: RATE,
-  });
+  const { runner, grpcPort } = await startRunnerProcess(
+    {
+      PLUGIN_NATIVE_NODE_PATH: NATIVE_NODE_PATH,
+      PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
+      PLUGIN_NATIVE_RATE_LIMIT_PER_MINUTE: RATE,
+    },
+    RUNNER_NODE_ARGS,
+  );
   const stack = await startIngestion({
     env: {
       PLUGIN_RUNNER_URL: `127.0.0.1:${grpcPort}`,

@@ -9,6 +9,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { MailSettingsRepository } from '../../src/modules/mail/mail-settings.repository';
 import { NotificationsRepository } from '../../src/modules/notifications/notifications.repository';
+import { HostCallResponder } from '../../src/modules/plugin-runner-client/host-call-responder';
 import { installedManifestParses } from '../../src/modules/plugins/installed-plugins/installed-manifest';
 import { InstalledPluginsRepository } from '../../src/modules/plugins/installed-plugins/installed-plugins.repository';
 import { PluginSecretBox } from '../../src/modules/plugins/installed-plugins/plugin-secret-box';
@@ -316,6 +317,9 @@ describe('Notifications - the six catalog channels, end to end', () => {
       jest.spyOn(worker!.get(MailSettingsRepository, { strict: false }), 'load'),
     ];
     const claims = jest.spyOn(worker!.get(NotificationsRepository, { strict: false }), 'claim');
+    // The secrets travel with the invocation (docs/plugins/runner-api.md): the runner asks
+    // no `get-secret` / `get-project-secret`; the one host call left is the e-mail's send.
+    const answered = jest.spyOn(HostCallResponder.prototype, 'answer');
     const parses = installedManifestParses();
     let closures: Awaited<ReturnType<typeof delivered>>;
     let summaries: Awaited<ReturnType<typeof delivered>>;
@@ -328,8 +332,12 @@ describe('Notifications - the six catalog channels, end to end', () => {
       expect(claims.mock.calls.length).toBeGreaterThanOrEqual(12);
       for (const spy of reads) expect(spy).not.toHaveBeenCalled();
       expect(installedManifestParses()).toBe(parses);
+      expect(answered.mock.calls.map(([, call]) => call.call)).toEqual([
+        'send_email',
+        'send_email',
+      ]);
     } finally {
-      for (const spy of [...reads, claims]) spy.mockRestore();
+      for (const spy of [...reads, claims, answered]) spy.mockRestore();
     }
     for (const c of channels.filter((x) => x.standIn)) {
       const keys = keysAt(c.standIn);

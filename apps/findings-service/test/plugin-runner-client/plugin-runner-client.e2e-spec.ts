@@ -7,6 +7,7 @@ import {
   publisherKey,
   signedFixture,
 } from '@platform/plugin-protocol/testing';
+import { parseManifest } from '@platform/plugin-sdk';
 import { startServiceProcess, waitFor, type ServiceProcess } from '@platform/testing';
 import { FINDINGS_CONFIG } from '../../src/app/config/config.tokens';
 import { readPluginRunnerClientConfig } from '../../src/app/config/plugin-runner-config';
@@ -15,6 +16,7 @@ import {
   type HostCallPorts,
   type PluginEventContext,
 } from '../../src/modules/plugin-runner-client/host-call-ports';
+import { HostCallResponder } from '../../src/modules/plugin-runner-client/host-call-responder';
 import { PluginRunnerClientModule } from '../../src/modules/plugin-runner-client/plugin-runner-client.module';
 import {
   PluginRunnerClient,
@@ -190,6 +192,71 @@ describe('plugin runner client against a real runner process', () => {
       ok: false,
       error: { code: 'not_loaded' },
     });
+  });
+
+  it('attaches the secrets of an event that carries its installation: the runner asks no secret host call, an echoed secret is scrubbed', async () => {
+    const asked: string[] = [];
+    const client = await clientWith(
+      { PLUGIN_RUNNER_TOKEN: TOKEN },
+      {
+        ...NOT_CONFIGURED_PORTS,
+        secrets: {
+          getSecret: async (_context, name) => {
+            asked.push(`secret ${name}`);
+            return 'installation-secret';
+          },
+          getProjectSecret: async (_context, name) => {
+            asked.push(`project-secret ${name}`);
+            return 'attached-project-secret';
+          },
+        },
+      },
+    );
+    const load = channelLoad('findings-chat-5');
+    await client.load(load);
+    const context: PluginEventContext = {
+      ...contextOf(load, 'event-9'),
+      installation: {
+        artifactSha256: load.versionDigest,
+        enabled: true,
+        manifest: parseManifest(load.manifest),
+        settings: {},
+        secretSettings: null,
+        projectSettings: {},
+        projectSecretSettings: null,
+      },
+    };
+    const answered = jest.spyOn(HostCallResponder.prototype, 'answer');
+    try {
+      const ok = await client.invoke({
+        context,
+        capability: 'notification_channel',
+        operation: 'deliver',
+        payload: { event: { kind: 'finding_created', id: 'f-9' } },
+        settings: { chat_id: '99' },
+        idempotencyKey: 'evt-9-chat',
+      });
+      expect(ok).toMatchObject({ ok: true, value: { duplicate: false } });
+      const value = (ok as { value: { result: Record<string, unknown> } }).value;
+      expect(value.result['secret_lengths']).toEqual({ bot_token: 23, service_token: 19 });
+      // Opened here, once each, for this invocation; no host call came back for them.
+      expect(asked.sort()).toEqual(['project-secret bot_token', 'secret service_token']);
+      expect(answered).not.toHaveBeenCalled();
+      const rejected = await client.invoke({
+        context,
+        capability: 'notification_channel',
+        operation: 'deliver',
+        payload: { event: { kind: 'finding_created', id: 'f-9' } },
+        settings: { chat_id: '99', mode: 'reject' },
+        idempotencyKey: 'evt-9-reject',
+      });
+      expect(rejected).toMatchObject({ ok: false, error: { code: 'plugin_error' } });
+      expect(!rejected.ok && rejected.error.message).not.toContain('attached-project-secret');
+      expect(answered).not.toHaveBeenCalled();
+    } finally {
+      answered.mockRestore();
+    }
+    await client.unload('findings-chat-5');
   });
 
   it('answers host calls "not configured" with the default ports: the delivery fails explicitly, nothing is faked', async () => {

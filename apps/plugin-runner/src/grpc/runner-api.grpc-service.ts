@@ -320,6 +320,14 @@ export class RunnerApiGrpcService {
       settings,
       deadlineMs: start.deadline_ms > 0 ? start.deadline_ms : undefined,
       idempotencyKey: start.idempotency_key || undefined,
+      ...(start.secrets_attached
+        ? {
+            attachedSecrets: {
+              installation: { ...start.installation_secrets },
+              project: { ...start.project_secrets },
+            },
+          }
+        : {}),
     };
     const close = this.options.broker.open(
       {

@@ -87,6 +87,20 @@ function isServiceError(error: unknown): error is ServiceError {
   return typeof (error as ServiceError)?.code === 'number';
 }
 
+/**
+ * A secret setting's value from the secrets the findings service attached to the invocation:
+ * per-project settings from the project's, the others from the installation's (own
+ * properties only); undefined when it has no value.
+ */
+function attachedSecret(
+  attached: NonNullable<InvocationRequest['attachedSecrets']>,
+  name: string,
+  perProject: boolean,
+): string | undefined {
+  const source = perProject ? attached.project : attached.installation;
+  return Object.prototype.hasOwnProperty.call(source, name) ? source[name] : undefined;
+}
+
 function findPrlimit(): string | undefined {
   return PRLIMIT_CANDIDATES.find((path) => existsSync(path));
 }
@@ -96,8 +110,9 @@ function findPrlimit(): string | undefined {
  * gRPC over a unix socket. Loads only what `verifyNativeProgram` accepts (signed source with
  * allows_native, channel capability only, digest verified); delivers with an idempotency key
  * (a delivered key is answered from memory, not delivered twice), a rate limit and a deadline;
- * hands the channel the secret-marked settings its manifest declares, fetched through the
- * broker for the event's project.
+ * hands the channel the secret-marked settings its manifest declares: those the findings
+ * service attached to the invocation, or else fetched through the broker for the event's
+ * project.
  */
 export class NativePluginHost implements PluginHost {
   private readonly plugins = new Map<string, LoadedChannel>();
@@ -339,10 +354,13 @@ export class NativePluginHost implements PluginHost {
     const secrets: Record<string, string> = {};
     for (const setting of loaded.artifact.manifest.settings.filter((s) => s.secret)) {
       let value: string | undefined;
+      const attached = call.attachedSecrets;
       try {
-        value = setting.per_project
-          ? await this.options.broker.getProjectSecret(context, setting.name)
-          : await this.options.broker.getSecret(context, setting.name);
+        value = attached
+          ? attachedSecret(attached, setting.name, setting.per_project === true)
+          : setting.per_project
+            ? await this.options.broker.getProjectSecret(context, setting.name)
+            : await this.options.broker.getSecret(context, setting.name);
       } catch (error) {
         return failure(
           'refused',

@@ -80,6 +80,12 @@ export interface InvocationRequest {
    * a key that was delivered is answered from memory, not delivered twice.
    */
   idempotencyKey?: string;
+  /**
+   * The plugin's secret-marked settings for this event, attached by the findings service
+   * (`InvokeStart.secrets_attached`): a native channel gets them without a `get-secret` /
+   * `get-project-secret` round trip. Absent: the host asks the broker as before.
+   */
+  attachedSecrets?: { installation: Record<string, string>; project: Record<string, string> };
 }
 
 export const INVOCATION_ERROR_CODES = [

@@ -184,6 +184,57 @@ describe('runner API: a native channel end to end', () => {
     await unary(client.Unload, client, { plugin_id: 'chat-api-2' }, auth());
   });
 
+  it('hands the channel the secrets attached to InvokeStart with no secret host call, only secret-marked names of the right scope, scrubbed from the answer', async () => {
+    const load = nativeLoad({ pluginId: 'chat-api-7' });
+    expect((await unary(client.Load, client, load, auth())).error).toBeUndefined();
+    const attached = {
+      secrets_attached: true,
+      // `bot_token` is per-project: given as an installation secret it is not the project's.
+      installation_secrets: {
+        service_token: 'attached-svc-secret',
+        bot_token: 'wrong-scope-value',
+        chat_id: 'not-a-secret',
+      },
+      project_secrets: { bot_token: 'attached-bot-secret-2' },
+    };
+    const call = await invoke(
+      client,
+      deliverStart(load, {
+        ...attached,
+        settings_json: JSON.stringify({ chat_id: '42', mode: 'reject' }),
+        idempotency_key: 'attached-1',
+      }),
+      findingsSide,
+    );
+    // No secret was asked of the findings side: one Invoke, no host call round trip.
+    expect(call.hostCalls).toEqual([]);
+    // The plugin echoed the attached project secret: the runner scrubbed it.
+    expect(call.result).toMatchObject({ ok: false, error_code: 'plugin_error' });
+    expect(call.result?.error_message).toBe('chat not found (token [redacted])');
+    const ok = await invoke(
+      client,
+      deliverStart(load, { ...attached, idempotency_key: 'attached-2' }),
+      findingsSide,
+    );
+    expect(ok.hostCalls).toEqual([]);
+    const value = JSON.parse(ok.result!.value_json) as { result: Record<string, unknown> };
+    expect(value.result['secret_names']).toEqual(['bot_token', 'service_token']);
+    expect(value.result['secret_lengths']).toEqual({
+      bot_token: 'attached-bot-secret-2'.length,
+      service_token: 'attached-svc-secret'.length,
+    });
+
+    // Not attached (an older findings service): asked through the host calls as before.
+    const asked = await invoke(
+      client,
+      deliverStart(load, { idempotency_key: 'attached-3' }),
+      findingsSide,
+    );
+    expect(asked.hostCalls.map((c) => c.call).sort()).toEqual(['get_project_secret', 'get_secret']);
+    expect(asked.result?.ok).toBe(true);
+    await unary(client.Unload, client, { plugin_id: 'chat-api-7' }, auth());
+  });
+
   it('reloads a new version in place (replaced) and the plugin process of the old one ends', async () => {
     const v1 = nativeLoad({ pluginId: 'chat-api-3' });
     expect((await unary(client.Load, client, v1, auth())).error).toBeUndefined();

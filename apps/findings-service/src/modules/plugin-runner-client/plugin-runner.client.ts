@@ -166,6 +166,43 @@ export function toResult(result: InvokeResult, secrets: Set<string>): PluginInvo
   };
 }
 
+interface AttachedSecrets {
+  installation: Record<string, string>;
+  project: Record<string, string>;
+  values: string[];
+}
+
+/**
+ * The secret-marked settings a native channel gets with every delivery, opened through the
+ * secrets port for this invocation only (docs/plugins/runner-api.md, "Secrets attached to
+ * InvokeStart"), so the runner needs no `get-secret` / `get-project-secret` round trip. Only
+ * for an event that carries its installation (a notification delivery's claim) of a native
+ * plugin; undefined otherwise, or when a port refuses a name (the runner then asks the host
+ * calls, and gets that refusal, as before).
+ */
+async function attachSecrets(
+  context: PluginEventContext,
+  port: PluginSecretsPort,
+): Promise<AttachedSecrets | undefined> {
+  const manifest = context.installation?.manifest;
+  if (!manifest || manifest.runtime !== 'native') return undefined;
+  const attached: AttachedSecrets = { installation: {}, project: {}, values: [] };
+  try {
+    for (const setting of manifest.settings) {
+      if (!setting.secret) continue;
+      const value = setting.per_project
+        ? await port.getProjectSecret(context, setting.name)
+        : await port.getSecret(context, setting.name);
+      if (value === undefined) continue;
+      (setting.per_project ? attached.project : attached.installation)[setting.name] = value;
+      attached.values.push(value);
+    }
+  } catch {
+    return undefined;
+  }
+  return attached;
+}
+
 /**
  * The findings service's client of the plugin runner (`findsvc.runner.v1.PluginRunner`,
  * @platform/plugin-protocol): Load, Unload, Invoke with the event context, answering the
@@ -229,18 +266,21 @@ export class PluginRunnerClient {
   async invoke(invocation: PluginInvocation): Promise<PluginInvocationResult> {
     const metadata = this.metadata();
     const context = invocation.context;
+    const secretsPort = invocation.secrets ?? this.ports.secrets;
     const responder = invocation.secrets
       ? new HostCallResponder(
           { ...this.ports, secrets: invocation.secrets },
           this.onHostCallFailure,
         )
       : this.responder;
+    const attached = await attachSecrets(context, secretsPort);
     return new Promise((resolve, reject) => {
       const stream = this.runner.Invoke(metadata, { deadline: this.deadline() });
       let result: InvokeResult | undefined;
       let failure: PluginRunnerClientError | undefined;
-      // The secret values answered on this stream: scrubbed from what the plugin answers.
-      const secrets = new Set<string>();
+      // The secret values attached or answered on this stream: scrubbed from what the plugin
+      // answers.
+      const secrets = new Set<string>(attached?.values ?? []);
       // The answer was over this client's message limit (a runner without an answer limit).
       let tooLarge: string | undefined;
       let ended = false;
@@ -312,6 +352,13 @@ export class PluginRunnerClient {
           settings_json: JSON.stringify(invocation.settings),
           idempotency_key: invocation.idempotencyKey ?? '',
           deadline_ms: invocation.deadlineMs ?? 0,
+          ...(attached
+            ? {
+                secrets_attached: true,
+                installation_secrets: attached.installation,
+                project_secrets: attached.project,
+              }
+            : {}),
         },
       });
     });

@@ -97,9 +97,12 @@ export function loadRequestOf(
  */
 export async function startRunnerProcess(
   env: Record<string, string> = {},
+  /** Node flags of the runner process (benches: `--cpu-prof --cpu-prof-dir=DIR`). */
+  nodeArgs: string[] = [],
 ): Promise<{ runner: ServiceProcess; grpcPort: number }> {
   const runner = startServiceProcess({
     entry: 'apps/plugin-runner/src/main.ts',
+    nodeArgs,
     env: {
       APP_ENV: 'production',
       LOG_FILE_SINK_ENABLED: 'false',
