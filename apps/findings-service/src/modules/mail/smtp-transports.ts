@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
@@ -68,24 +67,13 @@ export class SmtpTransports implements OnModuleDestroy {
     }
     const pool = this.pool(server, target);
     try {
-      // Composed once into one Buffer and sent raw with its envelope: the DATA phase is one
-      // write and the transport does not parse the addresses again (docs/benchmarks.md,
-      // #notifications-email "one invoke, one host call").
-      const composed = new MailComposer({
+      await pool.transport.sendMail({
         from: message.from,
         to: message.to,
         subject: message.subject,
         text: message.text,
         messageId: message.messageId,
         headers: message.headers,
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      }).compile();
-      const envelope = composed.getEnvelope();
-      const raw = await composed.build();
-      await pool.transport.sendMail({
-        raw,
-        envelope: { from: envelope.from || undefined, to: envelope.to },
         disableFileAccess: true,
         disableUrlAccess: true,
       });
