@@ -35,6 +35,7 @@ import { Client } from 'pg';
 import { plainCopyReference } from './copy-reference';
 import { writeSarif } from './sarif-file';
 import { stackEnv } from '../support/stack-db';
+import { applyRollupTriggerSwitch } from '../support/rollup-triggers';
 
 const ROOT = join(__dirname, '../../..');
 const PORT = 38_411;
@@ -299,6 +300,7 @@ async function main(): Promise<void> {
       axisValues: process.env.BENCH_AXIS_VALUES === '1',
     });
     await waitForApi();
+    await applyRollupTriggerSwitch(databaseUrl);
     worker = boot(
       'worker',
       { ...env, METRICS_PORT: '0' },

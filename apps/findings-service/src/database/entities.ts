@@ -59,6 +59,10 @@ import {
   FindingSearchWordEntity,
 } from '../modules/findings/search/finding-search.entities';
 import {
+  RollupCountEntity,
+  RollupDeltaEntity,
+} from '../modules/inventory-rollup/rollup-count.entity';
+import {
   SuppressionRuleActionEntity,
   SuppressionRuleEntity,
 } from '../modules/suppression/suppression-rule.entity';
@@ -113,4 +117,6 @@ export const FINDINGS_ENTITIES = [
   FindingSearchStateEntity,
   FindingSearchWordEntity,
   FindingSearchPostingEntity,
+  RollupCountEntity,
+  RollupDeltaEntity,
 ];

@@ -28,6 +28,7 @@ import { RollupAxisIndexes1795606500000 } from './1795606500000-rollup-axis-inde
 import { SuppressionRunRecovery1795606600000 } from './1795606600000-suppression-run-recovery';
 import { FindingSearch1795606750000 } from './1795606750000-finding-search';
 import { FindingSearchWords1795607100000 } from './1795607100000-finding-search-words';
+import { RollupCounts1795607500000 } from './1795607500000-rollup-counts';
 import { FindingSearchPostings1795608040000 } from './1795608040000-finding-search-postings';
 
 /** Ordered list of the findings-service migrations (forward-only). */
@@ -62,5 +63,6 @@ export const FINDINGS_MIGRATIONS = [
   SuppressionRunRecovery1795606600000,
   FindingSearch1795606750000,
   FindingSearchWords1795607100000,
+  RollupCounts1795607500000,
   FindingSearchPostings1795608040000,
 ];

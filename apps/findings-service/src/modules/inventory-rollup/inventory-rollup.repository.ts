@@ -5,6 +5,7 @@ import type { VisibleScope } from '../projects/visibility.service';
 import { FINDING_STATUSES, type FindingStatus } from '../findings/finding-status';
 import { SEVERITIES, type FindingSelection, type Severity } from '../findings/list/finding-filters';
 import { inventoryRollupSql, rollupMemberIdsSql, type RollupSpec } from './inventory-rollup.sql';
+import { countsAnswer } from './rollup-counts.sql';
 
 export interface RollupRow {
   key: string;
@@ -15,12 +16,19 @@ export interface RollupRow {
   projectId: string | null;
 }
 
-/** Reads roll-up rows and the members of a row (findings is read, never written, here). */
+/**
+ * Reads roll-up rows and the members of a row (findings is read, never written, here). Before
+ * reading the precomputed counts it folds their committed deltas (`findings_rollup_fold()`,
+ * migration 1795607500000: skipped at once when another session is folding; the answer is the
+ * same either way, the read sums counts and deltas) so that the read stays small.
+ */
 @Injectable()
 export class InventoryRollupRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async rows(spec: RollupSpec): Promise<RollupRow[]> {
+    if (countsAnswer(spec.scope, spec))
+      await this.dataSource.query('SELECT findings_rollup_fold()');
     const { sql, params } = inventoryRollupSql(spec);
     const rows = (await this.dataSource.query(sql, params)) as Record<string, unknown>[];
     return rows.map((r) => ({

@@ -14,6 +14,7 @@ import {
   SqlParams,
 } from '../findings/list/finding-selection.sql';
 import type { SortOrder } from '../findings/list/finding-sort';
+import { rollupCountsSql } from './rollup-counts.sql';
 
 /** Sort keys of a roll-up page; ties always break on the key (ascending, byte order). */
 export const ROLLUP_SORT_KEYS = [
@@ -104,9 +105,10 @@ export function inventoryRollupSql(spec: RollupSpec): { sql: string; params: unk
     FROM ${fromFor(where)}
     WHERE ${[...where, `${key} <> ''`, keyLengthSql(key, long)].join('\n      AND ')}
     GROUP BY 1, 2, 3, 4`;
-  const counted = UNBOUNDED_KEY[spec.axis]
-    ? `${branch(false)}\n    UNION ALL\n    ${branch(true)}`
-    : branch(false);
+  // The short keys from the precomputed counts when the selection is one of their dimensions
+  // (rollup-counts.sql.ts), else from findings.
+  const short = rollupCountsSql(spec, params) ?? branch(false);
+  const counted = UNBOUNDED_KEY[spec.axis] ? `${short}\n    UNION ALL\n    ${branch(true)}` : short;
   const sql = `SELECT g.* FROM (
   SELECT c.key,
     sum(c.n)::int AS total,
