@@ -43,12 +43,10 @@ export function findingListSql(spec: FindingListSpec): { sql: string; params: un
   let after: { value: string; id: string } | undefined;
   if (spec.cursor) {
     const id = params.add(spec.cursor.id);
-    after = { value: params.add(spec.cursor.value), id };
-    where.push(
-      column
-        ? `(${column.sql}, f.id) ${cmp} (${after.value}::${column.cast}, ${id}::uuid)`
-        : `f.id ${cmp} ${id}::uuid`,
-    );
+    if (column) {
+      after = { value: params.add(spec.cursor.value), id };
+      where.push(`(${column.sql}, f.id) ${cmp} (${after.value}::${column.cast}, ${id}::uuid)`);
+    } else where.push(`f.id ${cmp} ${id}::uuid`);
   }
   const sortValue = column ? `${column.sql}::text` : 'NULL';
   if (driver) {

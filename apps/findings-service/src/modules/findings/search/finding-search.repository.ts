@@ -103,8 +103,9 @@ export class FindingSearchRepository {
            RETURNING finding_id, word_ids
          ), posted AS (
            INSERT INTO finding_search_posting (word_id, created_at, finding_id)
-           SELECT DISTINCT u.id, c.created_at, c.id FROM written w
+           SELECT u.id, c.created_at, c.id FROM written w
              JOIN chunk c ON c.id = w.finding_id, unnest(w.word_ids) AS u(id)
+           ORDER BY 1, 2, 3
            ON CONFLICT DO NOTHING
          )
          SELECT count(*)::int AS read, count(*) FILTER (WHERE missing > 0)::int AS missing,
