@@ -10,6 +10,7 @@ import { patternPieces, type PatternPiece } from '../../src/modules/findings/sea
 import { FindingSearchIndexer } from '../../src/modules/findings/search/finding-search-indexer.service';
 import { FindingSearchPlanner } from '../../src/modules/findings/search/finding-search-planner';
 import { FindingSearchRepository } from '../../src/modules/findings/search/finding-search.repository';
+import { FRONTIER_SQL, frontierSql } from '../../src/modules/findings/search/finding-search.sql';
 import { WorkerModule } from '../../src/worker/worker.module';
 import { bearer, type Auth } from '../support/catalog';
 import { freshProduct, seedFindings, type Product } from '../support/findings-seed';
@@ -252,6 +253,52 @@ describe('Free-text search through the search table', () => {
     await indexer.catchUp();
     expect(await documents([young])).toHaveLength(1);
     expect(await listed(p, { search: 'quokka' })).toEqual([young]);
+  });
+
+  it('the statement carries the frontier read for the request as a value (PostgreSQL then estimates the findings past it), never a malformed one', async () => {
+    await indexer.catchUp();
+    const [{ frontier }] = (await sql(
+      `SELECT to_char(frontier AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS frontier
+         FROM finding_search_state WHERE id = 1`,
+    )) as { frontier: string }[];
+    const indexed = await t.app.get(FindingSearchPlanner).indexedTerms({
+      filters: { search: 'injection' },
+    });
+    expect(indexed?.get('injection')?.frontier).toBe(frontier);
+    const build = (search: string, plans: typeof indexed, sort = 'severity') =>
+      findingListSql({
+        scope: { all: true, projectIds: [], productIds: [] } as never,
+        filters: { search },
+        indexedSearch: plans,
+        sort,
+        order: 'desc',
+        fetch: 51,
+      } as never).sql;
+    // With the subquery PostgreSQL assumed a third of the table past the frontier and scanned
+    // all of `findings` on every indexed search (560-610 ms at 1 M, docs/benchmarks.md).
+    expect(build('injection', indexed)).toContain(`'${frontier}'::timestamptz`);
+    expect(build('injection', indexed)).not.toContain('finding_search_state');
+    expect(frontierSql(frontier)).toBe(`'${frontier}'::timestamptz`);
+    for (const bad of ["2026-01-01T00:00:00.000000Z'; DROP TABLE findings; --", '', 'infinity'])
+      expect(frontierSql(bad)).toBe(FRONTIER_SQL);
+    expect(frontierSql(undefined)).toBe(FRONTIER_SQL);
+    // An older value (read before the indexer moved on) only adds candidates: same results.
+    const old = new Map(
+      [...(indexed ?? [])].map(([k, v]) => [k, { ...v, frontier: '1970-01-01T00:00:00.000000Z' }]),
+    );
+    for (const sort of ['severity', 'created_at']) {
+      const { sql: text, params } = findingListSql({
+        scope: { all: true, projectIds: [], productIds: [] } as never,
+        filters: { search: 'injection', productIds: [p.id] },
+        indexedSearch: old,
+        sort,
+        order: 'desc',
+        fetch: 500,
+      } as never);
+      expect(text).toContain("'1970-01-01T00:00:00.000000Z'::timestamptz");
+      const rows = await sql(text, params);
+      expect(rows.map((r) => String(r['id'])).sort()).toEqual(await expected(p, 'injection'));
+    }
   });
 
   it('two indexers at once (a leader change) write each document once and never move the frontier back', async () => {

@@ -50,7 +50,12 @@ export function findingListSql(spec: FindingListSpec): { sql: string; params: un
   }
   const sortValue = column ? `${column.sql}::text` : 'NULL';
   if (driver) {
-    const candidates = orderedCandidatesSql(params.add(containsPattern(driver)), spec.order, after);
+    const candidates = orderedCandidatesSql(
+      params.add(containsPattern(driver)),
+      spec.order,
+      after,
+      spec.indexedSearch?.get(driver)?.frontier,
+    );
     const sql = `SELECT x.* FROM ${candidates} c
   CROSS JOIN LATERAL (SELECT ${FINDING_READ_COLUMNS}, ${sortValue} AS sort_value
   FROM ${FINDINGS_READ_FROM}

@@ -1,6 +1,6 @@
 import type { FindingSelection } from '../list/finding-filters';
 import type { QueryNode } from '../query';
-import { FRONTIER_SQL, matchingWordIdsSql, wordSearchable } from './finding-search.sql';
+import { frontierSql, matchingWordIdsSql, wordSearchable } from './finding-search.sql';
 
 /**
  * A page of the list in `created_at` order driven by a rare term's ordered postings
@@ -47,7 +47,8 @@ export function withoutDrivingTerm<T extends FindingSelection>(selection: T, ter
 /**
  * The candidates' keys `(created_at, id)` in page order, each once: the postings of the words
  * that contain the pattern `param`, and the findings not indexed yet (created at or after the
- * frontier); after the cursor when there is one (`cursor` = its `(created_at, id)` parameters).
+ * frontier, as read for the request: `frontier`, see frontierSql); after the cursor when there is
+ * one (`cursor` = its `(created_at, id)` parameters).
  * A superset of the term's matches: every finding whose title, description or rule id contains
  * it is indexed with the word that contains it, or is past the frontier.
  */
@@ -55,6 +56,7 @@ export function orderedCandidatesSql(
   param: string,
   order: 'asc' | 'desc',
   cursor: { value: string; id: string } | undefined,
+  frontier?: string,
 ): string {
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   const cmp = order === 'asc' ? '>' : '<';
@@ -65,6 +67,6 @@ export function orderedCandidatesSql(
        WHERE fp.word_id = ANY(${matchingWordIdsSql(param)})${after('fp.created_at, fp.finding_id')}
       UNION ALL
       SELECT fn.created_at, fn.id FROM findings fn
-       WHERE fn.created_at >= ${FRONTIER_SQL}${after('fn.created_at, fn.id')}
+       WHERE fn.created_at >= ${frontierSql(frontier)}${after('fn.created_at, fn.id')}
     ) k ORDER BY k.created_at ${dir}, k.id ${dir})`;
 }

@@ -78,13 +78,29 @@ export class FindingSearchPlanner {
     if (!this.total || now - this.total.at > SEARCH_CHOICE_TTL_MS)
       this.total = { at: now, value: await this.indexedCount() };
     const limit = Math.max(INDEXED_SEARCH_MIN_ROWS, this.total.value * INDEXED_SEARCH_MAX_SHARE);
-    const plans = await Promise.all(terms.map((term) => this.cachedPlan(term, limit, now)));
+    const [frontier, ...plans] = await Promise.all([
+      this.frontier(),
+      ...terms.map((term) => this.cachedPlan(term, limit, now)),
+    ]);
     return new Map(
       terms.flatMap((term, i) => {
         const plan = plans[i];
-        return plan ? [[term, plan] as const] : [];
+        return plan ? [[term, { ...plan, frontier }] as const] : [];
       }),
     );
+  }
+
+  /**
+   * The indexer's frontier now (frontierSql), UTC to the microsecond; read for every request
+   * (one primary-key read), not remembered: the older the value, the more findings past it
+   * each search reads.
+   */
+  private async frontier(): Promise<string | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT to_char(frontier AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS frontier
+         FROM finding_search_state WHERE id = 1`,
+    )) as { frontier: string | null }[];
+    return rows[0]?.frontier ?? undefined;
   }
 
   private async cachedPlan(
