@@ -14,6 +14,7 @@ import { bearer, type Auth } from '../support/catalog';
 import { freshProduct, seedFindings, type Product } from '../support/findings-seed';
 import { loginAdmin, type Login } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * Ordered postings (migration 1795608040000, finding-search-driver.sql.ts): a page in
@@ -36,15 +37,7 @@ const all: string[] = [];
 type Row = Record<string, unknown>;
 const sql = (text: string, values: unknown[] = []) => ds.query(text, values) as Promise<Row[]>;
 
-function generator(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const rnd = generator(34_44);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+const { rnd, pick } = seededRandom(34_44);
 
 const WORDS = [
   'rule-217',

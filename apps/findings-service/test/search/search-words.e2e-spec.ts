@@ -10,6 +10,7 @@ import { bearer, type Auth } from '../support/catalog';
 import { freshProduct, seedFindings, type Product } from '../support/findings-seed';
 import { loginAdmin, type Login } from '../support/sessions';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { seededRandom } from '../support/seeded-random';
 
 /**
  * The word index of free-text search (issue 34 item 4, migration 1795607100000,
@@ -44,16 +45,7 @@ type Row = Record<string, unknown>;
 const sql = (text: string, values: unknown[] = []) => ds.query(text, values) as Promise<Row[]>;
 const ids = (rows: Row[]) => rows.map((r) => String(r['id'])).sort();
 
-/** A small deterministic generator (the same data on every run). */
-function generator(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const rnd = generator(34_4);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+const { rnd, pick } = seededRandom(34_4);
 
 const PARTS = [
   'rule-217',

@@ -1,5 +1,16 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
+/** A counter and its value: the columns both tables share (each keeps its own key). */
+abstract class RollupCounterColumns {
+  /** package | host | cve */
+  @Column({ type: 'varchar', length: 8 }) axis!: string;
+  @Column({ type: 'text' }) key!: string;
+  @Column({ type: 'uuid' }) projectId!: string;
+  @Column({ type: 'varchar', length: 8 }) severity!: string;
+  @Column({ type: 'varchar', length: 16 }) status!: string;
+  @Column({ type: 'int' }) n!: number;
+}
+
 /**
  * Folded counts of the inventory roll-ups (migration 1795607500000,
  * docs/findings-service/groups-and-rollups.md "Precomputed counts"): how many findings the
@@ -12,20 +23,12 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('ix_finding_rollup_counts_counter', ['axis', 'key', 'projectId', 'severity', 'status'], {
   unique: true,
 })
-export class RollupCountEntity {
+export class RollupCountEntity extends RollupCounterColumns {
   @PrimaryGeneratedColumn('increment', {
     type: 'bigint',
     primaryKeyConstraintName: 'PK_finding_rollup_counts_id',
   })
   id!: string;
-
-  /** package | host | cve */
-  @Column({ type: 'varchar', length: 8 }) axis!: string;
-  @Column({ type: 'text' }) key!: string;
-  @Column({ type: 'uuid' }) projectId!: string;
-  @Column({ type: 'varchar', length: 8 }) severity!: string;
-  @Column({ type: 'varchar', length: 16 }) status!: string;
-  @Column({ type: 'int' }) n!: number;
 }
 
 /**
@@ -35,18 +38,10 @@ export class RollupCountEntity {
  * writers' whole cost).
  */
 @Entity('finding_rollup_deltas')
-export class RollupDeltaEntity {
+export class RollupDeltaEntity extends RollupCounterColumns {
   @PrimaryGeneratedColumn('increment', {
     type: 'bigint',
     primaryKeyConstraintName: 'PK_finding_rollup_deltas_id',
   })
   id!: string;
-
-  /** package | host | cve */
-  @Column({ type: 'varchar', length: 8 }) axis!: string;
-  @Column({ type: 'text' }) key!: string;
-  @Column({ type: 'uuid' }) projectId!: string;
-  @Column({ type: 'varchar', length: 8 }) severity!: string;
-  @Column({ type: 'varchar', length: 16 }) status!: string;
-  @Column({ type: 'int' }) n!: number;
 }
