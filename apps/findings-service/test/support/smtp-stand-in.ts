@@ -114,6 +114,8 @@ export interface SmtpStandInOptions {
   wrongName?: boolean;
   /** Accepted account (AUTH PLAIN/LOGIN); without it, no authentication is offered. */
   account?: { user: string; pass: string };
+  /** More smtp-server options (e.g. `hidePIPELINING`, `socketTimeout`, `onRcptTo`). */
+  serverOptions?: Partial<SMTPServerOptions>;
 }
 
 /**
@@ -132,7 +134,7 @@ export class SmtpStandIn {
   constructor(private readonly options: SmtpStandInOptions) {}
 
   async start(): Promise<this> {
-    const { mode, pki, wrongName, account } = this.options;
+    const { mode, pki, wrongName, account, serverOptions } = this.options;
     const tls = wrongName ? pki.wrongName : pki.leaf;
     const config: SMTPServerOptions = {
       secure: mode === 'tls',
@@ -179,7 +181,7 @@ export class SmtpStandIn {
         });
       },
     };
-    const server = new SMTPServer(config);
+    const server = new SMTPServer({ ...config, ...serverOptions });
     server.on('error', () => undefined);
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import type { SmtpServer } from './mail-settings';
+import { composeMessage } from './smtp-message';
+import { SmtpPool } from './smtp-pool';
 import type { SmtpTarget } from './smtp-target';
 
 /** One message as it goes on the wire. */
@@ -29,12 +30,15 @@ export class SmtpSendFailed extends Error {
 }
 
 interface Pool {
-  transport: Transporter;
+  transport: SmtpPool;
+  /** The password the pool's sessions authenticate with (compared, never logged). */
+  password: string | undefined;
   timer?: NodeJS.Timeout;
 }
 
 /**
- * Pooled nodemailer transports, one per (address, port, account, TLS mode): at most
+ * Pooled SMTP sessions (smtp-pool.ts, smtp-connection.ts: PIPELINING when offered, one write
+ * per message's envelope), one pool per (address, port, account, TLS mode): at most
  * SMTP_POOL_CONNECTIONS connections each, closed after SMTP_POOL_IDLE_SECONDS unused.
  * Certificates are always verified against the configured host name (system CAs plus
  * SMTP_CA_FILE); `starttls` requires the upgrade (a server without STARTTLS is refused, no
@@ -67,18 +71,9 @@ export class SmtpTransports implements OnModuleDestroy {
     }
     const pool = this.pool(server, target);
     try {
-      await pool.transport.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        messageId: message.messageId,
-        headers: message.headers,
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      });
+      await pool.transport.send(message.from, message.to, composeMessage(message));
     } catch (error) {
-      const code = (error as { responseCode?: number }).responseCode;
+      const code = (error as { code?: unknown }).code;
       const text = (error as Error).message ?? String(error);
       throw new SmtpSendFailed(
         `${server.host}:${server.port}: ${text.slice(0, 300)}`,
@@ -107,40 +102,27 @@ export class SmtpTransports implements OnModuleDestroy {
     const key = this.keyOf(server, target);
     const existing = this.pools.get(key);
     // A changed password makes a new pool (the key holds no secret; compare on the side).
-    if (
-      existing &&
-      (existing.transport.options as { auth?: { pass?: string } }).auth?.pass === server.password
-    ) {
-      return existing;
-    }
+    if (existing && existing.password === server.password) return existing;
     if (existing) {
       clearTimeout(existing.timer);
       existing.transport.close();
     }
     const { timeoutMs, poolConnections } = this.config.mail;
-    const transport = createTransport({
-      pool: true,
-      maxConnections: poolConnections,
-      host: target.address,
-      port: target.port,
-      secure: server.tlsMode === 'tls',
-      requireTLS: server.tlsMode === 'starttls',
-      ignoreTLS: server.tlsMode === 'none',
-      ...(target.servername ? { servername: target.servername } : {}),
-      name: 'findings-service',
-      auth: server.username ? { user: server.username, pass: server.password ?? '' } : undefined,
-      tls: {
-        rejectUnauthorized: true,
+    const transport = new SmtpPool(
+      {
+        address: target.address,
+        port: target.port,
         ...(target.servername ? { servername: target.servername } : {}),
+        tlsMode: server.tlsMode,
+        username: server.username,
+        password: server.username ? (server.password ?? '') : undefined,
         secureContext: this.secureContext,
+        timeoutMs,
+        name: 'findings-service',
       },
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-      logger: false,
-      debug: false,
-    });
-    const pool: Pool = { transport };
+      poolConnections,
+    );
+    const pool: Pool = { transport, password: server.password };
     this.pools.set(key, pool);
     return pool;
   }
