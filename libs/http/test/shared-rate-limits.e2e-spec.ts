@@ -27,6 +27,20 @@ describe('SharedRateLimits - counters in Redis, one budget for every replica', (
     expect((await b.hit('login:10.0.0.2', 3)).allowed).toBe(true);
   });
 
+  it('counts hits sent at once by two replicas exactly (pipelined writes, one script per hit)', async () => {
+    const prefix = `${uniqueQueuePrefix()}:rl:`;
+    const [a, b] = [replica(options(prefix)), replica(options(prefix))];
+    await Promise.all([a.hit('warm', 1), b.hit('warm', 1)]); // both connected
+    // 20 hits in one turn of the event loop: each client sends its ten as one pipeline.
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).hit('burst', 5)),
+    );
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
+    const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining);
+    expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
+    expect((await a.hit('burst', 5)).allowed).toBe(false);
+  });
+
   it('starts a window at its first request: the wait is the rest of that minute', async () => {
     const limits = replica(options(`${uniqueQueuePrefix()}:rl:`));
     await limits.hit('k', 1);

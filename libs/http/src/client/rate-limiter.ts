@@ -20,24 +20,35 @@ local ttl = redis.call('PTTL', KEYS[1])
 return {n, ttl}
 `;
 
+/** The hit script as a command of the client (`defineCommand`): sent as `EVALSHA`. */
+type WithHitCommand = Redis & {
+  rateLimitHit(key: string, windowMs: string): Promise<[number, number]>;
+};
+
 /**
  * Fixed-window counters in Redis: every replica shares one limit. A key's window starts with
  * its first request and lasts `windowSeconds` (as in `MemoryRateLimiter`), so a budget is never
- * cut short by a clock boundary.
+ * cut short by a clock boundary. The script is a defined command of the client: `EVALSHA` of
+ * its digest (ioredis sends `EVAL` once when the server does not know it yet, e.g. after a
+ * restart or `SCRIPT FLUSH`), not the script's text on every request.
  */
 export class RedisRateLimiter implements RateLimiter {
+  private readonly redis: WithHitCommand;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix = 'rl:',
-  ) {}
+  ) {
+    if (!('rateLimitHit' in redis))
+      redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis = redis as WithHitCommand;
+  }
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-    const [count, ttl] = (await this.redis.eval(
-      HIT_SCRIPT,
-      1,
+    const [count, ttl] = await this.redis.rateLimitHit(
       `${this.prefix}${key}:w${windowSeconds}`,
       String(windowSeconds * 1000),
-    )) as [number, number];
+    );
     return decide(count, limit, Math.max(1, Math.ceil(ttl / 1000)));
   }
 }
