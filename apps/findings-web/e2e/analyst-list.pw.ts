@@ -39,7 +39,9 @@ async function columnWidths(page: Page): Promise<number[]> {
 /** Every badge of `scope` shows its whole label: nothing cut, nothing outside its cell. */
 async function expectBadgesWhole(scope: Locator) {
   const badges = scope.locator('.badge, .mantine-Badge-root');
-  expect(await badges.count(), 'badges on screen').toBeGreaterThan(0);
+  // Waits for them: after a sort the grid is drawn again from the new answer, and an instant
+  // count could fall between the old rows and the new ones (seen once at load 7-11).
+  await expect(badges.first(), 'badges on screen').toBeVisible();
   const cut = await badges.evaluateAll((all) =>
     all
       .filter((badge) => {
