@@ -64,6 +64,7 @@ if [ "$#" -eq 0 ]; then
   bash tools/test/static-checks.sh || { kill "$prebuild" 2>/dev/null; fail "lint/typecheck failed"; }
   web_typechecked=true
   wait "$prebuild" || true
+  static_seconds=$SECONDS
 fi
 
 # Drops the databases this run's tests made (templates, and clones a test did not drop);
@@ -169,10 +170,12 @@ fi
 # (186 -> 216 s) and costlier (304 -> 364 s of CPU); a machine with more cores sets it higher.
 # Jest is never forced to exit: it must end by itself. A worker it has to kill left a handle open (server,
 # connection, timer, thread, child process): that fails the run like a failing test.
+jest_started=$SECONDS
 set +e
 npx jest -c jest.config.js --ci -w "${JEST_WORKERS:-2}" "${jest_args[@]}" 2>&1 | tee "$jest_log"
 status=${PIPESTATUS[0]}
 set -e
+jest_seconds=$((SECONDS - jest_started))
 drop_run_databases
 if [ "$TEST_BUNDLES" = 1 ]; then remove_bundles; rm -f "$part_times"; fi
 
@@ -211,12 +214,34 @@ add_web_line() {
     END { if (k > 0) printf "%d passed, %d failed, %d skipped\n", p, f, k; else printf "%d passed, %d failed\n", p, f }')"
   [ "$web_failed" -eq 0 ] || [ "$status" -ne 0 ] || status=1
 }
-if $run_findings_web; then
-  add_web_line findings-web "$(run_web_tests findings-web FINDINGS_WEB "${pw_args[@]}")"
+web_started=$SECONDS
+if $run_findings_web && $run_certificate_web && [ "${TEST_WEB_PARALLEL:-1}" = 1 ]; then
+  # Both UIs' browser tests at once (TEST_WEB_PARALLEL=0: one after the other). One suite keeps
+  # about half of one core busy (one browser and its services, mostly waiting for the page:
+  # findings-web 167 s of CPU in 290 s), so the two fit the 2 cores side by side; each has its
+  # own database, queues and rate-limit keys. The certificate UI's output follows the findings UI's.
+  cw_log="$(mktemp)"
+  cw_line="$(mktemp)"
+  run_web_tests certificate-web CERTIFICATE_WEB "${certificate_pw_args[@]}" >"$cw_line" 2>"$cw_log" &
+  cw_pid=$!
+  fw_line="$(run_web_tests findings-web FINDINGS_WEB "${pw_args[@]}")"
+  wait "$cw_pid" || true
+  cat "$cw_log" >&2
+  add_web_line findings-web "$fw_line"
+  add_web_line certificate-web "$(cat "$cw_line")"
+  rm -f "$cw_log" "$cw_line"
+else
+  if $run_findings_web; then
+    add_web_line findings-web "$(run_web_tests findings-web FINDINGS_WEB "${pw_args[@]}")"
+  fi
+  if $run_certificate_web; then
+    add_web_line certificate-web \
+      "$(run_web_tests certificate-web CERTIFICATE_WEB "${certificate_pw_args[@]}")"
+  fi
 fi
-if $run_certificate_web; then
-  add_web_line certificate-web \
-    "$(run_web_tests certificate-web CERTIFICATE_WEB "${certificate_pw_args[@]}")"
+if $run_web; then
+  echo "test.sh: phase times: set-up and static checks ${static_seconds:-0} s, Jest ${jest_seconds} s," \
+    "web UIs $((SECONDS - web_started)) s" >&2
 fi
 # The ten slowest files (Jest and Playwright); docs/testing.md, "Time budget".
 web_results=()
