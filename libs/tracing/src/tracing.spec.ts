@@ -69,7 +69,7 @@ describe('Tracing', () => {
       { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: 'vendor=1' },
       'req-1',
       'POST /things',
-      {},
+      () => ({}),
     );
     const carrier = context.with(server.context, () => activeTraceCarrier());
     server.span.end();
@@ -96,25 +96,30 @@ describe('Tracing', () => {
 
   it('continues B3, single header and multi header', () => {
     const { t } = tracing();
-    const single = t.startServerSpan({ b3: `${TRACE_ID}-${PARENT_ID}-1` }, 'r', 'GET /', {});
+    const single = t.startServerSpan(
+      { b3: `${TRACE_ID}-${PARENT_ID}-1` },
+      'r',
+      'GET /',
+      () => ({}),
+    );
     expect(single.span.spanContext().traceId).toBe(TRACE_ID);
     const multi = t.startServerSpan(
       { 'x-b3-traceid': TRACE_ID, 'x-b3-spanid': PARENT_ID, 'x-b3-sampled': '1' },
       'r',
       'GET /',
-      {},
+      () => ({}),
     );
     expect(multi.span.spanContext().traceId).toBe(TRACE_ID);
   });
 
   it('samples the share of traces started here; a continued trace follows its parent', async () => {
     const { t, exporter } = tracing(0);
-    t.startServerSpan({}, 'a', 'GET /a', {}).span.end();
+    t.startServerSpan({}, 'a', 'GET /a', () => ({})).span.end();
     t.startServerSpan(
       { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
       'b',
       'GET /b',
-      {},
+      () => ({}),
     ).span.end();
     await t.flush();
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET /b']);
@@ -128,6 +133,56 @@ describe('Tracing', () => {
     ).rejects.toThrow(TypeError);
     await t.flush();
     expect(exporter.getFinishedSpans()[0].status).toEqual({ code: 2, message: 'TypeError' });
+  });
+
+  it('without an exporter: a non-recording server span with the ids and flags the SDK would give', () => {
+    const quiet = (samplerRatio: number) =>
+      Tracing.start({
+        serviceName: 'svc',
+        serviceVersion: '1.0.0',
+        component: 'backend',
+        settings: { samplerRatio },
+      });
+    const never = () => {
+      throw new Error('attributes read without an exporter');
+    };
+    const t = quiet(0);
+    expect(t.exporting).toBe(false);
+    const continued = t.startServerSpan(
+      { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: 'vendor=1' },
+      'req-2',
+      'GET /things',
+      never,
+    );
+    expect(continued.span.isRecording()).toBe(false);
+    const ids = continued.span.spanContext();
+    expect(ids).toMatchObject({ traceId: TRACE_ID, traceFlags: 1 });
+    expect(ids.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(ids.spanId).not.toBe(PARENT_ID);
+    expect(context.with(continued.context, () => activeTraceCarrier())).toMatchObject({
+      traceparent: `00-${TRACE_ID}-${ids.spanId}-01`,
+      tracestate: 'vendor=1',
+      'x-request-id': 'req-2',
+    });
+    expect(context.with(continued.context, () => traceLogFields())).toEqual({
+      trace_id: TRACE_ID,
+      span_id: ids.spanId,
+    });
+    // an unsampled parent stays unsampled; a new trace follows the ratio (0 here, 1 below)
+    const unsampled = t.startServerSpan(
+      { traceparent: `00-${TRACE_ID}-${PARENT_ID}-00` },
+      'r',
+      'GET /',
+      never,
+    );
+    expect(unsampled.span.spanContext().traceFlags).toBe(0);
+    const dropped = t.startServerSpan({}, 'r', 'GET /', never).span.spanContext();
+    expect(dropped.traceFlags).toBe(0);
+    expect(trace.isSpanContextValid(dropped)).toBe(true);
+    const kept = quiet(1).startServerSpan({}, 'r', 'GET /', never).span.spanContext();
+    expect(kept.traceFlags).toBe(1);
+    expect(kept.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(kept.traceId).not.toBe(dropped.traceId);
   });
 
   it('puts no ids on lines outside a span', () => {

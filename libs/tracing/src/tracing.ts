@@ -4,10 +4,12 @@ import {
   context,
   propagation,
   ROOT_CONTEXT,
+  SamplingDecision,
   type Span,
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Tracer,
 } from '@opentelemetry/api';
 import {
@@ -21,6 +23,8 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
   ParentBasedSampler,
+  RandomIdGenerator,
+  type Sampler,
   type SpanExporter,
   type SpanProcessor,
   TraceIdRatioBasedSampler,
@@ -89,6 +93,8 @@ export class Tracing {
   readonly tracer: Tracer;
   readonly exporting: boolean;
   private readonly provider: NodeTracerProvider;
+  private readonly sampler: Sampler;
+  private readonly ids = new RandomIdGenerator();
 
   private constructor(options: TracingOptions) {
     setUpProcessWide();
@@ -100,15 +106,16 @@ export class Tracing {
         : undefined);
     const spanProcessors: SpanProcessor[] = exporter ? [new BatchSpanProcessor(exporter)] : [];
     this.exporting = exporter !== undefined;
+    this.sampler = new ParentBasedSampler({
+      root: new TraceIdRatioBasedSampler(settings.samplerRatio),
+    });
     this.provider = new NodeTracerProvider({
       resource: resourceFromAttributes({
         'service.name': options.serviceName,
         'service.version': options.serviceVersion,
         component: options.component,
       }),
-      sampler: new ParentBasedSampler({
-        root: new TraceIdRatioBasedSampler(settings.samplerRatio),
-      }),
+      sampler: this.sampler,
       spanProcessors,
     });
     this.tracer = this.provider.getTracer(options.serviceName, options.serviceVersion);
@@ -120,24 +127,51 @@ export class Tracing {
 
   /**
    * The server span of an HTTP request, continuing the trace its headers carry (`traceparent`,
-   * B3) with the request id in the context. The caller ends the span.
+   * B3) with the request id in the context. The caller ends the span. `attributes` are read
+   * only when spans are exported: without an exporter the span is a non-recording one with the
+   * same ids and sampled flag the SDK would give it (a new span id; the parent's trace id and
+   * trace state, or a new trace decided by the same sampler), so the trace still continues
+   * into jobs, outgoing calls and log lines, without the cost of a span nobody receives.
    */
   startServerSpan(
     headers: IncomingHttpHeaders,
     requestId: string,
     name: string,
-    attributes: Attributes,
+    attributes: () => Attributes,
   ): ServerSpan {
     const parent = withRequestId(
       propagation.extract(ROOT_CONTEXT, headers, headerGetter),
       requestId,
     );
-    const span = this.tracer.startSpan(
-      name,
-      { kind: SpanKind.SERVER, attributes: { ...attributes, 'request.id': requestId } },
-      parent,
-    );
+    const span = this.exporting
+      ? this.tracer.startSpan(
+          name,
+          { kind: SpanKind.SERVER, attributes: { ...attributes(), 'request.id': requestId } },
+          parent,
+        )
+      : this.unrecordedSpan(parent, name);
     return { span, context: trace.setSpan(parent, span) };
+  }
+
+  private unrecordedSpan(parent: Context, name: string): Span {
+    const continued = trace.getSpanContext(parent);
+    const valid = continued !== undefined && trace.isSpanContextValid(continued);
+    const traceId = valid ? continued.traceId : this.ids.generateTraceId();
+    const { decision, traceState } = this.sampler.shouldSample(
+      parent,
+      traceId,
+      name,
+      SpanKind.SERVER,
+      {},
+      [],
+    );
+    return trace.wrapSpanContext({
+      traceId,
+      spanId: this.ids.generateSpanId(),
+      traceFlags:
+        decision === SamplingDecision.RECORD_AND_SAMPLED ? TraceFlags.SAMPLED : TraceFlags.NONE,
+      traceState: traceState ?? (valid ? continued.traceState : undefined),
+    });
   }
 
   /**

@@ -30,11 +30,12 @@ export function installHttpTracing(fastify: FastifyInstance, tracing: Tracing): 
       request.headers,
       request.id,
       route ? `${request.method} ${route}` : request.method,
-      {
+      // Read only when spans are exported (the path's secret scrub is a regular expression).
+      () => ({
         'http.request.method': request.method,
         'url.path': pathOf(request.url),
         ...(route ? { 'http.route': route } : {}),
-      },
+      }),
     );
     request[TRACE] = { ...server, ended: false };
     context.with(server.context, done);
