@@ -16,16 +16,30 @@
  * and prints p50/p95/p99 per request kind (BENCH_REQUESTS each, default 200); then the count and
  * the groups of the selection (BENCH_OVERVIEW_REQUESTS each, default 20).
  * Env: BENCH_FINDINGS (default 1000000), BENCH_KEEP_DB=1 keeps the database,
- * BENCH_OVERVIEW_REQUESTS=0 skips the count and groups.
+ * BENCH_DB=<kept database> runs the requests on it without seeding again (bench-session.ts),
+ * BENCH_OVERVIEW_REQUESTS=0 skips the count and groups, BENCH_SQL_TEXTS=1 prints the
+ * statements each request kind sent, BENCH_EXPLAIN=1 the list statement's planning and
+ * execution time in PostgreSQL. The API runs in this process: `node --cpu-prof
+ * --cpu-prof-dir=DIR -r @swc-node/register tools/bench/query/query-bench.ts` profiles it.
+ * Each row's `sql/req` is the statements the API sent per request (pg clients counted), `cpu us`
+ * the process's CPU per request (API and the bench's client); BENCH_CPU_PROFILE=<dir> writes a
+ * CPU profile per request kind (bench-session.ts).
  */
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
 import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
-import { indexForSearch, QUERY_SEED_FINDINGS_SQL, searchCases } from './search-seed';
+import { searchCases } from './search-seed';
 import {
-  apiWrite,
+  explainList,
+  keptDatabase,
+  keptProducts,
+  profiled,
+  seedQueryBench,
+  sqlCounter,
+} from './bench-session';
+import {
   BENCH_ADMIN,
   benchProducts,
   type BenchApi,
@@ -40,6 +54,8 @@ const TOTAL = Number(process.env['BENCH_FINDINGS'] ?? 1_000_000);
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
 const OVERVIEW_REQUESTS = Number(process.env['BENCH_OVERVIEW_REQUESTS'] ?? 20);
 const PROJECTS = 2;
+/** BENCH_EXPLAIN=1: the data source the list statements are explained on after each kind. */
+let explainWith: DataSource | undefined;
 const PRODUCTS_PER_PROJECT = 5;
 
 async function call(
@@ -65,54 +81,46 @@ async function measure(
   for (let i = 0; i < Math.min(10, requests); i++) await call(api, paths(), token); // warm-up
   const times: number[] = [];
   let rows = 0;
-  for (let i = 0; i < requests; i++) {
-    const { ms, body } = await call(api, paths(), token);
-    times.push(ms);
-    const data = (body as { data: { items?: unknown[]; count?: number } }).data;
-    rows = data.items?.length ?? data.count ?? 0;
-  }
+  const statementsBefore = sqlCounter.count;
+  sqlCounter.texts.clear();
+  const cpuBefore = process.cpuUsage();
+  await profiled(label, async () => {
+    for (let i = 0; i < requests; i++) {
+      const { ms, body } = await call(api, paths(), token);
+      times.push(ms);
+      const data = (body as { data: { items?: unknown[]; count?: number } }).data;
+      rows = data.items?.length ?? data.count ?? 0;
+    }
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuPerRequest = Math.round((cpu.user + cpu.system) / requests).toString();
   times.sort((a, b) => a - b);
-  const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} |`;
+  const perRequest = ((sqlCounter.count - statementsBefore) / requests).toFixed(1);
+  const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} | ${perRequest.padStart(7)} | ${cpuPerRequest.padStart(7)} |`;
   console.log(line);
+  for (const [text, n] of sqlCounter.texts)
+    console.log(`    ${(n / requests).toFixed(1)} x ${text}`);
+  if (explainWith) console.log(`    ${await explainList(explainWith)}`);
   return line;
 }
 
 async function main(): Promise<void> {
-  const db = await scratchDatabase('bench_query');
+  const kept = keptDatabase();
+  const db = kept ?? (await scratchDatabase('bench_query'));
   const app = await createFindingsApp(loadFindingsConfig(findingsBenchVars(db), 'api'));
   try {
     const url = await listenOnLoopback(app);
     const token = await localLogin(url);
     const api: BenchApi = { url, token };
 
-    const { projectIds, products } = await benchProducts(api, PROJECTS, PRODUCTS_PER_PROJECT);
     const ds = app.get(DataSource);
-    const perProduct = Math.floor(TOTAL / products.length);
-    const loadStarted = performance.now();
-    for (const product of products)
-      await ds.query(QUERY_SEED_FINDINGS_SQL, [
-        product.id,
-        product.projectId,
-        perProduct,
-        product.id,
-      ]);
-    await ds.query('VACUUM ANALYZE findings');
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
-    console.log(
-      `loaded ${perProduct * products.length} findings into ${products.length} products in ${loadSeconds.toFixed(1)} s (${Math.round((perProduct * products.length) / loadSeconds)} rows/s, INSERT ... SELECT with all indexes)`,
-    );
-    await indexForSearch(ds);
-
+    if (process.env['BENCH_EXPLAIN'] === '1') explainWith = ds;
+    const { projectIds, products } = kept
+      ? await keptProducts(ds)
+      : await benchProducts(api, PROJECTS, PRODUCTS_PER_PROJECT);
     // A project member (analyst of project 0: half of the findings).
     const memberEmail = 'bench-member@example.test';
-    const user = await apiWrite(api, '/api/v1/admin/users', {
-      email: memberEmail,
-      password: BENCH_ADMIN.password,
-      is_admin: false,
-    });
-    await apiWrite(api, `/api/v1/projects/${projectIds[0]}/members/${String(user['id'])}`, {
-      role: 'analyst',
-    });
+    if (!kept) await seedQueryBench(api, ds, TOTAL, products, projectIds[0], memberEmail);
     const memberToken = await localLogin(url, memberEmail, BENCH_ADMIN.password);
 
     async function deepCursor(query: string): Promise<string> {
@@ -145,8 +153,10 @@ async function main(): Promise<void> {
       `baseline GET /api/v1/auth/me (auth, rate limit, no findings query): p50 ${percentile(me, 50).toFixed(1)} ms, p95 ${percentile(me, 95).toFixed(1)} ms`,
     );
     console.log(`\n${REQUESTS} sequential requests each, limit 50, through HTTP (ms):`);
-    console.log(`| ${'request'.padEnd(58)} | rows | p50    | p95    | p99    |`);
-    console.log(`|${'-'.repeat(60)}|------|--------|--------|--------|`);
+    console.log(
+      `| ${'request'.padEnd(58)} | rows | p50    | p95    | p99    | sql/req | cpu us  |`,
+    );
+    console.log(`|${'-'.repeat(60)}|------|--------|--------|--------|---------|---------|`);
     await measure(
       'severity=CRITICAL,HIGH & status=new,confirmed (admin)',
       () => '/api/v1/findings?severity=CRITICAL,HIGH&status=new,confirmed',
