@@ -7,8 +7,8 @@
  * The catalog's e-mail channel (tools/catalog/plugins/email-channel, built and signed by
  * tools/catalog/build-native.mjs) in a real plugin runner process; the findings worker in this
  * process (the e2e set-up, stack PostgreSQL + Redis) answers its `send-email` host call through
- * modules/mail (nodemailer pool, STARTTLS, certificate verified against a per-run test CA) to a
- * loopback SMTP server (test/support/smtp-stand-in.ts: smtp-server + mailparser, AUTH).
+ * modules/mail (the service's own pooled SMTP sender, PIPELINING, STARTTLS, certificate verified
+ * against a per-run test CA) to a loopback SMTP server (test/support/smtp-stand-in.ts: smtp-server + mailparser, AUTH).
  *
  * BENCH_MESSAGES (10 000) single-finding `new_findings` notifications are inserted sealed
  * (coalescing bypassed) for one project, with one pending delivery each and their `deliver`
@@ -108,7 +108,7 @@ timeStage(PluginRunnerClient.prototype, 'invoke', '  runner invoke (deliver)');
 timeStage(HostCallResponder.prototype, 'answer', '    host call answered by the service');
 timeStage(PluginMailSender.prototype, 'send', '      send-email (settings, mail_sends, SMTP)');
 timeStage(MailSendsRepository.prototype, 'begin', '        mail_sends begin (shared statement)');
-timeStage(SmtpTransports.prototype, 'send', '        SMTP send (pooled nodemailer)');
+timeStage(SmtpTransports.prototype, 'send', '        SMTP send (own pooled sender)');
 timeStage(MailSendsRepository.prototype, 'markSent', '        mail_sends sent (shared statement)');
 
 interface SmtpProcess {
