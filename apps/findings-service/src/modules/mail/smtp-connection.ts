@@ -191,6 +191,8 @@ export class SmtpConnection {
     plain.removeAllListeners('error');
     plain.removeAllListeners('close');
     plain.removeAllListeners('timeout');
+    // The TLS socket reports the session's errors from now on; the wrapped one must not throw.
+    plain.on('error', () => undefined);
     const secure = tlsConnect({
       socket: plain,
       host: this.options.address,
