@@ -28,6 +28,8 @@ const PARTS: Array<[part: string, test: (url: string, fn: string) => boolean]> =
   ['(idle)', (_u, fn) => fn === '(idle)'],
   ['(gc)', (_u, fn) => fn === '(garbage collector)'],
   ['(program)', (_u, fn) => fn === '(program)'],
+  // The inspector's native dispatch: Profiler.stop building the profile, not a request's work.
+  ['(profiler itself)', (u, fn) => fn === 'dispatch' && u === ''],
   ['bench client (undici, tools/bench)', (u) => /undici|tools\/bench\//.test(u)],
   ['findings list/query/search code', (u) => /modules\/findings\//.test(u)],
   ['findings app (access, http, auth, rate limit)', (u) => /apps\/findings-service\//.test(u)],
@@ -100,7 +102,7 @@ function summarize(file: string, requests: number): void {
     if (!node) return;
     const part = partOf.get(id) ?? 'other';
     parts.set(part, (parts.get(part) ?? 0) + dt);
-    if (part !== '(idle)') busy += dt;
+    if (part !== '(idle)' && part !== '(profiler itself)') busy += dt;
     const { functionName, url, lineNumber } = node.callFrame;
     const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + dt);
@@ -116,12 +118,12 @@ function summarize(file: string, requests: number): void {
   const us = (v: number): string => (v / requests).toFixed(0).padStart(7);
   console.log(`\n## ${file}: busy ${us(busy)} us per request (${requests} requests)`);
   for (const [part, v] of [...parts].sort((a, b) => b[1] - a[1]))
-    if (part !== '(idle)') console.log(`${us(v)}  ${part}`);
+    if (part !== '(idle)' && part !== '(profiler itself)') console.log(`${us(v)}  ${part}`);
   console.log('  inclusive (function name, any file):');
   for (const [fn, v] of [...steps].sort((a, b) => b[1] - a[1])) console.log(`${us(v)}    ${fn}`);
   console.log('  heaviest self:');
   for (const [fn, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
-    if (!fn.startsWith('(idle)')) console.log(`${us(v)}    ${fn}`);
+    if (!fn.startsWith('(idle)') && !fn.startsWith('dispatch :')) console.log(`${us(v)}    ${fn}`);
 }
 
 const [requestsArg, ...paths] = process.argv.slice(2);
