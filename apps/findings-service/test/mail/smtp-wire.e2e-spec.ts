@@ -139,17 +139,25 @@ describe('the own SMTP pool', () => {
 
   it('opens a new session when the server closed the idle one (421 timeout), and sends once', async () => {
     let sessions = 0;
+    let closed = 0;
     const server = await standIn('tls', {
       socketTimeout: 300,
       onConnect: (_session, callback) => {
         sessions += 1;
         callback();
       },
+      onClose: () => {
+        closed += 1;
+      },
     });
     const transports = sender(1);
     const target = { address: '127.0.0.1', port: server.port };
     await transports.send(account(server, 'tls'), target, message(200));
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Until the server has timed the idle session out (421) and closed it.
+    for (let waited = 0; closed === 0 && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(closed).toBe(1);
     await transports.send(account(server, 'tls'), target, message(201));
     expect(server.received.map((m) => m.parsed.text)).toEqual(['finding 200\n', 'finding 201\n']);
     expect(server.duplicates).toBe(0);
