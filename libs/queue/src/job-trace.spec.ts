@@ -15,7 +15,12 @@ describe('job trace carrier', () => {
       exporter: new InMemorySpanExporter(),
     });
     expect(withJobTrace({ reportId: 'r' })).toEqual({ reportId: 'r' });
-    const server = tracing.startServerSpan({ traceparent: TRACEPARENT }, 'req-1', 'POST /', {});
+    const server = tracing.startServerSpan(
+      { traceparent: TRACEPARENT },
+      'req-1',
+      'POST /',
+      () => ({}),
+    );
     const data = context.with(server.context, () => withJobTrace({ reportId: 'r' }));
     expect(data).toEqual({
       reportId: 'r',
