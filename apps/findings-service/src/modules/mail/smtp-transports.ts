@@ -3,19 +3,12 @@ import { createSecureContext, rootCertificates, type SecureContext } from 'node:
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import type { SmtpServer } from './mail-settings';
-import { composeMessage } from './smtp-message';
+import { type ComposedMessage, composeMessage } from './smtp-message';
 import { SmtpPool } from './smtp-pool';
 import type { SmtpTarget } from './smtp-target';
 
-/** One message as it goes on the wire. */
-export interface OutgoingMessage {
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  messageId: string;
-  headers: Record<string, string>;
-}
+/** One message as it goes on the wire (composed by smtp-message.ts). */
+export type OutgoingMessage = ComposedMessage;
 
 /** The mail server answered with a refusal or could not be reached. */
 export class SmtpSendFailed extends Error {
