@@ -42,6 +42,8 @@ import { SuppressionWorkerModule } from '../modules/suppression/suppression-work
 import { NotificationFeedService } from '../modules/notifications/notification-feed.service';
 import { NotificationReconciler } from '../modules/notifications/notification-reconciler.service';
 import { notificationTasks } from '../modules/notifications/notification.tasks';
+import { ingestionTasks } from '../modules/report-ingestion/ingestion.tasks';
+import { StrandedReports } from '../modules/report-ingestion/stranded-reports';
 import { LIFECYCLE_SCHEDULE, lifecycleTasks, type LifecycleSchedule } from './lifecycle.tasks';
 import { WorkerLifecycleService } from './worker-lifecycle.service';
 
@@ -103,6 +105,7 @@ export class WorkerModule {
             TicketsWorkerModule,
             SuppressionCoreModule,
             FindingSearchModule,
+            IngestionWorkerModule,
           ],
           inject: [
             StateExpiryService,
@@ -116,6 +119,7 @@ export class WorkerModule {
             TicketSyncFeed,
             SuppressionRunsRepository,
             FindingSearchIndexer,
+            StrandedReports,
           ],
           tasks: (
             expiry: StateExpiryService,
@@ -129,6 +133,7 @@ export class WorkerModule {
             ticketSync: TicketSyncFeed,
             suppressionRuns: SuppressionRunsRepository,
             searchIndexer: FindingSearchIndexer,
+            stranded: StrandedReports,
           ) => [
             ...lifecycleTasks(expiry, sla, {
               ...LIFECYCLE_SCHEDULE,
@@ -145,6 +150,7 @@ export class WorkerModule {
             ...ticketTasks(ticketPoller, ticketSync),
             ...suppressionTasks(suppressionRuns),
             ...findingSearchTasks(searchIndexer, options.searchIndexEveryMs),
+            ...ingestionTasks(stranded),
           ],
         }),
       ],

@@ -355,11 +355,19 @@ describe('Two API and two worker replicas of the findings service', () => {
         counts: expect.objectContaining({ results: RESULTS }),
       });
     }
-    const { rows: reports } = await db.query<{ status: string }>(
-      `SELECT status FROM reports WHERE product_id = ANY($1::uuid[])`,
-      [products.map((p) => p.id)],
+    // A report the killed API recorded without adding its job (its client, cut off, uploaded
+    // again) is given the job by the leader's `report-requeue` task once it is 30 s old
+    // (stranded-reports.ts): the follower leads now, so every report ends completed.
+    await waitFor(
+      async () => {
+        const { rows: reports } = await db.query<{ status: string }>(
+          `SELECT status FROM reports WHERE product_id = ANY($1::uuid[])`,
+          [products.map((p) => p.id)],
+        );
+        expect(reports.filter((r) => r.status !== 'completed')).toEqual([]);
+      },
+      { timeoutMs: 75_000, intervalMs: 500, what: 'every recorded report completed' },
     );
-    expect(reports.filter((r) => r.status !== 'completed')).toEqual([]);
     // Nothing twice: each result one finding, each finding created (and logged) once.
     const { rows: created } = await db.query<{ findings: number; logged: number; twice: number }>(
       `SELECT count(*)::int AS findings,

@@ -97,6 +97,24 @@ export class IngestionReportsRepository {
     };
   }
 
+  /**
+   * Pending reports older than `olderThanSeconds` that nobody cancelled, oldest first: the
+   * candidates of the stranded-report check (stranded-reports.ts).
+   */
+  async pendingOlderThan(
+    olderThanSeconds: number,
+    limit: number,
+  ): Promise<{ id: string; productId: string; projectId: string }[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, product_id, project_id FROM reports
+        WHERE status = 'pending' AND cancel_requested_at IS NULL
+          AND created_at < now() - make_interval(secs => $1)
+        ORDER BY created_at LIMIT $2`,
+      [olderThanSeconds, limit],
+    )) as { id: string; product_id: string; project_id: string }[];
+    return rows.map((r) => ({ id: r.id, productId: r.product_id, projectId: r.project_id }));
+  }
+
   async markStarted(reportId: string): Promise<void> {
     const started = markReportStartedSql(reportId);
     await this.dataSource.query(started.sql, started.values);

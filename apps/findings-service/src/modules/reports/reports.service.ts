@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { FINDINGS_CONFIG } from '../../app/config/config.tokens';
 import type { FindingsConfig } from '../../app/config/findings-config';
 import type { AccessContext } from '../../app/access/access-context';
-import { INGEST_JOB_RETENTION_SECONDS, INGEST_REPORT } from '../report-queue/ingest-report.job';
+import { INGEST_REPORT, ingestJobOptions } from '../report-queue/ingest-report.job';
 import { ReportQueue } from '../report-queue/report-queue.provider';
 import { ProductsService } from '../products/products.service';
 import { ProjectAccessService } from '../projects/project-access.service';
@@ -91,13 +91,7 @@ export class ReportsService {
         this.reportQueue.queue,
         INGEST_REPORT,
         { reportId: id, productId: product.id, projectId: product.projectId },
-        {
-          jobId: id,
-          attempts: this.config.reports.ingestAttempts,
-          backoff: { type: 'exponential', delay: 2_000 },
-          removeOnComplete: { age: INGEST_JOB_RETENTION_SECONDS.completed },
-          removeOnFail: { age: INGEST_JOB_RETENTION_SECONDS.failed },
-        },
+        ingestJobOptions(id, this.config.reports.ingestAttempts),
       );
     } catch (error) {
       if (recorded) await this.reports.delete(id);
