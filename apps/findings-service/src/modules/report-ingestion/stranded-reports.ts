@@ -19,6 +19,10 @@ const BATCH = 500;
  * than STRANDED_REPORT_SECONDS whose job is not in the queue gets it again, with the upload's
  * options and job id (the report id), so a job that exists — waiting, running, delayed or
  * failed — is never doubled, and a report is still ingested once.
+ *
+ * Cost: one job lookup per candidate, at most BATCH (500) per pass. A backlog of queued uploads
+ * older than the threshold is the common case (each still has its job); a pipelined existence
+ * check would need BullMQ's raw client, which this BullMQ version keeps inside its backend.
  */
 @Injectable()
 export class StrandedReports {
