@@ -52,6 +52,19 @@ fi
 bash tools/stack/stack.sh up || fail "the local stack (tools/stack/stack.sh up) did not start"
 eval "$(bash tools/stack/stack.sh env)"
 
+# The machine's busy and idle CPU ticks so far (/proc/stat; nothing elsewhere): each phase's
+# line says how busy the cores were, so a phase that waits shows apart from one that computes.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6; exit }' /proc/stat 2>/dev/null || true; }
+busy_since() {
+  local now
+  now="$(cpu_ticks)"
+  [ -n "$1" ] && [ -n "$now" ] || return 0
+  awk -v a="$1" -v b="$now" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); busy = y[1] - x[1]; all = busy + y[2] - x[2]
+    if (all > 0) printf " (cores %d %% busy)", 100 * busy / all }'
+}
+static_ticks="$(cpu_ticks)"
+static_busy=""
 web_typechecked=false
 if [ "$#" -eq 0 ]; then
   # Lint and type-check of every project (the benchmarks are not in `npm test`, but they must
@@ -65,6 +78,7 @@ if [ "$#" -eq 0 ]; then
   web_typechecked=true
   wait "$prebuild" || true
   static_seconds=$SECONDS
+  static_busy="$(busy_since "$static_ticks")"
 fi
 
 # Drops the databases this run's tests made (templates, and clones a test did not drop);
@@ -153,7 +167,9 @@ summary="$(mktemp)"
 jest_log="$(mktemp)"
 leaks="$(mktemp)"
 file_times="$(mktemp)"
+file_cpu="$(mktemp)"
 export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks" TEST_FILE_TIMES="$file_times"
+export TEST_FILE_CPU="$file_cpu"
 # A full run runs the e2e files in bundles that load each service's modules once for several
 # files (tools/test/bundles.js: ~half the CPU of the files bundled); a named file runs alone.
 # The bundles are generated in <project>/test/__bundles__/ and removed after Jest.
@@ -171,11 +187,14 @@ fi
 # Jest is never forced to exit: it must end by itself. A worker it has to kill left a handle open (server,
 # connection, timer, thread, child process): that fails the run like a failing test.
 jest_started=$SECONDS
+jest_ticks="$(cpu_ticks)"
 set +e
 npx jest -c jest.config.js --ci -w "${JEST_WORKERS:-2}" "${jest_args[@]}" 2>&1 | tee "$jest_log"
 status=${PIPESTATUS[0]}
 set -e
 jest_seconds=$((SECONDS - jest_started))
+jest_busy="$(busy_since "$jest_ticks")"
+rm -f "$file_cpu"
 drop_run_databases
 if [ "$TEST_BUNDLES" = 1 ]; then remove_bundles; rm -f "$part_times"; fi
 
@@ -215,6 +234,7 @@ add_web_line() {
   [ "$web_failed" -eq 0 ] || [ "$status" -ne 0 ] || status=1
 }
 web_started=$SECONDS
+web_ticks="$(cpu_ticks)"
 if $run_findings_web && $run_certificate_web && [ "${TEST_WEB_PARALLEL:-1}" = 1 ]; then
   # Both UIs' browser tests at once (TEST_WEB_PARALLEL=0: one after the other). One suite keeps
   # about half of one core busy (one browser and its services, mostly waiting for the page:
@@ -240,8 +260,8 @@ else
   fi
 fi
 if $run_web; then
-  echo "test.sh: phase times: set-up and static checks ${static_seconds:-0} s, Jest ${jest_seconds} s," \
-    "web UIs $((SECONDS - web_started)) s" >&2
+  echo "test.sh: phase times: set-up and static checks ${static_seconds:-0} s${static_busy}," \
+    "Jest ${jest_seconds} s${jest_busy}, web UIs $((SECONDS - web_started)) s$(busy_since "$web_ticks")" >&2
 fi
 # The ten slowest files (Jest and Playwright); docs/testing.md, "Time budget".
 web_results=()

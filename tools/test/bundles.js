@@ -104,15 +104,18 @@ function bundleSource(files) {
 'use strict';
 const root = ${JSON.stringify(ROOT)};
 const times = [];
+const { cpuSeconds } = require(root + '/tools/test/cpu-time.js');
 function part(file) {
   describe(file, () => {
     let started = 0;
+    let cpu = 0;
     beforeAll(() => {
       started = Date.now();
+      cpu = cpuSeconds();
     });
     require(root + '/' + file);
     afterAll(() => {
-      times.push([file, (Date.now() - started) / 1000]);
+      times.push([file, (Date.now() - started) / 1000, cpuSeconds() - cpu]);
     });
   });
 }

@@ -3,9 +3,12 @@
 // the Jest worker from exiting (Jest then kills it and cannot say which file was to blame).
 // The audit waits for such handles to go away; those that stay are named with the file in
 // $TEST_LEAK_REPORT (tools/test.sh fails the run on any) and stopped, so the worker can exit.
+// With $TEST_FILE_CPU set, the CPU seconds the file cost its worker and the processes it started
+// go there as a JSON line (tools/test/summary-reporter.js puts them beside the file's seconds).
 const { TestEnvironment } = require('jest-environment-node');
 const { appendFileSync } = require('node:fs');
 const { relative } = require('node:path');
+const { cpuSeconds } = require('./cpu-time');
 
 const GRACE_MS = 3_000;
 
@@ -67,6 +70,7 @@ class LeakAuditEnvironment extends TestEnvironment {
   }
 
   async setup() {
+    this.cpuAtStart = cpuSeconds();
     await super.setup();
     this.socketsBefore = new Set(clientSockets());
     this.timersBefore = activeTimers();
@@ -82,6 +86,14 @@ class LeakAuditEnvironment extends TestEnvironment {
     }
     if (left.length > 0) this.report(left);
     await this.auditClientHandles(deadline);
+    this.recordCpu();
+  }
+
+  recordCpu() {
+    const out = process.env.TEST_FILE_CPU;
+    if (!out || this.cpuAtStart === undefined) return;
+    const cpu = Math.round((cpuSeconds() - this.cpuAtStart) * 100) / 100;
+    appendFileSync(out, `${JSON.stringify({ file: this.testPath, cpu })}\n`);
   }
 
   async auditClientHandles(deadline) {

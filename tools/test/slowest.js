@@ -3,6 +3,9 @@
 // Jest files by their seconds from start to end (a file run in a bundle from its first hook to
 // its last, tools/test/bundles.js); Playwright files by the sum of their tests' durations (one
 // browser worker runs them one after another). docs/testing.md says what a file may take.
+// Jest files also show the CPU seconds they cost their worker and the processes they started;
+// then a line sums both over every Jest file, and the ten files that wait the most (seconds not
+// spent on their own CPU: timers, PostgreSQL, Redis, other processes, a busy machine) are named.
 'use strict';
 
 const fs = require('node:fs');
@@ -17,8 +20,8 @@ function jestTimes(file) {
     .filter((line) => line.trim())
     .flatMap((line) => {
       try {
-        const { file: name, seconds } = JSON.parse(line);
-        return [{ name, seconds, runner: 'jest' }];
+        const { file: name, seconds, cpu } = JSON.parse(line);
+        return [{ name, seconds, cpu, runner: 'jest' }];
       } catch {
         return [];
       }
@@ -61,15 +64,30 @@ function main(args) {
   for (let i = 0; i + 1 < rest.length; i += 2) all.push(...playwrightTimes(rest[i], rest[i + 1]));
   if (all.length === 0) return;
   all.sort((a, b) => b.seconds - a.seconds);
-  const lines = all
-    .slice(0, COUNT)
-    .map(
-      (t) =>
-        `  ${t.seconds.toFixed(1).padStart(7)} s  ${t.name}${t.runner === 'playwright' ? '  (Playwright)' : ''}`,
-    );
+  const lines = all.slice(0, COUNT).map((t) => `  ${fileLine(t)}`);
   process.stderr.write(
-    `test.sh: the ${COUNT} slowest test files of this run:\n${lines.join('\n')}\n`,
+    `test.sh: the ${COUNT} slowest test files of this run (wall, CPU):\n${lines.join('\n')}\n`,
   );
+  const measured = all.filter((t) => t.runner === 'jest' && typeof t.cpu === 'number');
+  if (measured.length === 0) return;
+  const wall = measured.reduce((sum, t) => sum + t.seconds, 0);
+  const cpu = measured.reduce((sum, t) => sum + t.cpu, 0);
+  const waiting = [...measured]
+    .sort((a, b) => b.seconds - b.cpu - (a.seconds - a.cpu))
+    .slice(0, COUNT)
+    .map((t) => `  ${(t.seconds - t.cpu).toFixed(1).padStart(7)} s waiting  ${fileLine(t)}`);
+  process.stderr.write(
+    `test.sh: ${measured.length} Jest files: ${wall.toFixed(0)} s of file time, ` +
+      `${cpu.toFixed(0)} s of CPU in their workers and the processes they started ` +
+      `(${((100 * cpu) / wall).toFixed(0)} %); the ${COUNT} that wait the most:\n` +
+      `${waiting.join('\n')}\n`,
+  );
+}
+
+function fileLine(t) {
+  const cpu = typeof t.cpu === 'number' ? `${t.cpu.toFixed(1).padStart(6)} s CPU  ` : '';
+  const kind = t.runner === 'playwright' ? '  (Playwright)' : '';
+  return `${t.seconds.toFixed(1).padStart(7)} s  ${cpu}${t.name}${kind}`;
 }
 
 main(process.argv.slice(2));

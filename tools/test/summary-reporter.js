@@ -9,7 +9,9 @@
 // prints the ten slowest files at the end of `npm test`). A bundle of e2e files
 // (tools/test/bundles.js) is listed by the files it ran, each with the seconds from its first
 // hook to its last (TEST_PART_TIMES, written by the bundle); the files of a bundle that failed
-// before they ran are left out.
+// before they ran are left out. Each line also carries the CPU seconds the file cost its Jest
+// worker and the processes it started (`cpu`: TEST_FILE_CPU, written by the test environment,
+// or the bundle's part times), so slowest.js can tell waiting files from working ones.
 'use strict';
 
 const fs = require('node:fs');
@@ -37,10 +39,14 @@ class SummaryReporter {
     const times = fileTimes(results);
     if (process.env.TEST_DURATIONS_FILE) writeDurations(process.env.TEST_DURATIONS_FILE, times);
     if (process.env.TEST_FILE_TIMES) {
+      const cpu = fileCpu();
       fs.writeFileSync(
         process.env.TEST_FILE_TIMES,
         Object.entries(times)
-          .map(([file, seconds]) => `${JSON.stringify({ file, seconds, runner: 'jest' })}\n`)
+          .map(
+            ([file, seconds]) =>
+              `${JSON.stringify({ file, seconds, cpu: cpu.get(file), runner: 'jest' })}\n`,
+          )
           .join(''),
       );
     }
@@ -54,21 +60,37 @@ class SummaryReporter {
   }
 }
 
+/** The JSON lines of a file the test processes append to (none when unset or missing). */
+function jsonLines(file) {
+  if (!file || !fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      if (!line.trim()) return [];
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return []; // a line cut short by a killed worker
+      }
+    });
+}
+
 /** The seconds bundles recorded for each of their files (file -> seconds). */
 function partTimes() {
-  const times = new Map();
-  const file = process.env.TEST_PART_TIMES;
-  if (!file || !fs.existsSync(file)) return times;
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const [part, seconds] = JSON.parse(line);
-      times.set(part, seconds);
-    } catch {
-      // a line cut short by a killed worker
-    }
+  return new Map(jsonLines(process.env.TEST_PART_TIMES).map(([part, seconds]) => [part, seconds]));
+}
+
+/** CPU seconds per test file (file -> seconds), a bundle's files from its part times. */
+function fileCpu() {
+  const cpu = new Map();
+  for (const { file, cpu: seconds } of jsonLines(process.env.TEST_FILE_CPU)) {
+    cpu.set(file, seconds);
   }
-  return times;
+  for (const [part, , seconds] of jsonLines(process.env.TEST_PART_TIMES)) {
+    if (typeof seconds === 'number') cpu.set(part, Math.round(seconds * 100) / 100);
+  }
+  return cpu;
 }
 
 /** Seconds per test file, relative to the repository; a bundle as the files it ran. */
