@@ -83,8 +83,9 @@ export async function keptProducts(
 
 /**
  * Counts the statements every pg client of this process sends (TypeORM's pool included):
- * the API runs in the bench's process, so the count per request is what one request costs in
- * SQL round trips (the bench's own seeding is not measured through it).
+ * in the process that runs the API (the bench's in-process mode, or server-process.ts), the
+ * count per request is what one request costs in SQL round trips (the bench's own seeding is
+ * not measured through it: it is taken before the requests).
  */
 export const sqlCounter = ((): {
   count: number;
@@ -110,12 +111,33 @@ export const sqlCounter = ((): {
   return counter;
 })();
 
+/** The statements counted since the last take (what the server process reports, too). */
+export interface SqlCounts {
+  count: number;
+  texts: [string, number][];
+  lastList?: { text: string; values: unknown[] };
+}
+
+/** Reads and resets the counter's statements since the previous take. */
+export function takeSqlCounts(counter: typeof sqlCounter): SqlCounts {
+  const taken: SqlCounts = {
+    count: counter.count,
+    texts: [...counter.texts],
+    lastList: counter.lastList,
+  };
+  counter.count = 0;
+  counter.texts.clear();
+  return taken;
+}
+
 /**
  * The last list statement's planning and execution time in PostgreSQL (`EXPLAIN ANALYZE`,
  * median of 5): what one request's statement costs the database, apart from HTTP.
  */
-export async function explainList(ds: DataSource): Promise<string> {
-  const last = sqlCounter.lastList;
+export async function explainList(
+  ds: DataSource,
+  last: SqlCounts['lastList'] = sqlCounter.lastList,
+): Promise<string> {
   if (!last) return 'no list statement';
   const planning: number[] = [];
   const execution: number[] = [];
@@ -131,8 +153,10 @@ export async function explainList(ds: DataSource): Promise<string> {
 }
 
 /**
- * BENCH_CPU_PROFILE=<dir>: a V8 CPU profile of each request kind's measured requests (the
- * API and the bench's HTTP client share the process; `profile-summary.ts` splits the parts),
+ * BENCH_CPU_PROFILE=<dir>: a V8 CPU profile of each request kind's measured requests of this
+ * process (in-process mode: the API and the bench's HTTP client, which `profile-summary.ts`
+ * splits; with the API in its own process only the client — profile the server with
+ * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"),
  * written as `<dir>/<nn>-<label>.cpuprofile`. Without it, `run` just runs.
  */
 export async function profiled<T>(label: string, run: () => Promise<T>): Promise<T> {

@@ -19,32 +19,26 @@
  * BENCH_DB=<kept database> runs the requests on it without seeding again (bench-session.ts),
  * BENCH_OVERVIEW_REQUESTS=0 skips the count and groups, BENCH_SQL_TEXTS=1 prints the
  * statements each request kind sent, BENCH_EXPLAIN=1 the list statement's planning and
- * execution time in PostgreSQL. The API runs in this process: `node --cpu-prof
- * --cpu-prof-dir=DIR -r @swc-node/register tools/bench/query/query-bench.ts` profiles it.
- * Each row's `sql/req` is the statements the API sent per request (pg clients counted), `cpu us`
- * the process's CPU per request (API and the bench's client); BENCH_CPU_PROFILE=<dir> writes a
- * CPU profile per request kind (bench-session.ts).
+ * execution time in PostgreSQL. The API runs in a process of its own (api-under-test.ts:
+ * the service's bootstrap, APP_ENV=production, access log at info to BENCH_SERVER_LOG or
+ * /dev/null, node flags from BENCH_SERVER_NODE_ARGS — `--cpu-prof --cpu-prof-dir=DIR` profiles
+ * it); BENCH_API_IN_PROCESS=1 runs it in this process beside the client, as before. The mode
+ * is printed. Each row's `sql/req` is the statements the API sent per request (pg clients
+ * counted in the API's process), `cpu us` the API process's CPU per request (in-process: API
+ * and the bench's client together); BENCH_CPU_PROFILE=<dir> writes a CPU profile of this
+ * process per request kind (bench-session.ts).
  */
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { DataSource } from 'typeorm';
-import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
-import { loadFindingsConfig } from '../../../apps/findings-service/src/app/config/findings-config';
+import type { DataSource } from 'typeorm';
 import { searchCases } from './search-seed';
-import {
-  explainList,
-  keptDatabase,
-  keptProducts,
-  profiled,
-  seedQueryBench,
-  sqlCounter,
-} from './bench-session';
+import { startApi, type ApiUnderTest } from './api-under-test';
+import { explainList, keptDatabase, keptProducts, profiled, seedQueryBench } from './bench-session';
 import {
   BENCH_ADMIN,
   benchProducts,
   type BenchApi,
-  findingsBenchVars,
-  listenOnLoopback,
   localLogin,
   percentile,
   scratchDatabase,
@@ -56,6 +50,8 @@ const OVERVIEW_REQUESTS = Number(process.env['BENCH_OVERVIEW_REQUESTS'] ?? 20);
 const PROJECTS = 2;
 /** BENCH_EXPLAIN=1: the data source the list statements are explained on after each kind. */
 let explainWith: DataSource | undefined;
+/** The API being measured (its process's CPU and SQL statements). */
+let server: ApiUnderTest;
 const PRODUCTS_PER_PROJECT = 5;
 
 async function call(
@@ -81,9 +77,8 @@ async function measure(
   for (let i = 0; i < Math.min(10, requests); i++) await call(api, paths(), token); // warm-up
   const times: number[] = [];
   let rows = 0;
-  const statementsBefore = sqlCounter.count;
-  sqlCounter.texts.clear();
-  const cpuBefore = process.cpuUsage();
+  await server.takeSql(); // the warm-up's statements
+  const cpuBefore = server.cpuSeconds();
   await profiled(label, async () => {
     for (let i = 0; i < requests; i++) {
       const { ms, body } = await call(api, paths(), token);
@@ -92,28 +87,28 @@ async function measure(
       rows = data.items?.length ?? data.count ?? 0;
     }
   });
-  const cpu = process.cpuUsage(cpuBefore);
-  const cpuPerRequest = Math.round((cpu.user + cpu.system) / requests).toString();
+  const cpuPerRequest = Math.round(((server.cpuSeconds() - cpuBefore) * 1e6) / requests).toString();
+  const sql = await server.takeSql();
   times.sort((a, b) => a - b);
-  const perRequest = ((sqlCounter.count - statementsBefore) / requests).toFixed(1);
+  const perRequest = (sql.count / requests).toFixed(1);
   const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} | ${perRequest.padStart(7)} | ${cpuPerRequest.padStart(7)} |`;
   console.log(line);
-  for (const [text, n] of sqlCounter.texts)
-    console.log(`    ${(n / requests).toFixed(1)} x ${text}`);
-  if (explainWith) console.log(`    ${await explainList(explainWith)}`);
+  for (const [text, n] of sql.texts) console.log(`    ${(n / requests).toFixed(1)} x ${text}`);
+  if (explainWith) console.log(`    ${await explainList(explainWith, sql.lastList)}`);
   return line;
 }
 
 async function main(): Promise<void> {
   const kept = keptDatabase();
   const db = kept ?? (await scratchDatabase('bench_query'));
-  const app = await createFindingsApp(loadFindingsConfig(findingsBenchVars(db), 'api'));
+  server = await startApi(db);
+  console.log(`mode: ${server.mode}`);
   try {
-    const url = await listenOnLoopback(app);
+    const url = server.url;
     const token = await localLogin(url);
     const api: BenchApi = { url, token };
 
-    const ds = app.get(DataSource);
+    const ds = server.ds;
     if (process.env['BENCH_EXPLAIN'] === '1') explainWith = ds;
     const { projectIds, products } = kept
       ? await keptProducts(ds)
@@ -152,7 +147,12 @@ async function main(): Promise<void> {
     console.log(
       `baseline GET /api/v1/auth/me (auth, rate limit, no findings query): p50 ${percentile(me, 50).toFixed(1)} ms, p95 ${percentile(me, 95).toFixed(1)} ms`,
     );
-    console.log(`\n${REQUESTS} sequential requests each, limit 50, through HTTP (ms):`);
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n${REQUESTS} sequential requests each, limit 50, through HTTP (ms), load ${load}:`,
+    );
     console.log(
       `| ${'request'.padEnd(58)} | rows | p50    | p95    | p99    | sql/req | cpu us  |`,
     );
@@ -240,7 +240,12 @@ async function main(): Promise<void> {
       Math.min(OVERVIEW_REQUESTS, 5),
     );
   } finally {
-    await app.close();
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    await server.close();
     await db.drop();
   }
 }
