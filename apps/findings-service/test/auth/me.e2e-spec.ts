@@ -45,6 +45,27 @@ describe('Me - /api/v1/auth/me (GET)', () => {
     );
   });
 
+  it("reads the account on every request: every field as the admin's read shows it, and a disabled account stops at once", async () => {
+    const admin = await loginAdmin(t);
+    const user = await freshUser(t, admin);
+    const s = await login(t, user.email, user.password);
+    const asAdmin = (path: string) =>
+      request(t.url).get(path).set('Authorization', `Bearer ${admin.token}`);
+    const stored = (await asAdmin(`/api/v1/admin/users/${user.id}`).expect(200)).body.data;
+    expect(stored).toMatchObject({ display_name: expect.any(String), has_password: true });
+    expect((await me(`Bearer ${s.token}`).expect(200)).body.data.user).toEqual(stored);
+    await request(t.url)
+      .put(`/api/v1/admin/users/${user.id}/enabled`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ enabled: false })
+      .expect(200);
+    expect((await me(`Bearer ${s.token}`).expect(401)).body.code).toBe('invalid_token');
+    expect(
+      (await request(t.url).get('/api/v1/findings').set('Authorization', `Bearer ${s.token}`))
+        .status,
+    ).toBe(401);
+  });
+
   it('answers 401 without credentials', async () => {
     expect((await me().expect(401)).body.code).toBe('authentication_required');
   });

@@ -78,9 +78,8 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   /** The active user with this id, or null (deleted or deactivated). */
-  async findActive(id: string): Promise<UserEntity | null> {
-    const user = await this.users.findById(id);
-    return user?.isActive ? user : null;
+  findActive(id: string): Promise<UserEntity | null> {
+    return this.users.findActiveById(id);
   }
 
   /**
