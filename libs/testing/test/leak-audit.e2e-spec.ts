@@ -10,23 +10,34 @@ const ENVIRONMENT = join(WORKSPACE, 'tools/test/leak-audit-environment.js');
 /** Runs Jest on one planted spec file with the workspace's test environment. */
 async function runPlanted(
   spec: string,
-): Promise<{ report: string; stderr: string; elapsedMs: number }> {
+): Promise<{ report: string; stderr: string; elapsedMs: number; cpu: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'planted-leak-'));
   const report = join(dir, 'leaks.txt');
+  const cpu = join(dir, 'cpu.jsonl');
   writeFileSync(join(dir, 'planted.test.js'), spec);
   writeFileSync(
     join(dir, 'jest.config.js'),
     `module.exports = { testEnvironment: ${JSON.stringify(ENVIRONMENT)} };`,
   );
   writeFileSync(report, '');
+  writeFileSync(cpu, '');
   const started = Date.now();
   try {
     const { stderr } = await promisify(execFile)(
       process.execPath,
       [join(WORKSPACE, 'node_modules/jest/bin/jest.js'), '--ci', '--watchman=false'],
-      { cwd: dir, env: { ...process.env, TEST_LEAK_REPORT: report }, timeout: 60_000 },
+      {
+        cwd: dir,
+        env: { ...process.env, TEST_LEAK_REPORT: report, TEST_FILE_CPU: cpu },
+        timeout: 60_000,
+      },
     );
-    return { report: readFileSync(report, 'utf8'), stderr, elapsedMs: Date.now() - started };
+    return {
+      report: readFileSync(report, 'utf8'),
+      stderr,
+      elapsedMs: Date.now() - started,
+      cpu: readFileSync(cpu, 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -73,5 +84,31 @@ describe('the leak audit names the test file that leaves a process or server ope
       /test may hold the worker open: planted\.test\.js: socket to 127\.0\.0\.1:\d+/,
     );
     expect(report).toBe('');
+  }, 60_000);
+});
+
+describe('the environment records what a test file cost in CPU (tools/test/slowest.js)', () => {
+  it('counts the file’s own CPU and its finished child processes', async () => {
+    // 0.5 s of CPU in the worker and as much in a child process (however busy the machine is),
+    // and 1.5 s of waiting.
+    const { cpu } = await runPlanted(`
+      const { execFileSync } = require('node:child_process');
+      const burn =
+        "const t = process.cpuUsage(); let x = 0;" +
+        "for (let u = { user: 0, system: 0 }; u.user + u.system < 500000; u = process.cpuUsage(t))" +
+        "  for (let i = 0; i < 1e5; i++) x += i;";
+      test('works and waits', async () => {
+        new Function(burn)();
+        execFileSync(process.execPath, ['-e', burn]);
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }, 30_000);
+    `);
+    const [line, ...rest] = cpu.trim().split('\n');
+    expect(rest).toEqual([]);
+    const recorded = JSON.parse(line) as { file: string; cpu: number };
+    expect(recorded.file).toBe('planted.test.js');
+    // Both halves counted, the timer's 1.5 s not (slack for a loaded machine's scheduling).
+    expect(recorded.cpu).toBeGreaterThanOrEqual(1);
+    expect(recorded.cpu).toBeLessThan(2.4);
   }, 60_000);
 });
