@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { artifactDigest } from '@platform/plugin-sdk';
 import { waitFor } from '@platform/testing';
 import { PluginLoadError } from '../../src/plugin-host/plugin-host';
@@ -11,6 +14,8 @@ import {
   type TestComponent,
   type TestHost,
 } from './support/wasm-lab';
+
+const execFileAsync = promisify(execFile);
 
 // A load transpiles and compiles a 12 MB component (seconds; 5-15 s on the
 // shared 2-core one under parallel test files); a test with a load and a few calls needs more
@@ -275,5 +280,43 @@ describe('WebAssembly sandbox (tier 1)', () => {
         timeoutMs: 5_000,
       });
     });
+  });
+
+  it('starts a sandbox thread with none of the node options the runner was started with', async () => {
+    // A runner started as `node -r @swc-node/register --no-deprecation` (as in development and
+    // the benchmarks): its sandbox threads must not load the TypeScript compiler too (a 21 MB
+    // instead of a 4 MB heap per thread, which every GC of the thread has to mark). The bare
+    // glue answers the thread's own process.execArgv.
+    const script = `
+      const { SandboxThread } = require('./apps/plugin-runner/src/wasm/sandbox/sandbox-thread');
+      const glue = 'export function instantiate() { return { probe: { options() { return process.execArgv.join(" "); } } }; }';
+      const thread = new SandboxThread(
+        { glue, modules: [], memories: [], exports: [], compileMs: 0 },
+        { logLinesPerCall: 10, heapLimitMb: 64, eventInstanceIdleMs: 1000, spareInstances: 1 },
+      );
+      thread.ready
+        .then(() => thread.invoke(
+          { eventKey: 'e', exportName: 'probe', operation: 'options', args: [], deadlineMs: 10000, hostCallTimeoutMs: 1000 },
+          { call: async () => ({ tag: 'ok' }), log: () => undefined },
+        ))
+        .then(async (outcome) => { console.log(JSON.stringify([process.execArgv, outcome])); await thread.terminate(); });`;
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      ['-r', '@swc-node/register', '--no-deprecation', '-e', script],
+      {
+        cwd: join(__dirname, '../../../..'),
+        env: {
+          PATH: process.env.PATH ?? '',
+          SWC_NODE_PROJECT: join(__dirname, '../../../../tsconfig.base.json'),
+        },
+        timeout: 60_000,
+      },
+    );
+    const [runnerOptions, outcome] = JSON.parse(stdout.trim().split('\n').pop() ?? '') as [
+      string[],
+      unknown,
+    ];
+    expect(runnerOptions.slice(0, 3)).toEqual(['-r', '@swc-node/register', '--no-deprecation']);
+    expect(outcome).toEqual({ kind: 'ok', value: '', droppedLogs: 0 });
   });
 });
