@@ -3,7 +3,7 @@
 // JSON.parse of each page and its garbage stay out of the server's event loop and CPU;
 // BENCH_API_IN_PROCESS=1 boots it in the bench's process as before, for comparison.
 import { fork } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createFindingsApp } from '../../../apps/findings-service/src/api/create-app';
@@ -26,6 +26,8 @@ export interface ApiUnderTest {
   ds: DataSource;
   /** CPU seconds of the API's process (in-process: this process, API and client together). */
   cpuSeconds(): number;
+  /** The API process's peak resident memory (VmHWM), e.g. `212 MiB`. */
+  peakMemory(): string;
   /** The statements the API sent since the last call. */
   takeSql(): Promise<SqlCounts>;
   close(): Promise<void>;
@@ -43,6 +45,7 @@ async function inProcess(db: ScratchDatabase): Promise<ApiUnderTest> {
     url,
     ds: app.get(DataSource),
     cpuSeconds: ownCpuSeconds,
+    peakMemory: () => peakMemoryOf('self'),
     takeSql: () => Promise.resolve(takeSqlCounts(sqlCounter)),
     close: () => app.close(),
   };
@@ -85,6 +88,7 @@ async function ownProcess(db: ScratchDatabase): Promise<ApiUnderTest> {
     url: `http://127.0.0.1:${port}`,
     ds,
     cpuSeconds: () => threadsCpuSeconds(pid),
+    peakMemory: () => peakMemoryOf(String(pid)),
     takeSql: () =>
       new Promise<SqlCounts>((resolve) => {
         child.once('message', (m: SqlCounts) => resolve(m));
@@ -97,4 +101,9 @@ async function ownProcess(db: ScratchDatabase): Promise<ApiUnderTest> {
       await exited;
     },
   };
+}
+
+function peakMemoryOf(pid: string): string {
+  const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? `${Math.round(Number(kb) / 1024)} MiB` : '?';
 }

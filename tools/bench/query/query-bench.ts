@@ -240,6 +240,7 @@ async function main(): Promise<void> {
       Math.min(OVERVIEW_REQUESTS, 5),
     );
   } finally {
+    console.log(`API process peak RSS: ${server.peakMemory()}`);
     console.log(
       `load average at the end: ${loadavg()
         .map((l) => l.toFixed(2))
