@@ -124,10 +124,11 @@ export class SandboxThread {
       },
       transferList: [port2],
       env: {},
-      // Not the parent's node options: a runner started with `-r @swc-node/register` (tests,
-      // benchmarks, development) would load the TypeScript compiler into every sandbox thread —
-      // a 21 MB instead of a 4 MB heap, so every GC of the thread marks five times as much
-      // (measured: ~22 % more CPU per fresh-instance event). The thread script needs none.
+      // Not the parent's node options: a runner started with `-r @swc-node/register` (the
+      // benchmarks, development from sources) would load the TypeScript compiler into every
+      // sandbox thread — a 21 MB instead of a 4 MB heap that every GC of the thread marks
+      // (16-20 % more CPU per fresh-instance event with four threads busy; benchmarks.md
+      // #plugin-fresh-instance-tail). The thread script needs none.
       execArgv: [],
       stdout: false,
       stderr: false,
