@@ -29,7 +29,7 @@ import {
   statSync,
 } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { plainCopyReference } from './copy-reference';
@@ -176,8 +176,11 @@ function peakRssMiB(pid: number): number {
   return Math.round(kib / 1024);
 }
 
-/** CPU seconds (user + system) of a process, or of every `postgres` process when pid is 0. */
-function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds (user + system) of a process, or, when pid is 0, of every `postgres` process (of
+ * those serving `database` only, when given).
+ */
+function cpuSeconds(pid: number, database?: string): number {
   const ticks = (statPath: string): number => {
     try {
       const stat = readFileSync(statPath, 'utf8');
@@ -192,9 +195,12 @@ function cpuSeconds(pid: number): number {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') {
-        sum += ticks(`/proc/${entry}/stat`);
-      }
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      // `database`: only the backends (and autovacuum workers) of that database, by their
+      // process title ("postgres: USER DATABASE HOST(PORT) STATE").
+      const title = database ? readFileSync(`/proc/${entry}/cmdline`, 'utf8') : '';
+      if (database && !new RegExp(` ${database}(?![\\w])`).test(title)) continue;
+      sum += ticks(`/proc/${entry}/stat`);
     } catch {
       // exited meanwhile
     }
@@ -206,6 +212,8 @@ interface CpuSnapshot {
   worker: number;
   api: number;
   postgres: number;
+  /** The bench database's own backends: other work on the shared PostgreSQL left out. */
+  benchDb: number;
 }
 
 function cpuSnapshot(worker: ChildProcess, api: ChildProcess): CpuSnapshot {
@@ -213,6 +221,7 @@ function cpuSnapshot(worker: ChildProcess, api: ChildProcess): CpuSnapshot {
     worker: cpuSeconds(worker.pid ?? -1),
     api: cpuSeconds(api.pid ?? -1),
     postgres: cpuSeconds(0),
+    benchDb: cpuSeconds(0, 'bench_ingest'),
   };
 }
 
@@ -226,7 +235,9 @@ function print(
   const used = cpu
     ? `; CPU s worker ${(cpu.after.worker - cpu.before.worker).toFixed(1)}, ` +
       `API ${(cpu.after.api - cpu.before.api).toFixed(1)}, ` +
-      `postgres ${(cpu.after.postgres - cpu.before.postgres).toFixed(1)}`
+      `postgres ${(cpu.after.postgres - cpu.before.postgres).toFixed(1)} ` +
+      `(of it bench_ingest's backends ${(cpu.after.benchDb - cpu.before.benchDb).toFixed(1)}); ` +
+      `load ${loadavg()[0].toFixed(1)}`
     : '';
   console.log(
     `${label}: ${run.counts.results} results in ${(run.ms / 1000).toFixed(2)} s ` +

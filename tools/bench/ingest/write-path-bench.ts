@@ -10,10 +10,13 @@
  * fresh product (first ingest) and again with a second report (duplicates); prints rows/s of
  * each and the HOT share of the duplicate updates.
  * Env: BENCH_RESULTS (default 100000), BENCH_BATCH (default INGEST_BATCH_SIZE),
- * BENCH_UPSERT_ONLY=1 (the first ingest upserts like a re-ingest instead of the plain insert).
+ * BENCH_UPSERT_ONLY=1 (the first ingest upserts like a re-ingest instead of the plain insert),
+ * BENCH_SERIAL=1 (each batch starts after the previous one committed; by default batch N + 1
+ * stages its rows while N writes, as the worker does). Each line also gives the CPU seconds of
+ * the database's backends (every `postgres` process serving `bench_ingest`).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -29,6 +32,24 @@ import { writeSarif } from './sarif-file';
 
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 100_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? INGEST_BATCH_SIZE);
+
+/** CPU seconds (user + system) of the `postgres` processes serving database `bench_ingest`. */
+function backendCpuSeconds(): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      if (!/ bench_ingest(?![\w])/.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks / 100;
+}
 
 function databaseUrl(): string {
   const url = new URL(stackEnv()['STACK_PG_URL'] ?? '');
@@ -90,6 +111,9 @@ async function main(): Promise<void> {
           WHERE relname = 'findings'`,
       )) as { upd: number; hot: number }[];
       t = performance.now();
+      const cpu = backendCpuSeconds();
+      let previous: Promise<boolean> | undefined;
+      const writes: Promise<unknown>[] = [];
       for (let i = 0; i < batches.length; i += 1) {
         const b = batches[i];
         const meta = {
@@ -100,10 +124,18 @@ async function main(): Promise<void> {
           scannerVersion: null,
           revision: null,
         };
-        const out = await repo.writeBatch(target, meta, staged[i]);
-        if (out.kind !== 'written') throw new Error(`batch ${i}: ${out.kind}`);
+        const write = repo.writeBatch(target, meta, staged[i], undefined, previous).then((out) => {
+          if (out.kind !== 'written') throw new Error(`batch ${i}: ${out.kind}`);
+          return true;
+        });
+        writes.push(write);
+        if (process.env.BENCH_SERIAL === '1') await write;
+        else if (writes.length > 1) await writes[writes.length - 2];
+        previous = write;
       }
+      await Promise.all(writes);
       const ms = performance.now() - t;
+      const cpuUsed = backendCpuSeconds() - cpu;
       await new Promise((r) => setTimeout(r, 1_500)); // backends flush statistics at most once a second
       const [after] = (await ds.query(
         `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
@@ -112,7 +144,8 @@ async function main(): Promise<void> {
       const upd = after.upd - before.upd;
       console.log(
         `${label}: ${Math.round((RESULTS / ms) * 1000)} rows/s (${(ms / batches.length).toFixed(1)} ms/batch); ` +
-          `updates ${upd}, HOT ${upd ? Math.round(((after.hot - before.hot) / upd) * 100) : 0} %`,
+          `updates ${upd}, HOT ${upd ? Math.round(((after.hot - before.hot) / upd) * 100) : 0} %; ` +
+          `backends ${cpuUsed.toFixed(2)} CPU s (${process.env.BENCH_SERIAL === '1' ? 'serial' : 'pipelined'})`,
       );
     }
   } finally {

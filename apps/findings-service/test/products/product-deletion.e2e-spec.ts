@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { waitFor } from '@platform/testing';
+import { bufferReportSource, NormalizedFinding, readReport } from '@platform/report-parsing';
+import { stagedBatch } from '../../src/modules/findings/bulk-write/finding-row';
 import { FindingsBulkWriteRepository } from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
 import { lockProductForWrite } from '../../src/modules/findings/product-write-lock';
 import { ProductsRepository } from '../../src/modules/products/products.repository';
@@ -8,6 +10,7 @@ import { bearer, createProduct } from '../support/catalog';
 import { loginAdmin, Login } from '../support/sessions';
 import { startTestApp, TestApp } from '../support/test-app';
 import { freshProduct, seedReport } from '../support/findings-seed';
+import { syntheticSarif } from '../support/synthetic-sarif';
 
 /**
  * findings.product_id has no foreign key (its per-row check cost ~10 % of a first ingest):
@@ -120,10 +123,12 @@ describe('Deleting a product - its findings go with it', () => {
   it('an ingestion batch waits for a product deletion in progress, then writes nothing', async () => {
     const product = await freshProduct(t, admin);
     const report = await seedReport(t, product);
-    const line =
-      `01900000-0000-7000-8000-000000000001\t${'f'.repeat(64)}\tcode\tR1\t\\N\tt\td\tLOW\t\\N\t` +
-      `fail\tf\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\tsrc/a.c\t1\t1\t\\N\t\\N\t\\N\t{}\t{}\t\\N\t\\N\t` +
-      `\\N\ts\t\\N\t\\N\t{}\t{}\t\\N\n`;
+    // A valid staged row (the batch stages it before it waits for the product).
+    const findings: NormalizedFinding[] = [];
+    for await (const b of readReport(bufferReportSource(syntheticSarif(1)), 'sarif'))
+      findings.push(...b.findings);
+    const staged = stagedBatch(findings);
+    expect(staged.rows).toBe(1);
     // The deletion as ProductsRepository.delete runs it, held open before its last statement.
     const deleting = db.createQueryRunner();
     await deleting.connect();
@@ -149,7 +154,7 @@ describe('Deleting a product - its findings go with it', () => {
             scannerVersion: null,
             revision: null,
           },
-          { data: Buffer.from(line), rows: 1 },
+          staged,
         )
         .finally(() => {
           settled = true;

@@ -135,37 +135,51 @@ export class ReportIngestionService implements OnApplicationShutdown {
   }
 
   /**
-   * Writes each batch while the thread prepares the next ones; the last write completes before
-   * the run is released (a stale re-sighting may still need the thread).
+   * Writes each batch while the thread prepares the next ones, and starts batch N + 1's
+   * transaction (its COPY into the staging tables, on a second connection) while batch N's
+   * still runs; N + 1 takes its locks only once N has committed (FindingsBulkWriteRepository
+   * writeBatch, `after`), so the batches commit in order and the watermark stays exact. At most
+   * two writes are in flight, and every one has settled before this returns or throws (the
+   * last one may still need the thread for a stale re-sighting).
    */
   private async writeBatches(run: ParserRun, target: BatchTarget): Promise<BatchOutcome['kind']> {
     let inFlight: Promise<BatchOutcome> | undefined;
-    for await (const batch of run.batches()) {
-      if (inFlight) {
-        const previous = await inFlight;
-        if (previous.kind !== 'written') return previous.kind;
+    try {
+      for await (const batch of run.batches()) {
+        const previous = inFlight;
+        inFlight = this.findings.writeBatch(
+          target,
+          {
+            index: batch.index,
+            results: batch.results,
+            format: batch.format,
+            scanner: batch.scanner,
+            scannerVersion: batch.scannerVersion,
+            revision: batch.revision,
+            skipped: batch.skipped,
+            ignored: batch.ignored,
+          },
+          { data: batch.copy, rows: batch.rows, facts: batch.facts },
+          batch.resighted && {
+            staged: batch.resighted,
+            normalizeAfterAll: (ids) => run.resolve(batch.index, ids),
+          },
+          previous?.then(
+            (outcome) => outcome.kind === 'written',
+            () => false,
+          ),
+        );
+        // Settled later; avoid an unhandled rejection while the previous batch is awaited.
+        inFlight.catch(() => undefined);
+        if (previous) {
+          const outcome = await previous;
+          if (outcome.kind !== 'written') return outcome.kind;
+        }
       }
-      inFlight = this.findings.writeBatch(
-        target,
-        {
-          index: batch.index,
-          results: batch.results,
-          format: batch.format,
-          scanner: batch.scanner,
-          scannerVersion: batch.scannerVersion,
-          revision: batch.revision,
-          skipped: batch.skipped,
-          ignored: batch.ignored,
-        },
-        { data: batch.copy, rows: batch.rows, facts: batch.facts },
-        batch.resighted && {
-          staged: batch.resighted,
-          normalizeAfterAll: (ids) => run.resolve(batch.index, ids),
-        },
-      );
-      // Settled later; avoid an unhandled rejection while the next batch is awaited.
-      inFlight.catch(() => undefined);
+      return inFlight ? (await inFlight).kind : 'written';
+    } finally {
+      // A batch started after a failed or unwritten one ends without writing; wait for it.
+      if (inFlight) await inFlight.catch(() => undefined);
     }
-    return inFlight ? (await inFlight).kind : 'written';
   }
 }

@@ -1,5 +1,4 @@
 import type { PoolClient, QueryResult } from 'pg';
-import { PREPARE_STAGE } from './findings-bulk-write.sql';
 
 /** A batch's report row as its transaction locked it. */
 export interface LockedReport {
@@ -24,14 +23,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * product FOR KEY SHARE (lockProductForWrite; a product deletion waits for the batch, and a batch
  * after the deletion finds nothing), then the report FOR UPDATE, in that order as before; the
  * product's merged-findings probe (PRODUCT_HAS_MERGES, valid until the commit: a merge holds the
- * product FOR UPDATE); and, when the batch stages rows, PREPARE_STAGE. These were four round
- * trips per batch, each a wake-up of the backend and of this thread.
+ * product FOR UPDATE). These and the staging table's settings were four round trips per batch,
+ * each a wake-up of the backend and of this thread; the settings now go with the staging, which
+ * runs before the batch's turn (FindingsBulkWriteRepository.writeBatch).
  */
 export async function openBatch(
   client: PoolClient,
   productId: string,
   reportId: string,
-  stage: boolean,
 ): Promise<OpenedBatch | undefined> {
   if (!UUID.test(productId) || !UUID.test(reportId)) {
     throw new Error('ingestion batch: product or report id is not a uuid');
@@ -42,7 +41,6 @@ export async function openBatch(
        FROM reports WHERE id = '${reportId}' FOR UPDATE`,
     `SELECT EXISTS (SELECT 1 FROM findings
        WHERE product_id = '${productId}' AND merged_into_id IS NOT NULL) AS merged`,
-    ...(stage ? [PREPARE_STAGE] : []),
   ];
   const results = (await client.query(statements.join(';\n'))) as unknown as QueryResult[];
   if (results[0].rows.length === 0) return undefined;

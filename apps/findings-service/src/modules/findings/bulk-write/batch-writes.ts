@@ -45,13 +45,22 @@ async function copyInto(
   });
 }
 
+/** COPY of a batch's unchanged re-sightings into their staging table (see TOUCH). */
+export function stageResighted(manager: EntityManager, staged: StagedBatch): Promise<void> {
+  return copyInto(manager, RESIGHTED_STAGE, 'finding_id, content_digest', staged.data);
+}
+
+/** COPY of a batch's normalized rows into the staging table the upsert reads. */
+export function stage(manager: EntityManager, batch: StagedBatch): Promise<void> {
+  return copyInto(manager, STAGE, STAGED, batch.data);
+}
+
+/** The touch of the re-sightings staged by stageResighted. */
 export async function touch(
   manager: EntityManager,
   target: BatchTarget,
   meta: BatchMeta,
-  staged: StagedBatch,
 ): Promise<{ updated: number; renewed: number; missing: string[] }> {
-  await copyInto(manager, RESIGHTED_STAGE, 'finding_id, content_digest', staged.data);
   const rows = await preparedQuery<{ updated: number; renewed: number; missing: string[] }>(
     rawClient(manager),
     'findings_ingest_touch',
@@ -73,8 +82,10 @@ export async function upsert(
   target: BatchTarget,
   batch: StagedBatch,
   merged: boolean,
+  /** The rows are in the staging table already (stage). */
+  staged: boolean,
 ): Promise<BatchCounts> {
-  await copyInto(manager, STAGE, STAGED, batch.data);
+  if (!staged) await stage(manager, batch);
   if (merged) await redirectMergedIdentities(manager, target.productId, true);
   const { sla } = target;
   const slaDays = [sla.CRITICAL, sla.HIGH, sla.MEDIUM, sla.LOW, sla.INFO];

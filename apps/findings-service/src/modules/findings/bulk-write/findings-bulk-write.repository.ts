@@ -5,9 +5,9 @@ import { DataSource } from 'typeorm';
 import { to as copyTo } from 'pg-copy-streams';
 import { advanceReportSql } from '../../reports/report-writes.sql';
 import { openBatch, preparedQuery } from './batch-round-trips';
-import { rawClient, touch, upsert } from './batch-writes';
+import { rawClient, stage, stageResighted, touch, upsert } from './batch-writes';
 import { pgText, StagedBatch } from './finding-row';
-import { STAGE } from './findings-bulk-write.sql';
+import { PREPARE_STAGE, STAGE } from './findings-bulk-write.sql';
 
 import type {
   BatchCounts,
@@ -41,22 +41,33 @@ export type {
 export class FindingsBulkWriteRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /**
+   * Writes one batch. `after` (the previous batch's write, true when it wrote) lets the caller
+   * start this batch while that one still runs: the transaction stages its rows first (COPY
+   * into this connection's temporary tables, no lock taken), then waits for `after`, and only
+   * then locks the product and the report and checks the watermark; nothing outside the
+   * staging tables is written before that check. When `after` says the previous batch did not
+   * write, nothing is done ('skipped').
+   */
   writeBatch(
     target: BatchTarget,
     meta: BatchMeta,
     batch: StagedBatch,
     resighted?: ResightedBatch,
+    after?: Promise<boolean>,
   ): Promise<BatchOutcome> {
     return this.dataSource.transaction(async (manager) => {
+      const client = rawClient(manager);
+      const resightings = resighted?.staged.rows ?? 0;
+      if (batch.rows > 0 || resightings > 0) await client.query(PREPARE_STAGE);
+      if (resighted && resightings > 0) await stageResighted(manager, resighted.staged);
+      // Staged ahead unless re-sightings may have to be upserted first (through the same table).
+      const staged = batch.rows > 0 && resightings === 0;
+      if (staged) await stage(manager, batch);
+      if (after && !(await after.catch(() => false))) return { kind: 'skipped' };
       // Product first, then the report: a product deletion (product FOR UPDATE, then its
       // reports by cascade) can never wait on a batch that waits on it.
-      const resightings = resighted?.staged.rows ?? 0;
-      const opened = await openBatch(
-        rawClient(manager),
-        target.productId,
-        target.reportId,
-        batch.rows > 0 || resightings > 0,
-      );
+      const opened = await openBatch(client, target.productId, target.reportId);
       const state = opened?.report;
       if (!opened || !state || state.status !== 'pending') return { kind: 'skipped' };
       if (state.cancelled) return { kind: 'cancelled' };
@@ -64,17 +75,17 @@ export class FindingsBulkWriteRepository {
       const counts = { new: 0, updated: 0, renewed: 0 };
       const merged = opened.merged;
       if (resighted && resightings > 0) {
-        const touched = await touch(manager, target, meta, resighted.staged);
+        const touched = await touch(manager, target, meta);
         addCounts(counts, touched);
         if (touched.missing.length > 0) {
           // Changed since the memo was read: upserted like any other result (a statement of
           // its own: the batch may hold another result with the same identity).
           const rows = await resighted.normalizeAfterAll(touched.missing);
-          addCounts(counts, await upsert(manager, target, rows, merged));
+          addCounts(counts, await upsert(manager, target, rows, merged, false));
           await manager.query(`TRUNCATE ${STAGE}`);
         }
       }
-      if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch, merged));
+      if (batch.rows > 0) addCounts(counts, await upsert(manager, target, batch, merged, staged));
       const advance = advanceReportSql(target.reportId, {
         results: meta.results,
         new: counts.new,
