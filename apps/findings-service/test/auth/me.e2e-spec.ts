@@ -45,7 +45,7 @@ describe('Me - /api/v1/auth/me (GET)', () => {
     );
   });
 
-  it("reads the account on every request: every field as the admin's read shows it, and a disabled account stops at once", async () => {
+  it("reads the account and its memberships on every request: every field as the admin's read shows it, a new role at once, and a disabled account stops at once", async () => {
     const admin = await loginAdmin(t);
     const user = await freshUser(t, admin);
     const s = await login(t, user.email, user.password);
@@ -54,6 +54,28 @@ describe('Me - /api/v1/auth/me (GET)', () => {
     const stored = (await asAdmin(`/api/v1/admin/users/${user.id}`).expect(200)).body.data;
     expect(stored).toMatchObject({ display_name: expect.any(String), has_password: true });
     expect((await me(`Bearer ${s.token}`).expect(200)).body.data.user).toEqual(stored);
+    // The memberships, read on every request too: a role given shows at the next request.
+    const project = await request(t.url)
+      .post('/api/v1/projects')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ name: `me-${user.id}` })
+      .expect(201);
+    const projectId = (project.body as { data: { id: string } }).data.id;
+    await request(t.url)
+      .put(`/api/v1/projects/${projectId}/members/${user.id}`)
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ role: 'viewer' })
+      .expect((res) => expect([200, 201]).toContain(res.status));
+    const grants = (await me(`Bearer ${s.token}`).expect(200)).body.data.permissions;
+    expect(grants).toEqual(
+      ['read_findings', 'read_reports', 'list_products'].map((permission) => ({
+        permission,
+        level: 'project',
+        project_id: projectId,
+        product_id: null,
+        expires_at: null,
+      })),
+    );
     await request(t.url)
       .put(`/api/v1/admin/users/${user.id}/enabled`)
       .set('Authorization', `Bearer ${admin.token}`)
