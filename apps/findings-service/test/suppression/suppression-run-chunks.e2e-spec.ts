@@ -7,6 +7,7 @@ import {
   type RunProgress,
 } from '../../src/modules/suppression/suppression-run.runner';
 import { SuppressionRunsRepository } from '../../src/modules/suppression/suppression-runs.repository';
+import { SuppressionRulesRepository } from '../../src/modules/suppression/suppression-rules.repository';
 import { storedPredicate } from '../../src/modules/suppression/suppression-query';
 import { SUPPRESSION_RUN_MAX_CHUNK } from '../../src/modules/suppression/suppression-run.job';
 import { bearer } from '../support/catalog';
@@ -69,7 +70,7 @@ async function runToEnd(
   const jobId = `sup-${randomUUID()}`;
   expect(await runs.startRun(ruleId, jobId)).toBe(true);
   const reports: RunProgress[] = [];
-  const result = await new SuppressionRunRunner(runs).run(
+  const result = await new SuppressionRunRunner(runs, t.app.get(SuppressionRulesRepository)).run(
     {
       jobId,
       projectId: p.project_id,

@@ -230,6 +230,40 @@ describe('a run whose worker died', () => {
     expect(log[1]!['to_value']).toMatchObject({ job_id: dead, cause: 'job_gone' });
   });
 
+  it('a run ends together with its log entry: when the entry cannot be written, the run is failed, never completed without it', async () => {
+    const { p, rule } = await seeded(4);
+    // The completion entry of this rule fails to insert (as a crash or a lost connection
+    // between the run's end and its entry would leave it).
+    const trigger = `refuse_${rule.replace(/-/g, '_')}`;
+    await sql(
+      `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.rule_id = '${rule}' AND NEW.action = 'run_completed' THEN
+           RAISE EXCEPTION 'completion entry refused by the test';
+         END IF;
+         RETURN NEW;
+       END $$`,
+    );
+    await sql(
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON suppression_rule_actions
+         FOR EACH ROW EXECUTE FUNCTION ${trigger}()`,
+    );
+    try {
+      const res = await startRun(p, rule).expect(202);
+      const jobId = (res.body as { data: { last_run: { job_id: string } } }).data.last_run.job_id;
+      expect(await finished(p, rule, jobId)).toMatchObject({ state: 'failed' });
+      const log = await sql(
+        `SELECT action, to_value FROM suppression_rule_actions WHERE rule_id = $1 ORDER BY id`,
+        [rule],
+      );
+      expect(log.map((r) => r['action'])).toEqual(['created', 'run_started', 'run_failed']);
+      expect(log[2]!['to_value']).toMatchObject({ job_id: jobId, cause: 'error' });
+    } finally {
+      await sql(`DROP TRIGGER ${trigger} ON suppression_rule_actions`);
+      await sql(`DROP FUNCTION ${trigger}()`);
+    }
+  });
+
   it('a live job keeps the rule busy (409) until its heartbeat is stale', async () => {
     const { p, rule } = await seeded(4);
     const queue = s.t.app.get(SuppressionRunQueue).queue;

@@ -53,22 +53,7 @@ export class SuppressionRunProcessor implements OnApplicationBootstrap, OnApplic
   private async process(job: Job): Promise<RunResult> {
     const payload = SUPPRESSION_RUN.parse(job.data);
     try {
-      const result = await this.runner.run(payload, (p) => job.updateProgress({ ...p }));
-      await this.rules.transaction((manager) =>
-        this.rules.log(manager, {
-          ruleId: payload.ruleId,
-          projectId: payload.projectId,
-          actor: systemActor('suppression-run'),
-          action: result.state === 'completed' ? 'run_completed' : 'run_stopped',
-          to: {
-            job_id: payload.jobId,
-            total: result.total,
-            done: result.done,
-            matched: result.matched,
-          },
-        }),
-      );
-      return result;
+      return await this.runner.run(payload, (p) => job.updateProgress({ ...p }));
     } catch (error) {
       await this.rules.transaction(async (manager) => {
         await this.runs.finishRun(payload.ruleId, payload.jobId, 'failed', manager);

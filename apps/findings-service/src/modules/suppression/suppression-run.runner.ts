@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { systemActor } from '../action-log/finding-action';
 import { storedPredicate } from './suppression-query';
 import {
   SUPPRESSION_RUN_CHUNK,
@@ -6,6 +7,7 @@ import {
   SUPPRESSION_RUN_MAX_CHUNK,
   type SuppressionRunJob,
 } from './suppression-run.job';
+import { SuppressionRulesRepository } from './suppression-rules.repository';
 import { SuppressionRunsRepository } from './suppression-runs.repository';
 
 export interface RunProgress {
@@ -36,11 +38,16 @@ export function nextChunkSize(size: number, ms: number): number {
  * after the last committed id with the counts committed so far, so nothing is counted twice.
  * The run stops when the rule is deleted, disabled or changed meanwhile, or when another run
  * replaced it (the last chunk written stays: an edit that narrowed it released what no longer
- * matches).
+ * matches). The run's end and its `run_completed` / `run_stopped` entry commit together: the
+ * rule never reads as finished without the entry, and a failed entry leaves the run running
+ * for the caller to mark failed.
  */
 @Injectable()
 export class SuppressionRunRunner {
-  constructor(private readonly runs: SuppressionRunsRepository) {}
+  constructor(
+    private readonly runs: SuppressionRunsRepository,
+    private readonly rules: SuppressionRulesRepository,
+  ) {}
 
   async run(
     job: SuppressionRunJob,
@@ -51,7 +58,7 @@ export class SuppressionRunRunner {
     const resumed = await this.runs.resumeRun(job.ruleId, job.jobId, () =>
       this.runs.projectFindings(job.projectId),
     );
-    if (!resumed) return { state: 'stopped', total: 0, done: 0, matched: 0 };
+    if (!resumed) return this.end(job, { state: 'stopped', total: 0, done: 0, matched: 0 });
     const progress: RunProgress = {
       total: resumed.total,
       done: resumed.done,
@@ -72,10 +79,7 @@ export class SuppressionRunRunner {
         actor: job.actor,
         predicate,
       });
-      if (!chunk) {
-        await this.runs.finishRun(job.ruleId, job.jobId, 'stopped');
-        return { state: 'stopped', ...progress };
-      }
+      if (!chunk) return this.end(job, { state: 'stopped', ...progress });
       progress.done += chunk.walked;
       progress.matched += chunk.matched;
       await report(progress);
@@ -83,7 +87,21 @@ export class SuppressionRunRunner {
       after = chunk.lastId;
       size = nextSize(size, performance.now() - started);
     }
-    await this.runs.finishRun(job.ruleId, job.jobId, 'completed');
-    return { state: 'completed', ...progress };
+    return this.end(job, { state: 'completed', ...progress });
+  }
+
+  /** Ends the run (if it is still this job's) and logs how, in one transaction. */
+  private async end(job: SuppressionRunJob, result: RunResult): Promise<RunResult> {
+    await this.rules.transaction(async (manager) => {
+      await this.runs.finishRun(job.ruleId, job.jobId, result.state, manager);
+      await this.rules.log(manager, {
+        ruleId: job.ruleId,
+        projectId: job.projectId,
+        actor: systemActor('suppression-run'),
+        action: result.state === 'completed' ? 'run_completed' : 'run_stopped',
+        to: { job_id: job.jobId, total: result.total, done: result.done, matched: result.matched },
+      });
+    });
+    return result;
   }
 }
