@@ -19,6 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { SuppressionRulesRepository } from '../../../apps/findings-service/src/modules/suppression/suppression-rules.repository';
 import { SuppressionRunsRepository } from '../../../apps/findings-service/src/modules/suppression/suppression-runs.repository';
 import { SuppressionRunRunner } from '../../../apps/findings-service/src/modules/suppression/suppression-run.runner';
 import { SEED_FINDINGS_SQL } from '../support/seed-findings';
@@ -55,7 +56,10 @@ async function main(): Promise<void> {
     });
     const ruleId = String(rule['id']);
     const rules = api.app.get(SuppressionRunsRepository, { strict: false });
-    const runner = new SuppressionRunRunner(rules);
+    const runner = new SuppressionRunRunner(
+      rules,
+      api.app.get(SuppressionRulesRepository, { strict: false }),
+    );
     const release = () =>
       ds.query(
         `UPDATE findings SET suppression_rule_id = NULL, suppressed_at = NULL
