@@ -88,8 +88,10 @@ describe('Leader lock - replicas of one worker against one database (real Postgr
     const admin = new Client({ connectionString: db.url });
     await admin.connect();
     try {
+      // With a time-out, pg_terminate_backend waits until the backend has exited, so its
+      // advisory lock is gone (without one it only signals, and the next try can still fail).
       const killed = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_locks
+        `SELECT pg_terminate_backend(pid, 10000) FROM pg_locks
          WHERE locktype = 'advisory' AND granted AND database = (
            SELECT oid FROM pg_database WHERE datname = current_database())`,
       );

@@ -49,31 +49,66 @@ export class SwtpmDevice {
   static async start(): Promise<SwtpmDevice> {
     const dir = await mkdtemp(join(tmpdir(), 'swtpm-'));
     const ek = await createTpmStateWithEkCert(dir);
-    const port = await freePortPair();
-    const ctrl = port + 1; // the swtpm TCTI reaches the control channel on the next port
-    const child = spawn(
-      'swtpm',
-      [
-        'socket',
-        '--tpm2',
-        '--tpmstate',
-        `dir=${ek.stateDir}`,
-        '--server',
-        `type=tcp,port=${port},bindaddr=127.0.0.1`,
-        '--ctrl',
-        `type=tcp,port=${ctrl},bindaddr=127.0.0.1`,
-        '--flags',
-        'not-need-init,startup-clear',
-      ],
-      { stdio: 'ignore' },
-    );
-    const device = new SwtpmDevice(dir, ek, child, `swtpm:host=127.0.0.1,port=${port}`);
-    await device.waitReady();
-    await device.tpm('tpm2_createek', '-c', 'ek.ctx', '-G', 'rsa', '-u', 'ek.pub');
-    await device.createAk();
-    await device.tpm('tpm2_createprimary', '-C', 'o', '-g', 'sha256', '-G', 'ecc', '-c', 'srk.ctx');
-    await device.createKey();
+    const device = await SwtpmDevice.listen(dir, ek);
+    try {
+      await device.tpm('tpm2_createek', '-c', 'ek.ctx', '-G', 'rsa', '-u', 'ek.pub');
+      await device.createAk();
+      await device.tpm(
+        'tpm2_createprimary',
+        '-C',
+        'o',
+        '-g',
+        'sha256',
+        '-G',
+        'ecc',
+        '-c',
+        'srk.ctx',
+      );
+      await device.createKey();
+    } catch (error) {
+      await device.stop();
+      throw error;
+    }
     return device;
+  }
+
+  /**
+   * swtpm on two free consecutive ports, answering. The ports are free when picked but not
+   * held: another process (any outgoing connection takes an ephemeral port) can take one
+   * before swtpm binds it, and swtpm then exits. Such a start is retried on new ports.
+   */
+  private static async listen(dir: string, ek: SwtpmEkState): Promise<SwtpmDevice> {
+    let last: unknown;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const port = await freePortPair();
+      const ctrl = port + 1; // the swtpm TCTI reaches the control channel on the next port
+      const child = spawn(
+        'swtpm',
+        [
+          'socket',
+          '--tpm2',
+          '--tpmstate',
+          `dir=${ek.stateDir}`,
+          '--server',
+          `type=tcp,port=${port},bindaddr=127.0.0.1`,
+          '--ctrl',
+          `type=tcp,port=${ctrl},bindaddr=127.0.0.1`,
+          '--flags',
+          'not-need-init,startup-clear',
+        ],
+        { stdio: 'ignore' },
+      );
+      const device = new SwtpmDevice(dir, ek, child, `swtpm:host=127.0.0.1,port=${port}`);
+      try {
+        await device.waitReady();
+        return device;
+      } catch (error) {
+        last = error;
+        child.kill('SIGKILL');
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`swtpm did not start on four pairs of ports: ${String(last)}`);
   }
 
   async stop(): Promise<void> {
@@ -236,9 +271,13 @@ export class SwtpmDevice {
     return createPublicKey({ key: this.ek.ekCertDer, format: 'der', type: 'spki' });
   }
 
+  /** Until swtpm answers; fails at once when it exited (a port taken), or after ~20 s. */
   private async waitReady(): Promise<void> {
+    let exited = this.process.exitCode !== null || this.process.signalCode !== null;
+    this.process.once('exit', () => (exited = true));
     let last: unknown;
-    for (let attempt = 0; attempt < 100; attempt++) {
+    const deadline = Date.now() + 20_000;
+    while (!exited && Date.now() < deadline) {
       try {
         await this.tpm('tpm2_getcap', 'properties-fixed');
         return;
@@ -247,7 +286,7 @@ export class SwtpmDevice {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
-    throw new Error(`swtpm did not start: ${String(last)}`);
+    throw new Error(`swtpm did not start${exited ? ' (it exited)' : ''}: ${String(last)}`);
   }
 
   /** One tpm2-tools command in the device's directory; transient objects flushed first. */
