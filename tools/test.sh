@@ -166,7 +166,10 @@ run_web_tests() {
 summary="$(mktemp)"
 jest_log="$(mktemp)"
 leaks="$(mktemp)"
-file_times="$(mktemp)"
+# TEST_FILE_TIMES=<file> keeps every Jest file's seconds and CPU (JSON lines) after the run.
+keep_file_times=0
+[ -n "${TEST_FILE_TIMES:-}" ] && keep_file_times=1
+file_times="${TEST_FILE_TIMES:-$(mktemp)}"
 file_cpu="$(mktemp)"
 export TEST_SUMMARY_FILE="$summary" TEST_LEAK_REPORT="$leaks" TEST_FILE_TIMES="$file_times"
 export TEST_FILE_CPU="$file_cpu"
@@ -270,6 +273,6 @@ for app in findings-web certificate-web; do
   [ -f "$results" ] && web_results+=("$results" "$app")
 done
 node tools/test/slowest.js "$file_times" "${web_results[@]}" || true
-rm -f "$file_times"
+[ "$keep_file_times" = 1 ] || rm -f "$file_times"
 echo "$line"
 exit "$status"
