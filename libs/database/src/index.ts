@@ -9,3 +9,4 @@ export * from './leader-lock';
 export * from './leader-schedule';
 export * from './periodic-tasks.module';
 export * from './statement-batcher';
+export * from './prepared-query';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
+import { pgPool } from '@platform/database';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 export interface FindingCount {
   severity: string;
@@ -43,7 +42,7 @@ export class BusinessMetricsRepository {
 
   /** This process's pool: connections open, checked out (busy) and idle. */
   poolStats(): PoolStats {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const pool = pgPool(this.dataSource);
     const open = pool.totalCount;
     const idle = pool.idleCount;
     return { open, busy: open - idle, idle };

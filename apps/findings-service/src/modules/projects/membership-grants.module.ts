@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { MembershipGrantsRepository } from './membership-grants.repository';
 import { MembershipGrantsService } from './membership-grants.service';
-import { ProjectMemberEntity } from './project-member.entity';
 
 /** Imported by the auth module: membership grants of a signed-in user. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProjectMemberEntity])],
-  providers: [MembershipGrantsService],
+  providers: [MembershipGrantsRepository, MembershipGrantsService],
   exports: [MembershipGrantsService],
 })
 export class MembershipGrantsModule {}

@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
-import { Repository } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { PermissionGrant } from '../../app/access/permissions';
-import { ProjectMemberEntity } from './project-member.entity';
-import { ROLE_PERMISSIONS, type ProjectRole } from './project-roles';
-
-/** A user's memberships, read on every request of a non-admin user (never cached). */
-const MEMBERSHIPS_SQL = 'SELECT project_id, role FROM project_members WHERE user_id = $1';
+import { MembershipGrantsRepository } from './membership-grants.repository';
+import { ROLE_PERMISSIONS } from './project-roles';
 
 /**
  * Project-scoped permission grants a human user holds through project membership. The
@@ -17,27 +10,16 @@ const MEMBERSHIPS_SQL = 'SELECT project_id, role FROM project_members WHERE user
  */
 @Injectable()
 export class MembershipGrantsService {
-  constructor(
-    @InjectRepository(ProjectMemberEntity)
-    private readonly members: Repository<ProjectMemberEntity>,
-  ) {}
+  constructor(private readonly memberships: MembershipGrantsRepository) {}
 
-  /**
-   * One named prepared statement on the pool, as the account read (UsersRepository
-   * .findActiveById), instead of the entity `find` and its query building (issue 34).
-   */
+  /** Read on every request of a non-admin user (never cached: a changed role counts at once). */
   async grantsOf(userId: string): Promise<PermissionGrant[]> {
-    const pool = (this.members.manager.connection.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<{ project_id: string; role: ProjectRole }>({
-      name: 'findings-memberships-of-user',
-      text: MEMBERSHIPS_SQL,
-      values: [userId],
-    });
+    const rows = await this.memberships.membershipsOf(userId);
     return rows.flatMap((row) =>
       ROLE_PERMISSIONS[row.role].map((permission) => ({
         permission,
         level: 'project' as const,
-        projectId: row.project_id,
+        projectId: row.projectId,
         productId: null,
         expiresAt: null,
       })),

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
+import { preparedRead } from '@platform/database';
 import { Repository } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { UserEntity } from './user.entity';
 
 export interface NewUser {
@@ -41,13 +40,12 @@ export class UsersRepository {
    * CPU per request (docs/benchmarks.md, issue 34); same columns, same entity.
    */
   async findActiveById(id: string): Promise<UserEntity | null> {
-    const pool = (this.repo.manager.connection.driver as PostgresDriver).master as Pool;
-    const result = await pool.query<ActiveUserRow>({
-      name: 'findings-active-user-by-id',
-      text: ACTIVE_USER_SQL,
-      values: [id],
-    });
-    const row = result.rows[0];
+    const [row] = await preparedRead<ActiveUserRow>(
+      this.repo.manager.connection,
+      'findings-active-user-by-id',
+      ACTIVE_USER_SQL,
+      [id],
+    );
     if (!row) return null;
     return Object.assign(new UserEntity(), {
       id: row.id,
