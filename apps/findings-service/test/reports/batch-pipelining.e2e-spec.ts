@@ -1,14 +1,9 @@
 import { DataSource } from 'typeorm';
-import { bufferReportSource, NormalizedFinding, readReport } from '@platform/report-parsing';
-import { stagedBatch } from '../../src/modules/findings/bulk-write/finding-row';
-import {
-  BatchOutcome,
-  BatchTarget,
-  FindingsBulkWriteRepository,
-} from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { NormalizedFinding } from '@platform/report-parsing';
+import { BatchOutcome } from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { syntheticResults, writeBatch } from '../support/bulk-write-batches';
 import { freshProduct, type Product, seedReport } from '../support/findings-seed';
 import { loginAdmin, type Login } from '../support/sessions';
-import { syntheticSarif } from '../support/synthetic-sarif';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -26,13 +21,9 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await loginAdmin(t);
   db = t.app.get(DataSource);
-  results = [];
-  for await (const batch of readReport(bufferReportSource(syntheticSarif(20)), 'sarif'))
-    results.push(...batch.findings);
+  results = await syntheticResults(20);
 }, 60_000);
 afterAll(() => t?.close());
-
-const SLA = { CRITICAL: 7, HIGH: 14, MEDIUM: 30, LOW: 90, INFO: null };
 
 function write(
   product: Product,
@@ -41,28 +32,7 @@ function write(
   rows: NormalizedFinding[],
   after?: Promise<boolean>,
 ): Promise<BatchOutcome> {
-  const target: BatchTarget = {
-    reportId: report.id,
-    productId: product.id,
-    projectId: product.project_id,
-    seenAt: report.created_at,
-    sla: SLA,
-  };
-  const meta = {
-    index,
-    results: rows.length,
-    format: 'sarif',
-    scanner: 'SynthScanner',
-    scannerVersion: null,
-    revision: null,
-  };
-  return new FindingsBulkWriteRepository(db).writeBatch(
-    target,
-    meta,
-    stagedBatch(rows),
-    undefined,
-    after,
-  );
+  return writeBatch(db, product, report, index, rows, after);
 }
 
 async function findingCount(product: Product): Promise<number> {

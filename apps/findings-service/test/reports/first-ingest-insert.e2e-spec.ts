@@ -1,13 +1,9 @@
 import { DataSource } from 'typeorm';
-import { bufferReportSource, NormalizedFinding, readReport } from '@platform/report-parsing';
-import { stagedBatch } from '../../src/modules/findings/bulk-write/finding-row';
-import {
-  BatchTarget,
-  FindingsBulkWriteRepository,
-} from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { NormalizedFinding } from '@platform/report-parsing';
+import { FindingsBulkWriteRepository } from '../../src/modules/findings/bulk-write/findings-bulk-write.repository';
+import { syntheticResults, writeBatch } from '../support/bulk-write-batches';
 import { freshProduct, type Product, seedReport } from '../support/findings-seed';
 import { loginAdmin, type Login } from '../support/sessions';
-import { syntheticSarif } from '../support/synthetic-sarif';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -25,13 +21,10 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await loginAdmin(t);
   db = t.app.get(DataSource);
-  results = [];
-  for await (const batch of readReport(bufferReportSource(syntheticSarif(30)), 'sarif'))
-    results.push(...batch.findings);
+  results = await syntheticResults(30);
 }, 60_000);
 afterAll(() => t?.close());
 
-const SLA = { CRITICAL: 7, HIGH: 14, MEDIUM: 30, LOW: 90, INFO: null };
 const VOLATILE = [
   'id',
   'product_id',
@@ -61,26 +54,7 @@ async function report(product: Product, plain: boolean): Promise<Report> {
 
 /** Writes results[from, to) as the report's next batch; returns its counts. */
 async function write(product: Product, r: Report, from: number, to: number) {
-  const target: BatchTarget = {
-    reportId: r.id,
-    productId: product.id,
-    projectId: product.project_id,
-    seenAt: r.created_at,
-    sla: SLA,
-    ...(r.firstIngest ? { firstIngest: r.firstIngest } : {}),
-  };
-  const outcome = await new FindingsBulkWriteRepository(db).writeBatch(
-    target,
-    {
-      index: r.batches,
-      results: to - from,
-      format: 'sarif',
-      scanner: 'SynthScanner',
-      scannerVersion: null,
-      revision: null,
-    },
-    stagedBatch(results.slice(from, to)),
-  );
+  const outcome = await writeBatch(db, product, r, r.batches, results.slice(from, to));
   r.batches += 1;
   return outcome;
 }
