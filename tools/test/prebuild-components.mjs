@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Componentizes, before Jest starts, every WebAssembly plugin the tests build, into the
 // component cache the tests read (libs/plugin-sdk/src/build/component-cache.ts): two builds at
-// a time, one per core.
+// a time, one per core, each lane one `plugin-build --batch` process — a process's first build
+// costs ~9 s of CPU, the next ones ~2 s (libs/plugin-sdk/bin/plugin-build.mjs).
 //
 // Why: a fresh machine has an empty cache, and the test files that build the same plugin wait
 // for each other on the cache's lock (libs/plugin-sdk/src/build/build-plugin.ts) — with the
@@ -11,10 +12,12 @@
 // built by its test (slower, not wrong); a listed one no test uses only costs its build.
 //
 //   node tools/test/prebuild-components.mjs        (tools/test.sh runs it in a full run)
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,36 +55,52 @@ async function builds() {
   ];
 }
 
-function build({ dir, wasi }) {
-  return new Promise((resolveBuild) => {
-    void mkdtemp(join(tmpdir(), 'prebuild-')).then((out) => {
-      const args = [BUILD, dir, '--out', out, '--cache', cacheDir];
-      if (wasi) args.push('--enable-wasi', wasi.join(','));
-      execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        void rm(out, { recursive: true, force: true });
-        const name = `${relative(ROOT, dir)}${wasi ? ` (wasi ${wasi.join(',')})` : ''}`;
-        if (error) {
-          // Not fatal: the test that needs it builds it again and reports the failure itself.
-          process.stderr.write(`prebuild-components: ${name} failed: ${stderr || error.message}\n`);
-        } else {
-          const summary = JSON.parse(stdout.trim().split('\n').pop() ?? '{}');
-          process.stderr.write(
-            `prebuild-components: ${name} ${summary.cached ? 'cached' : `built in ${summary.ms} ms`}\n`,
-          );
-        }
-        resolveBuild();
-      });
-    });
+/** A `plugin-build --batch` process: a line of arguments in, its summary line out. */
+function startBuilder() {
+  const child = spawn(process.execPath, [BUILD, '--batch'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  // A process that died reads as the end of its lines; a write to it must not throw.
+  child.stdin.on('error', () => {});
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    /** @returns {Promise<Record<string, any> | undefined>} undefined: the process ended */
+    async build(/** @type {string[]} */ args) {
+      child.stdin.write(`${JSON.stringify(args)}\n`);
+      const { value, done } = await lines.next();
+      return done ? undefined : JSON.parse(value);
+    },
+    async end() {
+      child.stdin.end();
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/** Builds from the queue until it is empty, in one builder process (another if it dies). */
+async function lane(queue) {
+  let builder;
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { dir, wasi } = next;
+    const out = await mkdtemp(join(tmpdir(), 'prebuild-'));
+    const args = [dir, '--out', out, '--cache', cacheDir];
+    if (wasi) args.push('--enable-wasi', wasi.join(','));
+    builder ??= startBuilder();
+    const summary = await builder.build(args);
+    if (!summary) builder = undefined;
+    await rm(out, { recursive: true, force: true });
+    const name = `${relative(ROOT, dir)}${wasi ? ` (wasi ${wasi.join(',')})` : ''}`;
+    // A failure is not fatal: the test that needs the plugin builds it again and reports it.
+    let outcome = 'failed';
+    if (summary?.sha256) outcome = summary.cached ? 'cached' : `built in ${summary.ms} ms`;
+    process.stderr.write(`prebuild-components: ${name} ${outcome}\n`);
+  }
+  await builder?.end();
 }
 
 const queue = await builds();
 const started = Date.now();
-await Promise.all(
-  Array.from({ length: PARALLEL }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await build(next);
-  }),
-);
+await Promise.all(Array.from({ length: PARALLEL }, () => lane(queue)));
 process.stderr.write(
   `prebuild-components: done in ${Math.round((Date.now() - started) / 1000)} s\n`,
 );

@@ -22,9 +22,47 @@ function runBuildCommand(args: string[]): Promise<{ code: number; stderr: string
   });
 }
 
+type Summary = { sha256?: string; component?: string; error?: string };
+
+/** `plugin-build --batch` with one line of arguments per build; its summary lines, parsed. */
+function runBatch(builds: string[][]): Promise<{ code: number; summaries: Summary[] }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [pluginBuildScript(), '--batch'],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout) =>
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? 1) : 0,
+          summaries: stdout
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Summary),
+        }),
+    );
+    child.stdin?.end(builds.map((args) => `${JSON.stringify(args)}\n`).join(''));
+  });
+}
+
 describe('plugin build command (componentize-js, offline, signed)', () => {
   let work: string;
   const publisher = generateSigningKeyPair();
+
+  async function pluginDir(name: string, manifest: unknown, source = 'export const x = 1;') {
+    const dir = join(work, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    await writeFile(join(dir, 'index.js'), source);
+    return dir;
+  }
+  const base = {
+    id: 'p',
+    version: '1.0.0',
+    capabilities: ['finding_enricher'],
+    min_service_version: '>=0.33',
+    allowed_hosts: [],
+    settings: [],
+  };
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'plugin-build-test-'));
@@ -92,23 +130,34 @@ describe('plugin build command (componentize-js, offline, signed)', () => {
     2 * BUILD_TIMEOUT_MS,
   );
 
-  describe('refuses a plugin it cannot build, before componentizing', () => {
-    async function pluginDir(name: string, manifest: unknown, source = 'export const x = 1;') {
-      const dir = join(work, name);
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-      await writeFile(join(dir, 'index.js'), source);
-      return dir;
-    }
-    const base = {
-      id: 'p',
-      version: '1.0.0',
-      capabilities: ['finding_enricher'],
-      min_service_version: '>=0.33',
-      allowed_hosts: [],
-      settings: [],
-    };
+  it(
+    '--batch builds the plugin of each line of stdin in one process, a summary line each',
+    async () => {
+      const tiny = await pluginDir(
+        'tiny-enricher',
+        { ...base, id: 'tiny-enricher' },
+        "export const findingEnricher = { enrich: () => [{ key: 'tiny', value: 'yes' }] };",
+      );
+      const outs = ['batch-zone', 'batch-tiny'].map((name) => join(work, name));
+      const { code, summaries } = await runBatch([
+        [examplePluginDir('zone-enricher'), '--out', outs[0]],
+        [tiny, '--out', outs[1]],
+        [join(work, 'no-such-plugin')],
+      ]);
+      // A build that fails is a line too, and the exit status tells.
+      expect(code).toBe(1);
+      expect(summaries).toHaveLength(3);
+      expect(summaries[2].error).toMatch(/cannot read .*no-such-plugin[\\/]manifest\.json/);
+      for (const [index, out] of outs.entries()) {
+        const component = await readFile(join(out, 'component.wasm'));
+        expect([...component.subarray(0, 8)]).toEqual([0, 0x61, 0x73, 0x6d, 0x0d, 0, 1, 0]);
+        expect(summaries[index].sha256).toBe(artifactDigest(component));
+      }
+    },
+    2 * BUILD_TIMEOUT_MS,
+  );
 
+  describe('refuses a plugin it cannot build, before componentizing', () => {
     it.each([
       [
         'a manifest carrying its own digest',
