@@ -19,7 +19,10 @@
  * only the host interface. --enable-wasi builds one that imports wasi:* interfaces — the
  * runner refuses such a component; the option exists to prove that.
  * --cache <dir> reuses a component built from the same sources, WIT and SDK (keyed by
- * their content hash): componentizing takes 6-30 s.
+ * their content hash): componentizing takes 6-30 s. It also keeps, under <dir>/splice, the
+ * engine spliced with the bindings of each world, which plugins of the same capabilities and
+ * WASI features share (splice-cache.mjs). The summary's `splice` says where the splice came
+ * from: "cached", "built" (and stored), "uncached"; null when the component was cached.
  *
  *   plugin-build --batch      (stdin: one JSON array of the arguments above a line)
  *
@@ -36,6 +39,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { answerGuardEntry } from './answer-guard.mjs';
+import { withSpliceCache } from './splice-cache.mjs';
 
 const WASI_FEATURES = ['stdio', 'random', 'clocks', 'http', 'fetch-event'];
 const WIT_FILE = join(dirname(fileURLToPath(import.meta.url)), '../wit/plugin.wit');
@@ -158,6 +162,8 @@ async function build(args) {
   const started = Date.now();
   let component;
   let cached = false;
+  /** @type {{ splice: string | null, spliceSha256: string | null }} */
+  let splice = { splice: null, spliceSha256: null };
   const cacheFile = values.cache ? join(resolve(values.cache), `${cacheKey}.wasm`) : undefined;
   if (cacheFile) {
     component = await readFile(cacheFile).catch(() => undefined);
@@ -185,13 +191,23 @@ async function build(args) {
       const { _setPreopens } = await import('@bytecodealliance/preview2-shim/filesystem');
       _setPreopens({ '/': '/' });
       const { componentize } = await import('@bytecodealliance/componentize-js');
-      const built = await componentize({
-        sourcePath: guardEntry,
-        witPath: witDir,
-        worldName: 'plugin',
-        disableFeatures: /** @type {any} */ (WASI_FEATURES.filter((f) => !enabled.includes(f))),
-      });
+      const disableFeatures = /** @type {any} */ (
+        WASI_FEATURES.filter((f) => !enabled.includes(f))
+      );
+      const spliceDir = values.cache ? join(resolve(values.cache), 'splice') : undefined;
+      const { value: built, ...spliced } = await withSpliceCache(
+        spliceDir,
+        componentizeVersion,
+        () =>
+          componentize({
+            sourcePath: guardEntry,
+            witPath: witDir,
+            worldName: 'plugin',
+            disableFeatures,
+          }),
+      );
       component = Buffer.from(built.component);
+      splice = spliced;
     } finally {
       await rm(witDir, { recursive: true, force: true });
       await rm(entryDir, { recursive: true, force: true });
@@ -225,6 +241,7 @@ async function build(args) {
     sha256,
     bytes: component.length,
     cached,
+    ...splice,
     ms: Date.now() - started,
   };
 }

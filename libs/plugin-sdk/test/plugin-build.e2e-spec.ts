@@ -22,7 +22,13 @@ function runBuildCommand(args: string[]): Promise<{ code: number; stderr: string
   });
 }
 
-type Summary = { sha256?: string; component?: string; error?: string };
+type Summary = {
+  sha256?: string;
+  cached?: boolean;
+  splice?: string | null;
+  spliceSha256?: string | null;
+  error?: string;
+};
 
 /** `plugin-build --batch` with one line of arguments per build; its summary lines, parsed. */
 function runBatch(builds: string[][]): Promise<{ code: number; summaries: Summary[] }> {
@@ -131,23 +137,40 @@ describe('plugin build command (componentize-js, offline, signed)', () => {
   );
 
   it(
-    '--batch builds the plugin of each line of stdin in one process, a summary line each',
+    '--batch builds the plugin of each line of stdin in one process; a plugin of a world built before reuses its splice',
     async () => {
       const tiny = await pluginDir(
         'tiny-enricher',
         { ...base, id: 'tiny-enricher' },
         "export const findingEnricher = { enrich: () => [{ key: 'tiny', value: 'yes' }] };",
       );
-      const outs = ['batch-zone', 'batch-tiny'].map((name) => join(work, name));
+      // A fresh cache: the tiny enricher splices the world into it, zone-enricher (another
+      // plugin, same world) reads it there, and zone-enricher without a cache splices anew.
+      const cache = join(work, 'batch-cache');
+      const outs = ['batch-tiny', 'batch-zone', 'batch-zone-uncached'].map((name) =>
+        join(work, name),
+      );
       const { code, summaries } = await runBatch([
-        [examplePluginDir('zone-enricher'), '--out', outs[0]],
-        [tiny, '--out', outs[1]],
+        [tiny, '--out', outs[0], '--cache', cache],
+        [examplePluginDir('zone-enricher'), '--out', outs[1], '--cache', cache],
+        [examplePluginDir('zone-enricher'), '--out', outs[2]],
         [join(work, 'no-such-plugin')],
       ]);
       // A build that fails is a line too, and the exit status tells.
       expect(code).toBe(1);
-      expect(summaries).toHaveLength(3);
-      expect(summaries[2].error).toMatch(/cannot read .*no-such-plugin[\\/]manifest\.json/);
+      expect(summaries).toHaveLength(4);
+      expect(summaries[3].error).toMatch(/cannot read .*no-such-plugin[\\/]manifest\.json/);
+      expect(summaries.slice(0, 3).map((summary) => [summary.cached, summary.splice])).toEqual([
+        [false, 'built'],
+        [false, 'cached'],
+        [false, 'uncached'],
+      ]);
+      // The cached splice is the one the splicer makes for zone-enricher. (The components
+      // themselves differ from build to build, cached or not: componentize-js's output holds
+      // the build time, its temporary paths and random hash seeds.)
+      expect(summaries[0].spliceSha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(summaries[1].spliceSha256).toBe(summaries[0].spliceSha256);
+      expect(summaries[2].spliceSha256).toBe(summaries[0].spliceSha256);
       for (const [index, out] of outs.entries()) {
         const component = await readFile(join(out, 'component.wasm'));
         expect([...component.subarray(0, 8)]).toEqual([0, 0x61, 0x73, 0x6d, 0x0d, 0, 1, 0]);
