@@ -55,6 +55,24 @@ async function builds() {
   ];
 }
 
+/**
+ * The first build of each world (capabilities and WASI features) comes first: its splice goes
+ * into the cache's splice directory (libs/plugin-sdk/bin/splice-cache.mjs), where the later
+ * builds of that world, in either lane, find it.
+ */
+async function firstOfEachWorldFirst(list) {
+  const seen = new Set();
+  const first = [];
+  const later = [];
+  for (const item of list) {
+    const manifest = JSON.parse(await readFile(join(item.dir, 'manifest.json'), 'utf8'));
+    const world = JSON.stringify([manifest.capabilities, item.wasi ?? []]);
+    (seen.has(world) ? later : first).push(item);
+    seen.add(world);
+  }
+  return [...first, ...later];
+}
+
 /** A `plugin-build --batch` process: a line of arguments in, its summary line out. */
 function startBuilder() {
   const child = spawn(process.execPath, [BUILD, '--batch'], {
@@ -92,13 +110,15 @@ async function lane(queue) {
     const name = `${relative(ROOT, dir)}${wasi ? ` (wasi ${wasi.join(',')})` : ''}`;
     // A failure is not fatal: the test that needs the plugin builds it again and reports it.
     let outcome = 'failed';
-    if (summary?.sha256) outcome = summary.cached ? 'cached' : `built in ${summary.ms} ms`;
+    if (summary?.sha256) {
+      outcome = summary.cached ? 'cached' : `built in ${summary.ms} ms (splice ${summary.splice})`;
+    }
     process.stderr.write(`prebuild-components: ${name} ${outcome}\n`);
   }
   await builder?.end();
 }
 
-const queue = await builds();
+const queue = await firstOfEachWorldFirst(await builds());
 const started = Date.now();
 await Promise.all(Array.from({ length: PARALLEL }, () => lane(queue)));
 process.stderr.write(
