@@ -9,9 +9,13 @@ interface LintedSource {
   messages: { ruleId: string | null; severity: number; message: string }[];
 }
 
-/** Lints sources that exist only in memory, placed in the tree, with the workspace's config. */
+/**
+ * Lints sources that exist only in memory, placed in the tree, with the workspace's config.
+ * Untyped (`--untyped`): the boundary rule needs no type information, and a TypeScript program
+ * for the planted files cost ~15 s of CPU.
+ */
 async function lintPlanted(sources: { filePath: string; code: string }[]): Promise<LintedSource[]> {
-  const run = promisify(execFile)(process.execPath, ['tools/lint/lint-text.mjs'], {
+  const run = promisify(execFile)(process.execPath, ['tools/lint/lint-text.mjs', '--untyped'], {
     cwd: WORKSPACE,
     maxBuffer: 10 * 1024 * 1024,
   });
@@ -23,6 +27,15 @@ const importOf = (name: string, lib: string) =>
   `import { ${name} } from '${lib}';\n\nexport const planted = ${name};\n`;
 
 const BOUNDARY = '@nx/enforce-module-boundaries';
+
+// A floating promise (a rule that needs types) and a loose comparison (one that does not).
+const UNTYPED_CHECK = `async function later(): Promise<void> {}
+
+export function planted(a: number): boolean {
+  later();
+  return a == 1;
+}
+`;
 
 describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', () => {
   // One ESLint process for every case: building the project graph dominates its cost.
@@ -62,6 +75,8 @@ describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', (
         filePath: 'apps/certificate-service/src/planted-own-scope.ts',
         code: importOf('parseCsr', '@platform/pki'),
       },
+      // for lint-text's --untyped itself (below)
+      { filePath: 'libs/errors/src/planted-untyped.ts', code: UNTYPED_CHECK },
     ]);
     results = new Map(linted.map((result) => [result.filePath, result]));
   }, 120_000);
@@ -90,5 +105,16 @@ describe('lint enforces the scope boundaries (@nx/enforce-module-boundaries)', (
     'apps/findings-service/src/planted-protocol.ts',
   ])('accepts an import of its own scope or a shared lib in %s', (filePath) => {
     expect(results.get(filePath)?.messages).toEqual([]);
+  });
+
+  describe('lint-text --untyped', () => {
+    it('lints with the workspace rules that need no types, and without a TypeScript program', () => {
+      const rules = (results.get('libs/errors/src/planted-untyped.ts')?.messages ?? []).map(
+        (message) => message.ruleId,
+      );
+      expect(rules).toContain('eqeqeq');
+      // Typed, @typescript-eslint/no-floating-promises reports `later();`.
+      expect(rules).not.toContain('@typescript-eslint/no-floating-promises');
+    });
   });
 });
