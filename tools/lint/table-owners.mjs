@@ -3,6 +3,7 @@
  * One owner per table: fails when a source file outside a table's owning module writes it.
  *
  *   node tools/lint/table-owners.mjs <project-root> [--base-dir <dir>] [--list]
+ *   node tools/lint/table-owners.mjs --cases < cases.json
  *
  * The owners are read from one place, the "Table owners" list of docs/architecture.md: the
  * Markdown table between `<!-- table-owners <project-root> -->` and `<!-- /table-owners -->`,
@@ -29,11 +30,20 @@
  * Exits 1 when the list and the code disagree or a foreign write is found. `--list` prints
  * every write (owner's and foreign) instead and exits 0. `--base-dir` checks another tree laid
  * out like the workspace (the planted-violation tests use it).
+ *
+ * `--cases` runs several checks in one process (the tests: a process's start, TypeScript's
+ * load most of it, costs more than checking a planted tree): it reads
+ * `[{ "project", "baseDir"? }]` on stdin and prints `[{ "code", "output" }]`, for each case the
+ * exit code and what a run of its own would print.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+
+// Required, not imported: an ESM import of the CommonJS TypeScript first scans its 9 MB for
+// export names and module syntax, ~0.4 s of CPU a process.
+const ts = createRequire(import.meta.url)('typescript');
 
 const WORKSPACE = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DOC = 'docs/architecture.md';
@@ -432,8 +442,9 @@ function findWrites(path, source, entityOf) {
 
 // ---------------------------------------------------------------------------------------------
 
-function main() {
-  const { project, baseDir, list } = parseArgs(process.argv.slice(2));
+/** One project's check: `{ code, output }`, the exit code and what the run prints. */
+function check({ project, baseDir, list }) {
+  let output = '';
   const root = join(baseDir, project);
   const files = sourceFiles(join(root, 'src')).map((file) =>
     relative(root, file).split('\\').join('/'),
@@ -512,11 +523,9 @@ function main() {
     for (const write of writes.filter((w) => owners.has(w.table) || entityFiles.has(w.table))) {
       const owner = owners.get(write.table) ?? featureOf(entityFiles.get(write.table)[0]);
       const mark = featureOf(write.file) === owner ? ' ' : '!';
-      process.stdout.write(
-        `${mark} ${write.table.padEnd(30)} ${String(owner).padEnd(20)} ${write.kind.padEnd(16)} ${write.file}:${write.line}\n`,
-      );
+      output += `${mark} ${write.table.padEnd(30)} ${String(owner).padEnd(20)} ${write.kind.padEnd(16)} ${write.file}:${write.line}\n`;
     }
-    return;
+    return { code: 0, output };
   }
 
   if (owners.size > 0 || listErrors.length === 0) {
@@ -553,18 +562,39 @@ function main() {
   }
 
   if (errors.length > 0) {
-    process.stdout.write(`${project}: table owners\n${errors.map((e) => `  ${e}\n`).join('')}`);
-    process.exitCode = 1;
-  } else {
-    process.stdout.write(
-      `${project}: every table written only by its owner (${owners.size} tables)\n`,
-    );
+    return {
+      code: 1,
+      output: `${project}: table owners\n${errors.map((e) => `  ${e}\n`).join('')}`,
+    };
   }
+  return {
+    code: 0,
+    output: `${project}: every table written only by its owner (${owners.size} tables)\n`,
+  };
 }
 
-try {
-  main();
-} catch (error) {
-  process.stderr.write(`table-owners: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 2;
+/** What a check that threw prints (on stderr), exit code 2. */
+const failure = (error) =>
+  `table-owners: ${error instanceof Error ? error.message : String(error)}\n`;
+
+if (process.argv[2] === '--cases') {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  const results = JSON.parse(text).map(({ project, baseDir }) => {
+    try {
+      return check(parseArgs([project, ...(baseDir ? ['--base-dir', baseDir] : [])]));
+    } catch (error) {
+      return { code: 2, output: failure(error) };
+    }
+  });
+  process.stdout.write(JSON.stringify(results));
+} else {
+  try {
+    const { code, output } = check(parseArgs(process.argv.slice(2)));
+    process.stdout.write(output);
+    process.exitCode = code;
+  } catch (error) {
+    process.stderr.write(failure(error));
+    process.exitCode = 2;
+  }
 }

@@ -13,32 +13,54 @@ interface CheckResult {
   output: string;
 }
 
-async function runCheck(args: string[]): Promise<CheckResult> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['tools/lint/table-owners.mjs', ...args],
-      { cwd: WORKSPACE },
-    );
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
-}
-
-/**
- * Runs the table-owner check (tools/lint/table-owners.mjs) on a tree laid out like the
- * workspace, written to a temporary directory: nothing is planted in the real tree.
- */
-async function checkOwners(tree: Record<string, string>): Promise<CheckResult> {
+/** The check run alone on a planted tree, as the `table-owners` target runs it. */
+async function checkAlone(tree: Record<string, string>): Promise<CheckResult> {
   const root = mkdtempSync(join(tmpdir(), 'planted-table-write-'));
   try {
     for (const [path, text] of Object.entries(tree)) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);
     }
-    return await runCheck([APP, '--base-dir', root]);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['tools/lint/table-owners.mjs', APP, '--base-dir', root],
+      { cwd: WORKSPACE },
+    );
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** A check of `project`, in the real tree or in a tree laid out like the workspace. */
+type Case = { project: string; tree?: Record<string, string> };
+
+/**
+ * Runs the table-owner check (tools/lint/table-owners.mjs) on every case in one process
+ * (`--cases`: starting a process and loading TypeScript cost more than checking a planted
+ * tree). A planted tree is written to a temporary directory: nothing is planted in the real tree.
+ */
+async function checkAll(cases: Record<string, Case>): Promise<Map<string, CheckResult>> {
+  const root = mkdtempSync(join(tmpdir(), 'planted-table-write-'));
+  try {
+    const input = Object.entries(cases).map(([name, { project, tree }]) => {
+      if (!tree) return { project };
+      for (const [path, text] of Object.entries(tree)) {
+        mkdirSync(dirname(join(root, name, path)), { recursive: true });
+        writeFileSync(join(root, name, path), text);
+      }
+      return { project, baseDir: join(root, name) };
+    });
+    const run = promisify(execFile)(process.execPath, ['tools/lint/table-owners.mjs', '--cases'], {
+      cwd: WORKSPACE,
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    run.child.stdin?.end(JSON.stringify(input));
+    const results = JSON.parse((await run).stdout) as CheckResult[];
+    return new Map(Object.keys(cases).map((name, index) => [name, results[index]]));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -137,33 +159,123 @@ function violations(output: string): string[] {
   );
 }
 
+const SQL_CLEANUP = planted(
+  'products/product-cleanup.repository.ts',
+  [
+    "import type { EntityManager } from 'typeorm';",
+    'export async function purge(m: EntityManager, id: string, title: string): Promise<void> {',
+    "  await m.query(`UPDATE findings f SET status = 'fixed' WHERE f.product_id = $1`, [id]);",
+    '  await m.query(`DELETE FROM "public"."findings" WHERE product_id = $1`, [id]);',
+    "  await m.query('insert into finding_actions (finding_id) select id from gone');",
+    '  await m.query(`COPY findings (id, title) FROM STDIN`);',
+    '  await m.query(`TRUNCATE TABLE product_tags, ONLY findings`);',
+    '  await m.query(`WITH x AS (UPDATE\n    findings SET title = ${title} RETURNING 1) SELECT 1`);',
+    '  await m.query(`MERGE INTO findings f USING gone g ON g.id = f.id WHEN MATCHED THEN DELETE`);',
+    '}',
+  ].join('\n'),
+);
+
+const TYPEORM_WRITES = planted(
+  'products/product-findings.repository.ts',
+  [
+    "import { InjectRepository } from '@nestjs/typeorm';",
+    "import { DataSource, Repository, type EntityManager } from 'typeorm';",
+    "import { FindingEntity as Finding } from '../findings/finding.entity';",
+    'export class ProductFindingsRepository {',
+    '  constructor(',
+    '    private readonly dataSource: DataSource,',
+    '    @InjectRepository(Finding) private readonly findings: Repository<Finding>,',
+    '  ) {}',
+    '  private get repo() {',
+    '    return this.dataSource.getRepository(Finding);',
+    '  }',
+    '  async purge(manager: EntityManager, id: string): Promise<void> {',
+    '    await manager.getRepository(Finding).save({ id });',
+    '    await this.findings.update({ id }, { id });',
+    '    await manager.insert(Finding, { id });',
+    '    await manager.createQueryBuilder().insert().into(Finding).values({ id }).execute();',
+    '    await manager.createQueryBuilder().delete().from(Finding).where({ id }).execute();',
+    '    await this.repo.delete({ id });',
+    '    await (manager?.getRepository(Finding) ?? this.findings).upsert({ id }, ["id"]);',
+    '  }',
+    '}',
+  ].join('\n'),
+);
+
+function allowedWriteTree(): Record<string, string> {
+  const tree = planted(
+    'products/product-cleanup.repository.ts',
+    'export const A = `DELETE FROM findings`;\nexport const B = `UPDATE finding_actions SET x = 1`;\n',
+  );
+  tree['docs/architecture.md'] = doc(DOC_ROWS, [
+    '| `apps/demo/src/modules/products/product-cleanup.repository.ts` | `findings` | a reason |',
+  ]);
+  return tree;
+}
+
+const REAL_PROJECTS = ['apps/findings-service', 'apps/certificate-service'];
+
+const CASES: Record<string, Case> = {
+  own: { project: APP, tree: ownTree() },
+  sqlWrites: { project: APP, tree: SQL_CLEANUP },
+  typeormWrites: { project: APP, tree: TYPEORM_WRITES },
+  outsideModules: {
+    project: APP,
+    tree: {
+      ...ownTree(),
+      [`${APP}/src/worker/purge.ts`]: 'export const PURGE = `DELETE FROM products`;\n',
+    },
+  },
+  allowedWrite: { project: APP, tree: allowedWriteTree() },
+  missing: {
+    project: APP,
+    tree: { ...ownTree(), 'docs/architecture.md': doc(DOC_ROWS.slice(0, 2)) },
+  },
+  wrongOwner: {
+    project: APP,
+    tree: {
+      ...ownTree(),
+      'docs/architecture.md': doc([
+        DOC_ROWS[0],
+        '| `finding_actions` | `modules/findings` |',
+        DOC_ROWS[2],
+      ]),
+    },
+  },
+  stale: {
+    project: APP,
+    tree: {
+      ...ownTree(),
+      'docs/architecture.md': doc([...DOC_ROWS, '| `gone` | `modules/products` |']),
+    },
+  },
+  noList: { project: APP, tree: { ...ownTree(), 'docs/architecture.md': '# Architecture\n' } },
+  ...Object.fromEntries(REAL_PROJECTS.map((project) => [project, { project }])),
+};
+
 describe('the table-owner check (tools/lint/table-owners.mjs)', () => {
-  it('passes a tree where each table is written by its owner only, however others read it', async () => {
-    const result = await checkOwners(ownTree());
+  let results: Map<string, CheckResult>;
+
+  beforeAll(async () => {
+    results = await checkAll(CASES);
+  }, 60_000);
+
+  const checked = (name: string): CheckResult => {
+    const result = results.get(name);
+    if (!result) throw new Error(`no result for the case ${name}`);
+    return result;
+  };
+
+  it('passes a tree where each table is written by its owner only, however others read it', () => {
+    const result = checked('own');
     expect(result).toEqual({
       code: 0,
       output: `${APP}: every table written only by its owner (4 tables)\n`,
     });
   });
 
-  it('fails on SQL writes of another module’s table, naming file, line and statement', async () => {
-    const result = await checkOwners(
-      planted(
-        'products/product-cleanup.repository.ts',
-        [
-          "import type { EntityManager } from 'typeorm';",
-          'export async function purge(m: EntityManager, id: string, title: string): Promise<void> {',
-          "  await m.query(`UPDATE findings f SET status = 'fixed' WHERE f.product_id = $1`, [id]);",
-          '  await m.query(`DELETE FROM "public"."findings" WHERE product_id = $1`, [id]);',
-          "  await m.query('insert into finding_actions (finding_id) select id from gone');",
-          '  await m.query(`COPY findings (id, title) FROM STDIN`);',
-          '  await m.query(`TRUNCATE TABLE product_tags, ONLY findings`);',
-          '  await m.query(`WITH x AS (UPDATE\n    findings SET title = ${title} RETURNING 1) SELECT 1`);',
-          '  await m.query(`MERGE INTO findings f USING gone g ON g.id = f.id WHEN MATCHED THEN DELETE`);',
-          '}',
-        ].join('\n'),
-      ),
-    );
+  it('fails on SQL writes of another module’s table, naming file, line and statement', () => {
+    const result = checked('sqlWrites');
     expect(result.code).toBe(1);
     const file = 'src/modules/products/product-cleanup.repository.ts';
     expect(violations(result.output)).toEqual([
@@ -178,35 +290,8 @@ describe('the table-owner check (tools/lint/table-owners.mjs)', () => {
     expect(result.output).toContain('owned by modules/findings');
   });
 
-  it('fails on TypeORM writes through another module’s entity', async () => {
-    const result = await checkOwners(
-      planted(
-        'products/product-findings.repository.ts',
-        [
-          "import { InjectRepository } from '@nestjs/typeorm';",
-          "import { DataSource, Repository, type EntityManager } from 'typeorm';",
-          "import { FindingEntity as Finding } from '../findings/finding.entity';",
-          'export class ProductFindingsRepository {',
-          '  constructor(',
-          '    private readonly dataSource: DataSource,',
-          '    @InjectRepository(Finding) private readonly findings: Repository<Finding>,',
-          '  ) {}',
-          '  private get repo() {',
-          '    return this.dataSource.getRepository(Finding);',
-          '  }',
-          '  async purge(manager: EntityManager, id: string): Promise<void> {',
-          '    await manager.getRepository(Finding).save({ id });',
-          '    await this.findings.update({ id }, { id });',
-          '    await manager.insert(Finding, { id });',
-          '    await manager.createQueryBuilder().insert().into(Finding).values({ id }).execute();',
-          '    await manager.createQueryBuilder().delete().from(Finding).where({ id }).execute();',
-          '    await this.repo.delete({ id });',
-          '    await (manager?.getRepository(Finding) ?? this.findings).upsert({ id }, ["id"]);',
-          '  }',
-          '}',
-        ].join('\n'),
-      ),
-    );
+  it('fails on TypeORM writes through another module’s entity', () => {
+    const result = checked('typeormWrites');
     expect(result.code).toBe(1);
     const file = 'src/modules/products/product-findings.repository.ts';
     expect(violations(result.output)).toEqual([
@@ -220,72 +305,53 @@ describe('the table-owner check (tools/lint/table-owners.mjs)', () => {
     ]);
   });
 
-  it('fails on a write from outside src/modules (every table belongs to a module)', async () => {
-    const result = await checkOwners({
-      ...ownTree(),
-      [`${APP}/src/worker/purge.ts`]: 'export const PURGE = `DELETE FROM products`;\n',
-    });
+  it('fails on a write from outside src/modules (every table belongs to a module)', () => {
+    const result = checked('outsideModules');
     expect(result.code).toBe(1);
     expect(violations(result.output)).toEqual(['src/worker/purge.ts:1 DELETE products']);
   });
 
-  it('passes a foreign write the list allows, with its reason, and only that one', async () => {
-    const tree = planted(
-      'products/product-cleanup.repository.ts',
-      'export const A = `DELETE FROM findings`;\nexport const B = `UPDATE finding_actions SET x = 1`;\n',
-    );
-    tree['docs/architecture.md'] = doc(DOC_ROWS, [
-      '| `apps/demo/src/modules/products/product-cleanup.repository.ts` | `findings` | a reason |',
-    ]);
-    const result = await checkOwners(tree);
+  it('passes a foreign write the list allows, with its reason, and only that one', () => {
+    const result = checked('allowedWrite');
     expect(result.code).toBe(1);
     expect(violations(result.output)).toEqual([
       'src/modules/products/product-cleanup.repository.ts:2 UPDATE finding_actions',
     ]);
   });
 
-  it('fails when the list and the entities disagree', async () => {
-    const missing = await checkOwners({
-      ...ownTree(),
-      'docs/architecture.md': doc(DOC_ROWS.slice(0, 2)),
-    });
+  it('fails when the list and the entities disagree', () => {
+    const missing = checked('missing');
     expect(missing.code).toBe(1);
     expect(missing.output).toContain('table products (entity in apps/demo/src/modules/products');
     expect(missing.output).toContain('has no owner in the list');
 
-    const wrongOwner = await checkOwners({
-      ...ownTree(),
-      'docs/architecture.md': doc([
-        DOC_ROWS[0],
-        '| `finding_actions` | `modules/findings` |',
-        DOC_ROWS[2],
-      ]),
-    });
+    const wrongOwner = checked('wrongOwner');
     expect(wrongOwner.code).toBe(1);
     expect(wrongOwner.output).toContain(
       'table finding_actions is listed with owner modules/findings, but its entity is declared in',
     );
 
-    const stale = await checkOwners({
-      ...ownTree(),
-      'docs/architecture.md': doc([...DOC_ROWS, '| `gone` | `modules/products` |']),
-    });
+    const stale = checked('stale');
     expect(stale.code).toBe(1);
     expect(stale.output).toContain('table gone is listed for apps/demo, but no entity declares it');
 
-    const noList = await checkOwners({ ...ownTree(), 'docs/architecture.md': '# Architecture\n' });
+    const noList = checked('noList');
     expect(noList.code).toBe(1);
     expect(noList.output).toContain('no owner list for apps/demo');
   });
 
-  it.each(['apps/findings-service', 'apps/certificate-service'])(
+  it.each(REAL_PROJECTS)(
     'passes the real tree of %s with the list of docs/architecture.md',
-    async (project) => {
-      const result = await runCheck([project]);
+    (project) => {
+      const result = checked(project);
       expect(result.output).toMatch(
         new RegExp(`^${project}: every table written only by its owner \\(\\d+ tables\\)\n$`),
       );
       expect(result.code).toBe(0);
     },
   );
+
+  it('run alone, exits with the code and prints the output --cases gave for the same tree', async () => {
+    expect(await checkAlone(SQL_CLEANUP)).toEqual(checked('sqlWrites'));
+  });
 });
