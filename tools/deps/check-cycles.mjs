@@ -4,6 +4,7 @@
  * .dependency-cruiser.cjs:
  *
  *   node tools/deps/check-cycles.mjs <project-root> [--base-dir <dir>]
+ *   node tools/deps/check-cycles.mjs --cases < cases.json
  *
  * 1. The module-scope rules on the project's own files: `no-circular`, and the layers of a
  *    service's src/ (`kernel-imports-no-module`, `module-imports-no-root`, ...: the kernel in
@@ -15,7 +16,10 @@
  *    `users/dto` as a folder apart from `users`, and miss `auth -> users/dto` plus `users -> auth`.
  *
  * Exits non-zero when a rule is broken. `--base-dir` cruises another tree laid out like the
- * workspace (the planted-cycle tests use it).
+ * workspace (the planted-cycle tests use it). `--cases` runs several checks in one process (the
+ * tests: a process's start, loading dependency-cruiser and TypeScript, costs more than cruising a
+ * planted tree): it reads `[{ "project", "baseDir"? }]` on stdin and prints
+ * `[{ "code", "output" }]`, for each case the exit code and what a run of its own would print.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,8 +77,8 @@ function writeFeatureGraph(modules, featurePattern, dir) {
   }
 }
 
-async function main() {
-  const { project, baseDir } = parseArgs(process.argv.slice(2));
+/** One project's check: `{ code, output }`, the exit code and what the run prints. */
+async function check({ project, baseDir }) {
   const config = await extractDepcruiseOptions(join(WORKSPACE, '.dependency-cruiser.cjs'));
   const { ruleSet, validate: _validate, reporterOptions, ...options } = config;
   const tsConfigFile = join(WORKSPACE, config.tsConfig.fileName);
@@ -124,21 +128,43 @@ async function main() {
     rmSync(stubs, { recursive: true, force: true });
   }
 
+  let output = '';
   if (files.exitCode > 0) {
-    process.stdout.write(`${project}: cycles or imports up a layer between files\n${files.output}`);
+    output += `${project}: cycles or imports up a layer between files\n${files.output}`;
   }
   if (features.exitCode > 0) {
-    process.stdout.write(
+    output +=
       `${project}: cycles of feature folders (each apps/*/src/modules/<feature> counted as ` +
-        `one node)\n${features.output}`,
-    );
+      `one node)\n${features.output}`;
   }
   const broken = files.exitCode + features.exitCode;
-  if (broken === 0) process.stdout.write(`${project}: no import cycles, no import up a layer\n`);
-  process.exitCode = broken > 0 ? 1 : 0;
+  if (broken === 0) output += `${project}: no import cycles, no import up a layer\n`;
+  return { code: broken > 0 ? 1 : 0, output };
 }
 
-main().catch((error) => {
-  process.stderr.write(`check-cycles: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 2;
-});
+/** What a check that threw prints (on stderr), exit code 2. */
+const failure = (error) =>
+  `check-cycles: ${error instanceof Error ? error.message : String(error)}\n`;
+
+if (process.argv[2] === '--cases') {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  const results = [];
+  for (const { project, baseDir } of JSON.parse(text)) {
+    try {
+      results.push(await check(parseArgs([project, ...(baseDir ? ['--base-dir', baseDir] : [])])));
+    } catch (error) {
+      results.push({ code: 2, output: failure(error) });
+    }
+  }
+  process.stdout.write(JSON.stringify(results));
+} else {
+  try {
+    const { code, output } = await check(parseArgs(process.argv.slice(2)));
+    process.stdout.write(output);
+    process.exitCode = code;
+  } catch (error) {
+    process.stderr.write(failure(error));
+    process.exitCode = 2;
+  }
+}

@@ -7,31 +7,59 @@ import { promisify } from 'node:util';
 const WORKSPACE = join(__dirname, '../../..');
 const APP = 'apps/demo';
 
+interface CheckResult {
+  code: number;
+  output: string;
+}
+
+/** Writes `tree` (paths under apps/demo) to `root`. */
+function writeTree(root: string, tree: Record<string, string>): void {
+  for (const [path, text] of Object.entries(tree)) {
+    mkdirSync(dirname(join(root, APP, path)), { recursive: true });
+    writeFileSync(join(root, APP, path), text);
+  }
+}
+
 /**
  * Runs the `deps` check (tools/deps/check-cycles.mjs: import cycles and the layers of a
- * service's src/) on a tree laid out like the workspace.
+ * service's src/) on trees laid out like the workspace, all in one process (`--cases`: starting
+ * a process and loading dependency-cruiser and TypeScript cost more than cruising a tree).
  */
-async function checkCycles(
-  tree: Record<string, string>,
-): Promise<{ code: number; output: string }> {
+async function checkAll(
+  trees: Record<string, Record<string, string>>,
+): Promise<Map<string, CheckResult>> {
   const root = mkdtempSync(join(tmpdir(), 'planted-cycle-'));
   try {
-    for (const [path, text] of Object.entries(tree)) {
-      mkdirSync(dirname(join(root, APP, path)), { recursive: true });
-      writeFileSync(join(root, APP, path), text);
-    }
-    const run = promisify(execFile);
-    try {
-      const { stdout } = await run(
-        process.execPath,
-        ['tools/deps/check-cycles.mjs', APP, '--base-dir', root],
-        { cwd: WORKSPACE },
-      );
-      return { code: 0, output: stdout };
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-    }
+    const input = Object.entries(trees).map(([name, tree]) => {
+      writeTree(join(root, name), tree);
+      return { project: APP, baseDir: join(root, name) };
+    });
+    const run = promisify(execFile)(process.execPath, ['tools/deps/check-cycles.mjs', '--cases'], {
+      cwd: WORKSPACE,
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    run.child.stdin?.end(JSON.stringify(input));
+    const results = JSON.parse((await run).stdout) as CheckResult[];
+    return new Map(Object.keys(trees).map((name, index) => [name, results[index]]));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The check run alone on one tree, as the `deps` target runs it. */
+async function checkAlone(tree: Record<string, string>): Promise<CheckResult> {
+  const root = mkdtempSync(join(tmpdir(), 'planted-cycle-'));
+  try {
+    writeTree(root, tree);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['tools/deps/check-cycles.mjs', APP, '--base-dir', root],
+      { cwd: WORKSPACE },
+    );
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -53,16 +81,62 @@ function featureTree(usersImportsAuth: boolean): Record<string, string> {
   };
 }
 
+/** Every case's tree, cruised in one process before the tests. */
+const TREES: Record<string, Record<string, string>> = {
+  noCycle: featureTree(false),
+  featureCycle: featureTree(true),
+  fileCycle: {
+    'src/app/a.ts': "import { b } from './b';\nexport const a = (): number => b() + 1;\n",
+    'src/app/b.ts': "import { a } from './a';\nexport const b = (): number => a() - 1;\n",
+  },
+  layered: layeredTree(),
+  kernelImportsModule: layeredTree({
+    'src/app/metrics/business-metrics.ts':
+      "import { queue } from '../../modules/reports/report-queue';\nexport const gauge = queue;\n",
+  }),
+  kernelImportsRoot: layeredTree({
+    'src/app/openapi.ts':
+      "import { appModule } from '../api/app.module';\nexport const document = appModule;\n",
+    'src/app/entities.ts':
+      "import { database } from '../database/database';\nexport const entities = database;\n",
+    'src/app/entry.ts':
+      "import { workerModule } from '../worker';\nexport const w = workerModule;\n",
+  }),
+  moduleImportsRoot: layeredTree({
+    'src/modules/users/users.service.ts':
+      "import { gauge } from '../../api/metrics/business-metrics';\n" +
+      "import { workerModule } from '../../worker/worker.module';\n" +
+      "import { database } from '../../database/database';\n" +
+      'export const users = { gauge, workerModule, database };\n',
+  }),
+  rootImportsRoot: layeredTree({
+    'src/worker/worker.module.ts':
+      "import { gauge } from '../api/metrics/business-metrics';\nexport const workerModule = { gauge };\n",
+  }),
+};
+
+let results: Map<string, CheckResult>;
+
+beforeAll(async () => {
+  results = await checkAll(TREES);
+}, 60_000);
+
+const checked = (name: string): CheckResult => {
+  const result = results.get(name);
+  if (!result) throw new Error(`no result for the case ${name}`);
+  return result;
+};
+
 describe('the deps check finds import cycles (dependency-cruiser)', () => {
-  it('passes a tree without cycles', async () => {
-    const result = await checkCycles(featureTree(false));
+  it('passes a tree without cycles', () => {
+    const result = checked('noCycle');
     expect(result).toEqual({ code: 0, output: PASSED });
   });
 
   it('fails on two feature folders that import each other through a sub-folder', async () => {
     // No file-level cycle here: auth -> users/dto and users -> auth. Only the feature graph,
     // with users/dto collapsed into users, shows it.
-    const result = await checkCycles(featureTree(true));
+    const result = checked('featureCycle');
     expect(result.code).toBe(1);
     expect(result.output).toContain('error no-feature-cycle');
     expect(result.output).toContain(`${APP}/src/modules/auth`);
@@ -70,11 +144,8 @@ describe('the deps check finds import cycles (dependency-cruiser)', () => {
     expect(result.output).not.toContain('no-circular');
   });
 
-  it('fails on two files that import each other', async () => {
-    const result = await checkCycles({
-      'src/app/a.ts': "import { b } from './b';\nexport const a = (): number => b() + 1;\n",
-      'src/app/b.ts': "import { a } from './a';\nexport const b = (): number => a() - 1;\n",
-    });
+  it('fails on two files that import each other', () => {
+    const result = checked('fileCycle');
     expect(result.code).toBe(1);
     expect(result.output).toContain('error no-circular');
     expect(result.output).toContain(`${APP}/src/app/a.ts`);
@@ -116,20 +187,15 @@ function layeredTree(planted: Record<string, string> = {}): Record<string, strin
 }
 
 describe('the deps check keeps the roof above the floor (dependency-cruiser layer rules)', () => {
-  it('passes a service whose imports all run down: entry, roots, database, modules, kernel', async () => {
-    const result = await checkCycles(layeredTree());
+  it('passes a service whose imports all run down: entry, roots, database, modules, kernel', () => {
+    const result = checked('layered');
     expect(result).toEqual({ code: 0, output: PASSED });
   });
 
   it('fails when the kernel (src/app) imports a module', async () => {
     // The findings business-metrics collector where it stood before: in src/app, reading a
     // module's queue. No cycle: only the layer rule can see it.
-    const result = await checkCycles(
-      layeredTree({
-        'src/app/metrics/business-metrics.ts':
-          "import { queue } from '../../modules/reports/report-queue';\nexport const gauge = queue;\n",
-      }),
-    );
+    const result = checked('kernelImportsModule');
     expect(result.code).toBe(1);
     expect(result.output).toContain(
       `error kernel-imports-no-module: ${APP}/src/app/metrics/business-metrics.ts → ` +
@@ -138,17 +204,8 @@ describe('the deps check keeps the roof above the floor (dependency-cruiser laye
     expect(result.output).not.toContain('no-circular');
   });
 
-  it('fails when the kernel imports a composition root, src/database or an entry point', async () => {
-    const result = await checkCycles(
-      layeredTree({
-        'src/app/openapi.ts':
-          "import { appModule } from '../api/app.module';\nexport const document = appModule;\n",
-        'src/app/entities.ts':
-          "import { database } from '../database/database';\nexport const entities = database;\n",
-        'src/app/entry.ts':
-          "import { workerModule } from '../worker';\nexport const w = workerModule;\n",
-      }),
-    );
+  it('fails when the kernel imports a composition root, src/database or an entry point', () => {
+    const result = checked('kernelImportsRoot');
     expect(result.code).toBe(1);
     expect(result.output).toContain(
       `error kernel-imports-no-module: ${APP}/src/app/openapi.ts → ${APP}/src/api/app.module.ts`,
@@ -161,16 +218,8 @@ describe('the deps check keeps the roof above the floor (dependency-cruiser laye
     );
   });
 
-  it('fails when a module imports a composition root or src/database', async () => {
-    const result = await checkCycles(
-      layeredTree({
-        'src/modules/users/users.service.ts':
-          "import { gauge } from '../../api/metrics/business-metrics';\n" +
-          "import { workerModule } from '../../worker/worker.module';\n" +
-          "import { database } from '../../database/database';\n" +
-          'export const users = { gauge, workerModule, database };\n',
-      }),
-    );
+  it('fails when a module imports a composition root or src/database', () => {
+    const result = checked('moduleImportsRoot');
     expect(result.code).toBe(1);
     for (const root of ['api/metrics/business-metrics.ts', 'worker/worker.module.ts']) {
       expect(result.output).toContain(
@@ -184,17 +233,18 @@ describe('the deps check keeps the roof above the floor (dependency-cruiser laye
     expect(result.output).not.toContain('no-circular');
   });
 
-  it('fails when one composition root imports the other', async () => {
-    const result = await checkCycles(
-      layeredTree({
-        'src/worker/worker.module.ts':
-          "import { gauge } from '../api/metrics/business-metrics';\nexport const workerModule = { gauge };\n",
-      }),
-    );
+  it('fails when one composition root imports the other', () => {
+    const result = checked('rootImportsRoot');
     expect(result.code).toBe(1);
     expect(result.output).toContain(
       `error worker-imports-no-api: ${APP}/src/worker/worker.module.ts → ` +
         `${APP}/src/api/metrics/business-metrics.ts`,
     );
+  });
+});
+
+describe('the deps check run alone', () => {
+  it('exits with the code and prints the output --cases gave for the same tree', async () => {
+    expect(await checkAlone(TREES.featureCycle)).toEqual(checked('featureCycle'));
   });
 });
