@@ -5,6 +5,13 @@ import { waitFor, WaitAborted } from './wait-for';
 /** The repository root: entry points are named relative to it. */
 export const REPOSITORY_ROOT = join(__dirname, '../../..');
 
+/**
+ * The TypeScript options of a process started from sources: tsconfig.base.json's, with one file
+ * listed instead of the whole tree (@swc-node/register hashes the list into every module's cache
+ * key: tools/test/swc-node-project.json says more).
+ */
+export const SWC_NODE_PROJECT = join(REPOSITORY_ROOT, 'tools/test/swc-node-project.json');
+
 export type ProcessEnd = { code: number | null; signal: NodeJS.Signals | null };
 
 /** A service entry point running as a child process, its stdout and stderr collected. */
@@ -51,7 +58,7 @@ export function startServiceProcess(options: ServiceProcessOptions): ServiceProc
       env: {
         PATH: process.env.PATH,
         ...options.env,
-        ...(fromSources ? { SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json') } : {}),
+        ...(fromSources ? { SWC_NODE_PROJECT } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
