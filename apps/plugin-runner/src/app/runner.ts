@@ -10,7 +10,7 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { PluginRunnerConfig } from './config/plugin-runner.config';
 import { createEgressGuard } from '../egress';
-import { setCompiledCacheEntries } from '../wasm/compile/component-compiler';
+import { compileThreads, setCompiledCacheEntries } from '../wasm/compile/component-compiler';
 import { startGrpcServer } from '../grpc/grpc-server';
 import { ServingStatusBoard } from '../grpc/serving-status-board';
 import { PluginRunnerHttpModule } from '../http/http.module';
@@ -46,6 +46,7 @@ export async function startPluginRunner(
     `starting ${COMPONENT}`,
   );
   setCompiledCacheEntries(config.compiledCacheEntries);
+  compileThreads.configure(config.compileThreads);
   const board = new ServingStatusBoard();
   const metrics = createRunnerMetrics(build);
   const egress = createEgressGuard({ policy: config.egress, registry: metrics.registry, logger });
@@ -61,6 +62,8 @@ export async function startPluginRunner(
     );
     closers.push(metricsServer.close);
 
+    // Idle compile threads stop once the hosts have (a load in progress finishes first).
+    closers.push(async () => compileThreads.stopIdle());
     // The runner API and the hosts behind it; the hosts stop after gRPC has drained.
     const plugins = createPluginExecution({
       config,

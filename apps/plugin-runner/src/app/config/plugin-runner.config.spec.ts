@@ -24,6 +24,19 @@ describe('plugin runner config', () => {
     );
   });
 
+  it('keeps 2 compile threads for 60 s by default; PLUGIN_RUNNER_COMPILE_THREADS / _IDLE_SECONDS set them', () => {
+    expect(loadPluginRunnerConfig({}).compileThreads).toEqual({ threads: 2, idleMs: 60_000 });
+    expect(
+      loadPluginRunnerConfig({
+        PLUGIN_RUNNER_COMPILE_THREADS: '1',
+        PLUGIN_RUNNER_COMPILE_THREAD_IDLE_SECONDS: '0',
+      }).compileThreads,
+    ).toEqual({ threads: 1, idleMs: 0 });
+    expect(() => loadPluginRunnerConfig({ PLUGIN_RUNNER_COMPILE_THREADS: '0' })).toThrow(
+      /PLUGIN_RUNNER_COMPILE_THREADS must be >= 1/,
+    );
+  });
+
   it('writes rotated log files by default, like the findings service (LOG_FILE_SINK_ENABLED)', () => {
     expect(loadPluginRunnerConfig({}).log.fileDirectory).toBe('/var/tmp/secplatform/logs');
     expect(loadPluginRunnerConfig({ LOG_DIR: '/srv/logs' }).log.fileDirectory).toBe('/srv/logs');

@@ -4,6 +4,10 @@ import { LOG_LEVELS } from '@platform/logging';
 import { readEgressPolicy, type EgressPolicy } from '@platform/egress';
 import type { NativeLimits } from '../../native/native-limits';
 import { DEFAULT_COMPILED_CACHE_ENTRIES } from '../../wasm/compile/component-compiler';
+import {
+  type CompileThreadSettings,
+  DEFAULT_COMPILE_THREAD_SETTINGS,
+} from '../../wasm/compile/compile-threads';
 import { readNativeLimits } from './native.config';
 import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
 import { readSandboxLimits, type SandboxLimits } from './sandbox.config';
@@ -30,6 +34,12 @@ export interface PluginRunnerConfig {
    * reuse, loaded or not (~55 MB of RSS each for a 12 MB component; docs/plugins/limits.md).
    */
   compiledCacheEntries: number;
+  /**
+   * PLUGIN_RUNNER_COMPILE_THREADS (default 2, 1-16) and PLUGIN_RUNNER_COMPILE_THREAD_IDLE_SECONDS
+   * (default 60, 0-86400): threads that transpile components at load, and how long an idle
+   * one is kept for the next load (~175 MB of RSS each; 0: a thread per load).
+   */
+  compileThreads: CompileThreadSettings;
 }
 
 const PORT = { min: 0, max: 65535 };
@@ -71,6 +81,18 @@ export function loadPluginRunnerConfig(
       DEFAULT_COMPILED_CACHE_ENTRIES,
       { min: 0, max: 64 },
     ),
+    compileThreads: {
+      threads: read.int('PLUGIN_RUNNER_COMPILE_THREADS', DEFAULT_COMPILE_THREAD_SETTINGS.threads, {
+        min: 1,
+        max: 16,
+      }),
+      idleMs:
+        read.int(
+          'PLUGIN_RUNNER_COMPILE_THREAD_IDLE_SECONDS',
+          DEFAULT_COMPILE_THREAD_SETTINGS.idleMs / 1000,
+          { min: 0, max: 86400 },
+        ) * 1000,
+    },
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
     read.problem(

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import {
   CAPABILITY_EXPORTS,
   exportInterfaceName,
@@ -6,7 +5,7 @@ import {
   supportedImports,
 } from '@platform/plugin-sdk';
 import { PluginLoadError } from '../../plugin-host/plugin-host';
-import { threadScript } from '../threads/thread-scripts';
+import { CompileThreadPool } from './compile-threads';
 import { capMemory, MemoryCapError, WASM_PAGE_BYTES } from './memory-cap';
 import { type ImportedMemory, importDefinedMemory } from './memory-import';
 import { type CompiledWasmModule, webAssembly } from './webassembly';
@@ -31,19 +30,15 @@ export interface CompiledComponent {
 export interface CompileOptions {
   /** Cap of each core module's linear memory. */
   memoryLimitBytes: number;
-  /** Longest time the transpile may take. */
+  /** Longest time the transpile may take once a compile thread has taken it. */
   timeoutMs: number;
 }
 
-interface CompileThreadOutput {
-  ok: true;
-  glue: string;
-  coreModules: [string, Uint8Array][];
-  imports: string[];
-  exports: string[];
-  witImports: string[];
-  witExports: string[];
-}
+/**
+ * The process's compile threads (compile-threads.ts): kept between loads, so only a thread's
+ * first transpile pays for compiling jco itself. The runner sets their bounds at start.
+ */
+export const compileThreads = new CompileThreadPool();
 
 /**
  * Compiled components by SHA-256, WIT version and memory cap, most recent last. A reload of the
@@ -119,7 +114,7 @@ export async function compileComponent(
   options: CompileOptions,
 ): Promise<CompiledComponent> {
   const started = performance.now();
-  const output = await transpileInThread(component, options.timeoutMs);
+  const output = await compileThreads.transpile(component, options.timeoutMs);
 
   const allowed = new Set(supportedImports(manifest.wit_version));
   const refused = [...new Set([...output.witImports, ...output.imports])].filter(
@@ -183,48 +178,4 @@ export async function compileComponent(
     exports: output.witExports,
     compileMs: performance.now() - started,
   };
-}
-
-function transpileInThread(component: Uint8Array, timeoutMs: number): Promise<CompileThreadOutput> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(threadScript('compile-thread'), {
-      workerData: { component },
-      env: {},
-    });
-    let settled = false;
-    const settle = (action: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      action();
-      void worker.terminate();
-    };
-    const timer = setTimeout(
-      () =>
-        settle(() =>
-          reject(new PluginLoadError('artifact_invalid', `transpiling took over ${timeoutMs} ms`)),
-        ),
-      timeoutMs,
-    );
-    worker.once('message', (message: CompileThreadOutput | { ok: false; message: string }) =>
-      settle(() =>
-        message.ok
-          ? resolve(message)
-          : reject(
-              new PluginLoadError(
-                'artifact_invalid',
-                `not a WebAssembly component this host can run: ${message.message}`,
-              ),
-            ),
-      ),
-    );
-    worker.once('error', (error) =>
-      settle(() => reject(new PluginLoadError('artifact_invalid', error.message))),
-    );
-    worker.once('exit', (code) =>
-      settle(() =>
-        reject(new PluginLoadError('artifact_invalid', `the compile thread exited (${code})`)),
-      ),
-    );
-  });
 }

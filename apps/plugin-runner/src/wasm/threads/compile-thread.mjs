@@ -1,13 +1,16 @@
 // @ts-check
 /**
- * The compile thread (one per load): transpiles a component with jco in-process — the host
- * generates the glue, never the publisher — and reads the component's world (its exact,
- * versioned imports and exports). Runs as its own thread because jco is an ES module with
- * top-level await. Input: workerData `{ component: Uint8Array }`; output: one message
+ * A compile thread (threads/compile-threads.ts keeps a few for the runner's loads): transpiles
+ * components with jco in-process — the host generates the glue, never the publisher — and
+ * reads each component's world (its exact, versioned imports and exports). Runs as its own
+ * thread because jco is an ES module with top-level await, and so that a transpile running
+ * past its time-out can be stopped by terminating the thread. Input: one message
+ * `{ component: Uint8Array }` at a time (the next only after the answer); answer: one message
  * `{ ok: true, glue, coreModules, imports, exports, witImports, witExports }` or
- * `{ ok: false, message }`.
+ * `{ ok: false, message }`. The thread stays for the next component: jco's own WebAssembly is
+ * compiled and tiered up by V8 during the first transpile (~1 s of CPU), not again.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { componentWit, transpile } from '@bytecodealliance/jco';
 
 /**
@@ -26,9 +29,8 @@ function worldItems(wit, keyword) {
   return items;
 }
 
-async function compile() {
-  /** @type {{ component: Uint8Array }} */
-  const { component } = workerData;
+/** @param {Uint8Array} component */
+async function compile(component) {
   const wit = await componentWit(component);
   const output = await transpile(component, {
     name: 'plugin',
@@ -54,7 +56,9 @@ async function compile() {
   };
 }
 
-compile().then(
-  (result) => parentPort?.postMessage(result),
-  (error) => parentPort?.postMessage({ ok: false, message: String(error?.message ?? error) }),
-);
+parentPort?.on('message', (/** @type {{ component: Uint8Array }} */ { component }) => {
+  compile(component).then(
+    (result) => parentPort?.postMessage(result),
+    (error) => parentPort?.postMessage({ ok: false, message: String(error?.message ?? error) }),
+  );
+});
