@@ -23,7 +23,7 @@ function logForged(settings: string): string {
   `;
   const run = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, SWC_NODE_PROJECT: 'tsconfig.base.json' },
+    env: { PATH: process.env.PATH, SWC_NODE_PROJECT: 'tools/test/swc-node-project.json' },
     encoding: 'utf8',
   });
   expect(run.status).toBe(0);
