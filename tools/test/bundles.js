@@ -10,11 +10,18 @@
 // passed either way (docs/testing.md, "Bundles").
 //
 // What stays a file of its own: a file that changes what the next one would see through the
-// shared module registry or test context — jest.mock and friends, fake timers, jest.setTimeout,
-// process.env, process listeners, the working directory (MUST_RUN_ALONE) — and long files
+// shared module registry or test context — jest.mock and friends, fake timers, process.env,
+// process listeners, the working directory (MUST_RUN_ALONE) — and long files
 // (over ALONE_OVER_S in tools/test/durations.json: their start-up is a small share of them, and
 // the longest-first order balances the workers better with them apart). A file that starts
 // with the line `// test-bundle: alone` stays alone too, whatever it does.
+//
+// A file's `jest.setTimeout` at its top level is its own in a bundle: the bundle reads the
+// timeout the file set while it was required, puts the default back for the next file, and
+// makes it the running timeout from the file's first hook to its last (jest-circus reads
+// `jest.setTimeout` once, when the run starts, so a bundle of files that each set one would
+// otherwise run them all with the last file's). Files that set it were alone before: 27 of them,
+// each loading the service's modules again (~2-3 s of CPU).
 //
 // `npm test -- <path>` never bundles: a named file runs as it is. The generated files live in
 // <project>/test/__bundles__/ (ignored by git), are rewritten for every run and removed after it.
@@ -35,7 +42,7 @@ const BUNDLE_MAX_FILES = 16;
 const UNLISTED_S = 4;
 
 const MUST_RUN_ALONE = [
-  /jest\.(mock|doMock|unstable_mockModule|useFakeTimers|isolateModules|resetModules|setTimeout|retryTimes|replaceProperty)\b/,
+  /jest\.(mock|doMock|unstable_mockModule|useFakeTimers|isolateModules|resetModules|retryTimes|replaceProperty)\b/,
   /process\.env(\.[A-Za-z_$][\w$]*|\[[^\]]+\])\s*=[^=]/,
   /delete\s+process\.env/,
   /Object\.assign\(\s*process\.env/,
@@ -105,16 +112,42 @@ function bundleSource(files) {
 const root = ${JSON.stringify(ROOT)};
 const times = [];
 const { cpuSeconds } = require(root + '/tools/test/cpu-time.js');
+// What jest.setTimeout sets, and jest-circus's state, whose testTimeout every hook and test
+// without a time-out of its own reads when it starts.
+const TIMEOUT = Symbol.for('TEST_TIMEOUT_SYMBOL');
+function circusState() {
+  const symbol = Object.getOwnPropertySymbols(globalThis).find(
+    (s) => s.description === 'JEST_STATE_SYMBOL',
+  );
+  const state = symbol && globalThis[symbol];
+  if (!state || typeof state.testTimeout !== 'number') {
+    throw new Error('tools/test/bundles.js: jest-circus state not found (a file set jest.setTimeout)');
+  }
+  return state;
+}
 function part(file) {
   describe(file, () => {
     let started = 0;
     let cpu = 0;
+    let fileTimeout;
+    let previousTimeout;
     beforeAll(() => {
       started = Date.now();
       cpu = cpuSeconds();
+      if (fileTimeout !== undefined) {
+        const state = circusState();
+        previousTimeout = state.testTimeout;
+        state.testTimeout = fileTimeout;
+      }
     });
+    const timeoutBefore = globalThis[TIMEOUT];
     require(root + '/' + file);
+    if (globalThis[TIMEOUT] !== timeoutBefore) {
+      fileTimeout = globalThis[TIMEOUT];
+      globalThis[TIMEOUT] = timeoutBefore;
+    }
     afterAll(() => {
+      if (previousTimeout !== undefined) circusState().testTimeout = previousTimeout;
       times.push([file, (Date.now() - started) / 1000, cpuSeconds() - cpu]);
     });
   });

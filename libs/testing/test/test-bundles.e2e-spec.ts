@@ -55,13 +55,15 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
     const plan = bundles
       .planBundles(root, durations)
       .map((files) => files.map((file) => relative(join(root, 'test'), file)));
-    // Path order; 45 s a bundle (unlisted files count 4 s): one, two, reads-env, five, four
-    // (4 + 4 + 4 + 3 + 20 = 35), then three (20) alone — a bundle of one is no bundle.
+    // Path order; 45 s a bundle (unlisted files count 4 s): one, two, reads-env, timeout (its
+    // jest.setTimeout is its own in a bundle), five, four (4 + 4 + 4 + 4 + 3 + 20 = 39), then
+    // three (20) alone — a bundle of one is no bundle.
     expect(plan).toEqual([
       [
         'a/one.e2e-spec.ts',
         'a/two.e2e-spec.ts',
         'b/reads-env.e2e-spec.ts',
+        'b/timeout.e2e-spec.ts',
         'c/five.e2e-spec.ts',
         'c/four.e2e-spec.ts',
       ],
@@ -70,7 +72,11 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
 
   it('runs each file of a bundle in its own scope, once, and records its time', async () => {
     // first: top-level hooks (they must stay its own); second: sees none of them.
+    // timeout-own sets a 300 ms time-out: its own tests run with it, the files before and after
+    // it with the default (60 s) — jest-circus reads jest.setTimeout once, at the run's start.
+    const wait = (ms: number) => `new Promise((resolve) => setTimeout(resolve, ${ms}))`;
     const root = project({
+      'a-before-timeout.e2e-spec.ts': `it('runs with the default time-out', () => ${wait(900)});\n`,
       'first.e2e-spec.ts': `
         let before = 0;
         beforeAll(() => { (globalThis as any).firstOpen = true; });
@@ -86,6 +92,12 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
         });
       `,
       'third.e2e-spec.ts': `it('fails by its own name', () => expect('third').toBe('other'));\n`,
+      'timeout-own.e2e-spec.ts': `
+        jest.setTimeout(300);
+        it('runs within its own time-out', () => ${wait(50)});
+        it('fails past its own time-out', () => ${wait(900)});
+      `,
+      'u-after-timeout.e2e-spec.ts': `it('runs with the default time-out again', () => ${wait(900)});\n`,
     });
     roots.push(root);
     const config = bundles.bundledProject({
@@ -115,22 +127,28 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
     expect(report.testResults.map((r) => relative(root, r.name))).toEqual([
       'test/__bundles__/bundle-01.e2e-bundle.js',
     ]);
-    expect(report.numTotalTests).toBe(4);
+    expect(report.numTotalTests).toBe(8);
     const outcomes = report.testResults[0]?.assertionResults.map(
       (a) => `${a.ancestorTitles.join(' > ')} > ${a.title}: ${a.status}`,
     );
     expect(outcomes).toEqual([
+      `${rel(root, 'a-before-timeout.e2e-spec.ts')} > runs with the default time-out: passed`,
       `${rel(root, 'first.e2e-spec.ts')} > has its own hooks: passed`,
       `${rel(root, 'first.e2e-spec.ts')} > still its own: passed`,
       `${rel(root, 'second.e2e-spec.ts')} > runs after the first closed, without its beforeEach: passed`,
       `${rel(root, 'third.e2e-spec.ts')} > fails by its own name: failed`,
+      `${rel(root, 'timeout-own.e2e-spec.ts')} > runs within its own time-out: passed`,
+      `${rel(root, 'timeout-own.e2e-spec.ts')} > fails past its own time-out: failed`,
+      `${rel(root, 'u-after-timeout.e2e-spec.ts')} > runs with the default time-out again: passed`,
     ]);
     const times = readFileSync(partTimes, 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as [string, number]);
     expect(times.map(([file]) => file)).toEqual(
-      ['first', 'second', 'third'].map((name) => rel(root, `${name}.e2e-spec.ts`)),
+      ['a-before-timeout', 'first', 'second', 'third', 'timeout-own', 'u-after-timeout'].map(
+        (name) => rel(root, `${name}.e2e-spec.ts`),
+      ),
     );
     for (const [, seconds] of times) expect(seconds).toBeGreaterThanOrEqual(0);
   });
