@@ -65,7 +65,9 @@ beforeAll(async () => {
   cve = await buildCatalogPlugin('cve-enricher', publisher.privateKey);
   stubborn = await buildStubborn();
   jira = await buildCatalogPlugin('jira-provider', publisher.privateKey);
-  const started = await startRunnerProcess();
+  // The `loop` check spins until the runner's call deadline: 3 s of a busy sandbox thread
+  // instead of the default 10 s. The other checks answer in milliseconds.
+  const started = await startRunnerProcess({ PLUGIN_RUNNER_CALL_TIMEOUT_MS: '3000' });
   runner = started.runner;
   t = await startTestApp({
     PLUGIN_RUNNER_URL: `127.0.0.1:${started.grpcPort}`,
