@@ -8,9 +8,9 @@
 // anew); V8 itself refuses an entry built by another V8 or with other flags, but not one built
 // from another source of the same length (libs/testing/test/cached-runtime.e2e-spec.ts).
 //
-// Known cost: with the cache, a file's test environment stays reachable after the file (Jest's
-// --detectLeaks, even on a trivial spec; without the cache it does not). The worker memory
-// limit in jest.config.js bounds it, as it bounds the e2e files' own ~40 MB (docs/benchmarks.md).
+// The cache keeps a copy of V8's data: the Buffer V8 returns is made in the test file's context
+// and kept, it kept that file's whole context (~40 MB for a findings e2e file) alive; Jest's
+// --detectLeaks reported it even on a trivial spec.
 const vm = require('node:vm');
 
 const compile = vm.compileFunction;
@@ -27,7 +27,8 @@ vm.compileFunction = function compileWithCodeCache(code, params, options) {
     if (!fn.cachedDataRejected) return fn;
   }
   const fn = compile.call(this, code, params, { ...options, produceCachedData: true });
-  if (fn.cachedDataProduced) cache.set(filename, { code, data: fn.cachedData });
+  // A copy in the worker's own realm (see above).
+  if (fn.cachedDataProduced) cache.set(filename, { code, data: Buffer.from(fn.cachedData) });
   return fn;
 };
 
