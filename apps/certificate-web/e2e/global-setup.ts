@@ -145,7 +145,9 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
       // Issuer profiles may point at loopback (test-connection of an unreachable endpoint).
       CERTSVC_ISSUER_EGRESS_ALLOW_LOCAL_DIAL: 'true',
       CERTSVC_ISSUER_EGRESS_ALLOWLIST: '127.0.0.0/8',
-      SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
+      // npm test sets tools/test/swc-node-project.json (tsconfig.base.json's options, one file:
+      // @swc-node/register hashes the file list into every module's cache key).
+      SWC_NODE_PROJECT: process.env.SWC_NODE_PROJECT ?? join(REPOSITORY_ROOT, 'tsconfig.base.json'),
     };
     const api = startNode(
       `certificate-api-${suffix}`,

@@ -99,7 +99,9 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
     // development: the plugin tests serve a signed catalog on loopback (PLUGIN_CATALOG_ALLOW_LOCAL).
     APP_ENV: 'development',
     PLUGIN_CATALOG_ALLOW_LOCAL: 'true',
-    SWC_NODE_PROJECT: join(REPOSITORY_ROOT, 'tsconfig.base.json'),
+    // npm test sets tools/test/swc-node-project.json (tsconfig.base.json's options, one file:
+    // @swc-node/register hashes the file list into every module's cache key).
+    SWC_NODE_PROJECT: process.env.SWC_NODE_PROJECT ?? join(REPOSITORY_ROOT, 'tsconfig.base.json'),
     // The scenarios sign in several times within a minute from one address, and two workers
     // drive the API as the same administrator: the per-user 300 requests a minute answered a
     // screen 429 (comment-edit.pw.ts) once the suite passed 40 scenarios. No scenario tests the
