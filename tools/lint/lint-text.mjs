@@ -17,6 +17,7 @@
  */
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +28,15 @@ async function readStdin() {
   let text = '';
   for await (const chunk of process.stdin) text += chunk;
   return JSON.parse(text);
+}
+
+// @nx/enforce-module-boundaries reads the cached project graph and skips itself (with a warning
+// on stdout) when there is none yet — a fresh clone before any Nx command. Build it then.
+const devkit = createRequire(import.meta.url)('@nx/devkit');
+try {
+  devkit.readCachedProjectGraph();
+} catch {
+  await devkit.createProjectGraphAsync({ exitOnError: false });
 }
 
 const sources = await readStdin();

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -12,15 +14,23 @@ interface LintedSource {
 /**
  * Lints sources that exist only in memory, placed in the tree, with the workspace's config.
  * Untyped (`--untyped`): the boundary rule needs no type information, and a TypeScript program
- * for the planted files cost ~15 s of CPU.
+ * for the planted files cost ~15 s of CPU. Nx's workspace data goes to an empty directory, as on
+ * a fresh clone before any Nx command: the boundary rule must still see the project graph
+ * (lint-text.mjs builds it; without it the rule skipped itself with a warning).
  */
 async function lintPlanted(sources: { filePath: string; code: string }[]): Promise<LintedSource[]> {
-  const run = promisify(execFile)(process.execPath, ['tools/lint/lint-text.mjs', '--untyped'], {
-    cwd: WORKSPACE,
-    maxBuffer: 10 * 1024 * 1024,
-  });
-  run.child.stdin?.end(JSON.stringify(sources));
-  return JSON.parse((await run).stdout) as LintedSource[];
+  const workspaceData = mkdtempSync(join(tmpdir(), 'nx-workspace-data-'));
+  try {
+    const run = promisify(execFile)(process.execPath, ['tools/lint/lint-text.mjs', '--untyped'], {
+      cwd: WORKSPACE,
+      maxBuffer: 10 * 1024 * 1024,
+      env: { ...process.env, NX_DAEMON: 'false', NX_WORKSPACE_DATA_DIRECTORY: workspaceData },
+    });
+    run.child.stdin?.end(JSON.stringify(sources));
+    return JSON.parse((await run).stdout) as LintedSource[];
+  } finally {
+    rmSync(workspaceData, { recursive: true, force: true });
+  }
 }
 
 const importOf = (name: string, lib: string) =>
