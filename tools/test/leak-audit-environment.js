@@ -7,7 +7,9 @@
 // go there as a JSON line (tools/test/summary-reporter.js puts them beside the file's seconds).
 const { TestEnvironment } = require('jest-environment-node');
 const { appendFileSync } = require('node:fs');
-const { relative } = require('node:path');
+const { join, relative } = require('node:path');
+const v8 = require('node:v8');
+const { PerformanceObserver } = require('node:perf_hooks');
 const { cpuSeconds } = require('./cpu-time');
 
 const GRACE_MS = 3_000;
@@ -63,6 +65,21 @@ function stop({ handle }) {
   else handle.close();
 }
 
+/**
+ * PerformanceObservers a test file starts and never disconnects (prom-client's default metrics
+ * observe 'gc' entries for every registry an app makes, and never stop): perf_hooks is the
+ * worker's own module, so Node keeps each observer in its process-wide list and, through its
+ * callback, the context and whole module registry of the file that made it (~35 MB a findings
+ * e2e file), and calls it into that torn-down file on every GC. The worker's observe() records
+ * the observers started while a file runs; its teardown disconnects them.
+ */
+const observe = PerformanceObserver.prototype.observe;
+let fileObservers = null;
+PerformanceObserver.prototype.observe = function observeRecorded(...args) {
+  fileObservers?.add(this);
+  return observe.apply(this, args);
+};
+
 class LeakAuditEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
@@ -70,7 +87,10 @@ class LeakAuditEnvironment extends TestEnvironment {
   }
 
   async setup() {
+    this.writeHeapSnapshot();
     this.cpuAtStart = cpuSeconds();
+    fileObservers = new Set();
+    this.observers = fileObservers;
     await super.setup();
     this.socketsBefore = new Set(clientSockets());
     this.timersBefore = activeTimers();
@@ -78,6 +98,7 @@ class LeakAuditEnvironment extends TestEnvironment {
 
   async teardown() {
     await super.teardown();
+    this.disconnectObservers();
     const deadline = Date.now() + GRACE_MS;
     let left = lingering();
     while (left.length > 0 && Date.now() < deadline) {
@@ -87,6 +108,27 @@ class LeakAuditEnvironment extends TestEnvironment {
     if (left.length > 0) this.report(left);
     await this.auditClientHandles(deadline);
     this.recordCpu();
+  }
+
+  /**
+   * JEST_HEAP_SNAPSHOT_DIR=<dir> (off by default): a V8 heap snapshot of the worker as each
+   * file's environment is set up, i.e. with what the earlier files left behind and the new
+   * file's still empty context (<dir>/<pid>-<n>.heapsnapshot, n counting the worker's files from
+   * 1). Writing one costs about a second of CPU per 100 MB of heap.
+   */
+  writeHeapSnapshot() {
+    const dir = process.env.JEST_HEAP_SNAPSHOT_DIR;
+    if (!dir) return;
+    LeakAuditEnvironment.filesInWorker += 1;
+    v8.writeHeapSnapshot(
+      join(dir, `${process.pid}-${LeakAuditEnvironment.filesInWorker}.heapsnapshot`),
+    );
+  }
+
+  disconnectObservers() {
+    if (fileObservers === this.observers) fileObservers = null;
+    for (const observer of this.observers ?? []) observer.disconnect();
+    this.observers = undefined;
   }
 
   recordCpu() {
@@ -119,5 +161,7 @@ class LeakAuditEnvironment extends TestEnvironment {
     left.forEach(stop);
   }
 }
+
+LeakAuditEnvironment.filesInWorker = 0;
 
 module.exports = LeakAuditEnvironment;

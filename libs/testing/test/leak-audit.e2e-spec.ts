@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ const ENVIRONMENT = join(WORKSPACE, 'tools/test/leak-audit-environment.js');
 /** Runs Jest on one planted spec file with the workspace's test environment. */
 async function runPlanted(
   spec: string,
+  env: Record<string, string> = {},
 ): Promise<{ report: string; stderr: string; elapsedMs: number; cpu: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'planted-leak-'));
   const report = join(dir, 'leaks.txt');
@@ -28,7 +29,7 @@ async function runPlanted(
       [join(WORKSPACE, 'node_modules/jest/bin/jest.js'), '--ci', '--watchman=false'],
       {
         cwd: dir,
-        env: { ...process.env, TEST_LEAK_REPORT: report, TEST_FILE_CPU: cpu },
+        env: { ...process.env, TEST_LEAK_REPORT: report, TEST_FILE_CPU: cpu, ...env },
         timeout: 60_000,
       },
     );
@@ -110,5 +111,69 @@ describe('the environment records what a test file cost in CPU (tools/test/slowe
     // Both halves counted, the timer's 1.5 s not (slack for a loaded machine's scheduling).
     expect(recorded.cpu).toBeGreaterThanOrEqual(1);
     expect(recorded.cpu).toBeLessThan(2.4);
+  }, 60_000);
+});
+
+/**
+ * Runs four planted files in one Jest process (-i) with the workspace's environment and returns
+ * the heap Jest measured (after a GC) at the end of each.
+ */
+async function heapAfterEachFile(spec: string): Promise<number[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'planted-heap-'));
+  const heap = join(dir, 'heap.txt');
+  try {
+    for (const name of ['a', 'b', 'c', 'd']) writeFileSync(join(dir, `${name}.test.js`), spec);
+    writeFileSync(
+      join(dir, 'heap-reporter.js'),
+      `module.exports = class {
+        onTestResult(_test, result) {
+          require('node:fs').appendFileSync(${JSON.stringify(heap)}, result.memoryUsage + '\\n');
+        }
+      };`,
+    );
+    writeFileSync(
+      join(dir, 'jest.config.js'),
+      `module.exports = { testEnvironment: ${JSON.stringify(ENVIRONMENT)}, reporters: ['<rootDir>/heap-reporter.js'] };`,
+    );
+    writeFileSync(heap, '');
+    const jest = join(WORKSPACE, 'node_modules/jest/bin/jest.js');
+    await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', jest, '--ci', '--watchman=false', '-i', '--logHeapUsage'],
+      { cwd: dir, timeout: 60_000 },
+    );
+    return readFileSync(heap, 'utf8').trim().split('\n').map(Number);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the environment disconnects the PerformanceObservers a test file left observing', () => {
+  it('keeps nothing of a file alive through its observer (prom-client observes gc per registry)', async () => {
+    // Each file's observer holds 16 MB: kept, the heap would grow by ~48 MB over the files.
+    const heap = await heapAfterEachFile(`
+      const { PerformanceObserver } = require('node:perf_hooks');
+      const ballast = new Array(2_000_000).fill(1.5);
+      test('observes gc and never stops', () => {
+        new PerformanceObserver(() => ballast.length).observe({ entryTypes: ['gc'] });
+      });
+    `);
+    expect(heap).toHaveLength(4);
+    expect(heap[3] - heap[0]).toBeLessThan(20 * 1024 * 1024);
+  }, 60_000);
+});
+
+describe('JEST_HEAP_SNAPSHOT_DIR (finding what a test file leaves behind in its worker)', () => {
+  it('writes a heap snapshot of the worker as a file starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'planted-snapshots-'));
+    try {
+      await runPlanted(`test('runs', () => {});`, { JEST_HEAP_SNAPSHOT_DIR: dir });
+      const written = readdirSync(dir);
+      expect(written).toEqual([expect.stringMatching(/^\d+-1\.heapsnapshot$/)]);
+      const head = readFileSync(join(dir, written[0]), 'utf8').slice(0, 20);
+      expect(head).toMatch(/^\{"snapshot":/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
