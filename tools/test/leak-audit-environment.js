@@ -80,6 +80,10 @@ PerformanceObserver.prototype.observe = function observeRecorded(...args) {
   return observe.apply(this, args);
 };
 
+function ranAlready() {
+  throw new Error('tools/test/leak-audit-environment.js: a finished describe block ran again');
+}
+
 class LeakAuditEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
@@ -123,6 +127,26 @@ class LeakAuditEnvironment extends TestEnvironment {
     v8.writeHeapSnapshot(
       join(dir, `${process.pid}-${LeakAuditEnvironment.filesInWorker}.heapsnapshot`),
     );
+  }
+
+  /**
+   * A describe block that has finished never runs its hooks and tests again (unless it or a block
+   * around it retries): their functions are dropped, so what their closures hold — in a bundle
+   * (tools/test/bundles.js) a part's booted app — is freed when the part ends, not the bundle.
+   */
+  handleTestEvent(event, state) {
+    if (event.name !== 'run_describe_finish' || !event.describeBlock.parent) return;
+    for (let block = event.describeBlock; block; block = block.parent) {
+      if (state.describeRetryOptions?.get(block)) return;
+    }
+    const release = (entry) => {
+      entry.fn = ranAlready;
+      // The stack V8 keeps unformatted holds its frames' functions and receivers (the hooks'
+      // closures); formatted, it is a string.
+      void entry.asyncError?.stack;
+    };
+    event.describeBlock.hooks.forEach(release);
+    for (const child of event.describeBlock.children) if (child.type === 'test') release(child);
   }
 
   disconnectObservers() {

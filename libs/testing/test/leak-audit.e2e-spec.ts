@@ -177,3 +177,44 @@ describe('JEST_HEAP_SNAPSHOT_DIR (finding what a test file leaves behind in its 
     }
   }, 60_000);
 });
+
+describe('the environment lets a finished describe block go (a bundle part frees its app)', () => {
+  it('frees what the hooks and tests of a finished describe block held', async () => {
+    // The planted file fails unless the 16 MB its first block's hooks held are freed before the
+    // second block runs.
+    await runPlanted(`
+      require('node:v8').setFlagsFromString('--expose-gc');
+      const gc = require('node:vm').runInNewContext('gc');
+      const heapUsed = () => { gc(); return process.memoryUsage().heapUsed; };
+      let holding = 0;
+      describe('a part', () => {
+        let ballast;
+        beforeAll(() => { ballast = new Array(2_000_000).fill(1.5); });
+        test('uses its ballast', () => {
+          expect(ballast).toHaveLength(2_000_000);
+          holding = heapUsed();
+        });
+        afterAll(() => expect(ballast).toHaveLength(2_000_000));
+      });
+      describe('the next part', () => {
+        test('runs without it', () => expect(holding - heapUsed()).toBeGreaterThan(12_000_000));
+      });
+    `);
+  }, 60_000);
+
+  it("still reports a finished block's afterAll failure with its message", async () => {
+    const failed = await runPlanted(`
+      describe('a part', () => {
+        test('passes', () => {});
+        afterAll(() => new Promise(() => {}), 300);
+      });
+      describe('the next part', () => {
+        test('passes too', () => {});
+      });
+    `).then(
+      () => null,
+      (error: { stderr: string }) => error,
+    );
+    expect(failed?.stderr).toMatch(/Exceeded timeout of 300 ms for a hook/);
+  }, 60_000);
+});
