@@ -41,9 +41,10 @@ children_cpu() {
     END { printf "%.1f", v[2] - v[1] }' "$1.before" "$1.after"
 }
 
-# Two lanes of roughly equal CPU. Measured (1 Dec 2026, CPU seconds, load 5-7): ESLint over the
-# two services 64, over the web UIs and their library 48, over the rest 63 with the project
-# service and 40 with one program (below); tsc over every Node project 30, the four web tscs 33.
+# Two lanes of roughly equal CPU. Measured in a fresh-clone npm test (1 Dec 2026, wall seconds
+# on a quiet machine, about the CPU seconds): ESLint over the two services 47, over the web UIs
+# and their library 44, over the rest 30 (63 s of CPU before it ran as one program, below);
+# tsc over every Node project 31, the four web tscs 37; the format check 32 (split in halves).
 # ESLint's type-aware rules keep every project's TypeScript program in one heap: over the rest
 # of the repository in one process that passed Node's default 4 GB once the certificate UI
 # landed (an out-of-memory abort), so the two web UIs and their library lint in a process of
@@ -61,9 +62,11 @@ lint_files() {
     grep -E '\.tsx?$' | grep -vE '(^|/)(dist|node_modules|tmp|coverage)/' |
     grep -vE '^apps/(findings|certificate)-web/src/api/schema\.gen\.ts$|^apps/cli/src/api/[^/]*\.gen\.ts$'
 }
+# format_check <part> <parts>: every <parts>-th of those files, from the <part>-th (1-based), so
+# the format check can be split between the two lanes.
 format_check() {
   local files
-  files="$(lint_files)" || return 1
+  files="$(lint_files | awk -v part="$1" -v parts="$2" 'NR % parts == part % parts')" || return 1
   [ -n "$files" ] || { echo "static-checks: no files to check the format of" >&2; return 1; }
   # (the local binary: npx exits 249 without a word when given the ~2 500 paths)
   # shellcheck disable=SC2086 # one path per line, none with spaces (git ls-files of the tree)
@@ -74,7 +77,7 @@ format_check() {
     "${no_prettier[@]}"
   check lint-web npx eslint apps/findings-web apps/certificate-web libs/web-ui --max-warnings=0 \
     "${no_prettier[@]}"
-  check format format_check
+  check format-1 format_check 1 2
 } &
 lane1=$!
 {
@@ -86,6 +89,7 @@ lane1=$!
   check typecheck-web-ui npx tsc -p libs/web-ui/tsconfig.json --noEmit
   # deploy/images/*.Containerfile say what the image recipe says (tools/images/images.json).
   check containerfiles node tools/images/containerfiles.mjs --check
+  check format-2 format_check 2 2
   # The libraries and the smaller apps in one TypeScript program (tools/lint/eslint-one-program.config.mjs:
   # with the project service each of their ~20 projects bound the libraries again).
   check lint-rest npx eslint -c tools/lint/eslint-one-program.config.mjs apps libs deploy tools/images --max-warnings=0 \
@@ -96,7 +100,7 @@ lane1=$!
 lane2=$!
 wait "$lane1" "$lane2" || true
 
-for name in lint-services lint-web format typecheck typecheck-web typecheck-certificate-web \
+for name in lint-services lint-web format-1 format-2 typecheck typecheck-web typecheck-certificate-web \
   typecheck-certificate-web-e2e typecheck-web-ui containerfiles lint-rest; do
   [ -f "$status_dir/$name" ] || exit 1
 done
