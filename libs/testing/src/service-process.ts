@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { waitFor, WaitAborted } from './wait-for';
 
 /** The repository root: entry points are named relative to it. */
@@ -11,6 +12,27 @@ export const REPOSITORY_ROOT = join(__dirname, '../../..');
  * key: tools/test/swc-node-project.json says more).
  */
 export const SWC_NODE_PROJECT = join(REPOSITORY_ROOT, 'tools/test/swc-node-project.json');
+
+/** Node's options for a script run from TypeScript sources, as a runner started from sources has. */
+export const FROM_SOURCES_NODE_OPTIONS = ['-r', '@swc-node/register', '--no-deprecation'];
+
+/**
+ * Runs `script` (CommonJS, paths relative to the repository root) in a child `node` started
+ * from sources with FROM_SOURCES_NODE_OPTIONS and only PATH and SWC_NODE_PROJECT in its
+ * environment; resolves its stdout. For tests of what such a process passes on to its threads.
+ */
+export async function runScriptFromSources(script: string, timeoutMs = 60_000): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...FROM_SOURCES_NODE_OPTIONS, '-e', script],
+    {
+      cwd: REPOSITORY_ROOT,
+      env: { PATH: process.env.PATH ?? '', SWC_NODE_PROJECT },
+      timeout: timeoutMs,
+    },
+  );
+  return stdout;
+}
 
 export type ProcessEnd = { code: number | null; signal: NodeJS.Signals | null };
 

@@ -1,68 +1,40 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
+import {
+  inTemporaryDirectory,
+  runToolAlone,
+  runToolCases,
+  writeTree,
+  type CheckResult,
+} from './support/planted-trees';
 
-const WORKSPACE = join(__dirname, '../../..');
 const APP = 'apps/demo';
-
-interface CheckResult {
-  code: number;
-  output: string;
-}
-
-/** Writes `tree` (paths under apps/demo) to `root`. */
-function writeTree(root: string, tree: Record<string, string>): void {
-  for (const [path, text] of Object.entries(tree)) {
-    mkdirSync(dirname(join(root, APP, path)), { recursive: true });
-    writeFileSync(join(root, APP, path), text);
-  }
-}
+const TOOL = 'tools/deps/check-cycles.mjs';
 
 /**
  * Runs the `deps` check (tools/deps/check-cycles.mjs: import cycles and the layers of a
- * service's src/) on trees laid out like the workspace, all in one process (`--cases`: starting
- * a process and loading dependency-cruiser and TypeScript cost more than cruising a tree).
+ * service's src/) on trees laid out like the workspace (paths under apps/demo), all in one
+ * process (`--cases`: starting a process and loading dependency-cruiser and TypeScript cost
+ * more than cruising a tree).
  */
 async function checkAll(
   trees: Record<string, Record<string, string>>,
 ): Promise<Map<string, CheckResult>> {
-  const root = mkdtempSync(join(tmpdir(), 'planted-cycle-'));
-  try {
+  return inTemporaryDirectory('planted-cycle-', async (root) => {
     const input = Object.entries(trees).map(([name, tree]) => {
-      writeTree(join(root, name), tree);
+      writeTree(join(root, name, APP), tree);
       return { project: APP, baseDir: join(root, name) };
     });
-    const run = promisify(execFile)(process.execPath, ['tools/deps/check-cycles.mjs', '--cases'], {
-      cwd: WORKSPACE,
-      maxBuffer: 10 * 1024 * 1024,
-    });
-    run.child.stdin?.end(JSON.stringify(input));
-    const results = JSON.parse((await run).stdout) as CheckResult[];
+    const results = await runToolCases(TOOL, input);
     return new Map(Object.keys(trees).map((name, index) => [name, results[index]]));
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The check run alone on one tree, as the `deps` target runs it. */
 async function checkAlone(tree: Record<string, string>): Promise<CheckResult> {
-  const root = mkdtempSync(join(tmpdir(), 'planted-cycle-'));
-  try {
-    writeTree(root, tree);
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['tools/deps/check-cycles.mjs', APP, '--base-dir', root],
-      { cwd: WORKSPACE },
-    );
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  return inTemporaryDirectory('planted-cycle-', async (root) => {
+    writeTree(join(root, APP), tree);
+    return runToolAlone(TOOL, [APP, '--base-dir', root]);
+  });
 }
 
 const PASSED = `${APP}: no import cycles, no import up a layer\n`;

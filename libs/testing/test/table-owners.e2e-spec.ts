@@ -1,38 +1,22 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
+import {
+  inTemporaryDirectory,
+  runToolAlone,
+  runToolCases,
+  writeTree,
+  type CheckResult,
+} from './support/planted-trees';
 
-const WORKSPACE = join(__dirname, '../../..');
 const APP = 'apps/demo';
 const MODULES = `${APP}/src/modules`;
-
-interface CheckResult {
-  code: number;
-  output: string;
-}
+const TOOL = 'tools/lint/table-owners.mjs';
 
 /** The check run alone on a planted tree, as the `table-owners` target runs it. */
 async function checkAlone(tree: Record<string, string>): Promise<CheckResult> {
-  const root = mkdtempSync(join(tmpdir(), 'planted-table-write-'));
-  try {
-    for (const [path, text] of Object.entries(tree)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['tools/lint/table-owners.mjs', APP, '--base-dir', root],
-      { cwd: WORKSPACE },
-    );
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  return inTemporaryDirectory('planted-table-write-', async (root) => {
+    writeTree(root, tree);
+    return runToolAlone(TOOL, [APP, '--base-dir', root]);
+  });
 }
 
 /** A check of `project`, in the real tree or in a tree laid out like the workspace. */
@@ -44,26 +28,15 @@ type Case = { project: string; tree?: Record<string, string> };
  * tree). A planted tree is written to a temporary directory: nothing is planted in the real tree.
  */
 async function checkAll(cases: Record<string, Case>): Promise<Map<string, CheckResult>> {
-  const root = mkdtempSync(join(tmpdir(), 'planted-table-write-'));
-  try {
+  return inTemporaryDirectory('planted-table-write-', async (root) => {
     const input = Object.entries(cases).map(([name, { project, tree }]) => {
       if (!tree) return { project };
-      for (const [path, text] of Object.entries(tree)) {
-        mkdirSync(dirname(join(root, name, path)), { recursive: true });
-        writeFileSync(join(root, name, path), text);
-      }
+      writeTree(join(root, name), tree);
       return { project, baseDir: join(root, name) };
     });
-    const run = promisify(execFile)(process.execPath, ['tools/lint/table-owners.mjs', '--cases'], {
-      cwd: WORKSPACE,
-      maxBuffer: 10 * 1024 * 1024,
-    });
-    run.child.stdin?.end(JSON.stringify(input));
-    const results = JSON.parse((await run).stdout) as CheckResult[];
+    const results = await runToolCases(TOOL, input);
     return new Map(Object.keys(cases).map((name, index) => [name, results[index]]));
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 const DOC_ROWS = [

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { artifactDigest } from '@platform/plugin-sdk';
-import { waitFor } from '@platform/testing';
+import { FROM_SOURCES_NODE_OPTIONS, runScriptFromSources, waitFor } from '@platform/testing';
 import { PluginLoadError } from '../../src/plugin-host/plugin-host';
 import {
   artifactOf,
@@ -14,8 +11,6 @@ import {
   type TestComponent,
   type TestHost,
 } from './support/wasm-lab';
-
-const execFileAsync = promisify(execFile);
 
 // A load transpiles and compiles a 12 MB component (seconds; 5-15 s on the
 // shared 2-core one under parallel test files); a test with a load and a few calls needs more
@@ -300,23 +295,12 @@ describe('WebAssembly sandbox (tier 1)', () => {
           { call: async () => ({ tag: 'ok' }), log: () => undefined },
         ))
         .then(async (outcome) => { console.log(JSON.stringify([process.execArgv, outcome])); await thread.terminate(); });`;
-    const { stdout } = await execFileAsync(
-      process.execPath,
-      ['-r', '@swc-node/register', '--no-deprecation', '-e', script],
-      {
-        cwd: join(__dirname, '../../../..'),
-        env: {
-          PATH: process.env.PATH ?? '',
-          SWC_NODE_PROJECT: join(__dirname, '../../../../tsconfig.base.json'),
-        },
-        timeout: 60_000,
-      },
-    );
+    const stdout = await runScriptFromSources(script);
     const [runnerOptions, outcome] = JSON.parse(stdout.trim().split('\n').pop() ?? '') as [
       string[],
       unknown,
     ];
-    expect(runnerOptions.slice(0, 3)).toEqual(['-r', '@swc-node/register', '--no-deprecation']);
+    expect(runnerOptions.slice(0, 3)).toEqual(FROM_SOURCES_NODE_OPTIONS);
     expect(outcome).toEqual({ kind: 'ok', value: '', droppedLogs: 0 });
   });
 });

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { FROM_SOURCES_NODE_OPTIONS, runScriptFromSources } from '@platform/testing';
 import { PluginLoadError } from '../../plugin-host/plugin-host';
 import { CompileThreadPool } from './compile-threads';
 
@@ -70,20 +69,9 @@ describe('CompileThreadPool', () => {
       const threads = new CompileThreadPool({ threads: 1, idleMs: 0 }, ${JSON.stringify(script)});
       threads.transpile(new TextEncoder().encode('a'), 30000)
         .then((out) => console.log(JSON.stringify([process.execArgv, out.imports])));`;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', '@swc-node/register', '--no-deprecation', '-e', child],
-      {
-        cwd: join(__dirname, '../../../../..'),
-        env: {
-          PATH: process.env.PATH ?? '',
-          SWC_NODE_PROJECT: join(__dirname, '../../../../../tsconfig.base.json'),
-        },
-        timeout: 60_000,
-      },
-    );
+    const stdout = await runScriptFromSources(child);
     const [runnerOptions, threadOptions] = JSON.parse(stdout.trim()) as [string[], string[]];
-    expect(runnerOptions.slice(0, 3)).toEqual(['-r', '@swc-node/register', '--no-deprecation']);
+    expect(runnerOptions.slice(0, 3)).toEqual(FROM_SOURCES_NODE_OPTIONS);
     expect(threadOptions).toEqual([]);
   });
 
