@@ -197,9 +197,38 @@ fi
 # connection, timer, thread, child process): that fails the run like a failing test.
 jest_started=$SECONDS
 jest_ticks="$(cpu_ticks)"
+# The waiting lane (tools/test/lanes.js): in a full run the e2e files marked
+# `// test-lane: waiting` (most of their time a timer, an outage or a rate limit plays out) run
+# in a Jest process of their own, one worker, beside the main run's workers, which leave them
+# out (TEST_LANE=main). TEST_WAIT_LANE=0 runs them in the main run. Its output follows the main
+# run's; its counts are added into the summary line.
+waiting=()
+if [ "$TEST_BUNDLES" = 1 ] && [ "${TEST_WAIT_LANE:-1}" = 1 ]; then
+  mapfile -t waiting < <(node tools/test/lanes.js --waiting)
+fi
+lane_pid=""
+if [ "${#waiting[@]}" -gt 0 ]; then
+  lane_log="$(mktemp)"
+  lane_summary="$(mktemp)"
+  lane_times="$(mktemp)"
+  lane_cpu="$(mktemp)"
+  TEST_BUNDLES=0 TEST_LANE=waiting TEST_SUMMARY_FILE="$lane_summary" TEST_FILE_TIMES="$lane_times" \
+    TEST_FILE_CPU="$lane_cpu" npx jest -c jest.config.js --ci -w 1 --runTestsByPath \
+    "${waiting[@]}" >"$lane_log" 2>&1 &
+  lane_pid=$!
+  export TEST_LANE=main
+fi
 set +e
 npx jest -c jest.config.js --ci -w "${JEST_WORKERS:-2}" "${jest_args[@]}" 2>&1 | tee "$jest_log"
 status=${PIPESTATUS[0]}
+if [ -n "$lane_pid" ]; then
+  wait "$lane_pid"
+  lane_status=$?
+  echo "test.sh: the waiting lane (${#waiting[@]} files, one worker beside the main run):" >&2
+  cat "$lane_log" >&2
+  cat "$lane_log" >>"$jest_log"
+  [ "$lane_status" -eq 0 ] || [ "$status" -ne 0 ] || status=$lane_status
+fi
 set -e
 jest_seconds=$((SECONDS - jest_started))
 jest_busy="$(busy_since "$jest_ticks")"
@@ -209,6 +238,18 @@ if [ "$TEST_BUNDLES" = 1 ]; then remove_bundles; rm -f "$part_times"; fi
 
 line="$(tail -n 1 "$summary" 2>/dev/null || true)"
 rm -f "$summary"
+if [ -n "$lane_pid" ]; then
+  lane_line="$(tail -n 1 "$lane_summary" 2>/dev/null || true)"
+  # No summary from the lane (it could not start) counts as one failure.
+  [ -n "$lane_line" ] || lane_line="0 passed, 1 failed"
+  if [ -n "$line" ]; then
+    line="$(printf '%s\n%s\n' "$line" "$lane_line" | awk '
+      { p += $1; f += $3; k += ($5 == "" ? 0 : $5) }
+      END { if (k > 0) printf "%d passed, %d failed, %d skipped\n", p, f, k; else printf "%d passed, %d failed\n", p, f }')"
+  fi
+  cat "$lane_times" >>"$file_times"
+  rm -f "$lane_log" "$lane_summary" "$lane_times" "$lane_cpu"
+fi
 if [ -z "$line" ]; then
   rm -f "$jest_log"
   echo "test.sh: jest ended without a summary (exit $status)" >&2

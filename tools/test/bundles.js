@@ -23,12 +23,16 @@
 // otherwise run them all with the last file's). Files that set it were alone before: 27 of them,
 // each loading the service's modules again (~2-3 s of CPU).
 //
+// In the main run of a full `npm test` (TEST_LANE=main) the files of the waiting lane
+// (tools/test/lanes.js: `// test-lane: waiting`) are left out: their own Jest process runs them.
+//
 // `npm test -- <path>` never bundles: a named file runs as it is. The generated files live in
 // <project>/test/__bundles__/ (ignored by git), are rewritten for every run and removed after it.
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { waitingFilesOf } = require('./lanes');
 
 const ROOT = path.resolve(__dirname, '../..');
 const BUNDLE_DIR = '__bundles__';
@@ -80,13 +84,16 @@ function bundleable(file, durations) {
   return !MUST_RUN_ALONE.some((pattern) => pattern.test(source));
 }
 
-/** Groups the bundleable files of a project's test/ folder, in path order, by budget. */
-function planBundles(projectRoot, durations = committedDurations()) {
+/**
+ * Groups the bundleable files of a project's test/ folder, in path order, by budget; the files
+ * in `leftOut` (absolute paths) are in no bundle.
+ */
+function planBundles(projectRoot, durations = committedDurations(), leftOut = []) {
   const bundles = [];
   let current = [];
   let seconds = 0;
   for (const file of e2eFiles(path.join(projectRoot, 'test'))) {
-    if (!bundleable(file, durations)) continue;
+    if (leftOut.includes(file) || !bundleable(file, durations)) continue;
     const took = durations[path.relative(ROOT, file)] ?? UNLISTED_S;
     if (
       current.length > 0 &&
@@ -178,21 +185,23 @@ function escapeRegExp(text) {
  * Writes the bundles of a project (a Jest project config with rootDir) and returns the config
  * that runs them instead of the files they hold.
  */
-function bundledProject(config) {
+function bundledProject(config, lane = process.env.TEST_LANE) {
   const dir = path.join(config.rootDir, 'test', BUNDLE_DIR);
   fs.rmSync(dir, { recursive: true, force: true });
-  const bundles = planBundles(config.rootDir);
-  if (bundles.length === 0) return config;
-  fs.mkdirSync(dir, { recursive: true });
+  // The main run leaves the waiting lane's files to their own Jest process (tools/test/lanes.js).
+  const elsewhere = lane === 'main' ? waitingFilesOf(config.rootDir) : [];
+  const bundles = planBundles(config.rootDir, committedDurations(), elsewhere);
+  const ignored = [...bundles.flat(), ...elsewhere].map((file) => `^${escapeRegExp(file)}$`);
+  if (ignored.length === 0) return config;
+  if (bundles.length > 0) fs.mkdirSync(dir, { recursive: true });
   bundles.forEach((files, index) => {
     const name = `bundle-${String(index + 1).padStart(2, '0')}.e2e-bundle.js`;
     fs.writeFileSync(path.join(dir, name), bundleSource(files));
   });
-  const bundled = bundles.flat().map((file) => `^${escapeRegExp(file)}$`);
   return {
     ...config,
     testMatch: [...(config.testMatch ?? []), `<rootDir>/test/${BUNDLE_DIR}/*.e2e-bundle.js`],
-    testPathIgnorePatterns: [...(config.testPathIgnorePatterns ?? ['/node_modules/']), ...bundled],
+    testPathIgnorePatterns: [...(config.testPathIgnorePatterns ?? ['/node_modules/']), ...ignored],
   };
 }
 

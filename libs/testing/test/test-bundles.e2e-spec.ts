@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 const WORKSPACE = join(__dirname, '../../..');
 const bundles = require(join(WORKSPACE, 'tools/test/bundles.js')) as {
   planBundles(projectRoot: string, durations: Record<string, number>): string[][];
-  bundledProject(config: Record<string, unknown>): Record<string, unknown>;
+  bundledProject(config: Record<string, unknown>, lane?: string): Record<string, unknown>;
+  partsOf(bundleFile: string): string[];
+};
+const lanes = require(join(WORKSPACE, 'tools/test/lanes.js')) as {
+  waitingFilesOf(projectRoot: string): string[];
+  waitingFiles(root: string): string[];
 };
 
 /** A project of e2e files under the workspace's ignored tmp/ (Jest resolves its transform there). */
@@ -68,6 +73,54 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
         'c/four.e2e-spec.ts',
       ],
     ]);
+  });
+
+  it("the main run leaves the waiting lane's files out of its bundles and its files; the lane lists them", () => {
+    const plain = "it('works', () => expect(1).toBe(1));\n";
+    const root = project({
+      'one.e2e-spec.ts': plain,
+      'two.e2e-spec.ts': plain,
+      'waits.e2e-spec.ts': `// Some words first.\n// test-lane: waiting — a lease runs out\n\n${plain}`,
+      // The mark only counts among the comments a file starts with.
+      'mentions.e2e-spec.ts': `const note = \`\n// test-lane: waiting\n\`;\n${plain}`,
+      'late.e2e-spec.ts': `${plain}// test-lane: waiting\n`,
+    });
+    roots.push(root);
+    const waits = join(root, 'test', 'waits.e2e-spec.ts');
+    expect(lanes.waitingFilesOf(root)).toEqual([waits]);
+    const base = { testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], rootDir: root };
+    const bundled = (lane?: string) => {
+      const config = bundles.bundledProject(base, lane) as { testPathIgnorePatterns: string[] };
+      const dir = join(root, 'test', '__bundles__');
+      const parts = readdirSync(dir).flatMap((name) => bundles.partsOf(join(dir, name)));
+      return {
+        parts: parts.map((file) => relative(join(root, 'test'), join(WORKSPACE, file))),
+        config,
+      };
+    };
+    const main = bundled('main');
+    expect(main.parts.sort()).toEqual([
+      'late.e2e-spec.ts',
+      'mentions.e2e-spec.ts',
+      'one.e2e-spec.ts',
+      'two.e2e-spec.ts',
+    ]);
+    expect(
+      main.config.testPathIgnorePatterns.filter((p) => new RegExp(p).test(waits)),
+    ).toHaveLength(1);
+    // Outside the main run (no lane: `TEST_WAIT_LANE=0`) the file is bundled like any other.
+    const alone = bundled(undefined);
+    expect(alone.parts).toContain('waits.e2e-spec.ts');
+    expect(
+      alone.config.testPathIgnorePatterns.filter((p) => new RegExp(p).test(waits)),
+    ).toHaveLength(1);
+    // The workspace's list (tools/test.sh runs it as the lane) names files relative to the root.
+    expect(lanes.waitingFiles(WORKSPACE)).toEqual(
+      expect.arrayContaining([
+        'apps/findings-service/test/notifications/catalog-channels.e2e-spec.ts',
+      ]),
+    );
+    expect(lanes.waitingFiles(WORKSPACE).every((file) => !file.startsWith('/'))).toBe(true);
   });
 
   it('runs each file of a bundle in its own scope, once, and records its time', async () => {

@@ -1,3 +1,5 @@
+// test-lane: waiting — service processes starting, a killed leader's lease running out and a
+// SCEP CA answering PENDING before it issues: ~30 of its ~42 s are waits (tools/test/lanes.js).
 import { createHash } from 'node:crypto';
 import { waitFor } from '@platform/testing';
 import { sha256Fingerprint } from '@platform/pki';

@@ -1,3 +1,5 @@
+// test-lane: waiting — a claimed delivery due again only after its lease, a receiver's back-off:
+// ~17 of its ~23 s are waits (tools/test/lanes.js).
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { startServiceProcess, waitFor, WaitAborted, type ServiceProcess } from '@platform/testing';

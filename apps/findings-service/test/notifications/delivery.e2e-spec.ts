@@ -1,3 +1,5 @@
+// test-lane: waiting — retries after back-off and an 8 s delivery lease running out through the
+// real runner: ~17 of its ~29 s are waits (tools/test/lanes.js).
 import type { INestApplicationContext } from '@nestjs/common';
 import {
   FIXTURE_NODE_PATH,

@@ -1,3 +1,5 @@
+// test-lane: waiting — quiet drafts sealed on the feed's timer, a delivery retried after its
+// back-off until given up: ~28 of its ~34 s are waits (tools/test/lanes.js).
 import { waitFor } from '@platform/testing';
 import { addJob } from '@platform/queue';
 import { randomUUID } from 'node:crypto';

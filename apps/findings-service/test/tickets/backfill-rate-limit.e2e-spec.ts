@@ -1,3 +1,5 @@
+// test-lane: waiting — the tracker's Retry-After waited out and its rate kept to: ~12 of its
+// ~21 s are waits (tools/test/lanes.js).
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
