@@ -148,6 +148,10 @@ async function startPlatform(pgUrl: string, redisUrl: string, dist: string): Pro
         PLUGIN_EGRESS_ALLOW_HTTP: 'true',
         PLUGIN_EGRESS_ALLOW_LOCAL_DIAL: 'true',
         SWC_NODE_PROJECT: common.SWC_NODE_PROJECT,
+        // npm test's shared transpile cache (tools/test.sh), when set.
+        ...(process.env['PLUGIN_RUNNER_TRANSPILE_CACHE_DIR']
+          ? { PLUGIN_RUNNER_TRANSPILE_CACHE_DIR: process.env['PLUGIN_RUNNER_TRANSPILE_CACHE_DIR'] }
+          : {}),
       },
     );
     children.push(runner);

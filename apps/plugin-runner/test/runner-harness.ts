@@ -1,6 +1,7 @@
 import { credentials, type Client, type ServiceError } from '@grpc/grpc-js';
 import { loadPluginRunnerConfig } from '../src/app/config/plugin-runner.config';
 import { loadHealthService } from '@platform/plugin-protocol';
+import { transpileCacheEnv } from '@platform/testing';
 import { startPluginRunner, type RunningPluginRunner } from '../src/app/runner';
 
 /** Boots a real runner on ephemeral loopback ports with quiet JSON logs. */
@@ -16,6 +17,7 @@ export function startTestRunner(): Promise<RunningPluginRunner> {
       APP_ENV: 'production',
       LOG_FILE_SINK_ENABLED: 'false',
       PLUGIN_RUNNER_SHUTDOWN_GRACE_MS: '2000',
+      ...transpileCacheEnv(),
     }),
   );
 }

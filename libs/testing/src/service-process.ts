@@ -58,13 +58,25 @@ export type ServiceProcessOptions = (
   | { /** TypeScript entry point, run through @swc-node/register. */ entry: string }
   | { /** A built bundle, run as `node <file>` from its own folder. */ bundle: string }
 ) & {
-  /** The environment besides PATH (nothing else is inherited unless passed here). */
+  /**
+   * The environment besides PATH and the run's transpile cache (`transpileCacheEnv`): nothing
+   * else is inherited unless passed here.
+   */
   env: Record<string, string | undefined>;
   /** Where it will serve HTTP (the port is in `env`). */
   url?: string;
   /** Node flags before the entry (benches: `--cpu-prof --cpu-prof-dir=DIR`). */
   nodeArgs?: string[];
 };
+
+/**
+ * `PLUGIN_RUNNER_TRANSPILE_CACHE_DIR` of this process, when set: `npm test` (tools/test.sh)
+ * sets one directory per run, so the plugin runners of all its test files share what jco made.
+ */
+export function transpileCacheEnv(): Record<string, string> {
+  const dir = process.env['PLUGIN_RUNNER_TRANSPILE_CACHE_DIR'];
+  return dir ? { PLUGIN_RUNNER_TRANSPILE_CACHE_DIR: dir } : {};
+}
 
 /** Starts a service's API or worker entry point as its deployment would, in a child process. */
 export function startServiceProcess(options: ServiceProcessOptions): ServiceProcess {
@@ -79,6 +91,8 @@ export function startServiceProcess(options: ServiceProcessOptions): ServiceProc
       cwd: fromSources ? REPOSITORY_ROOT : dirname(options.bundle),
       env: {
         PATH: process.env.PATH,
+        // The test run's shared transpile cache of plugin runners (tools/test.sh), when set.
+        ...transpileCacheEnv(),
         ...options.env,
         ...(fromSources ? { SWC_NODE_PROJECT } : {}),
       },

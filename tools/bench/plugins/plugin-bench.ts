@@ -165,6 +165,7 @@ function referenceThread(): SandboxThread {
     memories: [],
     exports: [],
     compileMs: 0,
+    transpiledFrom: 'jco',
   };
   return new SandboxThread(compiled, {
     logLinesPerCall: 100,

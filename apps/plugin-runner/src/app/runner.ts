@@ -10,7 +10,12 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { PluginRunnerConfig } from './config/plugin-runner.config';
 import { createEgressGuard } from '../egress';
-import { compileThreads, setCompiledCacheEntries } from '../wasm/compile/component-compiler';
+import {
+  compileThreads,
+  closeTranspileCache,
+  configureTranspileCache,
+  setCompiledCacheEntries,
+} from '../wasm/compile/component-compiler';
 import { startGrpcServer } from '../grpc/grpc-server';
 import { ServingStatusBoard } from '../grpc/serving-status-board';
 import { PluginRunnerHttpModule } from '../http/http.module';
@@ -47,6 +52,7 @@ export async function startPluginRunner(
   );
   setCompiledCacheEntries(config.compiledCacheEntries);
   compileThreads.configure(config.compileThreads);
+  configureTranspileCache(config.transpileCache, logger);
   const board = new ServingStatusBoard();
   const metrics = createRunnerMetrics(build);
   const egress = createEgressGuard({ policy: config.egress, registry: metrics.registry, logger });
@@ -64,6 +70,8 @@ export async function startPluginRunner(
 
     // Idle compile threads stop once the hosts have (a load in progress finishes first).
     closers.push(async () => compileThreads.stopIdle());
+    // Loads outside a runner (tests of the host alone, in the same process) use no disk cache.
+    closers.push(async () => closeTranspileCache());
     // The runner API and the hosts behind it; the hosts stop after gRPC has drained.
     const plugins = createPluginExecution({
       config,

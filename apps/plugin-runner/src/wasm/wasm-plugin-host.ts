@@ -253,6 +253,7 @@ export class WasmPluginHost implements PluginHost {
         plugin_version: manifest.version,
         digest,
         compile_ms: Math.round(compiled.compileMs),
+        transpiled_from: compiled.transpiledFrom,
         replaced: previous?.digest ?? null,
       },
       previous ? 'wasm plugin reloaded' : 'wasm plugin loaded',

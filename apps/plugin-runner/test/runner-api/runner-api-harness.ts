@@ -21,6 +21,7 @@ import {
   type FixtureManifestOptions,
 } from '@platform/plugin-protocol/testing';
 import type { ClientDuplexStream } from '@grpc/grpc-js';
+import { transpileCacheEnv } from '@platform/testing';
 import { loadPluginRunnerConfig } from '../../src/app/config/plugin-runner.config';
 import { startPluginRunner, type RunningPluginRunner } from '../../src/app/runner';
 
@@ -44,6 +45,7 @@ export function startApiRunner(env: Record<string, string> = {}): Promise<Runnin
       PLUGIN_NATIVE_NODE_PATH: FIXTURE_NODE_PATH,
       PLUGIN_NATIVE_STOP_TIMEOUT_MS: '1000',
       PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
+      ...transpileCacheEnv(),
       ...env,
     }),
   );

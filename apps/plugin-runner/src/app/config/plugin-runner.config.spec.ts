@@ -37,6 +37,30 @@ describe('plugin runner config', () => {
     );
   });
 
+  it('keeps transpiles in /var/tmp/secplatform/transpile-cache (512 MB) by default; PLUGIN_RUNNER_TRANSPILE_CACHE_DIR / _MAX_MB set it, off turns it off', () => {
+    expect(loadPluginRunnerConfig({}).transpileCache).toEqual({
+      directory: '/var/tmp/secplatform/transpile-cache',
+      maxBytes: 512 * 1024 * 1024,
+    });
+    expect(
+      loadPluginRunnerConfig({
+        PLUGIN_RUNNER_TRANSPILE_CACHE_DIR: '/srv/cache',
+        PLUGIN_RUNNER_TRANSPILE_CACHE_MAX_MB: '64',
+      }).transpileCache,
+    ).toEqual({ directory: '/srv/cache', maxBytes: 64 * 1024 * 1024 });
+    expect(
+      loadPluginRunnerConfig({ PLUGIN_RUNNER_TRANSPILE_CACHE_DIR: 'off' }).transpileCache.directory,
+    ).toBeUndefined();
+    expect(() =>
+      loadPluginRunnerConfig({ PLUGIN_RUNNER_TRANSPILE_CACHE_DIR: 'cache/transpiles' }),
+    ).toThrow(
+      /PLUGIN_RUNNER_TRANSPILE_CACHE_DIR must be an absolute directory path or off, got "cache\/transpiles"/,
+    );
+    expect(() => loadPluginRunnerConfig({ PLUGIN_RUNNER_TRANSPILE_CACHE_MAX_MB: '0' })).toThrow(
+      /PLUGIN_RUNNER_TRANSPILE_CACHE_MAX_MB must be >= 1/,
+    );
+  });
+
   it('writes rotated log files by default, like the findings service (LOG_FILE_SINK_ENABLED)', () => {
     expect(loadPluginRunnerConfig({}).log.fileDirectory).toBe('/var/tmp/secplatform/logs');
     expect(loadPluginRunnerConfig({ LOG_DIR: '/srv/logs' }).log.fileDirectory).toBe('/srv/logs');

@@ -11,6 +11,8 @@ import {
 import { readNativeLimits } from './native.config';
 import { readRunnerApiConfig, type RunnerApiConfig } from './runner-api.config';
 import { readSandboxLimits, type SandboxLimits } from './sandbox.config';
+import { readTranspileCacheSettings } from './transpile-cache.config';
+import type { TranspileCacheSettings } from '../../wasm/compile/transpile-cache';
 
 /** Typed settings of the plugin runner, read and validated once at boot. */
 export interface PluginRunnerConfig {
@@ -40,6 +42,11 @@ export interface PluginRunnerConfig {
    * one is kept for the next load (~175 MB of RSS each; 0: a thread per load).
    */
   compileThreads: CompileThreadSettings;
+  /**
+   * PLUGIN_RUNNER_TRANSPILE_CACHE_DIR / _MAX_MB: the disk cache of what jco made for accepted
+   * components, shared by runner processes (transpile-cache.config.ts).
+   */
+  transpileCache: TranspileCacheSettings;
 }
 
 const PORT = { min: 0, max: 65535 };
@@ -93,6 +100,7 @@ export function loadPluginRunnerConfig(
           { min: 0, max: 86400 },
         ) * 1000,
     },
+    transpileCache: readTranspileCacheSettings(read),
   };
   if (config.sandbox.perPluginLimit > config.sandbox.globalLimit) {
     read.problem(

@@ -8,6 +8,12 @@ import { PluginLoadError } from '../../plugin-host/plugin-host';
 import { CompileThreadPool } from './compile-threads';
 import { capMemory, MemoryCapError, WASM_PAGE_BYTES } from './memory-cap';
 import { type ImportedMemory, importDefinedMemory } from './memory-import';
+import {
+  TranspileCache,
+  type TranspileCacheLog,
+  type TranspileCacheSettings,
+} from './transpile-cache';
+import { transpilerIdentity } from './transpiler-identity';
 import { type CompiledWasmModule, webAssembly } from './webassembly';
 
 /** A plugin version ready for sandbox threads: compiled core modules and host-made glue. */
@@ -25,6 +31,8 @@ export interface CompiledComponent {
   exports: string[];
   /** How long transpiling and compiling took. */
   compileMs: number;
+  /** Where the transpile came from: jco on a compile thread, or the disk cache. */
+  transpiledFrom: 'jco' | 'cache';
 }
 
 export interface CompileOptions {
@@ -77,6 +85,39 @@ function trimCompiledCache(): void {
 /**
  * `compileComponent` through the cache above; `digest` is the component's verified SHA-256.
  */
+/**
+ * The disk cache of transpiles (transpile-cache.ts), shared by runner processes: none until the
+ * runner opens it at start (PLUGIN_RUNNER_TRANSPILE_CACHE_DIR).
+ */
+let transpileCache: TranspileCache | undefined;
+
+/** Opens the disk cache (the runner does at start); a directory it cannot use turns it off. */
+export function configureTranspileCache(
+  settings: TranspileCacheSettings,
+  log: TranspileCacheLog,
+): void {
+  transpileCache = undefined;
+  if (settings.directory === undefined) return;
+  let identity: string;
+  try {
+    identity = transpilerIdentity();
+  } catch (error) {
+    log.warn({ reason: (error as Error).message }, 'the transpile cache is off');
+    return;
+  }
+  transpileCache = TranspileCache.open(settings, identity, log);
+}
+
+/** No disk cache from now on (the runner's stop). */
+export function closeTranspileCache(): void {
+  transpileCache = undefined;
+}
+
+/** The disk cache's counts, undefined when it is off (tests, benchmarks). */
+export function transpileCacheStats(): ReturnType<TranspileCache['stats']> | undefined {
+  return transpileCache?.stats();
+}
+
 export function compileComponentCached(
   digest: string,
   component: Uint8Array,
@@ -93,7 +134,7 @@ export function compileComponentCached(
   if (entry) {
     compiledCache.delete(key);
   } else {
-    entry = compileComponent(component, manifest, options);
+    entry = compileComponent(component, manifest, options, digest);
     entry.catch(() => {
       if (compiledCache.get(key) === entry) compiledCache.delete(key);
     });
@@ -106,15 +147,21 @@ export function compileComponentCached(
 /**
  * Turns a component into what the sandbox runs, refusing it (PluginLoadError) when it imports
  * anything but the host interface of the manifest's WIT version, when it lacks the export of
- * a declared capability, or when its memory cannot be capped.
+ * a declared capability, or when its memory cannot be capped. With `digest` (the component's
+ * verified SHA-256) the transpile is looked up in the disk cache first, and stored there once
+ * every check below has passed: a refused component leaves no entry; a cached one is checked
+ * again like a fresh transpile.
  */
 export async function compileComponent(
   component: Uint8Array,
   manifest: PluginManifest,
   options: CompileOptions,
+  digest?: string,
 ): Promise<CompiledComponent> {
   const started = performance.now();
-  const output = await compileThreads.transpile(component, options.timeoutMs);
+  const cache = digest === undefined ? undefined : transpileCache;
+  const cached = digest === undefined ? undefined : await cache?.get(digest);
+  const output = cached ?? (await compileThreads.transpile(component, options.timeoutMs));
 
   const allowed = new Set(supportedImports(manifest.wit_version));
   const refused = [...new Set([...output.witImports, ...output.imports])].filter(
@@ -171,11 +218,13 @@ export async function compileComponent(
       );
     }
   }
+  if (digest !== undefined && !cached) await cache?.put(digest, output);
   return {
     glue: output.glue,
     modules,
     memories,
     exports: output.witExports,
     compileMs: performance.now() - started,
+    transpiledFrom: cached ? 'cache' : 'jco',
   };
 }
