@@ -12,6 +12,11 @@
  * a new WebAssembly.Memory is. The parent terminates the thread at a call's deadline and after
  * a trap (jco's glue keeps per-component state that a trap poisons).
  *
+ * A spare is warmed up once while the thread is idle (warmUp below): an export of its glue is
+ * called with arguments whose first read throws, so the glue's per-instance call machinery runs
+ * once and the event's call is not the glue's first — the guest is never entered, no host call
+ * can be made, and the arguments are the same constant for every spare.
+ *
  * Host calls are synchronous for the guest (Node 20 has no JSPI): the request goes to the
  * parent over `hostPort`; the thread blocks in Atomics.wait on `signal` until the parent has
  * posted the reply and bumped the counter, then takes the reply with receiveMessageOnPort.
@@ -22,7 +27,7 @@
  *               signal: SharedArrayBuffer, hostPort: MessagePort, logLinesPerCall: number,
  *               eventInstanceIdleMs: number, spareInstances: number }
  * parent -> thread: { type: 'invoke', id, key, exportName, operation, args, deadlineAt, hostCallTimeoutMs }
- * thread -> parent: { type: 'ready', spares } | { type: 'spare', spares, refilling } | { type: 'broken', message }
+ * thread -> parent: { type: 'ready', spares, warmed } | { type: 'spare', spares, warmed, refilling } | { type: 'broken', message }
  *                   | { type: 'result', id, ok: true, value, droppedLogs, spares, refilling }
  *                   | { type: 'result', id, ok: false, kind: 'plugin_error' | 'trap' | 'no_export', message, detail?, droppedLogs, spares, refilling }
  * thread -> hostPort: { seq, call, args, logCalls } (a reply is awaited) | { seq: 0, call: 'log', args }
@@ -64,6 +69,7 @@ let current = { deadlineAt: 0, hostCallTimeoutMs: 0, logs: 0, droppedLogs: 0 };
  * @returns {{ tag: 'ok' | 'err', val?: unknown }}
  */
 function hostCall(call, args) {
+  if (warming) throw new Error('no host call during a warm-up');
   const seq = ++sequence;
   const until = Math.min(Date.now() + current.hostCallTimeoutMs, current.deadlineAt);
   let seen = Atomics.load(signal, 0);
@@ -94,6 +100,7 @@ const host = {
   sendEmail: (/** @type {unknown} */ message) => hostCall('send-email', [message]),
   isCveKnown: (/** @type {unknown} */ ids) => hostCall('is-cve-known', [ids]),
   log: (/** @type {unknown} */ level, /** @type {unknown} */ message) => {
+    if (warming) throw new Error('no host call during a warm-up');
     // Fire and forget; the parent caps size and rate and scrubs. A runaway logger is cut
     // here already so it cannot flood the parent's message queue.
     if (current.logs >= data.logLinesPerCall) {
@@ -116,7 +123,7 @@ const imports = { 'findsvc:plugin/host': host, 'findsvc:plugin/host@0.1.0': host
 let glue;
 /**
  * A component instance: the glue's exports and the memories it was given.
- * @typedef {{ exports: any, memories: { spec: MemorySpec, memory: WebAssembly.Memory }[] }} Instance
+ * @typedef {{ exports: any, memories: { spec: MemorySpec, memory: WebAssembly.Memory }[], warmed?: boolean }} Instance
  */
 /** Never-used instances, made ahead while the thread is idle. @type {Instance[]} */
 const spares = [];
@@ -133,6 +140,13 @@ const retired = [];
 /** @type {Map<MemorySpec, WebAssembly.Memory[]>} */
 const zeroed = new Map();
 let refillScheduled = false;
+/** Set while a spare is warmed up: a host function called then throws instead (never happens). */
+let warming = false;
+/** Whether warm-ups stay on: off for good after one that did not stop at its sentinel. */
+let warmUps = true;
+/** The export and operation of the last call (what a warm-up calls), else the first found. */
+/** @type {{ exportName: string, operation: string } | undefined} */
+let lastOperation;
 
 /** @param {MemorySpec} spec */
 function memoryFor(spec) {
@@ -165,6 +179,76 @@ function instantiate() {
     },
   );
   return { exports, memories };
+}
+
+/**
+ * What a warm-up passes for every argument: any read of it throws WARM_UP_STOP. jco's glue
+ * lowers an export's arguments (reads their fields) before it enters the guest, so the call
+ * stops there — after the glue's per-instance call machinery ran once (its task and state
+ * classes, defined per instance, get their hidden classes: ~0.15 ms of the event's first call,
+ * measured) and, for arguments passed by pointer, one `cabi_realloc` of the argument area in
+ * the guest's allocator (no guest JavaScript runs; the block holds nothing).
+ */
+const WARM_UP_STOP = new Error('warm-up: the arguments were read');
+const WARM_UP_ARGUMENT = new Proxy(
+  {},
+  {
+    get: () => {
+      throw WARM_UP_STOP;
+    },
+    has: () => {
+      throw WARM_UP_STOP;
+    },
+    ownKeys: () => {
+      throw WARM_UP_STOP;
+    },
+    getOwnPropertyDescriptor: () => {
+      throw WARM_UP_STOP;
+    },
+    getPrototypeOf: () => {
+      throw WARM_UP_STOP;
+    },
+  },
+);
+
+/** @param {any} exports @returns {{ target: any, fn: Function } | undefined} */
+function warmUpTarget(exports) {
+  if (lastOperation) {
+    const target = exports?.[lastOperation.exportName];
+    const fn = target?.[lastOperation.operation];
+    if (typeof fn === 'function') return { target, fn };
+  }
+  for (const target of Object.values(exports ?? {})) {
+    for (const fn of Object.values(target ?? {})) {
+      if (typeof fn === 'function') return { target, fn };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Warms a never-used instance up (see WARM_UP_ARGUMENT). Only a function that takes arguments
+ * is called (one without would run the guest). Returns false when the call ended in any other
+ * way than the sentinel: then the guest may have run, and the caller discards the instance.
+ * @param {Instance} instance
+ */
+function warmUp(instance) {
+  instance.warmed = true;
+  const found = warmUpTarget(instance.exports);
+  if (!found || found.fn.length === 0) return true;
+  const args = new Array(found.fn.length).fill(WARM_UP_ARGUMENT);
+  const stackTraceLimit = Error.stackTraceLimit;
+  warming = true;
+  Error.stackTraceLimit = 0;
+  try {
+    found.fn.apply(found.target, args);
+    return false;
+  } catch (error) {
+    return error === WARM_UP_STOP;
+  } finally {
+    warming = false;
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }
 
 const OS_PAGE = 4096;
@@ -210,7 +294,15 @@ function retire() {
 }
 
 function needsRefill() {
-  return retired.length > 0 || spares.length < data.spareInstances;
+  return (
+    retired.length > 0 ||
+    spares.length < data.spareInstances ||
+    (warmUps && spares.some((spare) => !spare.warmed))
+  );
+}
+
+function warmedSpares() {
+  return spares.filter((spare) => spare.warmed).length;
 }
 
 function scheduleRefill() {
@@ -223,8 +315,15 @@ function scheduleRefill() {
 function refillStep() {
   refillScheduled = false;
   const used = retired.pop();
+  const cold = warmUps ? spares.find((spare) => !spare.warmed) : undefined;
   if (used) {
     recycle(used);
+  } else if (cold) {
+    if (!warmUp(cold)) {
+      // Never used for an event: dropped (its memory too), and no more warm-ups here.
+      warmUps = false;
+      spares.splice(spares.indexOf(cold), 1);
+    }
   } else if (spares.length < data.spareInstances) {
     try {
       spares.push(instantiate());
@@ -233,7 +332,12 @@ function refillStep() {
       return;
     }
   }
-  parentPort?.postMessage({ type: 'spare', spares: spares.length, refilling: needsRefill() });
+  parentPort?.postMessage({
+    type: 'spare',
+    spares: spares.length,
+    warmed: warmedSpares(),
+    refilling: needsRefill(),
+  });
   scheduleRefill();
 }
 
@@ -285,6 +389,9 @@ function invoke(message) {
   }
   const target = instance.exports?.[message.exportName];
   const fn = target?.[message.operation];
+  if (typeof fn === 'function') {
+    lastOperation = { exportName: message.exportName, operation: message.operation };
+  }
   /** @type {Record<string, unknown>} */
   let reply;
   let trapped = false;
@@ -367,7 +474,7 @@ async function start() {
   parentPort?.on('message', (message) => {
     if (message?.type === 'invoke') invoke(message);
   });
-  parentPort?.postMessage({ type: 'ready', spares: spares.length });
+  parentPort?.postMessage({ type: 'ready', spares: spares.length, warmed: warmedSpares() });
   scheduleRefill();
 }
 
