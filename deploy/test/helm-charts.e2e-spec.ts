@@ -333,6 +333,22 @@ describe('what the values files switch on', () => {
       name: 'plugin-sockets',
       emptyDir: { sizeLimit: '512Mi' },
     });
+    // The transpile cache on a writable emptyDir (the root filesystem is read-only), in a
+    // sub-directory the runner creates 0700 (an emptyDir's own mode is 0777).
+    expect(runner?.volumes).toContainEqual({
+      name: 'transpile-cache',
+      emptyDir: { sizeLimit: '640Mi' },
+    });
+    expect(runner?.containers[0].volumeMounts).toContainEqual({
+      name: 'transpile-cache',
+      mountPath: '/var/cache/plugin-runner',
+    });
+    expect(runner?.containers[0].env).toEqual(
+      expect.arrayContaining([
+        { name: 'PLUGIN_RUNNER_TRANSPILE_CACHE_DIR', value: '/var/cache/plugin-runner/transpiles' },
+        { name: 'PLUGIN_RUNNER_TRANSPILE_CACHE_MAX_MB', value: '512' },
+      ]),
+    );
     const worker = deployment(objects, 'rel-findings-service-worker').spec?.template.spec;
     expect(worker?.containers[0].env).toContainEqual({
       name: 'PLUGIN_RUNNER_URL',
