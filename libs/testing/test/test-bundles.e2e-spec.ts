@@ -109,7 +109,8 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
       main.config.testPathIgnorePatterns.filter((p) => new RegExp(p).test(waits)),
     ).toHaveLength(1);
     // Outside the main run (no lane: `TEST_WAIT_LANE=0`) the file is bundled like any other.
-    const alone = bundled(undefined);
+    // ('' and not undefined: undefined would read TEST_LANE, which is `main` inside `npm test`.)
+    const alone = bundled('');
     expect(alone.parts).toContain('waits.e2e-spec.ts');
     expect(
       alone.config.testPathIgnorePatterns.filter((p) => new RegExp(p).test(waits)),
