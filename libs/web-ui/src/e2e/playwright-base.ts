@@ -32,12 +32,19 @@ export function basePlaywrightConfig(output: string, workers: number): Playwrigh
     reporter: [['list'], ['json', { outputFile: join(output, 'results.json') }]],
     use: {
       headless: true,
-      // A failed test keeps its screenshot and a trace with DOM snapshots, network and console.
+      // A failed test keeps its screenshot and a trace with its actions, network and console.
       // Not the trace's screencast nor a screenshot of every passing test: they cost a quarter
-      // of the browser tests' CPU (measured on three findings files: 137 → 101 s). The
+      // of the browser tests' CPU (measured on three findings files: 137 → 101 s). Nor, by
+      // default, the trace's DOM snapshots: they are taken before and after every action of
+      // every test, passing or not (four findings files: 68 → 61 s of CPU, docs/benchmarks.md
+      // #suite-time); E2E_TRACE_SNAPSHOTS=1 records them to look into a failure. The
       // scenarios' own screenshots are taken as before.
       screenshot: 'only-on-failure',
-      trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
+      trace: {
+        mode: 'retain-on-failure',
+        screenshots: false,
+        snapshots: process.env.E2E_TRACE_SNAPSHOTS === '1',
+      },
       locale: 'en-GB',
       viewport: { width: 1400, height: 900 },
       launchOptions: {
