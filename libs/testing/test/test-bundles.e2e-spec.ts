@@ -49,20 +49,24 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
       'c/three.e2e-spec.ts': plain,
       'c/four.e2e-spec.ts': plain,
       'c/five.e2e-spec.ts': plain,
+      'c/six.e2e-spec.ts': plain,
+      'c/seven.e2e-spec.ts': plain,
     });
     roots.push(root);
     const durations = {
       [rel(root, 'c/long.e2e-spec.ts')]: 40,
-      [rel(root, 'c/three.e2e-spec.ts')]: 20,
-      [rel(root, 'c/four.e2e-spec.ts')]: 20,
+      [rel(root, 'c/three.e2e-spec.ts')]: 24,
+      [rel(root, 'c/four.e2e-spec.ts')]: 24,
       [rel(root, 'c/five.e2e-spec.ts')]: 3,
+      [rel(root, 'c/six.e2e-spec.ts')]: 24,
+      [rel(root, 'c/seven.e2e-spec.ts')]: 24,
     };
     const plan = bundles
       .planBundles(root, durations)
       .map((files) => files.map((file) => relative(join(root, 'test'), file)));
-    // Path order; 45 s a bundle (unlisted files count 4 s): one, two, reads-env, timeout (its
-    // jest.setTimeout is its own in a bundle), five, four (4 + 4 + 4 + 4 + 3 + 20 = 39), then
-    // three (20) alone — a bundle of one is no bundle.
+    // Path order; 100 s a bundle (unlisted files count 4 s): one, two, reads-env, timeout (its
+    // jest.setTimeout is its own in a bundle), five, four, seven, six (4 + 4 + 4 + 4 + 3 + 24 +
+    // 24 + 24 = 91), then three (24) alone — a bundle of one is no bundle.
     expect(plan).toEqual([
       [
         'a/one.e2e-spec.ts',
@@ -71,6 +75,8 @@ describe('e2e files in bundles (tools/test/bundles.js)', () => {
         'b/timeout.e2e-spec.ts',
         'c/five.e2e-spec.ts',
         'c/four.e2e-spec.ts',
+        'c/seven.e2e-spec.ts',
+        'c/six.e2e-spec.ts',
       ],
     ]);
   });
