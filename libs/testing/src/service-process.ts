@@ -34,6 +34,30 @@ export async function runScriptFromSources(script: string, timeoutMs = 60_000): 
   return stdout;
 }
 
+/**
+ * The environment of a plugin runner started as its own process (`apps/plugin-runner/src/main.ts`
+ * as `startServiceProcess`'s entry), as `npm run up` starts it: production mode, JSON lines at
+ * info on stdout (tests wait for `plugin-runner serving`), loopback, every port picked by the
+ * system. `extra` adds to it or overrides it.
+ */
+export function pluginRunnerProcessEnv(
+  token: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    APP_ENV: 'production',
+    LOG_FILE_SINK_ENABLED: 'false',
+    LOG_LEVEL: 'info',
+    PLUGIN_RUNNER_HOST: '127.0.0.1',
+    PLUGIN_RUNNER_PORT: '0',
+    PLUGIN_RUNNER_GRPC_PORT: '0',
+    METRICS_HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+    PLUGIN_RUNNER_TOKEN: token,
+    ...extra,
+  };
+}
+
 export type ProcessEnd = { code: number | null; signal: NodeJS.Signals | null };
 
 /** A service entry point running as a child process, its stdout and stderr collected. */

@@ -8,7 +8,12 @@ import {
   signedFixture,
 } from '@platform/plugin-protocol/testing';
 import { parseManifest } from '@platform/plugin-sdk';
-import { startServiceProcess, waitFor, type ServiceProcess } from '@platform/testing';
+import {
+  pluginRunnerProcessEnv,
+  startServiceProcess,
+  waitFor,
+  type ServiceProcess,
+} from '@platform/testing';
 import { FINDINGS_CONFIG } from '../../src/app/config/config.tokens';
 import { readPluginRunnerClientConfig } from '../../src/app/config/plugin-runner-config';
 import {
@@ -35,19 +40,10 @@ let grpcPort: number;
 beforeAll(async () => {
   runner = startServiceProcess({
     entry: 'apps/plugin-runner/src/main.ts',
-    env: {
-      APP_ENV: 'production',
-      LOG_FILE_SINK_ENABLED: 'false',
-      LOG_LEVEL: 'info',
-      PLUGIN_RUNNER_HOST: '127.0.0.1',
-      PLUGIN_RUNNER_PORT: '0',
-      PLUGIN_RUNNER_GRPC_PORT: '0',
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      PLUGIN_RUNNER_TOKEN: TOKEN,
+    env: pluginRunnerProcessEnv(TOKEN, {
       PLUGIN_NATIVE_NODE_PATH: FIXTURE_NODE_PATH,
       PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
-    },
+    }),
   });
   const serving = await waitFor(
     () => {

@@ -4,7 +4,12 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadRequest } from '@platform/plugin-protocol';
-import { startServiceProcess, waitFor, type ServiceProcess } from '@platform/testing';
+import {
+  pluginRunnerProcessEnv,
+  startServiceProcess,
+  waitFor,
+  type ServiceProcess,
+} from '@platform/testing';
 import { PluginLoadError } from '../../src/plugin-host/plugin-host';
 import {
   closeTranspileCache,
@@ -186,18 +191,9 @@ describe('transpile cache: what jco made, reused by the next runner process', ()
 function startRunner(cacheDir: string): ServiceProcess {
   return startServiceProcess({
     entry: 'apps/plugin-runner/src/main.ts',
-    env: {
-      APP_ENV: 'production',
-      LOG_FILE_SINK_ENABLED: 'false',
-      LOG_LEVEL: 'info',
-      PLUGIN_RUNNER_HOST: '127.0.0.1',
-      PLUGIN_RUNNER_PORT: '0',
-      PLUGIN_RUNNER_GRPC_PORT: '0',
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      PLUGIN_RUNNER_TOKEN: TOKEN,
+    env: pluginRunnerProcessEnv(TOKEN, {
       PLUGIN_RUNNER_TRANSPILE_CACHE_DIR: cacheDir,
-    },
+    }),
   });
 }
 

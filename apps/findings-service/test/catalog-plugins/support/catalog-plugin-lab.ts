@@ -6,7 +6,12 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EnvReader } from '@platform/config';
 import { buildPlugin, componentCacheDir, type BuiltPlugin } from '@platform/plugin-sdk/build';
-import { startServiceProcess, waitFor, type ServiceProcess } from '@platform/testing';
+import {
+  pluginRunnerProcessEnv,
+  startServiceProcess,
+  waitFor,
+  type ServiceProcess,
+} from '@platform/testing';
 import { FINDINGS_CONFIG } from '../../../src/app/config/config.tokens';
 import { readPluginRunnerClientConfig } from '../../../src/app/config/plugin-runner-config';
 import {
@@ -103,20 +108,11 @@ export async function startRunnerProcess(
   const runner = startServiceProcess({
     entry: 'apps/plugin-runner/src/main.ts',
     nodeArgs,
-    env: {
-      APP_ENV: 'production',
-      LOG_FILE_SINK_ENABLED: 'false',
-      LOG_LEVEL: 'info',
-      PLUGIN_RUNNER_HOST: '127.0.0.1',
-      PLUGIN_RUNNER_PORT: '0',
-      PLUGIN_RUNNER_GRPC_PORT: '0',
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      PLUGIN_RUNNER_TOKEN: RUNNER_TOKEN,
+    env: pluginRunnerProcessEnv(RUNNER_TOKEN, {
       PLUGIN_EGRESS_ALLOW_HTTP: 'true',
       PLUGIN_EGRESS_ALLOW_LOCAL_DIAL: 'true',
       ...env,
-    },
+    }),
   });
   try {
     const serving = await waitFor(

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { FIXTURE_NODE_PATH } from '@platform/plugin-protocol/testing';
 import { buildPlugin, componentCacheDir, examplePluginDir } from '@platform/plugin-sdk/build';
 import {
+  pluginRunnerProcessEnv,
   REPOSITORY_ROOT,
   startServiceProcess,
   waitFor,
@@ -175,19 +176,10 @@ export async function startCatalogServer(
 export async function startRunner(token: string): Promise<{ runner: ServiceProcess; url: string }> {
   const runner = startServiceProcess({
     entry: 'apps/plugin-runner/src/main.ts',
-    env: {
-      APP_ENV: 'production',
-      LOG_FILE_SINK_ENABLED: 'false',
-      LOG_LEVEL: 'info',
-      PLUGIN_RUNNER_HOST: '127.0.0.1',
-      PLUGIN_RUNNER_PORT: '0',
-      PLUGIN_RUNNER_GRPC_PORT: '0',
-      METRICS_HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      PLUGIN_RUNNER_TOKEN: token,
+    env: pluginRunnerProcessEnv(token, {
       PLUGIN_NATIVE_NODE_PATH: FIXTURE_NODE_PATH,
       PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
-    },
+    }),
   });
   const serving = await waitFor(
     () => {
