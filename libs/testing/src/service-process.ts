@@ -58,6 +58,25 @@ export function pluginRunnerProcessEnv(
   };
 }
 
+/**
+ * The gRPC port of a plugin runner process started with `pluginRunnerProcessEnv`, read from its
+ * `plugin-runner serving` line once it has printed it (its output so far in the error if not).
+ */
+export async function pluginRunnerGrpcPort(
+  runner: ServiceProcess,
+  timeoutMs: number,
+): Promise<number> {
+  const serving = await waitFor(
+    () => {
+      const line = runner.jsonLines().find((l) => l['msg'] === 'plugin-runner serving');
+      if (!line) throw new Error(`runner output so far:\n${runner.output()}`);
+      return line;
+    },
+    { timeoutMs, what: 'the runner to serve' },
+  );
+  return serving['grpc_port'] as number;
+}
+
 export type ProcessEnd = { code: number | null; signal: NodeJS.Signals | null };
 
 /** A service entry point running as a child process, its stdout and stderr collected. */

@@ -10,8 +10,8 @@ import {
 import { parseManifest } from '@platform/plugin-sdk';
 import {
   pluginRunnerProcessEnv,
+  pluginRunnerGrpcPort,
   startServiceProcess,
-  waitFor,
   type ServiceProcess,
 } from '@platform/testing';
 import { FINDINGS_CONFIG } from '../../src/app/config/config.tokens';
@@ -45,15 +45,7 @@ beforeAll(async () => {
       PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
     }),
   });
-  const serving = await waitFor(
-    () => {
-      const line = runner.jsonLines().find((l) => l['msg'] === 'plugin-runner serving');
-      if (!line) throw new Error(`runner output so far:\n${runner.output()}`);
-      return line;
-    },
-    { timeoutMs: 30_000, what: 'the runner to serve' },
-  );
-  grpcPort = serving['grpc_port'] as number;
+  grpcPort = await pluginRunnerGrpcPort(runner, 30_000);
 }, 40_000);
 
 afterAll(async () => {

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { LoadRequest } from '@platform/plugin-protocol';
 import {
   pluginRunnerProcessEnv,
+  pluginRunnerGrpcPort,
   startServiceProcess,
-  waitFor,
   type ServiceProcess,
 } from '@platform/testing';
 import { PluginLoadError } from '../../src/plugin-host/plugin-host';
@@ -197,14 +197,6 @@ function startRunner(cacheDir: string): ServiceProcess {
   });
 }
 
-async function servingPort(runner: ServiceProcess): Promise<number> {
-  const line = await waitFor(
-    () => {
-      const serving = runner.jsonLines().find((l) => l['msg'] === 'plugin-runner serving');
-      if (!serving) throw new Error(`runner output so far:\n${runner.output()}`);
-      return serving;
-    },
-    { timeoutMs: 60_000, what: 'the runner to serve' },
-  );
-  return line['grpc_port'] as number;
+function servingPort(runner: ServiceProcess): Promise<number> {
+  return pluginRunnerGrpcPort(runner, 60_000);
 }

@@ -8,8 +8,8 @@ import { EnvReader } from '@platform/config';
 import { buildPlugin, componentCacheDir, type BuiltPlugin } from '@platform/plugin-sdk/build';
 import {
   pluginRunnerProcessEnv,
+  pluginRunnerGrpcPort,
   startServiceProcess,
-  waitFor,
   type ServiceProcess,
 } from '@platform/testing';
 import { FINDINGS_CONFIG } from '../../../src/app/config/config.tokens';
@@ -115,15 +115,7 @@ export async function startRunnerProcess(
     }),
   });
   try {
-    const serving = await waitFor(
-      () => {
-        const line = runner.jsonLines().find((l) => l['msg'] === 'plugin-runner serving');
-        if (!line) throw new Error(`runner output so far:\n${runner.output()}`);
-        return line;
-      },
-      { timeoutMs: 60_000, what: 'the runner to serve' },
-    );
-    return { runner, grpcPort: serving['grpc_port'] as number };
+    return { runner, grpcPort: await pluginRunnerGrpcPort(runner, 60_000) };
   } catch (error) {
     await runner.stop();
     throw error;

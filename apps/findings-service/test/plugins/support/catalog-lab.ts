@@ -10,9 +10,9 @@ import { FIXTURE_NODE_PATH } from '@platform/plugin-protocol/testing';
 import { buildPlugin, componentCacheDir, examplePluginDir } from '@platform/plugin-sdk/build';
 import {
   pluginRunnerProcessEnv,
+  pluginRunnerGrpcPort,
   REPOSITORY_ROOT,
   startServiceProcess,
-  waitFor,
   type ServiceProcess,
 } from '@platform/testing';
 
@@ -181,13 +181,5 @@ export async function startRunner(token: string): Promise<{ runner: ServiceProce
       PLUGIN_NATIVE_HEALTH_INTERVAL_MS: '0',
     }),
   });
-  const serving = await waitFor(
-    () => {
-      const line = runner.jsonLines().find((l) => l['msg'] === 'plugin-runner serving');
-      if (!line) throw new Error(`runner output so far:\n${runner.output()}`);
-      return line;
-    },
-    { timeoutMs: 30_000, what: 'the runner to serve' },
-  );
-  return { runner, url: `127.0.0.1:${String(serving['grpc_port'])}` };
+  return { runner, url: `127.0.0.1:${String(await pluginRunnerGrpcPort(runner, 30_000))}` };
 }
