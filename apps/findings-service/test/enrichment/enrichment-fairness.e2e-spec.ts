@@ -204,9 +204,11 @@ describe('fairness between enrichers (real runner and worker)', () => {
     expect(await Promise.all(together.map((job) => job.getState()))).toEqual(
       together.map(() => 'completed'),
     );
+    // The looping enricher's jobs first: the next tests read them, and a missed p95 bound (the
+    // one assertion here a loaded machine can break) must not fail them as well.
+    loopJobs = await finishedJobs(reports, loopId);
     expect(together.some((job) => job.returnvalue?.enriched === FINDINGS_PER_REPORT)).toBe(true);
     expect(p95(together)).toBeLessThanOrEqual(2 * Math.max(alone, P95_FLOOR_MS));
-    loopJobs = await finishedJobs(reports, loopId);
   });
 
   it('a deterministic failure (deadline) is not retried: one attempt, failed', async () => {
