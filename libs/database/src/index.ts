@@ -10,3 +10,4 @@ export * from './leader-schedule';
 export * from './periodic-tasks.module';
 export * from './statement-batcher';
 export * from './prepared-query';
+export * from './lean-type-parsers';

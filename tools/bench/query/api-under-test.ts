@@ -15,6 +15,7 @@ import {
   type ScratchDatabase,
 } from '../support/findings-bench-app';
 import { sqlCounter, takeSqlCounts, type SqlCounts } from './bench-session';
+import { startHeapAccounting } from './heap-accounting';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -40,6 +41,7 @@ export function startApi(db: ScratchDatabase): Promise<ApiUnderTest> {
 async function inProcess(db: ScratchDatabase): Promise<ApiUnderTest> {
   const app = await createFindingsApp(loadFindingsConfig(findingsBenchVars(db), 'api'));
   const url = await listenOnLoopback(app);
+  startHeapAccounting();
   return {
     mode: 'API in the bench process (BENCH_API_IN_PROCESS=1; log level error; cpu = API + client)',
     url,
@@ -55,7 +57,8 @@ async function inProcess(db: ScratchDatabase): Promise<ApiUnderTest> {
  * server-process.ts under @swc-node/register with the production environment: APP_ENV and
  * NODE_ENV `production`, the access log at `info` (BENCH_SERVER_LOG_LEVEL) as JSON lines to
  * BENCH_SERVER_LOG (/dev/null), BENCH_SERVER_NODE_ARGS its node flags (e.g.
- * `--max-semi-space-size=16`, `--cpu-prof --cpu-prof-dir=DIR`).
+ * `--max-semi-space-size=16`, `--cpu-prof --cpu-prof-dir=DIR`), BENCH_SERVER_HEAP_PROFILE a
+ * sampling heap profile of it, garbage included (heap-profile-summary.ts reads it).
  */
 async function ownProcess(db: ScratchDatabase): Promise<ApiUnderTest> {
   const nodeArgs = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);

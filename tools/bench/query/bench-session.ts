@@ -13,6 +13,7 @@ import {
   type BenchApi,
   type ScratchDatabase,
 } from '../support/findings-bench-app';
+import { takeHeapCounts, type HeapCounts } from './heap-accounting';
 import { indexForSearch, QUERY_SEED_FINDINGS_SQL } from './search-seed';
 import { stackEnv } from '../support/stack-db';
 
@@ -116,6 +117,8 @@ export interface SqlCounts {
   count: number;
   texts: [string, number][];
   lastList?: { text: string; values: unknown[] };
+  /** The API process's heap allocation and collections since the last take (heap-accounting.ts). */
+  heap: HeapCounts;
 }
 
 /** Reads and resets the counter's statements since the previous take. */
@@ -124,6 +127,7 @@ export function takeSqlCounts(counter: typeof sqlCounter): SqlCounts {
     count: counter.count,
     texts: [...counter.texts],
     lastList: counter.lastList,
+    heap: takeHeapCounts(),
   };
   counter.count = 0;
   counter.texts.clear();

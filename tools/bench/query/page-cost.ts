@@ -6,7 +6,8 @@
  *   BENCH_DB=bench_query_<n> SWC_NODE_PROJECT=tsconfig.base.json \
  *     node -r @swc-node/register tools/bench/query/page-cost.ts
  *
- * Env: BENCH_ROUNDS (default 300). Prints medians in µs per page and the body's size.
+ * Env: BENCH_ROUNDS (default 300). Prints medians in µs per page and the body's size, and the
+ * bytes each part allocates on the V8 heap (heap-accounting.ts; a second pass, untimed).
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -14,6 +15,7 @@ import { FindingPageDto } from '../../../apps/findings-service/src/modules/findi
 import { toFindingView } from '../../../apps/findings-service/src/modules/findings/finding-row.mapper';
 import { findingListSql } from '../../../apps/findings-service/src/modules/findings/list/finding-list.sql';
 import { stackUrl } from '../support/stack-db';
+import { startHeapAccounting, takeHeapCounts } from './heap-accounting';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 300);
 
@@ -72,6 +74,33 @@ async function main(): Promise<void> {
     console.log(`one page of 50 findings, ${ROUNDS} rounds, median µs (body ${bytes} bytes):`);
     for (const [part, values] of Object.entries(parts))
       console.log(`${median(values).toFixed(0).padStart(7)}  ${part}`);
+    // The same steps again, each between two heap takes (the takes' own bytes subtracted).
+    const allocated = new Map<string, number>();
+    startHeapAccounting();
+    const step = async (part: string, run: () => unknown): Promise<void> => {
+      takeHeapCounts();
+      await run();
+      allocated.set(part, (allocated.get(part) ?? 0) + takeHeapCounts().allocatedBytes);
+    };
+    let rows: Record<string, unknown>[] = [];
+    let views: ReturnType<typeof toFindingView>[] = [];
+    let dto: FindingPageDto | undefined;
+    let json = '';
+    for (let round = 0; round < ROUNDS; round++) {
+      await step('(nothing: the takes themselves)', () => undefined);
+      await step('statement + node-pg parsing', async () => {
+        rows = (await client.query<Record<string, unknown>>(sql, params)).rows;
+      });
+      await step('rows -> FindingView', () => (views = rows.slice(0, 50).map(toFindingView)));
+      await step('views -> FindingPageDto', () => {
+        dto = FindingPageDto.from({ items: views, nextCursor: 'x'.repeat(80) });
+      });
+      await step('JSON.stringify', () => (json = JSON.stringify({ data: dto })));
+    }
+    const overhead = (allocated.get('(nothing: the takes themselves)') ?? 0) / ROUNDS;
+    console.log(`KB allocated per page (${ROUNDS} rounds, ${json.length} chars of JSON):`);
+    for (const [part, total] of allocated)
+      console.log(`${((total / ROUNDS - overhead) / 1024).toFixed(1).padStart(7)}  ${part}`);
   } finally {
     await client.end();
   }

@@ -22,10 +22,12 @@
  * execution time in PostgreSQL. The API runs in a process of its own (api-under-test.ts:
  * the service's bootstrap, APP_ENV=production, access log at info to BENCH_SERVER_LOG or
  * /dev/null, node flags from BENCH_SERVER_NODE_ARGS — `--cpu-prof --cpu-prof-dir=DIR` profiles
- * it); BENCH_API_IN_PROCESS=1 runs it in this process beside the client, as before. The mode
+ * it —, BENCH_SERVER_HEAP_PROFILE=<file> its allocations); BENCH_API_IN_PROCESS=1 runs it in this process beside the client, as before. The mode
  * is printed. Each row's `sql/req` is the statements the API sent per request (pg clients
  * counted in the API's process), `cpu us` the API process's CPU per request (in-process: API
- * and the bench's client together); BENCH_CPU_PROFILE=<dir> writes a CPU profile of this
+ * and the bench's client together), `KB/req` the bytes it allocated on the V8 heap per request,
+ * `GCs` its scavenges + other collections over the kind's requests and `gc us` their pauses per
+ * request (heap-accounting.ts); BENCH_CPU_PROFILE=<dir> writes a CPU profile of this
  * process per request kind (bench-session.ts).
  */
 import 'reflect-metadata';
@@ -91,7 +93,11 @@ async function measure(
   const sql = await server.takeSql();
   times.sort((a, b) => a - b);
   const perRequest = (sql.count / requests).toFixed(1);
-  const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} | ${perRequest.padStart(7)} | ${cpuPerRequest.padStart(7)} |`;
+  const { heap } = sql;
+  const kbPerRequest = Math.round(heap.allocatedBytes / 1024 / requests).toString();
+  const gcs = `${heap.scavenges}+${heap.otherGcs}`;
+  const gcPerRequest = Math.round((heap.scavengeMicros + heap.otherGcMicros) / requests).toString();
+  const line = `| ${label.padEnd(58)} | ${rows.toString().padStart(4)} | ${percentile(times, 50).toFixed(1).padStart(6)} | ${percentile(times, 95).toFixed(1).padStart(6)} | ${percentile(times, 99).toFixed(1).padStart(6)} | ${perRequest.padStart(7)} | ${cpuPerRequest.padStart(7)} | ${kbPerRequest.padStart(6)} | ${gcs.padStart(5)} | ${gcPerRequest.padStart(6)} |`;
   console.log(line);
   for (const [text, n] of sql.texts) console.log(`    ${(n / requests).toFixed(1)} x ${text}`);
   if (explainWith) console.log(`    ${await explainList(explainWith, sql.lastList)}`);
@@ -154,9 +160,11 @@ async function main(): Promise<void> {
       `\n${REQUESTS} sequential requests each, limit 50, through HTTP (ms), load ${load}:`,
     );
     console.log(
-      `| ${'request'.padEnd(58)} | rows | p50    | p95    | p99    | sql/req | cpu us  |`,
+      `| ${'request'.padEnd(58)} | rows | p50    | p95    | p99    | sql/req | cpu us  | KB/req | GCs   | gc us  |`,
     );
-    console.log(`|${'-'.repeat(60)}|------|--------|--------|--------|---------|---------|`);
+    console.log(
+      `|${'-'.repeat(60)}|------|--------|--------|--------|---------|---------|--------|-------|--------|`,
+    );
     await measure(
       'severity=CRITICAL,HIGH & status=new,confirmed (admin)',
       () => '/api/v1/findings?severity=CRITICAL,HIGH&status=new,confirmed',

@@ -28,6 +28,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { installJsonBodyParser, type JsonBodyOptions } from '../body/json-body-parser';
 import { installMediaTypeGate, type MediaTypeVerdict } from '../body/media-type-gate';
+import { installJsonReplySerializer } from './json-reply';
 import { inputPipes } from '../input/input-pipes';
 import { clientErrorHandler, type TransportRefusal } from '../transport/client-error';
 import { installHttpTracing } from './http-tracing';
@@ -112,6 +113,7 @@ function createAdapter(options: HttpAppOptions): FastifyAdapter {
   });
   const fastify = adapter.getInstance();
   installJsonBodyParser(fastify, { ...options.jsonBody, bodyLimit: options.bodyLimitBytes });
+  installJsonReplySerializer(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-ID', request.id);
     done();

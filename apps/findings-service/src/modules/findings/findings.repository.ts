@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LEAN_TYPE_PARSERS, pgPool } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { toFindingView } from './finding-row.mapper';
 import type { FindingView } from './finding-view';
@@ -34,7 +35,7 @@ export class FindingsRepository {
 
   async list(spec: FindingListSpec): Promise<FindingListRow[]> {
     const { sql, params } = findingListSql(spec);
-    const rows = (await this.dataSource.query(sql, params)) as Record<string, unknown>[];
+    const rows = await this.read(sql, params);
     return rows.map((r) => ({
       finding: toFindingView(r),
       sortValue: r['sort_value'] === null ? null : String(r['sort_value']),
@@ -42,11 +43,25 @@ export class FindingsRepository {
   }
 
   async findById(id: string): Promise<FindingView | null> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.read(
       `SELECT ${FINDING_DETAIL_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
       [id],
-    )) as Record<string, unknown>[];
+    );
     return rows[0] ? toFindingView(rows[0]) : null;
+  }
+
+  /**
+   * Finding rows straight from the pool with node-pg's lean parsers for dates and text arrays:
+   * the same values as through TypeORM's `query`, ~40 % less garbage for a page of 50 (issue 34,
+   * docs/benchmarks.md#issue-34-search-own-process).
+   */
+  private async read(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const result = await pgPool(this.dataSource).query<Record<string, unknown>>({
+      text,
+      values,
+      types: LEAN_TYPE_PARSERS,
+    });
+    return result.rows;
   }
 
   async groups(spec: FindingGroupsSpec): Promise<FindingGroupRow[]> {
