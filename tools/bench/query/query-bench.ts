@@ -22,7 +22,8 @@
  * execution time in PostgreSQL. The API runs in a process of its own (api-under-test.ts:
  * the service's bootstrap, APP_ENV=production, access log at info to BENCH_SERVER_LOG or
  * /dev/null, node flags from BENCH_SERVER_NODE_ARGS — `--cpu-prof --cpu-prof-dir=DIR` profiles
- * it —, BENCH_SERVER_HEAP_PROFILE=<file> its allocations); BENCH_API_IN_PROCESS=1 runs it in this process beside the client, as before. The mode
+ * it —, BENCH_SERVER_HEAP_PROFILE=<file> its allocations); BENCH_API_IN_PROCESS=1 runs it in
+ * this process beside the client, as before. The mode
  * is printed. Each row's `sql/req` is the statements the API sent per request (pg clients
  * counted in the API's process), `cpu us` the API process's CPU per request (in-process: API
  * and the bench's client together), `KB/req` the bytes it allocated on the V8 heap per request,
