@@ -10,34 +10,13 @@
  * allocation of named steps (any file), and the heaviest allocating functions.
  */
 import { readFileSync } from 'node:fs';
+import { frameKey, REQUEST_STEPS } from './profile-frames';
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   selfSize: number;
   children: HeapNode[];
 }
-
-/** Inclusive allocation of these functions (by name), to see a request's steps. */
-const STEPS = [
-  'handleRequest',
-  'list',
-  'toFindingView',
-  'findingSources',
-  'from',
-  'stringify',
-  'serialize',
-  'transform',
-  'validate',
-  'plainToInstance',
-  'canActivate',
-  'intercept',
-  'parseRow',
-  'handleDataRow',
-  'parseDate',
-  'onCompleted',
-  'log',
-  'write',
-];
 
 function placeOf(url: string, fn: string): string {
   if (!url) return fn.startsWith('(') ? fn : '(native / builtins)';
@@ -55,16 +34,16 @@ function summarize(file: string, requests: number): void {
   const steps = new Map<string, number>();
   let total = 0;
   const walk = (node: HeapNode, onStack: string[]): void => {
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url } = node.callFrame;
     const stack =
-      STEPS.includes(functionName) && !onStack.includes(functionName)
+      REQUEST_STEPS.includes(functionName) && !onStack.includes(functionName)
         ? [...onStack, functionName]
         : onStack;
     if (node.selfSize > 0) {
       total += node.selfSize;
       const place = placeOf(url, functionName);
       places.set(place, (places.get(place) ?? 0) + node.selfSize);
-      const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|apps|libs|tools)\//, '$1/')}:${lineNumber + 1}`;
+      const key = frameKey(node.callFrame);
       self.set(key, (self.get(key) ?? 0) + node.selfSize);
       for (const step of stack) steps.set(step, (steps.get(step) ?? 0) + node.selfSize);
     }

@@ -11,6 +11,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { frameKey, REQUEST_STEPS } from './profile-frames';
 
 interface ProfileNode {
   id: number;
@@ -48,29 +49,6 @@ const PARTS: Array<[part: string, test: (url: string, fn: string) => boolean]> =
   ['other', () => true],
 ];
 
-/** Inclusive time of these functions (by name), to see the list's own steps. */
-const STEPS = [
-  'list',
-  'indexedTerms',
-  'findingListSql',
-  'parseQuery',
-  'toFindingView',
-  'findingSources',
-  'from',
-  'stringify',
-  'serialize',
-  'transform',
-  'validate',
-  'plainToInstance',
-  'canActivate',
-  'intercept',
-  'handleRowDescription',
-  'parseDataRow',
-  'parse',
-  'query',
-  'call',
-];
-
 function profilesIn(args: string[]): string[] {
   return args.flatMap((a) =>
     statSync(a).isDirectory()
@@ -103,13 +81,12 @@ function summarize(file: string, requests: number): void {
     const part = partOf.get(id) ?? 'other';
     parts.set(part, (parts.get(part) ?? 0) + dt);
     if (part !== '(idle)' && part !== '(profiler itself)') busy += dt;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|apps|libs)\//, '$1/')}:${lineNumber + 1}`;
+    const key = frameKey(node.callFrame);
     self.set(key, (self.get(key) ?? 0) + dt);
     const seen = new Set<string>();
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
       const fn = byId.get(n)?.callFrame.functionName ?? '';
-      if (STEPS.includes(fn) && !seen.has(fn)) {
+      if (REQUEST_STEPS.includes(fn) && !seen.has(fn)) {
         seen.add(fn);
         steps.set(fn, (steps.get(fn) ?? 0) + dt);
       }
