@@ -11,3 +11,4 @@ export * from './periodic-tasks.module';
 export * from './statement-batcher';
 export * from './prepared-query';
 export * from './lean-type-parsers';
+export * from './column-readers';

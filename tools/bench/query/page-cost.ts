@@ -10,7 +10,8 @@
  * bytes each part allocates on the V8 heap (heap-accounting.ts; a second pass, untimed).
  */
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
+import { Client, type QueryConfig } from 'pg';
+import { columnReaders, LEAN_TYPE_PARSERS, type ColumnReader } from '@platform/database';
 import { FindingPageDto } from '../../../apps/findings-service/src/modules/findings/dto/finding.dto';
 import { toFindingView } from '../../../apps/findings-service/src/modules/findings/finding-row.mapper';
 import { findingListSql } from '../../../apps/findings-service/src/modules/findings/list/finding-list.sql';
@@ -18,6 +19,14 @@ import { stackUrl } from '../support/stack-db';
 import { startHeapAccounting, takeHeapCounts } from './heap-accounting';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 300);
+
+/** The list statement as FindingsRepository sends it: lean parsers, array rows. */
+const asRead = (text: string, values: unknown[]): QueryConfig & { rowMode: 'array' } => ({
+  text,
+  values,
+  types: LEAN_TYPE_PARSERS,
+  rowMode: 'array',
+});
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,7 +48,7 @@ async function main(): Promise<void> {
     });
     const parts: Record<string, number[]> = {
       'SELECT $1 round trip (the floor of any statement)': [],
-      'statement + node-pg parsing (round trip)': [],
+      'statement + node-pg parsing as FindingsRepository reads (round trip)': [],
       'the same, values as text (no type parsing)': [],
       'the same, a named prepared statement': [],
       'rows -> FindingView (toFindingView)': [],
@@ -53,13 +62,13 @@ async function main(): Promise<void> {
       const tFloor = performance.now();
       await client.query('SELECT $1::int AS one', [1]);
       const t0 = performance.now();
-      const result = await client.query<Record<string, unknown>>(sql, params);
+      const result = await client.query<unknown[]>(asRead(sql, params));
       const t1 = performance.now();
       await client.query({ text: sql, values: params, types: raw });
       const t2 = performance.now();
       await client.query({ name: 'page-cost', text: sql, values: params });
       const t2b = performance.now();
-      const views = result.rows.slice(0, 50).map((r) => toFindingView(r));
+      const views = columnReaders(result.fields, result.rows).slice(0, 50).map(toFindingView);
       const t3 = performance.now();
       const dto = FindingPageDto.from({ items: views, nextCursor: 'x'.repeat(80) });
       const t4 = performance.now();
@@ -82,14 +91,15 @@ async function main(): Promise<void> {
       await run();
       allocated.set(part, (allocated.get(part) ?? 0) + takeHeapCounts().allocatedBytes);
     };
-    let rows: Record<string, unknown>[] = [];
+    let rows: ColumnReader[] = [];
     let views: ReturnType<typeof toFindingView>[] = [];
     let dto: FindingPageDto | undefined;
     let json = '';
     for (let round = 0; round < ROUNDS; round++) {
       await step('(nothing: the takes themselves)', () => undefined);
       await step('statement + node-pg parsing', async () => {
-        rows = (await client.query<Record<string, unknown>>(sql, params)).rows;
+        const result = await client.query<unknown[]>(asRead(sql, params));
+        rows = columnReaders(result.fields, result.rows);
       });
       await step('rows -> FindingView', () => (views = rows.slice(0, 50).map(toFindingView)));
       await step('views -> FindingPageDto', () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { objectReader } from '@platform/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActionLogWriter } from '../action-log/action-log.writer';
 import type { ActionLogEntry, Actor } from '../action-log/finding-action';
@@ -62,7 +63,7 @@ export class FindingChangeTx {
       `SELECT ${FINDING_DETAIL_COLUMNS} FROM ${FINDINGS_READ_FROM} WHERE f.id = $1`,
       [id],
     )) as Record<string, unknown>[];
-    return rows[0] ? toFindingView(rows[0]) : undefined;
+    return rows[0] ? toFindingView(objectReader(rows[0])) : undefined;
   }
 
   async setTags(id: string, tags: string[]): Promise<void> {
@@ -110,7 +111,7 @@ export class FindingChangesRepository {
         [id],
       )) as Record<string, unknown>[];
       if (!rows[0]) return undefined;
-      return fn(toFindingView(rows[0]), new FindingChangeTx(manager, this.actionLog));
+      return fn(toFindingView(objectReader(rows[0])), new FindingChangeTx(manager, this.actionLog));
     });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LEAN_TYPE_PARSERS, pgPool } from '@platform/database';
+import { columnReaders, LEAN_TYPE_PARSERS, pgPool, type ColumnReader } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { toFindingView } from './finding-row.mapper';
 import type { FindingView } from './finding-view';
@@ -36,10 +36,13 @@ export class FindingsRepository {
   async list(spec: FindingListSpec): Promise<FindingListRow[]> {
     const { sql, params } = findingListSql(spec);
     const rows = await this.read(sql, params);
-    return rows.map((r) => ({
-      finding: toFindingView(r),
-      sortValue: r['sort_value'] === null ? null : String(r['sort_value']),
-    }));
+    return rows.map((r) => {
+      const sortValue = r('sort_value');
+      return {
+        finding: toFindingView(r),
+        sortValue: sortValue === null || sortValue === undefined ? null : String(sortValue),
+      };
+    });
   }
 
   async findById(id: string): Promise<FindingView | null> {
@@ -51,17 +54,19 @@ export class FindingsRepository {
   }
 
   /**
-   * Finding rows straight from the pool with node-pg's lean parsers for dates and text arrays:
-   * the same values as through TypeORM's `query`, less garbage (a 50-row list request allocated
-   * 1 270 → ~1 030 KB with the one-Buffer reply; docs/benchmarks.md#issue-34-search-own-process).
+   * Finding rows straight from the pool with node-pg's lean parsers for dates and text arrays,
+   * as arrays read by column name: the same values as through TypeORM's `query`, less garbage
+   * (a 50-row list request allocated 1 270 → ~1 030 KB with the one-Buffer reply, → ~760 KB
+   * with array rows; docs/benchmarks.md#issue-34-array-rows).
    */
-  private async read(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-    const result = await pgPool(this.dataSource).query<Record<string, unknown>>({
+  private async read(text: string, values: unknown[]): Promise<ColumnReader[]> {
+    const result = await pgPool(this.dataSource).query<unknown[]>({
       text,
       values,
       types: LEAN_TYPE_PARSERS,
+      rowMode: 'array',
     });
-    return result.rows;
+    return columnReaders(result.fields, result.rows);
   }
 
   async groups(spec: FindingGroupsSpec): Promise<FindingGroupRow[]> {
