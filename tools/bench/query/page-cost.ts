@@ -49,8 +49,8 @@ async function main(): Promise<void> {
     const parts: Record<string, number[]> = {
       'SELECT $1 round trip (the floor of any statement)': [],
       'statement + node-pg parsing as FindingsRepository reads (round trip)': [],
-      'the same, values as text (no type parsing)': [],
-      'the same, a named prepared statement': [],
+      'the statement as row objects, values as text (no type parsing)': [],
+      'the statement as row objects, a named prepared statement': [],
       'rows -> FindingView (toFindingView)': [],
       'views -> FindingPageDto (FindingDto.from)': [],
       'JSON.stringify({ data: page })': [],
