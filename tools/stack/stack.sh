@@ -8,6 +8,7 @@
 #   STACK_PG_PORT     (default 55432)
 #   STACK_REDIS_PORT  (default 56379)
 #   STACK_STATE_DIR   (default /var/tmp/secplatform-stack; the postgres user must traverse it)
+#   STACK_PG_MAX_WAL_SIZE (default 4GB; the test stack, tools/test/test-stack.sh, keeps 1GB)
 #
 # As root, PostgreSQL runs as the `postgres` user (root cannot run it) and missing Debian
 # packages are installed. As another user, the binaries must already be installed and both
@@ -16,6 +17,7 @@ set -euo pipefail
 
 PG_PORT="${STACK_PG_PORT:-55432}"
 REDIS_PORT="${STACK_REDIS_PORT:-56379}"
+PG_MAX_WAL_SIZE="${STACK_PG_MAX_WAL_SIZE:-4GB}"
 STATE="${STACK_STATE_DIR:-/var/tmp/secplatform-stack}"
 PG_DATA="$STATE/pg"
 PG_SOCK="$STATE/sock"
@@ -123,7 +125,7 @@ full_page_writes = off
 # Sized like a small production server (defaults are 128MB / 1GB / 4MB): a 100k-finding
 # report is ~300 MB of heap + indexes and ~200 MB of WAL.
 shared_buffers = 1GB
-max_wal_size = 4GB
+max_wal_size = $PG_MAX_WAL_SIZE
 wal_buffers = 64MB
 EOF
 }
