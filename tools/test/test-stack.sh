@@ -23,10 +23,22 @@ export STACK_PG_PORT=55433 STACK_REDIS_PORT=56380
 # The suite's databases are small (a migrated template per service and one clone per running
 # file); a smaller WAL keeps the RAM it takes bounded (checkpoints are cheap without fsync).
 export STACK_PG_MAX_WAL_SIZE="${STACK_PG_MAX_WAL_SIZE:-1GB}"
-if [ "${TEST_STACK_IN_RAM:-1}" != 0 ] && ram_dir_has_room /dev/shm 4; then
-  export STACK_STATE_DIR=/dev/shm/secplatform-test-stack
+# test_stack_running <state>: the PostgreSQL of that state directory runs (its pid file names a live
+# process). A test stack that runs already stays the one used — both would take the same ports —
+# whatever /dev/shm has free by now.
+test_stack_running() {
+  local pid
+  pid="$(head -1 "$1/pg/postmaster.pid" 2>/dev/null)" || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+ram_state=/dev/shm/secplatform-test-stack
+disk_state=/var/tmp/secplatform-test-stack
+if test_stack_running "$disk_state" && ! test_stack_running "$ram_state"; then
+  export STACK_STATE_DIR="$disk_state"
+elif [ "${TEST_STACK_IN_RAM:-1}" != 0 ] && { test_stack_running "$ram_state" || ram_dir_has_room /dev/shm 4; }; then
+  export STACK_STATE_DIR="$ram_state"
 else
-  export STACK_STATE_DIR=/var/tmp/secplatform-test-stack
+  export STACK_STATE_DIR="$disk_state"
 fi
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
