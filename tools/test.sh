@@ -49,16 +49,9 @@ if [ "${#missing_peers[@]}" -gt 0 ]; then
   fi
 fi
 
-# The tests' own stack: a PostgreSQL and Redis of their own on ports 55433 / 56380, beside the
-# development stack of `npm run up` (55432 / 56379, whose databases the tests never touch), with
-# PostgreSQL's files in RAM (/dev/shm) when the machine has room there. The suite creates and
-# drops a database per test file (hundreds of files each); on this machine kind's ext4 (no journal:
-# every new inode is checked against recently deleted ones) that file churn cost PostgreSQL
-# more than half of its CPU (docs/benchmarks.md #suite-time-ram). Dev/test data only, no
-# durability either way (fsync is off). Set STACK_STATE_DIR, STACK_PG_PORT or STACK_REDIS_PORT
-# to run the tests against another stack (the development one: STACK_PG_PORT=55432
-# STACK_REDIS_PORT=56379); TEST_STACK_IN_RAM=0 keeps the test stack on disk. The stack stays up
-# after the run; `bash tools/test/test-stack.sh down` stops it.
+# The tests' own stack (tools/test/test-stack.sh: ports 55433 / 56380, PostgreSQL's files in RAM
+# when /dev/shm has room, docs/testing.md "The test stack"), never the development stack of
+# `npm run up`. Any STACK_* setting given picks another stack instead.
 if [ -z "${STACK_STATE_DIR:-}${STACK_PG_PORT:-}${STACK_REDIS_PORT:-}" ]; then
   # shellcheck source=tools/test/test-stack.sh
   source tools/test/test-stack.sh
