@@ -47,9 +47,21 @@ function foldName(name: string): string {
     .replace(/-/g, '_');
 }
 
+/** Names already decided (every log line asks again for the same few dozen), bounded. */
+const decidedNames = new Map<string, boolean>();
+const DECIDED_NAMES_MAX = 2048;
+const DECIDED_NAME_LENGTH_MAX = 64;
+
 export function isSecretField(name: string): boolean {
+  const known = decidedNames.get(name);
+  if (known !== undefined) return known;
   const folded = foldName(name);
-  return SECRET_FIELD_NAMES.has(folded) || SECRET_WORD_PATTERN.test(folded);
+  const secret = SECRET_FIELD_NAMES.has(folded) || SECRET_WORD_PATTERN.test(folded);
+  if (name.length <= DECIDED_NAME_LENGTH_MAX) {
+    if (decidedNames.size >= DECIDED_NAMES_MAX) decidedNames.clear();
+    decidedNames.set(name, secret);
+  }
+  return secret;
 }
 
 /**
@@ -64,26 +76,68 @@ const SECRET_QUERY_PATTERN = new RegExp(
   'gi',
 );
 
-/** Secret-shaped substrings of free text (messages, stacks) and what replaces them. */
-const SECRET_TEXT_PATTERNS: readonly (readonly [RegExp, string])[] = [
-  [SECRET_QUERY_PATTERN, `$1${REDACTED}`],
-  [/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g, REDACTED],
-  [/\bscrypt\$[^\s"'`,;)]+/g, REDACTED],
-  [/\b(Bearer|Basic|ApiKey)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
-  [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
-  [/\b(sa_[0-9a-f]{8}_|wca_)[A-Za-z0-9_-]{16,}/g, `$1${REDACTED}`],
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, `$1${REDACTED}@`],
+/**
+ * Secret-shaped substrings of free text (messages, stacks), what replaces them, and the
+ * needles: text each match contains (any case), so text holding none of any pattern's needles
+ * is returned as it is without running the patterns (most strings of a log line: ids, paths,
+ * header values). A new pattern names its own needles.
+ */
+export const SECRET_TEXT_PATTERNS: readonly {
+  pattern: RegExp;
+  replacement: string;
+  needles: readonly string[];
+}[] = [
+  { pattern: SECRET_QUERY_PATTERN, replacement: `$1${REDACTED}`, needles: ['='] },
+  {
+    pattern: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g,
+    replacement: REDACTED,
+    needles: ['-----BEGIN '],
+  },
+  { pattern: /\bscrypt\$[^\s"'`,;)]+/g, replacement: REDACTED, needles: ['scrypt$'] },
+  {
+    pattern: /\b(Bearer|Basic|ApiKey)\s+[A-Za-z0-9._~+/=-]+/gi,
+    replacement: `$1 ${REDACTED}`,
+    needles: ['bearer', 'basic', 'apikey'],
+  },
+  {
+    pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+    replacement: REDACTED,
+    needles: ['eyJ'],
+  },
+  {
+    pattern: /\b(sa_[0-9a-f]{8}_|wca_)[A-Za-z0-9_-]{16,}/g,
+    replacement: `$1${REDACTED}`,
+    needles: ['sa_', 'wca_'],
+  },
+  {
+    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi,
+    replacement: `$1${REDACTED}@`,
+    needles: ['://'],
+  },
   // A webhook path's last segment is its secret: `/webhooks/<kind>/<owner id>/<secret>`.
-  [/(\/webhooks\/[\w-]+\/[\w-]+\/)[^/\s?#"'`]+/g, `$1${REDACTED}`],
+  {
+    pattern: /(\/webhooks\/[\w-]+\/[\w-]+\/)[^/\s?#"'`]+/g,
+    replacement: `$1${REDACTED}`,
+    needles: ['/webhooks/'],
+  },
 ];
+
+/** Any pattern's needle, any case: one scan instead of a scan per pattern. */
+const SECRET_TEXT_NEEDLES = new RegExp(
+  SECRET_TEXT_PATTERNS.flatMap(({ needles }) => needles)
+    .map((needle) => needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|'),
+  'i',
+);
 
 /**
  * Replaces password hashes, bearer credentials, JWTs, API keys, private keys, URL passwords and
  * secret query parameters (`?code=...&state=...` of a single sign-on callback).
  */
 export function scrubSecretText(text: string): string {
+  if (!SECRET_TEXT_NEEDLES.test(text)) return text;
   let result = text;
-  for (const [pattern, replacement] of SECRET_TEXT_PATTERNS) {
+  for (const { pattern, replacement } of SECRET_TEXT_PATTERNS) {
     result = result.replace(pattern, replacement);
   }
   return result;

@@ -9,6 +9,7 @@ import {
   type LoggedError,
   queryKindOf,
   scrubSecretText,
+  SECRET_TEXT_PATTERNS,
   serializeRequest,
 } from './index';
 
@@ -225,6 +226,113 @@ describe('secret fields in logs', () => {
     }
     for (const name of ['email', 'status', 'keyholder', 'content_hash', 'public_key']) {
       expect(isSecretField(name)).toBe(false);
+    }
+  });
+
+  it('asks a name once, and a later line gets the same answer (names decided are remembered)', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(isSecretField('clientSecret')).toBe(true);
+      expect(isSecretField('email')).toBe(false);
+    }
+    // More distinct names than are remembered, then the first ones again.
+    for (let i = 0; i < 3000; i += 1) expect(isSecretField(`field_${i}_token`)).toBe(true);
+    expect(isSecretField('field_0_token')).toBe(true);
+    expect(isSecretField('field_0_count')).toBe(false);
+    expect(isSecretField(`${'x'.repeat(80)}_password`)).toBe(true);
+  });
+});
+
+describe('secret-shaped text: the needles check before the patterns', () => {
+  /** Every pattern, in order, with no needles check: what scrubSecretText must equal. */
+  const scrubEveryPattern = (text: string) =>
+    SECRET_TEXT_PATTERNS.reduce(
+      (t, { pattern, replacement }) => t.replace(pattern, replacement),
+      text,
+    );
+  // Pieces of secrets (each pattern's) and of harmless text, in both cases.
+  const pieces = [
+    'Bearer ',
+    'BASIC ',
+    'apikey ',
+    'abc.DEF-123',
+    'eyJhbGciOi',
+    '.eyJzdWIiOi',
+    '.c2ln',
+    'sa_0123abcd_',
+    'wca_',
+    'QUJDREVGR0hJSktMTU5P',
+    'scrypt$',
+    'N=32768$c2FsdA',
+    '-----BEGIN ',
+    'RSA ',
+    'PRIVATE KEY-----',
+    '\nMIIE\n',
+    '-----END ',
+    'postgres://',
+    'app:',
+    'pw@db',
+    'HTTPS://',
+    '?code=',
+    '&state=',
+    '&access_token=',
+    '=x',
+    '/webhooks/',
+    'ticketing/',
+    '0b7f-4a9e/',
+    's3cr3t',
+    '/api/v1/findings',
+    ' ',
+    'application/json',
+    'b1c2d3e4-0000-4000-8000-0001',
+    '@',
+    ':',
+    '/',
+    '?',
+    '&',
+    'ok',
+  ];
+
+  it('changes nothing: on thousands of texts built from secrets’ pieces, the same as every pattern run', () => {
+    let seed = 34; // mulberry32: the same texts every run
+    const next = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return (t ^ (t >>> 14)) >>> 0;
+    };
+    let scrubbed = 0;
+    const differing: string[] = [];
+    for (let n = 0; n < 20_000; n += 1) {
+      const parts = Array.from({ length: 1 + (next() % 8) }, () => pieces[next() % pieces.length]!);
+      const text = parts.join('');
+      const expected = scrubEveryPattern(text);
+      if (expected !== text) scrubbed += 1;
+      if (scrubSecretText(text) !== expected) differing.push(text);
+    }
+    expect(differing).toEqual([]);
+    // The texts did hold secrets: the comparison is not between unchanged strings only.
+    expect(scrubbed).toBeGreaterThan(2_000);
+  });
+
+  it('names for each pattern a needle that every one of its matches holds', () => {
+    const texts = [
+      '/cb?code=c0de&state=s&x_token=t',
+      '-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----',
+      'hash scrypt$N=32768$c2FsdA$aGFzaA',
+      'bearer abc.def basic Zm9v ApiKey k3y',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+      'sa_0123abcd_QUJDREVGR0hJSktMTU5P wca_QUJDREVGR0hJSktMTU5P',
+      'REDIS://user:pw@host/0 postgres://app:db-pw@db:5432/x',
+      '/api/v1/webhooks/ticketing/0b7f/s3cr3t',
+    ];
+    for (const { pattern, needles } of SECRET_TEXT_PATTERNS) {
+      const matches = texts.flatMap((t) => [
+        ...t.matchAll(new RegExp(pattern.source, pattern.flags)),
+      ]);
+      expect(matches.length).toBeGreaterThan(0);
+      for (const [match] of matches) {
+        expect(needles.some((n) => match.toLowerCase().includes(n.toLowerCase()))).toBe(true);
+      }
     }
   });
 });
