@@ -7,7 +7,8 @@
 #   source tools/test/test-stack.sh              # export the settings
 #   bash tools/test/test-stack.sh up|down|status|env   # tools/stack/stack.sh on the test stack
 #
-# TEST_STACK_IN_RAM=0 keeps the state on disk (/var/tmp/secplatform-test-stack).
+# TEST_STACK_IN_RAM=0 keeps the state of a new test stack on disk (/var/tmp/secplatform-test-stack);
+# one that already runs is used as it is (`down` it first to move it).
 
 # ram_dir_has_room <dir> <GiB>: <dir> is on a writable tmpfs with at least <GiB> free.
 ram_dir_has_room() {
@@ -24,8 +25,8 @@ export STACK_PG_PORT=55433 STACK_REDIS_PORT=56380
 # file); a smaller WAL keeps the RAM it takes bounded (checkpoints are cheap without fsync).
 export STACK_PG_MAX_WAL_SIZE="${STACK_PG_MAX_WAL_SIZE:-1GB}"
 # test_stack_running <state>: the PostgreSQL of that state directory runs (its pid file names a live
-# process). A test stack that runs already stays the one used — both would take the same ports —
-# whatever /dev/shm has free by now.
+# process). A test stack that runs already is the one used — a second would take the same ports —
+# whatever /dev/shm has free by now or TEST_STACK_IN_RAM says; those choose for a new one.
 test_stack_running() {
   local pid
   pid="$(head -1 "$1/pg/postmaster.pid" 2>/dev/null)" || return 1
@@ -33,9 +34,11 @@ test_stack_running() {
 }
 ram_state=/dev/shm/secplatform-test-stack
 disk_state=/var/tmp/secplatform-test-stack
-if test_stack_running "$disk_state" && ! test_stack_running "$ram_state"; then
+if test_stack_running "$ram_state"; then
+  export STACK_STATE_DIR="$ram_state"
+elif test_stack_running "$disk_state"; then
   export STACK_STATE_DIR="$disk_state"
-elif [ "${TEST_STACK_IN_RAM:-1}" != 0 ] && { test_stack_running "$ram_state" || ram_dir_has_room /dev/shm 4; }; then
+elif [ "${TEST_STACK_IN_RAM:-1}" != 0 ] && ram_dir_has_room /dev/shm 4; then
   export STACK_STATE_DIR="$ram_state"
 else
   export STACK_STATE_DIR="$disk_state"
