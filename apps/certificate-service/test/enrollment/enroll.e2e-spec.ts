@@ -4,6 +4,7 @@ import {
   enrollDevice,
   nonce,
   rowCounts,
+  signedNonce,
   sql,
   startEnrollApp,
   uniqueSerial,
@@ -167,16 +168,26 @@ describe('Enroll device - /api/v1/enroll (POST)', () => {
     expect(await rowCounts(t)).toEqual(before);
   });
 
-  it('refuses an expired or unknown nonce and stores nothing', async () => {
-    const expired = await nonce(t);
-    await sql(
-      t,
-      `UPDATE enroll_nonces SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`,
+  it('refuses an expired, forged, respelled or unknown nonce and stores nothing', async () => {
+    const expired = signedNonce('enroll', new Date(Date.now() - 1000));
+    const forged = signedNonce(
+      'enroll',
+      new Date(Date.now() + 60_000),
+      'another-secret-0123456789',
     );
+    const live = await nonce(t);
+    const [version, kind, expiry, random, mac] = live.split('.');
+    const respelled = [version, kind, `0${expiry}`, random, mac].join('.');
     const serial = uniqueSerial();
     const csr = opensslCsr('ec', serial).csrPem;
     const before = await rowCounts(t);
-    for (const value of [expired, 'never-issued', await nonce(t, 'source-nonce')]) {
+    for (const value of [
+      expired,
+      forged,
+      respelled,
+      'never-issued',
+      await nonce(t, 'source-nonce'),
+    ]) {
       const res = await t.http
         .post('/api/v1/enroll')
         .send({ csr, serial, nonce: value })

@@ -2,7 +2,14 @@ import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import { DevicesRepository } from '../../src/modules/devices/devices.repository';
 import { continuityMessage } from '../../src/modules/enrollment/enroll-attestation.service';
 import { recoverMessage, type RecoverKey } from '../../src/modules/token-recover/recover-proof';
-import { enrollDevice, nonce, sql, startEnrollApp, uniqueSerial } from '../fixtures/enroll';
+import {
+  enrollDevice,
+  nonce,
+  signedNonce,
+  sql,
+  startEnrollApp,
+  uniqueSerial,
+} from '../fixtures/enroll';
 import { opensslCsr } from '../fixtures/openssl';
 import type { TestApp } from '../support/test-app';
 
@@ -282,12 +289,7 @@ describe('Token recovery with the continuity key - /api/v1/enroll/token-recover 
     it('an expired or made-up nonce', async () => {
       const { publicKey, privateKey } = ecKey();
       const device = await pinnedDevice(publicKey);
-      const n = await nonce(t);
-      await sql(
-        t,
-        `UPDATE enroll_nonces SET expires_at = now() - interval '1 second' WHERE nonce_hash = $1`,
-        [createHash('sha256').update(n).digest('hex')],
-      );
+      const n = signedNonce('enroll', new Date(Date.now() - 1000));
       for (const stale of [n, 'made-up-nonce']) {
         await expectRefused(
           await recover(device.serial, signerOf(privateKey), { nonce: stale }),

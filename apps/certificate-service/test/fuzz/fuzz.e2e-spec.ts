@@ -69,12 +69,14 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
     await seed.seed();
     const dataSource = t.app.get(DataSource);
     const digest = await DatabaseDigest.create((sql) => dataSource.query(sql), {
+      tables: {
+        enroll_nonces:
+          'one attempt per nonce: a refused token-recover spends its nonce — a stored one is marked used, a signed one gets its row (docs/certificate-service/enrollment.md)',
+      },
       columns: {
         'service_accounts.last_used_at':
           'written after the answer by any request a token authenticated, refused ones included',
         'service_accounts.updated_at': 'touched by that same last-used write',
-        'enroll_nonces.used_at':
-          'one attempt per nonce: a refused token-recover spends its nonce (docs/certificate-service/enrollment.md)',
         'app_attest_challenges.used_at':
           'one attempt per App Attest challenge: a refused receipt spends its challenge',
       },

@@ -6,6 +6,44 @@ import { EnrollNonceEntity, type EnrollNonceKind } from './enroll-nonce.entity';
 /** Nonces expired longer ago than this are purged when new ones are issued. */
 const PURGE_AFTER = '1 hour';
 
+/**
+ * How a nonce is spent. A stored nonce (issued with a TPM challenge, or before signed nonces)
+ * has its row marked used; a signed one (`signed-nonce.ts`) has its row written used — the
+ * primary key refuses a second use on any replica, and its expiry is checked against the
+ * database's clock as a stored one's is.
+ */
+export interface NonceClaim {
+  hash: string;
+  kind: EnrollNonceKind;
+  /** The expiry a signed nonce carries; null for a stored nonce (its row has it). */
+  signedExpiresAt: Date | null;
+}
+
+/**
+ * The statement spending `claim`, RETURNING one row when it was live and unused (as a member
+ * of a `WITH` or alone); parameters from `$first`.
+ */
+export function consumeNonceSql(
+  claim: NonceClaim,
+  first: number,
+): { sql: string; params: unknown[] } {
+  const [hash, kind, expires] = [`$${first}`, `$${first + 1}`, `$${first + 2}`];
+  if (claim.signedExpiresAt) {
+    return {
+      sql: `INSERT INTO enroll_nonces (nonce_hash, kind, expires_at, used_at)
+            SELECT ${hash}::varchar, ${kind}::varchar, ${expires}::timestamptz, now() WHERE ${expires}::timestamptz > now()
+            ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1`,
+      params: [claim.hash, claim.kind, claim.signedExpiresAt],
+    };
+  }
+  return {
+    sql: `UPDATE enroll_nonces SET used_at = now()
+           WHERE nonce_hash = ${hash} AND kind = ${kind} AND used_at IS NULL AND expires_at > now()
+           RETURNING 1`,
+    params: [claim.hash, claim.kind],
+  };
+}
+
 @Injectable()
 export class EnrollNoncesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -55,15 +93,21 @@ export class EnrollNoncesRepository {
     return { challenge };
   }
 
-  /** Marks the nonce used if it exists, is of `kind`, unused and unexpired (atomically). */
-  async consume(nonceHash: string, kind: EnrollNonceKind): Promise<boolean> {
-    const [rows] = (await this.dataSource.query(
-      `UPDATE enroll_nonces SET used_at = now()
-        WHERE nonce_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > now()
-        RETURNING nonce_hash`,
-      [nonceHash, kind],
-    )) as [unknown[], number];
+  /** Spends the nonce if it is live and unused (atomically); false otherwise. */
+  async consume(claim: NonceClaim): Promise<boolean> {
+    const { sql, params } = consumeNonceSql(claim, 1);
+    const result = (await this.dataSource.query(sql, params)) as unknown[];
+    // TypeORM's postgres driver answers an INSERT's rows, an UPDATE's as [rows, count].
+    const rows = claim.signedExpiresAt ? result : (result[0] as unknown[]);
     return rows.length === 1;
+  }
+
+  /** Whether a signed nonce was spent already (its row exists). */
+  async isSpent(nonceHash: string): Promise<boolean> {
+    const rows = (await this.dataSource.query('SELECT 1 FROM enroll_nonces WHERE nonce_hash = $1', [
+      nonceHash,
+    ])) as unknown[];
+    return rows.length > 0;
   }
 
   async purgeExpired(): Promise<void> {

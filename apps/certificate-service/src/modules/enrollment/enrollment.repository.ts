@@ -23,6 +23,7 @@ import {
   type EnrollSourceAuthPolicy,
 } from '../settings/enroll-source-auth.policy';
 import { WebhookOutbox, webhookOutboxInsert } from '../webhooks/webhook-outbox';
+import { consumeNonceSql, type NonceClaim } from './enroll-nonces.repository';
 import type { WebhookEvent } from '../webhooks/webhook-events';
 
 /** What `POST /enroll` needs to know of a serial's device before its checks. */
@@ -158,8 +159,9 @@ export class EnrollmentRepository {
 
   /**
    * The enrollment of a serial not seen before, in ONE statement (one round trip, atomic
-   * without BEGIN/COMMIT): the `enroll` nonce is consumed (live, unused, unexpired — the row
-   * lock makes a concurrent second use wait and then find it used); only if it was, the device
+   * without BEGIN/COMMIT): the `enroll` nonce is consumed (live, unused, unexpired —
+   * `consumeNonceSql`: a stored nonce's row lock, a signed nonce's primary key make a concurrent
+   * second use wait and then find it used); only if it was, the device
    * is inserted unless any unique key exists (`ON CONFLICT DO NOTHING`, like
    * `insertDeviceIfAbsent`); only if it was inserted, its request and `request.created` event.
    * A brand-new device has nothing pending to supersede and nothing to lock. When the nonce was
@@ -167,25 +169,27 @@ export class EnrollmentRepository {
    * `transaction` without consuming the nonce again — what the two steps did before.
    */
   async enrollNewDevice(
-    nonceHash: string,
+    nonce: NonceClaim,
     device: NewDevice,
     request: NewRequest,
   ): Promise<NewDeviceEnrollment> {
-    const devices = insertDeviceIfAbsentSql(device, 2, 'n');
-    const requests = insertRequestForDevicesSql(request, 2 + devices.params.length, 'd');
-    const next = 2 + devices.params.length + requests.params.length;
+    const spend = consumeNonceSql(nonce, 1);
+    const devices = insertDeviceIfAbsentSql(device, 1 + spend.params.length, 'n');
+    const requests = insertRequestForDevicesSql(
+      request,
+      1 + spend.params.length + devices.params.length,
+      'd',
+    );
+    const next = 1 + spend.params.length + devices.params.length + requests.params.length;
     const events = this.outbox.enabled
       ? webhookOutboxInsert([requestCreated(request)], next, 'r')
       : undefined;
     const [row] = (await this.dataSource.query(
-      `WITH n AS (
-         UPDATE enroll_nonces SET used_at = now()
-          WHERE nonce_hash = $1 AND kind = 'enroll' AND used_at IS NULL AND expires_at > now()
-          RETURNING 1),
+      `WITH n AS (${spend.sql}),
        d AS (${devices.sql}),
        r AS (${requests.sql})${events ? `,\n       w AS (${events.sql})` : ''}
        SELECT (SELECT count(*) FROM n)::int AS nonce, (SELECT count(*) FROM r)::int AS inserted`,
-      [nonceHash, ...devices.params, ...requests.params, ...(events?.params ?? [])],
+      [...spend.params, ...devices.params, ...requests.params, ...(events?.params ?? [])],
     )) as [{ nonce: number; inserted: number }];
     return { nonceConsumed: row.nonce === 1, inserted: row.inserted === 1 };
   }

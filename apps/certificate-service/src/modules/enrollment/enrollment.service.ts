@@ -12,7 +12,7 @@ import { EnrollAttestationService } from './enroll-attestation.service';
 import { issueAgentSecret } from './agent-secret';
 import { EnrollmentError } from './enrollment.errors';
 import { EnrollmentRepository } from './enrollment.repository';
-import { EnrollNoncesService, nonceHash } from './enroll-nonces.service';
+import { EnrollNoncesService } from './enroll-nonces.service';
 import { AppAttestGate } from '../app-attest/app-attest.gate';
 import { csrColumns, type NewRequest } from '../requests/request-writes.repository';
 
@@ -137,7 +137,7 @@ export class EnrollmentService {
       // Not seen a moment ago: nonce, device and request in one statement. Created meanwhile
       // (nonce used, nothing inserted): the transaction below, as for a known device.
       const first = await this.repository.enrollNewDevice(
-        nonceHash(input.nonce),
+        this.nonces.claim('enroll', input.nonce),
         newDevice,
         request(newDevice.id, false),
       );
