@@ -13,11 +13,14 @@ export function pgPool(dataSource: DataSource): Pool {
 /**
  * One named prepared statement on the data source's pool, outside any transaction: each
  * connection parses and plans `text` once under `name`, later calls only bind and execute.
- * For reads on every request, where TypeORM's query building and entity hydration cost more
- * than the statement (docs/benchmarks.md, issue 34). `name` must be unique per `text` in the
- * process; the rows come back as node-pg returns them (snake_case columns, parsed types).
+ * For statements on every request — reads, or one self-contained write (its own implicit
+ * transaction) — where TypeORM's query runner, query building and hydration, and the
+ * server's parse and plan of each call, cost more than the work (docs/benchmarks.md, issue
+ * 34). `name` must be unique per `text` in the process (a statement built with variants needs
+ * a name per variant); the rows come back as node-pg returns them (snake_case columns, parsed
+ * types).
  */
-export async function preparedRead<Row extends QueryResultRow>(
+export async function preparedQuery<Row extends QueryResultRow>(
   dataSource: DataSource,
   name: string,
   text: string,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '@platform/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Purpose } from '../../app/domain/purposes';
 import { DeviceEntity } from '../devices/device.entity';
@@ -109,6 +110,16 @@ export class EnrollmentTx {
   }
 }
 
+/** The row of `EnrollmentRepository.lookup` (one row: the device's columns null if unknown). */
+interface LookupRow {
+  enrollment_token_hash: string | null;
+  tpm_ek_cert_serial: string | null;
+  tpm_ak_public: Buffer | null;
+  continuity_key: string | null;
+  source_auth: Record<string, unknown> | null;
+  app_attest: Record<string, unknown> | null;
+}
+
 @Injectable()
 export class EnrollmentRepository {
   constructor(
@@ -122,22 +133,15 @@ export class EnrollmentRepository {
    * applies to the next enrollment). Policies are the settings module's; parsed by its rules.
    */
   async lookup(serial: string): Promise<EnrollmentLookup> {
-    const [row] = (await this.dataSource.query(
+    const [row] = await preparedQuery<LookupRow>(
+      this.dataSource,
+      'certsvc-enrollment-lookup',
       `SELECT d.enrollment_token_hash, d.tpm_ek_cert_serial, d.tpm_ak_public, d.continuity_key,
               (SELECT value FROM policy_settings WHERE key = 'enroll_source_auth') AS source_auth,
               (SELECT value FROM policy_settings WHERE key = 'app_attest') AS app_attest
          FROM (VALUES (1)) AS one LEFT JOIN devices d ON d.serial = $1`,
       [serial],
-    )) as [
-      {
-        enrollment_token_hash: string | null;
-        tpm_ek_cert_serial: string | null;
-        tpm_ak_public: Buffer | null;
-        continuity_key: string | null;
-        source_auth: Record<string, unknown> | null;
-        app_attest: Record<string, unknown> | null;
-      },
-    ];
+    );
     return {
       known:
         row.enrollment_token_hash === null
@@ -184,13 +188,18 @@ export class EnrollmentRepository {
     const events = this.outbox.enabled
       ? webhookOutboxInsert([requestCreated(request)], next, 'r')
       : undefined;
-    const [row] = (await this.dataSource.query(
+    // Named per variant (signed or stored nonce, with or without webhooks): each connection
+    // parses and plans this statement once.
+    const name = `certsvc-enroll-new-device-${nonce.signedExpiresAt ? 'signed' : 'stored'}${events ? '-events' : ''}`;
+    const [row] = await preparedQuery<{ nonce: number; inserted: number }>(
+      this.dataSource,
+      name,
       `WITH n AS (${spend.sql}),
        d AS (${devices.sql}),
        r AS (${requests.sql})${events ? `,\n       w AS (${events.sql})` : ''}
        SELECT (SELECT count(*) FROM n)::int AS nonce, (SELECT count(*) FROM r)::int AS inserted`,
       [...spend.params, ...devices.params, ...requests.params, ...(events?.params ?? [])],
-    )) as [{ nonce: number; inserted: number }];
+    );
     return { nonceConsumed: row.nonce === 1, inserted: row.inserted === 1 };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { preparedRead } from '@platform/database';
+import { preparedQuery } from '@platform/database';
 import { DataSource } from 'typeorm';
 import type { ProjectRole } from './project-roles';
 
@@ -16,7 +16,7 @@ export class MembershipGrantsRepository {
    * .findActiveById), instead of the entity `find` and its query building (issue 34).
    */
   async membershipsOf(userId: string): Promise<{ projectId: string; role: ProjectRole }[]> {
-    const rows = await preparedRead<{ project_id: string; role: ProjectRole }>(
+    const rows = await preparedQuery<{ project_id: string; role: ProjectRole }>(
       this.dataSource,
       'findings-memberships-of-user',
       MEMBERSHIPS_SQL,

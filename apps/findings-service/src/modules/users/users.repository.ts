@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { preparedRead } from '@platform/database';
+import { preparedQuery } from '@platform/database';
 import { Repository } from 'typeorm';
 import { UserEntity } from './user.entity';
 
@@ -40,7 +40,7 @@ export class UsersRepository {
    * CPU per request (docs/benchmarks.md, issue 34); same columns, same entity.
    */
   async findActiveById(id: string): Promise<UserEntity | null> {
-    const [row] = await preparedRead<ActiveUserRow>(
+    const [row] = await preparedQuery<ActiveUserRow>(
       this.repo.manager.connection,
       'findings-active-user-by-id',
       ACTIVE_USER_SQL,
