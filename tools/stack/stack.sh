@@ -272,11 +272,15 @@ cmd_reset() {
 cmd_env() {
   local pg="postgres://postgres@127.0.0.1:$PG_PORT"
   local redis="redis://127.0.0.1:$REDIS_PORT"
+  # STACK_PG_VIA_SOCKET=1: the URLs name PostgreSQL's Unix socket (`?host=<dir>`, read by
+  # libpq and node-pg alike) instead of loopback TCP — less CPU per statement on both sides.
+  local via=""
+  [ "${STACK_PG_VIA_SOCKET:-0}" = 1 ] && via="?host=$PG_SOCK"
   cat <<EOF
-export STACK_PG_URL=$pg/postgres
-export DATABASE_URL=$pg/findings
+export STACK_PG_URL=$pg/postgres$via
+export DATABASE_URL=$pg/findings$via
 export REDIS_URL=$redis
-export CERTSVC_DATABASE_URL=$pg/certificates
+export CERTSVC_DATABASE_URL=$pg/certificates$via
 export CERTSVC_REDIS_URL=$redis/1
 EOF
 }
