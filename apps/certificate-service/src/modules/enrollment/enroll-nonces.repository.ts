@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '@platform/database';
 import { DataSource } from 'typeorm';
 import type { StoredTpmChallenge } from '../tpm-attestation/tpm-evidence';
 import { EnrollNonceEntity, type EnrollNonceKind } from './enroll-nonce.entity';
@@ -96,9 +97,13 @@ export class EnrollNoncesRepository {
   /** Spends the nonce if it is live and unused (atomically); false otherwise. */
   async consume(claim: NonceClaim): Promise<boolean> {
     const { sql, params } = consumeNonceSql(claim, 1);
-    const result = (await this.dataSource.query(sql, params)) as unknown[];
-    // TypeORM's postgres driver answers an INSERT's rows, an UPDATE's as [rows, count].
-    const rows = claim.signedExpiresAt ? result : (result[0] as unknown[]);
+    const variant = claim.signedExpiresAt ? 'signed' : 'stored';
+    const rows = await preparedQuery(
+      this.dataSource,
+      `certsvc-enroll-nonce-spend-${variant}`,
+      sql,
+      params,
+    );
     return rows.length === 1;
   }
 

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { safeEqual } from '@platform/auth';
 import type { EnrollNonceKind } from './enroll-nonce.entity';
 
 /**
@@ -44,9 +45,7 @@ export class NonceSigner {
     const match = SHAPE.exec(nonce);
     if (!match) return undefined;
     const body = nonce.slice(0, nonce.lastIndexOf('.'));
-    const mac = Buffer.from(match[3], 'latin1');
-    const expected = Buffer.from(this.mac(body).toString('base64url'), 'latin1');
-    if (!timingSafeEqual(mac, expected)) return undefined;
+    if (!safeEqual(match[3], this.mac(body).toString('base64url'))) return undefined;
     const kind: EnrollNonceKind = match[1] === KIND_TAGS.source ? 'source' : 'enroll';
     return { kind, expiresAt: new Date(parseInt(match[2], 36) * 1000) };
   }
