@@ -71,6 +71,19 @@ describe('Issue nonce - /api/v1/enroll/nonce and /api/v1/enroll/source-nonce (PO
     expect((await rows()).length).toBe(before + 1);
   });
 
+  it('a nonce stored before signed nonces (a rolling upgrade) is still spent once', async () => {
+    const nonces = t.app.get(EnrollNoncesService);
+    const repository = t.app.get(EnrollNoncesRepository);
+    const legacy = 'Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eHF1dXg';
+    await repository.insert(sha256(legacy), 'enroll', new Date(Date.now() + 60_000));
+    expect(nonces.claim('enroll', legacy).signedExpiresAt).toBeNull();
+    expect(await nonces.peek('enroll', legacy)).toEqual({ challenge: null });
+    expect(await nonces.consume('source', legacy)).toBe(false);
+    expect(await nonces.consume('enroll', legacy)).toBe(true);
+    expect(await nonces.consume('enroll', legacy)).toBe(false);
+    expect(await nonces.peek('enroll', legacy)).toBeUndefined();
+  });
+
   it('answers 429 rate_limited with Retry-After past the per-address limit', async () => {
     const statuses: number[] = [];
     let last;

@@ -32,7 +32,8 @@ export function consumeNonceSql(
   if (claim.signedExpiresAt) {
     return {
       sql: `INSERT INTO enroll_nonces (nonce_hash, kind, expires_at, used_at)
-            SELECT ${hash}::varchar, ${kind}::varchar, ${expires}::timestamptz, now() WHERE ${expires}::timestamptz > now()
+            SELECT ${hash}::varchar, ${kind}::varchar, ${expires}::timestamptz, now()
+             WHERE ${expires}::timestamptz > now()
             ON CONFLICT (nonce_hash) DO NOTHING RETURNING 1`,
       params: [claim.hash, claim.kind, claim.signedExpiresAt],
     };

@@ -2,14 +2,7 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { safeEqual } from '@platform/auth';
 import type { EnrollNonceKind } from './enroll-nonce.entity';
 
-/**
- * A nonce that carries its kind and expiry under the service's own MAC, so issuing one writes
- * nothing: `n1.<kind>.<expiry, Unix seconds, base 36>.<18 random bytes>.<MAC>`, the MAC being
- * the first 16 bytes of HMAC-SHA-256 over the rest under a key every replica derives from the
- * JWT secret they share (HKDF, its own label). Single use is the row its consumption writes
- * (`enroll_nonces`, primary key: the nonce's SHA-256), so a second use on any replica finds
- * it; a nonce whose MAC, kind or syntax is wrong opens to nothing.
- */
+/** What a signed nonce carries. */
 export interface OpenedNonce {
   kind: EnrollNonceKind;
   expiresAt: Date;
@@ -22,6 +15,14 @@ const MAC_BYTES = 16;
 /** Only the canonical spelling opens (no leading zero, the MAC as encoded): one string per nonce. */
 const SHAPE = /^n1\.([es])\.([1-9a-z][0-9a-z]{0,8})\.[A-Za-z0-9_-]{24}\.([A-Za-z0-9_-]{22})$/;
 
+/**
+ * A nonce that carries its kind and expiry under the service's own MAC, so issuing one writes
+ * nothing: `n1.<kind>.<expiry, Unix seconds, base 36>.<18 random bytes>.<MAC>`, the MAC being
+ * the first 16 bytes of HMAC-SHA-256 over the rest under a key every replica derives from the
+ * JWT secret they share (HKDF, its own label). Single use is the row its consumption writes
+ * (`enroll_nonces`, primary key: the nonce's SHA-256), so a second use on any replica finds
+ * it; a nonce whose MAC, kind or syntax is wrong opens to nothing.
+ */
 export class NonceSigner {
   private readonly key: Buffer;
 
