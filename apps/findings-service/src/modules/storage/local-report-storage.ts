@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, opendir, rm, stat } from 'node:fs/promises';
+import { mkdir, open, opendir, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -37,13 +36,13 @@ export class LocalReportStorage implements ReportStorage {
     const path = this.pathOf(key);
     await mkdir(this.root, { recursive: true, mode: REPORT_DIRECTORY_MODE });
     const ceiling = new ByteCeiling(maxBytes);
+    // Opened before the copy starts: a pipeline that fails on an early chunk must not race the
+    // open (which would create the file after the removal below).
+    const handle = await open(path, 'wx', REPORT_FILE_MODE);
     try {
-      await pipeline(
-        content,
-        ceiling,
-        createWriteStream(path, { flags: 'wx', mode: REPORT_FILE_MODE }),
-      );
+      await pipeline(content, ceiling, handle.createWriteStream());
     } catch (error) {
+      await handle.close().catch(() => undefined);
       await rm(path, { force: true });
       throw error;
     }
