@@ -1,5 +1,10 @@
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
-import { expectAccessible, saveScreenshot, stackVar } from '@platform/web-ui/e2e';
+import {
+  expectAccessible,
+  keepRequestsOnFailure,
+  saveScreenshot,
+  stackVar,
+} from '@platform/web-ui/e2e';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -144,8 +149,13 @@ export class Api {
   }
 }
 
-export const test = base.extend<{ api: Api }>({
+export const test = base.extend<{ api: Api; requestLog: void }>({
   api: async ({ request }, provide) => {
     await provide(await new Api(request).as(admin.email(), admin.password()));
   },
+  // A failed test's report lists the browser's open and last requests (network.txt).
+  requestLog: [
+    async ({ context }, use, testInfo) => keepRequestsOnFailure(context, testInfo, () => use()),
+    { auto: true },
+  ],
 });

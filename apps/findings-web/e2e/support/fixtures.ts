@@ -1,5 +1,10 @@
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
-import { expectAccessible, saveScreenshot, stackVar } from '@platform/web-ui/e2e';
+import {
+  expectAccessible,
+  keepRequestsOnFailure,
+  saveScreenshot,
+  stackVar,
+} from '@platform/web-ui/e2e';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -248,11 +253,16 @@ export async function seedFindings(api: Api, tool = 'semgrep') {
   return { project, product };
 }
 
-export const test = base.extend<{ api: Api }>({
+export const test = base.extend<{ api: Api; requestLog: void }>({
   api: async ({ request }, provide) => {
     const api = new Api(request);
     await api.login();
     await provide(api);
   },
+  // A failed test's report lists the browser's open and last requests (network.txt).
+  requestLog: [
+    async ({ context }, use, testInfo) => keepRequestsOnFailure(context, testInfo, () => use()),
+    { auto: true },
+  ],
 });
 export { expect };
