@@ -2,7 +2,8 @@
 /**
  * A sandbox thread: holds one plugin version's compiled core modules and the host-generated
  * glue, keeps up to `spareInstances` fresh component instances ready (made in the background
- * while idle, one per event-loop turn so an arriving call is not held up by more than one),
+ * while idle, one per event-loop turn so an arriving call is not held up by more than one,
+ * starting `refillAfterCallMs` (3 ms) after a call's reply),
  * and runs one invocation at a time. An instance serves one event only: a call for the event
  * of the previous call (same `key` = project + event id) reuses that call's instance, any other
  * call takes a never-used spare, so no state passes from one event — or project — to another.
@@ -25,7 +26,7 @@
  *
  * workerData: { glue: string, modules: [name, WebAssembly.Module][], memories: [name, { initialPages, maximumPages }][],
  *               signal: SharedArrayBuffer, hostPort: MessagePort, logLinesPerCall: number,
- *               eventInstanceIdleMs: number, spareInstances: number }
+ *               eventInstanceIdleMs: number, spareInstances: number, refillAfterCallMs?: number }
  * parent -> thread: { type: 'invoke', id, key, exportName, operation, args, deadlineAt, hostCallTimeoutMs }
  * thread -> parent: { type: 'ready', spares, warmed } | { type: 'spare', spares, warmed, refilling } | { type: 'broken', message }
  *                   | { type: 'result', id, ok: true, value, droppedLogs, spares, refilling }
@@ -35,7 +36,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
 /** @typedef {{ initialPages: number, maximumPages: number }} MemorySpec */
-/** @type {{ glue: string, modules: [string, WebAssembly.Module][], memories: [string, MemorySpec][], signal: SharedArrayBuffer, hostPort: import('node:worker_threads').MessagePort, logLinesPerCall: number, eventInstanceIdleMs: number, spareInstances: number }} */
+/** @type {{ glue: string, modules: [string, WebAssembly.Module][], memories: [string, MemorySpec][], signal: SharedArrayBuffer, hostPort: import('node:worker_threads').MessagePort, logLinesPerCall: number, eventInstanceIdleMs: number, spareInstances: number, refillAfterCallMs?: number }} */
 const data = workerData;
 const signal = new Int32Array(data.signal);
 const modules = new Map(data.modules);
@@ -140,6 +141,8 @@ const retired = [];
 /** @type {Map<MemorySpec, WebAssembly.Memory[]>} */
 const zeroed = new Map();
 let refillScheduled = false;
+/** How long after a call's reply the refill starts (workerData.refillAfterCallMs; tests). */
+const refillAfterCallMs = data.refillAfterCallMs ?? 3;
 /** Set while a spare is warmed up: a host function called then throws instead (never happens). */
 let warming = false;
 /** Whether warm-ups stay on: off for good after one that did not stop at its sentinel. */
@@ -465,7 +468,10 @@ function invoke(message) {
     });
   }
   if (trapped) return; // the parent terminates this thread
-  scheduleRefill();
+  // Not at once: a refill step started right behind the reply delayed the parent's receipt of
+  // it (the paced fresh event's "back" p95 2.7-2.9 ms instead of 0.3; docs/benchmarks.md
+  // #plugin-refill-after-call). The parent sees `refilling` and sends new events elsewhere.
+  setTimeout(scheduleRefill, refillAfterCallMs);
 }
 
 async function start() {
