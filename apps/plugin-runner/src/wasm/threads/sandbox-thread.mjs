@@ -140,7 +140,10 @@ const retired = [];
  */
 /** @type {Map<MemorySpec, WebAssembly.Memory[]>} */
 const zeroed = new Map();
-let refillScheduled = false;
+/** The next refill step when it is due at the next turn. @type {NodeJS.Immediate | undefined} */
+let refillScheduled;
+/** The next refill step when it is due after a call (scheduleRefillAfterCall). @type {NodeJS.Timeout | undefined} */
+let refillTimer;
 /** How long after a call's reply the refill starts (workerData.refillAfterCallMs; tests). */
 const refillAfterCallMs = data.refillAfterCallMs ?? 3;
 /** Set while a spare is warmed up: a host function called then throws instead (never happens). */
@@ -309,14 +312,14 @@ function warmedSpares() {
 }
 
 function scheduleRefill() {
-  if (refillScheduled || !needsRefill()) return;
-  refillScheduled = true;
-  setImmediate(refillStep);
+  if (refillScheduled || refillTimer || !needsRefill()) return;
+  refillScheduled = setImmediate(refillStep);
 }
 
 /** One step of background work per event-loop turn (a call that arrives waits for one step). */
 function refillStep() {
-  refillScheduled = false;
+  refillScheduled = undefined;
+  refillTimer = undefined;
   const used = retired.pop();
   const cold = warmUps ? spares.find((spare) => !spare.warmed) : undefined;
   if (used) {
@@ -468,10 +471,21 @@ function invoke(message) {
     });
   }
   if (trapped) return; // the parent terminates this thread
-  // Not at once: a refill step started right behind the reply delayed the parent's receipt of
-  // it (the paced fresh event's "back" p95 2.7-2.9 ms instead of 0.3; docs/benchmarks.md
-  // #plugin-refill-after-call). The parent sees `refilling` and sends new events elsewhere.
-  setTimeout(scheduleRefill, refillAfterCallMs);
+  scheduleRefillAfterCall();
+}
+
+/**
+ * The refill after a call starts `refillAfterCallMs` later, not at the next turn: a refill
+ * step started right behind the reply delayed the parent's receipt of it (the paced fresh
+ * event's "back" p95 2.7-2.9 ms instead of 0.3; docs/benchmarks.md#plugin-refill-after-call). The reply says `refilling`, so the parent sends
+ * new events elsewhere meanwhile. No timer when nothing is to be refilled (calls of one
+ * event) or a step is already scheduled: a timer running is kept, so a stream of calls does not
+ * put the refill off, and steps already chained are not cut (cancelling them under a stream of
+ * new events doubled the CPU per event: spares ran out).
+ */
+function scheduleRefillAfterCall() {
+  if (refillScheduled || refillTimer || !needsRefill()) return;
+  refillTimer = setTimeout(refillStep, refillAfterCallMs);
 }
 
 async function start() {
