@@ -14,4 +14,4 @@ export {
 export { adminSql, publishPlatforms, stackEnv, stackVar } from './stack';
 export { expectAccessible, saveScreenshot } from './page-checks';
 export { basePlaywrightConfig, runOutputDir } from './playwright-base';
-export { RequestLog, keepRequestsOnFailure, watchRequests } from './request-log';
+export { keepRequestsOnFailure } from './request-log';
