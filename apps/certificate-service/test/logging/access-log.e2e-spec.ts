@@ -103,6 +103,28 @@ describe('Access log - every route', () => {
     expect(lines[1]).toMatchObject({ serial: 'SN-PROBE-1', errors: 'csr_warning', level: 'info' });
   });
 
+  it('makes one logger per request, bound to its id, not to the serialized request', async () => {
+    // pino-http's own middleware made a second child per request, bound to the whole request
+    // (headers, URL, query serialized and redacted) that no line of this service reads.
+    const made: Array<Record<string, unknown>> = [];
+    const previous = t.logger.onChild;
+    t.logger.onChild = (child) => made.push(child.bindings());
+    try {
+      await t.http
+        .post('/api/v1/probe/enroll')
+        .set('x-request-id', 'req-one-child')
+        .send({ csr: 'x' })
+        .expect(200);
+    } finally {
+      t.logger.onChild = previous;
+    }
+    expect(made.filter((bindings) => bindings.request_id === 'req-one-child')).toHaveLength(1);
+    expect(made.filter((bindings) => 'req' in bindings)).toEqual([]);
+    const lines = t.logs.lines().filter((l) => l.request_id === 'req-one-child');
+    expect(lines.map((l) => l.msg)).toEqual(['probe handled', 'request']);
+    expect(lines[0]).not.toHaveProperty('req');
+  });
+
   it('has an empty route for unknown paths', async () => {
     const res = await t.http.get('/api/v1/no-such-thing?x=1').expect(404);
     expect(res.body.code).toBe('not_found');

@@ -1,5 +1,6 @@
 import type { ModuleMetadata } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { ProcessLogger } from '@platform/logging';
 import request from 'supertest';
 import {
   createTestDatabase,
@@ -23,6 +24,8 @@ export interface TestApp {
   app: NestFastifyApplication;
   http: ReturnType<typeof request>;
   logs: LogCapture;
+  /** The process logger the app writes through (its lines go to `logs`). */
+  logger: ProcessLogger;
   metrics: CertsvcMetrics;
   config: CertsvcConfig;
   db: TestDatabase;
@@ -82,6 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     http: request(app.getHttpServer()),
     logs,
+    logger,
     metrics,
     config,
     db,

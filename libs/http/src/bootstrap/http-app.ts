@@ -13,6 +13,7 @@ import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import {
   LoggingModule,
   NestLogger,
+  requestLogScope,
   resolveRequestId,
   type ProcessLogger,
   type RequestLogLines,
@@ -118,6 +119,10 @@ function createAdapter(options: HttpAppOptions): FastifyAdapter {
     void reply.header('X-Request-ID', request.id);
     done();
   });
+  const enterRequestLog = requestLogScope(options.logging);
+  if (enterRequestLog) {
+    fastify.addHook('onRequest', (request, _reply, done) => enterRequestLog(request.id, done));
+  }
   if (options.tracing) installHttpTracing(fastify, options.tracing);
   options.requestHooks?.(fastify);
   installHttpMetrics(fastify, options.metrics.http);
