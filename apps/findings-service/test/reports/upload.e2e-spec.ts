@@ -40,12 +40,13 @@ async function reportRows(productId: string, app: TestApp = t): Promise<number> 
 /**
  * Streams a multipart body of `total` bytes over a raw socket (so the answer is read even when
  * the server closes the connection mid-body) and resolves with the status code and how many
- * bytes had been sent when it arrived.
+ * bytes had been sent when it arrived; `readAfterMs` delays reading the answer.
  */
 function streamingUpload(
   url: string,
   token: string,
   total: number,
+  readAfterMs = 0,
 ): Promise<{ status: number; sent: number }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -53,14 +54,26 @@ function streamingUpload(
     const socket = connect(Number(target.port), target.hostname);
     let sent = 0;
     let answer = '';
-    socket.on('data', (data: Buffer) => {
-      answer += data.toString('latin1');
-      const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      if (match) {
-        resolve({ status: Number(match[1]), sent });
-        socket.destroy();
-      }
-    });
+    const read = (): void => {
+      socket.on('data', (data: Buffer) => {
+        answer += data.toString('latin1');
+        const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+        if (match) {
+          resolve({ status: Number(match[1]), sent });
+          socket.destroy();
+        }
+      });
+    };
+    if (readAfterMs > 0) {
+      // A client busy writing reads the answer only later (the socket's data waits unread).
+      socket.pause();
+      setTimeout(() => {
+        read();
+        socket.resume();
+      }, readAfterMs);
+    } else {
+      read();
+    }
     socket.on('error', () => undefined);
     socket.on('close', () => reject(new Error(`closed without an answer after ${sent} bytes`)));
     socket.write(
@@ -154,6 +167,20 @@ describe('Upload report - /api/v1/products/{product_id}/reports (POST)', () => {
     expect(status).toBe(413);
     expect(sent).toBeLessThan(16 * 1024 * 1024);
     expect(readdirSync(stack.env.storageDir).length).toBe(before);
+    expect(await reportRows(product.id)).toBe(0);
+  });
+
+  it('answers 413 to a client that reads the answer only while still writing, 300 ms later', async () => {
+    // The server reads and discards the rest for a while after its answer (lingering close):
+    // closed at once, the client's next write is reset and the unread answer lost with it.
+    const product = await freshProduct(t, admin);
+    const { status } = await streamingUpload(
+      `${t.url}/api/v1/products/${product.id}/reports`,
+      admin.token,
+      64 * 1024 * 1024,
+      300,
+    );
+    expect(status).toBe(413);
     expect(await reportRows(product.id)).toBe(0);
   });
 

@@ -33,6 +33,7 @@ import { installJsonReplySerializer } from './json-reply';
 import { inputPipes } from '../input/input-pipes';
 import { clientErrorHandler, type TransportRefusal } from '../transport/client-error';
 import { installHttpTracing } from './http-tracing';
+import { installLingeringClose } from './lingering-close';
 
 export interface OpenApiMount {
   /** Interactive description, e.g. `api/docs` or `swagger`. */
@@ -127,6 +128,7 @@ function createAdapter(options: HttpAppOptions): FastifyAdapter {
   options.requestHooks?.(fastify);
   installHttpMetrics(fastify, options.metrics.http);
   installMediaTypeGate(fastify, options.onMediaTypeViolation);
+  installLingeringClose(fastify);
   return adapter;
 }
 
