@@ -11,6 +11,7 @@ export * from './validation/query-date-time';
 export * from './validation/query-int';
 export * from './transport/client-error';
 export * from './bootstrap/http-app';
+export { closeAfterRefusal } from './bootstrap/lingering-close';
 export * from './client/client-address';
 export * from './client/rate-limiter';
 export * from './client/shared-rate-limits';

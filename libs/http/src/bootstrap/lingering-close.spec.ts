@@ -1,10 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { once } from 'node:events';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { installLingeringClose, type LingeringCloseOptions } from './lingering-close';
 
 const BODY_BYTES = 64 * 1024 * 1024;
+/** The server side of the last `/small-close` request's connection. */
+let lastCloseSocket: Socket | undefined;
 
 /** A route that refuses an upload after its first chunk, as the services' upload routes do. */
 async function refusingServer(options: LingeringCloseOptions): Promise<FastifyInstance> {
@@ -18,6 +20,10 @@ async function refusingServer(options: LingeringCloseOptions): Promise<FastifyIn
     return reply.code(413).send({ code: 'too_large' });
   });
   app.post('/small', (_request, reply) => reply.send({ ok: true }));
+  app.post('/small-close', (request, reply) => {
+    lastCloseSocket = request.raw.socket;
+    return reply.header('connection', 'close').send({ ok: true });
+  });
   installLingeringClose(app, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
@@ -116,6 +122,32 @@ describe('installLingeringClose', () => {
       expect(result.status).toBe(413);
       expect(result.closedAfterMs).toBeGreaterThanOrEqual(250);
       expect(result.closedAfterMs).toBeLessThan(5_000);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('closes at once after a Connection: close answer to a complete body (nothing left to read)', async () => {
+    const app = await refusingServer({ graceMs: 60_000 });
+    try {
+      const { port } = app.server.address() as AddressInfo;
+      // Half-open and idle after its request: a lingering server would wait the whole graceMs.
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      socket.on('error', () => undefined);
+      let text = '';
+      socket.on('data', (data: Buffer) => (text += data.toString('latin1')));
+      socket.write(
+        // JSON: the body is read in full (its stream has ended) before the route answers.
+        'POST /small-close HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 2\r\n\r\n{}',
+      );
+      const deadline = Date.now() + 2_000;
+      while (!lastCloseSocket?.destroyed && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(text).toMatch(/^HTTP\/1\.1 200/);
+      expect(lastCloseSocket?.destroyed).toBe(true);
+      socket.destroy();
     } finally {
       await app.close();
     }

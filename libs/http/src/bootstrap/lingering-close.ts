@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 
 export interface LingeringCloseOptions {
@@ -36,6 +36,17 @@ export function installLingeringClose(
     }
     done();
   });
+}
+
+/**
+ * For a route that refuses a streamed body part-way (its parser unpiped from the request): the
+ * answer goes out at once with `Connection: close`, and the rest of the body is discarded
+ * unread, never buffered — after the answer for the lingering close's bounds.
+ */
+export function closeAfterRefusal(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('connection', 'close');
+  request.raw.unpipe();
+  request.raw.resume();
 }
 
 function closesAfterAnswer(header: unknown): boolean {

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AcceptsBody } from '@platform/http';
+import { AcceptsBody, closeAfterRefusal } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Locale } from '../../app/errors/error-messages';
 import { RequestLocale } from '../../app/errors/request-locale.decorator';
@@ -55,11 +55,8 @@ export class ReportsController {
       });
       return { report_id: report.id, status: 'pending' };
     } catch (error) {
-      // A refused upload is answered at once; the rest of the body is discarded unread (never
-      // buffered) so the client can see the answer, then the connection is closed.
-      void reply.header('connection', 'close');
-      request.raw.unpipe();
-      request.raw.resume();
+      // A refused upload is answered at once; the rest of the body is discarded unread.
+      closeAfterRefusal(request, reply);
       throw error;
     }
   }

@@ -475,13 +475,13 @@ function invoke(message) {
 }
 
 /**
- * The refill after a call starts `refillAfterCallMs` later, not at the next turn: a refill
- * step started right behind the reply delayed the parent's receipt of it (the paced fresh
- * event's "back" p95 2.7-2.9 ms instead of 0.3; docs/benchmarks.md#plugin-refill-after-call). The reply says `refilling`, so the parent sends
- * new events elsewhere meanwhile. No timer when nothing is to be refilled (calls of one
- * event) or a step is already scheduled: a timer running is kept, so a stream of calls does not
- * put the refill off, and steps already chained are not cut (cancelling them under a stream of
- * new events doubled the CPU per event: spares ran out).
+ * The refill after a call starts `refillAfterCallMs` later, not at the next turn: a refill step
+ * started right behind the reply delayed the parent's receipt of it (the paced fresh event's
+ * "back" p95 2.7-2.9 ms instead of 0.3; docs/benchmarks.md#plugin-refill-after-call). The reply
+ * says `refilling`, so the parent sends new events elsewhere meanwhile. No timer when nothing
+ * is to be refilled (calls of one event) or a step is already scheduled: a timer running is
+ * kept, so a stream of calls does not put the refill off, and steps already chained are not cut
+ * (cancelling them under a stream of new events doubled the CPU per event: spares ran out).
  */
 function scheduleRefillAfterCall() {
   if (refillScheduled || refillTimer || !needsRefill()) return;

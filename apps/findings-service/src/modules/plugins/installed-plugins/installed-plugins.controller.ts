@@ -11,7 +11,7 @@ import {
   Res,
 } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
-import { AcceptsBody } from '@platform/http';
+import { AcceptsBody, closeAfterRefusal } from '@platform/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessContext } from '../../../app/access/access-context';
 import { AdminOnly, CurrentAccess } from '../../../app/access/access.decorators';
@@ -99,9 +99,7 @@ export class InstalledPluginsController {
       return InstalledPluginDto.from(await this.installs.sideload(form, actorOf(access)));
     } catch (error) {
       // the rest of a refused upload is discarded unread, then the connection closes
-      void reply.header('connection', 'close');
-      request.raw.unpipe();
-      request.raw.resume();
+      closeAfterRefusal(request, reply);
       throw error;
     }
   }
