@@ -228,7 +228,7 @@ describe('App attestation without configured roots', () => {
   it('refuses every receipt with app_attest_invalid (reason: not configured)', async () => {
     const pki = appAttestPki();
     const serial = uniqueSerial('MAC');
-    const body = await appAttestReceipt(t, pki, serial);
+    const body = await appAttestReceipt(t, pki, serial).finally(() => pki.dispose());
     const res = await t.http.post(RECEIPT).send(body).expect(403);
     expect(res.body.code).toBe('app_attest_invalid');
     expect(t.logs.lines().some((l) => /not configured/.test(String(l.reason)))).toBe(true);

@@ -121,6 +121,7 @@ describe('Fuzz - every route of the certificate OpenAPI document', () => {
 
   afterAll(async () => {
     await t?.close();
+    FUZZ_APP_ATTEST.dispose();
   });
 
   it('covers every route of the document', () => {

@@ -169,10 +169,9 @@ process.stdin.on('end', () => exitSoon(0));
 process.stdin.resume();
 
 const socketDir = process.env.FINDSVC_PLUGIN_SOCKET_DIR;
-const socket =
-  VARIANT === 'outside-socket'
-    ? path.join(fs.mkdtempSync(path.join('/tmp', 'elsewhere-')), 'plugin.sock')
-    : path.join(socketDir, 'plugin.sock');
+const elsewhere =
+  VARIANT === 'outside-socket' ? fs.mkdtempSync(path.join('/tmp', 'elsewhere-')) : undefined;
+const socket = path.join(elsewhere ?? socketDir, 'plugin.sock');
 
 if (VARIANT === 'no-handshake') {
   setInterval(() => undefined, 1000);
@@ -185,5 +184,8 @@ if (VARIANT === 'no-handshake') {
     const line = VARIANT === 'bad-handshake' ? 'hello runner' : `1|1|unix|${socket}|grpc`;
     process.stdout.write(`${line}\n`);
     process.stdout.write('channel plugin ready\n');
+    // The runner refuses the path itself and kills the plugin (SIGKILL: no exit handler runs),
+    // so the directory goes at once; the bound socket lives on without its name.
+    if (elsewhere) fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 }
