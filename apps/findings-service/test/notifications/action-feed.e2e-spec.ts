@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { findingsDataSourceOptions } from '../../src/database/data-source';
-import { readFeed, type FeedConsumer, type FeedPage } from '../../src/modules/action-log';
+import {
+  readFeed,
+  type FeedConsumer,
+  type FeedPage,
+  type FeedReadOptions,
+} from '../../src/modules/action-log';
 import { testDatabase } from '../support/test-app';
 
 /**
@@ -38,11 +43,12 @@ describe('Action-log feed - readFeed', () => {
     c: Client | DataSource,
     findingIds: string[],
     action = 'created',
+    project = projectId,
   ): Promise<string[]> {
     const sql = `INSERT INTO finding_actions (finding_id, project_id, actor_type, action, to_value)
        SELECT f, $2, 'system', $3, '{"status":"new"}' FROM unnest($1::uuid[]) AS f
        RETURNING finding_id`;
-    const params = [findingIds, projectId, action];
+    const params = [findingIds, project, action];
     const list =
       c instanceof Client
         ? (await c.query<{ finding_id: string }>(sql, params)).rows
@@ -50,12 +56,12 @@ describe('Action-log feed - readFeed', () => {
     return list.map((r) => r.finding_id);
   }
 
-  async function read(consumer: FeedConsumer = 'notifications', pageSize?: number) {
+  async function read(consumer: FeedConsumer = 'notifications', options?: FeedReadOptions) {
     const qr: QueryRunner = ds.createQueryRunner();
     await qr.connect();
     await qr.startTransaction();
     try {
-      const page = await readFeed(qr.manager, consumer, pageSize);
+      const page = await readFeed(qr.manager, consumer, options);
       await qr.commitTransaction();
       return page;
     } catch (err) {
@@ -67,10 +73,10 @@ describe('Action-log feed - readFeed', () => {
   }
 
   /** Reads until the feed has nothing more below its horizon. */
-  async function drain(consumer: FeedConsumer = 'notifications', pageSize?: number) {
+  async function drain(consumer: FeedConsumer = 'notifications', options?: FeedReadOptions) {
     const pages: FeedPage[] = [];
     for (;;) {
-      const page = await read(consumer, pageSize);
+      const page = await read(consumer, options);
       pages.push(page);
       if (!page.more) return pages;
     }
@@ -174,10 +180,10 @@ describe('Action-log feed - readFeed', () => {
     );
     const small = await insertEntries(ds, [randomUUID(), randomUUID()]);
     await settled([...big, ...small]);
-    const first = await read('notifications', 3);
+    const first = await read('notifications', { pageSize: 3 });
     expect(first.entries.map((e) => e.findingId)).toEqual(big);
     expect(first.more).toBe(true);
-    const rest = await drain('notifications', 3);
+    const rest = await drain('notifications', { pageSize: 3 });
     expect(ids(rest)).toEqual(small);
   });
 
@@ -195,11 +201,74 @@ describe('Action-log feed - readFeed', () => {
     const written: string[] = [];
     for (let i = 0; i < 10; i++) written.push(...(await insertEntries(ds, [randomUUID()])));
     await settled(written);
-    const pages = await Promise.all([read('notifications', 4), read('notifications', 4)]);
-    const more = await drain('notifications', 4);
+    const pages = await Promise.all([
+      read('notifications', { pageSize: 4 }),
+      read('notifications', { pageSize: 4 }),
+    ]);
+    const more = await drain('notifications', { pageSize: 4 });
     const all = ids([...pages, ...more]);
     expect([...all].sort()).toEqual([...written].sort());
     expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('a consumer asking for some actions reads only those, and passes over the others for good', async () => {
+    await drain('tickets');
+    const created = await insertEntries(ds, [randomUUID(), randomUUID()]);
+    const changed = await insertEntries(ds, [randomUUID()], 'status_changed');
+    const createdLater = await insertEntries(ds, [randomUUID()]);
+    await settled([...created, ...changed, ...createdLater]);
+    const pages = await drain('tickets', { actions: ['status_changed'] });
+    expect(ids(pages)).toEqual(changed);
+    expect(pages.flatMap((p) => p.entries.map((e) => e.action))).toEqual(['status_changed']);
+    expect(ids(await drain('tickets'))).toEqual([]);
+    // The other consumer's cursor did not move: it still reads everything.
+    expect(ids(await drain('notifications'))).toEqual([...created, ...changed, ...createdLater]);
+  });
+
+  it('a page of some actions never splits a transaction either', async () => {
+    await drain('tickets');
+    const big = await insertEntries(
+      ds,
+      Array.from({ length: 7 }, () => randomUUID()),
+      'status_changed',
+    );
+    await insertEntries(ds, [randomUUID(), randomUUID()]);
+    const small = await insertEntries(ds, [randomUUID(), randomUUID()], 'status_changed');
+    await settled([...big, ...small]);
+    const options: FeedReadOptions = { actions: ['status_changed'], pageSize: 3 };
+    const first = await read('tickets', options);
+    expect(first.entries.map((e) => e.findingId)).toEqual(big);
+    expect(first.more).toBe(true);
+    expect(ids(await drain('tickets', options))).toEqual(small);
+  });
+
+  it('reads only the entries of the projects asked for; an empty list reads none and moves the cursor to the horizon', async () => {
+    await drain();
+    const other = randomUUID();
+    const ours = await insertEntries(ds, [randomUUID()]);
+    const theirs = await insertEntries(ds, [randomUUID(), randomUUID()], 'created', other);
+    const ourChange = await insertEntries(ds, [randomUUID()], 'status_changed');
+    await settled([...ours, ...theirs, ...ourChange]);
+    expect(ids(await drain('notifications', { projectIds: [projectId] }))).toEqual([
+      ...ours,
+      ...ourChange,
+    ]);
+    expect(ids(await drain())).toEqual([]);
+
+    const skipped = await insertEntries(ds, [randomUUID()], 'created', other);
+    await settled(skipped);
+    const none = await read('notifications', { projectIds: [] });
+    expect(none.entries).toEqual([]);
+    expect(none.more).toBe(false);
+    expect(none.boundary).toBe(none.upper);
+    expect(BigInt(none.boundary) > BigInt(none.from)).toBe(true);
+    expect(ids(await drain())).toEqual([]);
+  });
+
+  it('refuses an action the feed does not carry (never written into the statement)', async () => {
+    await expect(read('tickets', { actions: ["assigned') OR (true" as never] })).rejects.toThrow(
+      /unknown actions/,
+    );
   });
 
   it('a rolled-back reader leaves the cursor where it was', async () => {

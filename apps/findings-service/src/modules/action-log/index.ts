@@ -11,5 +11,6 @@ export {
   type FeedConsumer,
   type FeedEntry,
   type FeedPage,
+  type FeedReadOptions,
 } from './action-feed';
 export { FeedLagMeter, FEED_LAG_METRIC, FEED_LAG_WARNING_SECONDS } from './action-feed-lag';

@@ -8,6 +8,7 @@ import {
   FEED_FINDINGS_SQL,
   INSERT_DRAFT_SQL,
   INSERT_SEALED_SQL,
+  PROJECTS_WITH_ANY_CHANNEL_SQL,
   PROJECTS_WITH_CHANNELS_SQL,
   SEAL_DRAFTS_SQL,
   UPDATE_DRAFT_SQL,
@@ -43,6 +44,15 @@ function location(r: Row): string | null {
 /** The feed task's reads and writes of drafts, in the task's transaction. */
 @Injectable()
 export class NotificationFeedRepository {
+  /** Every project with an enabled channel; `undefined` when there are more than `limit`. */
+  async projectsWithAnyChannel(
+    manager: EntityManager,
+    limit: number,
+  ): Promise<string[] | undefined> {
+    const rows = (await manager.query(PROJECTS_WITH_ANY_CHANNEL_SQL, [limit + 1])) as Row[];
+    return rows.length > limit ? undefined : rows.map((r) => String(r['project_id']));
+  }
+
   async projectsWithChannels(manager: EntityManager, projectIds: string[]): Promise<Set<string>> {
     if (projectIds.length === 0) return new Set();
     const rows = (await manager.query(PROJECTS_WITH_CHANNELS_SQL, [projectIds])) as Row[];

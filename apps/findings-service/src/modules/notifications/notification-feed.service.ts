@@ -14,6 +14,12 @@ import { NotificationsRepository } from './notifications.repository';
 /** Pages one tick reads at most (the next tick goes on). */
 const PAGES_PER_TICK = 20;
 
+/**
+ * Up to this many projects with a channel, the feed reads only their entries (none at all when
+ * no project has one); with more, every entry, and collect drops the others as before.
+ */
+export const FEED_PROJECTS_MAX = 1_000;
+
 export interface FeedTickSummary {
   entries: number;
   sealed: number;
@@ -55,7 +61,9 @@ export class NotificationFeedService {
     let entries = 0;
     for (let page = 0; page < PAGES_PER_TICK; page++) {
       const read = await this.repository.transaction(async (manager) => {
-        const feedPage = await readFeed(manager, 'notifications');
+        // Only the entries of projects with a channel: the others would be dropped (collect).
+        const projectIds = await this.feed.projectsWithAnyChannel(manager, FEED_PROJECTS_MAX);
+        const feedPage = await readFeed(manager, 'notifications', { projectIds });
         await this.collect(manager, feedPage.entries);
         return feedPage;
       });

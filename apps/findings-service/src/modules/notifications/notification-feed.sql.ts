@@ -6,6 +6,16 @@ export const PROJECTS_WITH_CHANNELS_SQL = `SELECT DISTINCT c.project_id::text AS
   WHERE c.project_id = ANY($1::uuid[]) AND p.enabled
     AND 'notification_channel' = ANY(p.capabilities) AND c.settings -> 'enabled' = 'true'::jsonb`;
 
+/**
+ * Projects with an enabled channel, any of them, at most `$1` (the notification feed reads
+ * only their entries).
+ */
+export const PROJECTS_WITH_ANY_CHANNEL_SQL = `SELECT DISTINCT c.project_id::text AS project_id
+  FROM project_channel_configs c JOIN installed_plugins p ON p.id = c.installed_plugin_id
+  WHERE p.enabled AND 'notification_channel' = ANY(p.capabilities)
+    AND c.settings -> 'enabled' = 'true'::jsonb
+  LIMIT $1`;
+
 /** The findings the entries name, with what a notification keeps of them (`$1` ids). */
 export const FEED_FINDINGS_SQL = `SELECT f.id::text AS id, f.project_id::text AS project_id,
     left(f.title, 300) AS title, f.severity, f.status, f.product_id::text AS product_id,

@@ -48,10 +48,9 @@ export class TicketSyncFeed {
     const tick: TicketSyncTick = { entries: 0, requested: 0, enqueued: 0 };
     for (let page = 0; page < PAGES_PER_TICK; page++) {
       const read = await this.repository.transaction(async (manager) => {
-        const feedPage = await readFeed(manager, 'tickets');
-        const changed = feedPage.entries
-          .filter((e) => e.action === 'status_changed')
-          .map((e) => e.findingId);
+        // Only state changes move a task: `created` entries (one per new finding) stay unread.
+        const feedPage = await readFeed(manager, 'tickets', { actions: ['status_changed'] });
+        const changed = feedPage.entries.map((e) => e.findingId);
         tick.requested += await this.repository.request(manager, [...new Set(changed)]);
         return feedPage;
       });
