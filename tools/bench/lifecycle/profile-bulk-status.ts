@@ -21,7 +21,7 @@ import { Client } from 'pg';
 import type { FindingStatus } from '../../../apps/findings-service/src/modules/findings/finding-status';
 import { BulkStatusRepository } from '../../../apps/findings-service/src/modules/findings/lifecycle/bulk-status.repository';
 import { planBulkTransition } from '../../../apps/findings-service/src/modules/findings/lifecycle/finding-lifecycle';
-import { stackEnv } from '../support/stack-db';
+import { databaseUrl, stackEnv } from '../support/stack-db';
 
 const TICK_MS = 10; // CLK_TCK 100 on Linux
 
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   if (!name) throw new Error('BENCH_DB: a database kept by the lifecycle bench');
   const to = (process.env['BENCH_TO'] ?? 'confirmed') as FindingStatus;
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
-  const url = stackEnv()['STACK_PG_URL'].replace(/\/[^/]*$/, `/${name}`);
+  const url = databaseUrl(stackEnv()['STACK_PG_URL'], name);
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

@@ -15,7 +15,7 @@ import {
 } from '../support/findings-bench-app';
 import { takeHeapCounts, type HeapCounts } from './heap-accounting';
 import { indexForSearch, QUERY_SEED_FINDINGS_SQL } from './search-seed';
-import { stackEnv } from '../support/stack-db';
+import { databaseUrl, stackEnv } from '../support/stack-db';
 
 /**
  * BENCH_DB=<name of a database kept with BENCH_KEEP_DB=1>: the bench runs its requests on it
@@ -29,7 +29,7 @@ export function keptDatabase(): ScratchDatabase | undefined {
   const env = stackEnv();
   return {
     name,
-    url: env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${name}`),
+    url: databaseUrl(env['STACK_PG_URL'], name),
     redisUrl: env['REDIS_URL'],
     drop: () => Promise.resolve(console.log(`reused database ${name} (kept)`)),
   };

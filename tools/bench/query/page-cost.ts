@@ -15,7 +15,7 @@ import { columnReaders, LEAN_TYPE_PARSERS, type ColumnReader } from '@platform/d
 import { FindingPageDto } from '../../../apps/findings-service/src/modules/findings/dto/finding.dto';
 import { toFindingView } from '../../../apps/findings-service/src/modules/findings/finding-row.mapper';
 import { findingListSql } from '../../../apps/findings-service/src/modules/findings/list/finding-list.sql';
-import { stackUrl } from '../support/stack-db';
+import { databaseUrl, stackUrl } from '../support/stack-db';
 import { startHeapAccounting, takeHeapCounts } from './heap-accounting';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 300);
@@ -36,7 +36,7 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const name = process.env['BENCH_DB'];
   if (!name || !/^bench_query_\d+$/.test(name)) throw new Error('BENCH_DB=bench_query_<n>');
-  const client = new Client({ connectionString: stackUrl().replace(/\/[^/]*$/, `/${name}`) });
+  const client = new Client({ connectionString: databaseUrl(stackUrl(), name) });
   await client.connect();
   try {
     const { sql, params } = findingListSql({

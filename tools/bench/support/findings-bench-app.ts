@@ -3,7 +3,7 @@
 // listening address and a local sign-in.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { stackEnv } from './stack-db';
+import { databaseUrl, stackEnv } from './stack-db';
 
 /** The local administrator every findings bench signs in as. */
 export const BENCH_ADMIN = {
@@ -31,7 +31,7 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
   await admin.query(`CREATE DATABASE ${name}`);
   return {
     name,
-    url: env['STACK_PG_URL'].replace(/\/[^/]*$/, `/${name}`),
+    url: databaseUrl(env['STACK_PG_URL'], name),
     redisUrl: env['REDIS_URL'],
     async drop() {
       try {

@@ -29,6 +29,16 @@ export function stackUrl(): string {
   return url;
 }
 
+/**
+ * The stack's URL with another database: the path only, so a socket given as `?host=<dir>`
+ * (STACK_PG_VIA_SOCKET=1) stays as it is.
+ */
+export function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** One statement on the stack's maintenance database (CREATE/DROP DATABASE of a bench). */
 export async function adminQuery(sql: string): Promise<void> {
   const admin = new Client({ connectionString: stackUrl() });

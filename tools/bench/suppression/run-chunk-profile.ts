@@ -8,13 +8,14 @@
  * Walks from the first id of the project (the chunk of `PROFILE_SIZE` findings after it).
  */
 import { Client } from 'pg';
+import { databaseUrl } from '../support/stack-db';
 import { suppressChunkSql } from '../../../apps/findings-service/src/modules/findings/suppression/finding-suppression.sql';
 import { storedPredicate } from '../../../apps/findings-service/src/modules/suppression/suppression-query';
 
 async function main(): Promise<void> {
   const base = process.env['STACK_PG_URL'] ?? 'postgres://postgres@127.0.0.1:55432/postgres';
   const db = new Client({
-    connectionString: base.replace(/\/[^/]*$/, `/${process.env['PROFILE_DB'] ?? ''}`),
+    connectionString: databaseUrl(base, process.env['PROFILE_DB'] ?? ''),
   });
   await db.connect();
   try {
