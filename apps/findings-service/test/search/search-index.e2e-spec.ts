@@ -8,7 +8,10 @@ import { findingListSql } from '../../src/modules/findings/list/finding-list.sql
 import { containsPattern } from '../../src/modules/findings/query';
 import { patternPieces, type PatternPiece } from '../../src/modules/findings/search/search-probe';
 import { FindingSearchIndexer } from '../../src/modules/findings/search/finding-search-indexer.service';
-import { FindingSearchPlanner } from '../../src/modules/findings/search/finding-search-planner';
+import {
+  FindingSearchPlanner,
+  SEARCH_FRONTIER_TTL_MS,
+} from '../../src/modules/findings/search/finding-search-planner';
 import { FindingSearchRepository } from '../../src/modules/findings/search/finding-search.repository';
 import { FRONTIER_SQL, frontierSql } from '../../src/modules/findings/search/finding-search.sql';
 import { WorkerModule } from '../../src/worker/worker.module';
@@ -261,7 +264,8 @@ describe('Free-text search through the search table', () => {
       `SELECT to_char(frontier AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS frontier
          FROM finding_search_state WHERE id = 1`,
     )) as { frontier: string }[];
-    const indexed = await t.app.get(FindingSearchPlanner).indexedTerms({
+    // A planner of its own: the app's may reuse a read of the last second (the next test).
+    const indexed = await new FindingSearchPlanner(t.app.get(DataSource)).indexedTerms({
       filters: { search: 'injection' },
     });
     expect(indexed?.get('injection')?.frontier).toBe(frontier);
@@ -299,6 +303,45 @@ describe('Free-text search through the search table', () => {
       const rows = await sql(text, params);
       expect(rows.map((r) => String(r['id'])).sort()).toEqual(await expected(p, 'injection'));
     }
+  });
+
+  it('a frontier read is reused for a second: a search with it still finds what was indexed since, then the next read is the new frontier', async () => {
+    const frontierNow = async () =>
+      String(
+        (
+          await sql(
+            `SELECT to_char(frontier AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS f
+               FROM finding_search_state WHERE id = 1`,
+          )
+        )[0]['f'],
+      );
+    await indexer.catchUp();
+    const planner = new FindingSearchPlanner(t.app.get(DataSource));
+    const frontierOf = async (term: string) =>
+      (await planner.indexedTerms({ filters: { search: term } }))?.get(term)?.frontier;
+    const before = await frontierOf('injection');
+    expect(before).toBe(await frontierNow());
+    const [wombat] = await seedFindings(t, p, [
+      { title: 'Wombat injection', description: 'indexed after the read', rule_id: 'c/wombat' },
+    ]);
+    await indexer.catchUp();
+    expect(await documents([wombat])).toHaveLength(1);
+    expect(await frontierNow()).not.toBe(before);
+    // Within the second: the older value (a statement with it reads the findings past it too).
+    expect(await frontierOf('injection')).toBe(before);
+    const stale = new Map([['wombat', { frontier: before }]]);
+    const { sql: text, params } = findingListSql({
+      scope: { all: true, projectIds: [], productIds: [] } as never,
+      filters: { search: 'wombat', productIds: [p.id] },
+      indexedSearch: stale,
+      sort: 'severity',
+      order: 'desc',
+      fetch: 500,
+    } as never);
+    expect((await sql(text, params)).map((r) => String(r['id']))).toEqual([wombat]);
+    expect(await listed(p, { search: 'wombat' })).toEqual([wombat]);
+    await new Promise((resolve) => setTimeout(resolve, SEARCH_FRONTIER_TTL_MS + 100));
+    expect(await frontierOf('injection')).toBe(await frontierNow());
   });
 
   it('two indexers at once (a leader change) write each document once and never move the frontier back', async () => {
