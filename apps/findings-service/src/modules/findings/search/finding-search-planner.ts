@@ -33,6 +33,7 @@ export const SEARCH_CHOICE_TTL_MS = 60_000;
  * less for each indexed search within the second.
  */
 export const SEARCH_FRONTIER_TTL_MS = 1_000;
+
 /** Terms remembered at most (the memory is emptied when full). */
 export const SEARCH_CHOICE_CACHE_SIZE = 1_000;
 
