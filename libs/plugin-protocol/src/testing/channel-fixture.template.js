@@ -181,11 +181,12 @@ if (VARIANT === 'no-handshake') {
       process.stderr.write(`bind failed: ${error.message}\n`);
       process.exit(1);
     }
+    // The runner refuses the path itself and kills the plugin at once (SIGKILL: no exit handler
+    // runs, and it can come before the next line here), so the directory goes before the
+    // handshake is written; the bound socket lives on without its name.
+    if (elsewhere) fs.rmSync(elsewhere, { recursive: true, force: true });
     const line = VARIANT === 'bad-handshake' ? 'hello runner' : `1|1|unix|${socket}|grpc`;
     process.stdout.write(`${line}\n`);
     process.stdout.write('channel plugin ready\n');
-    // The runner refuses the path itself and kills the plugin (SIGKILL: no exit handler runs),
-    // so the directory goes at once; the bound socket lives on without its name.
-    if (elsewhere) fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 }
