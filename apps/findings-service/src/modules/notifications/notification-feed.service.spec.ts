@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import type { FindingsConfig } from '../../app/config/findings-config';
+import { FindingsMetrics } from '../../app/metrics/findings-metrics';
+import type { DeliveryJobs } from './delivery-jobs';
+import type { NotificationFanOut } from './notification-fan-out';
+import type { NotificationFeedRepository } from './notification-feed.repository';
+import { NotificationFeedService } from './notification-feed.service';
+
+/**
+ * What the notifications' consumer of the action-log feed asks PostgreSQL for: the statements
+ * of one tick, recorded by a stand-in for its transaction (the feed's SQL itself runs on real
+ * PostgreSQL in test/notifications/action-feed.e2e-spec.ts).
+ */
+async function oneTick(projectsWithChannels: string[] | undefined): Promise<string[]> {
+  const statements: string[] = [];
+  const manager = {
+    queryRunner: { isTransactionActive: true },
+    query: jest.fn(async (text: string) => {
+      statements.push(text.replace(/\s+/g, ' '));
+      if (text.includes('pg_snapshot_xmin')) return [{ upper: '200' }];
+      return text.includes('FROM action_feed_cursors') ? [{ boundary: '100' }] : [];
+    }),
+  } as unknown as EntityManager;
+  const service = new NotificationFeedService(
+    { notifications: { quietSeconds: 60, maxWindowSeconds: 600 } } as FindingsConfig,
+    { transaction: jest.fn(async (work: (m: EntityManager) => unknown) => work(manager)) } as never,
+    {
+      projectsWithAnyChannel: jest.fn(async () => projectsWithChannels),
+      projectsWithChannels: jest.fn(async () => new Set<string>()),
+      seal: jest.fn(async () => []),
+    } as unknown as NotificationFeedRepository,
+    { deliveries: jest.fn(async () => []) } as unknown as NotificationFanOut,
+    { add: jest.fn(async () => undefined) } as unknown as DeliveryJobs,
+    new FindingsMetrics(),
+  );
+  await service.tick();
+  return statements;
+}
+
+const pageOf = (statements: string[]) => statements.find((s) => s.includes('FROM finding_actions'));
+
+describe('NotificationFeedService - what it reads of the action-log feed', () => {
+  it('reads nothing while no project has a channel, and moves its cursor on', async () => {
+    const statements = await oneTick([]);
+    expect(pageOf(statements)).toBeUndefined();
+    expect(statements.some((s) => s.startsWith('UPDATE action_feed_cursors'))).toBe(true);
+  });
+
+  it('reads the entries of the projects with a channel only', async () => {
+    expect(pageOf(await oneTick(['p1', 'p2']))).toContain('a.project_id = ANY($4::uuid[])');
+  });
+
+  it('past FEED_PROJECTS_MAX projects with a channel it reads every entry, as before', async () => {
+    const page = pageOf(await oneTick(undefined));
+    expect(page).toContain(`a.action IN ('created', 'status_changed')`);
+    expect(page).not.toContain('project_id = ANY');
+  });
+});
