@@ -64,7 +64,7 @@ export class NotificationFeedService {
         // Only the entries of projects with a channel: the others would be dropped (collect).
         const projectIds = await this.feed.projectsWithAnyChannel(manager, FEED_PROJECTS_MAX);
         const feedPage = await readFeed(manager, 'notifications', { projectIds });
-        await this.collect(manager, feedPage.entries);
+        await this.collect(manager, feedPage.entries, projectIds && new Set(projectIds));
         return feedPage;
       });
       entries += read.entries.length;
@@ -85,13 +85,21 @@ export class NotificationFeedService {
     return { entries, sealed, deliveries: refs.length };
   }
 
-  /** Adds the entries' findings to the drafts of their projects (projects with a channel). */
-  private async collect(manager: EntityManager, entries: FeedEntry[]): Promise<void> {
+  /**
+   * Adds the entries' findings to the drafts of their projects (projects with a channel:
+   * `withChannels` when the page was read for those, else read for the entries' projects).
+   */
+  private async collect(
+    manager: EntityManager,
+    entries: FeedEntry[],
+    withChannels: Set<string> | undefined,
+  ): Promise<void> {
     const wanted = entries.filter((e) => kindsOf(e).length > 0);
     if (wanted.length === 0) return;
-    const projects = await this.feed.projectsWithChannels(manager, [
-      ...new Set(wanted.map((e) => e.projectId)),
-    ]);
+    const named = [...new Set(wanted.map((e) => e.projectId))];
+    const projects = withChannels
+      ? new Set(named.filter((id) => withChannels.has(id)))
+      : await this.feed.projectsWithChannels(manager, named);
     const relevant = wanted.filter((e) => projects.has(e.projectId));
     if (relevant.length === 0) return;
     const findings = await this.feed.findings(manager, [

@@ -1,20 +1,20 @@
 /** SQL of the feed task (notification-feed.service.ts); every statement runs in its transaction. */
 
+/** Enabled channels of enabled channel plugins, by project (`c`). */
+const ENABLED_CHANNELS = `project_channel_configs c JOIN installed_plugins p ON p.id = c.installed_plugin_id
+  WHERE p.enabled AND 'notification_channel' = ANY(p.capabilities)
+    AND c.settings -> 'enabled' = 'true'::jsonb`;
+
 /** Projects among `$1` with at least one enabled channel of an enabled channel plugin. */
 export const PROJECTS_WITH_CHANNELS_SQL = `SELECT DISTINCT c.project_id::text AS project_id
-  FROM project_channel_configs c JOIN installed_plugins p ON p.id = c.installed_plugin_id
-  WHERE c.project_id = ANY($1::uuid[]) AND p.enabled
-    AND 'notification_channel' = ANY(p.capabilities) AND c.settings -> 'enabled' = 'true'::jsonb`;
+  FROM ${ENABLED_CHANNELS} AND c.project_id = ANY($1::uuid[])`;
 
 /**
  * Projects with an enabled channel, any of them, at most `$1` (the notification feed reads
  * only their entries).
  */
 export const PROJECTS_WITH_ANY_CHANNEL_SQL = `SELECT DISTINCT c.project_id::text AS project_id
-  FROM project_channel_configs c JOIN installed_plugins p ON p.id = c.installed_plugin_id
-  WHERE p.enabled AND 'notification_channel' = ANY(p.capabilities)
-    AND c.settings -> 'enabled' = 'true'::jsonb
-  LIMIT $1`;
+  FROM ${ENABLED_CHANNELS} LIMIT $1`;
 
 /** The findings the entries name, with what a notification keeps of them (`$1` ids). */
 export const FEED_FINDINGS_SQL = `SELECT f.id::text AS id, f.project_id::text AS project_id,
